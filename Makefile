@@ -1,0 +1,59 @@
+# orch-apiserver: install dependencies, build, run, test.
+#   make run ARGS='--secure-port=0 --flavor=kubernetes'
+#   make bench ARGS='...'
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+ARGS ?=
+TSC := npx tsc -p tsconfig.json
+# Suite targets name their files themselves; .mocharc.js would add every suite's spec to them, so
+# they skip it and repeat its reporter (ends with "N passed, N failed"), timeout and exit settings.
+MOCHA_SUITE := npx mocha --no-config --reporter dist/test/helpers/summary-reporter.js --timeout 30000 --exit
+
+.PHONY: install build run test test-unit test-integration test-e2e bench clean
+
+## install: npm ci when node_modules is missing or older than package-lock.json; etcd if absent.
+install:
+	@if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] \
+	    || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
+	  echo "npm ci"; npm ci; \
+	fi
+	@if ! command -v etcd >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "etcd not found: installing the etcd-server package"; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server; \
+	  else \
+	    echo "etcd is not on PATH. Install it as root, e.g.:" >&2; \
+	    echo "  sudo apt-get update && sudo apt-get install -y etcd-server" >&2; \
+	    echo "or put an etcd release binary (https://github.com/etcd-io/etcd/releases) on PATH." >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+## build: compile TypeScript into dist/.
+build: install
+	$(TSC)
+
+## run: start the server (it prints the path of its admin kubeconfig).
+run: build
+	node dist/lib/server/main.js $(ARGS)
+
+## test: every suite, as configured in .mocharc.js.
+test: build
+	npx mocha
+
+test-unit: build
+	$(MOCHA_SUITE) 'dist/test/unit/**/*.test.js'
+
+test-integration: build
+	$(MOCHA_SUITE) 'dist/test/integration/**/*.test.js'
+
+test-e2e: build
+	$(MOCHA_SUITE) 'dist/test/e2e/**/*.test.js'
+
+## bench: run the benchmark driver.
+bench: build
+	node dist/test/bench/run.js $(ARGS)
+
+clean:
+	rm -rf dist .data

@@ -1,0 +1,318 @@
+/**
+ * API discovery: the documents clients read before anything else to learn which groups, versions
+ * and resources the server serves. Two forms exist, as in Kubernetes:
+ * - the plain form: `/api` (APIVersions), `/apis` (APIGroupList), `/apis/<group>` (APIGroup),
+ *   `/api/v1` and `/apis/<group>/<version>` (APIResourceList);
+ * - the aggregated form (apidiscovery v2 / v2beta1 APIGroupDiscoveryList) on `/api` and `/apis`,
+ *   chosen by the Accept header. kubectl decides which form it got by the response Content-Type only.
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { errors } from '../meta/api-errors';
+import { discoveryGroups, Naming } from '../naming';
+import { apiVersionOf, GroupVersion, ResourceDef } from '../scheme/types';
+
+// ---- wire types (field names and omitempty rules are Kubernetes') ----
+
+export interface GroupVersionForDiscovery { groupVersion: string; version: string }
+
+/** `/api`: the core group's versions. Kubernetes sends no apiVersion here. */
+export interface APIVersions {
+  kind: 'APIVersions';
+  versions: string[];
+  serverAddressByClientCIDRs: { clientCIDR: string; serverAddress: string }[];
+}
+
+export interface APIGroup {
+  kind?: 'APIGroup';
+  apiVersion?: 'v1';
+  name: string;
+  versions: GroupVersionForDiscovery[];
+  preferredVersion: GroupVersionForDiscovery;
+}
+
+export interface APIGroupList { kind: 'APIGroupList'; apiVersion: 'v1'; groups: APIGroup[] }
+
+/** One entry of an APIResourceList; subresources appear as `<resource>/<sub>` with an empty singularName. */
+export interface APIResource {
+  name: string;
+  singularName: string;
+  namespaced: boolean;
+  kind: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+  storageVersionHash?: string;
+}
+
+export interface APIResourceList { kind: 'APIResourceList'; apiVersion: 'v1'; groupVersion: string; resources: APIResource[] }
+
+export interface GroupVersionKind { group: string; version: string; kind: string }
+
+export interface APISubresourceDiscovery { subresource: string; responseKind: GroupVersionKind; verbs: string[] }
+
+export interface APIResourceDiscovery {
+  resource: string;
+  responseKind: GroupVersionKind;
+  scope: 'Namespaced' | 'Cluster';
+  singularResource: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+  subresources?: APISubresourceDiscovery[];
+}
+
+export interface APIVersionDiscovery { version: string; resources: APIResourceDiscovery[]; freshness: 'Current' }
+
+/** Core group's item has `metadata: {}` (its name is the empty string, omitted as Kubernetes does). */
+export interface APIGroupDiscovery { metadata: { name?: string }; versions: APIVersionDiscovery[] }
+
+export interface APIGroupDiscoveryList {
+  kind: 'APIGroupDiscoveryList';
+  apiVersion: string;
+  metadata: Record<string, never>;
+  items: APIGroupDiscovery[];
+}
+
+// ---- grouping ----
+
+/** A served group and its versions, in the order the resources first name them. */
+export interface ServedGroup { name: string; versions: string[] }
+
+/**
+ * The groups present in `resources`: the core group ('') first, then named groups sorted by name.
+ * Versions keep the order of first appearance; the first is the preferred version.
+ */
+export function servedGroups(resources: ResourceDef[]): ServedGroup[] {
+  const versionsByGroup = new Map<string, string[]>();
+  for (const r of resources) {
+    const versions = versionsByGroup.get(r.group) ?? [];
+    if (!versions.includes(r.version)) versions.push(r.version);
+    versionsByGroup.set(r.group, versions);
+  }
+  return [...versionsByGroup.entries()]
+    .map(([name, versions]) => ({ name, versions }))
+    .sort((a, b) => (a.name === b.name ? 0 : a.name < b.name ? -1 : 1));
+}
+
+function resourcesOf(gv: GroupVersion, resources: ResourceDef[]): ResourceDef[] {
+  return resources
+    .filter((r) => r.group === gv.group && r.version === gv.version)
+    .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+}
+
+function byName<T>(key: (t: T) => string): (a: T, b: T) => number {
+  return (a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+}
+
+/** Adds `key: list` only when the list is non-empty (Kubernetes' omitempty). */
+function withList<T extends object>(target: T, key: string, list: string[]): T {
+  if (list.length) (target as Record<string, unknown>)[key] = [...list];
+  return target;
+}
+
+// ---- plain form ----
+
+/** The `/api` answer. `serverAddress` is the host:port the client used. */
+export function buildApiVersions(serverAddress: string): APIVersions {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+}
+
+function groupEntry(g: ServedGroup): APIGroup {
+  const versions = g.versions.map((version) => ({ groupVersion: `${g.name}/${version}`, version }));
+  return { name: g.name, versions, preferredVersion: versions[0] };
+}
+
+/** The `/apis` answer: every named group (the core group is not listed), sorted by name. */
+export function buildApiGroupList(resources: ResourceDef[]): APIGroupList {
+  const groups = servedGroups(resources).filter((g) => g.name !== '').map(groupEntry);
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+}
+
+/** The `/apis/<group>` answer, or undefined when no resource of the named group is served. */
+export function buildApiGroup(group: string, resources: ResourceDef[]): APIGroup | undefined {
+  const g = group ? servedGroups(resources).find((s) => s.name === group) : undefined;
+  return g ? { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g) } : undefined;
+}
+
+/**
+ * The APIResourceList of one group/version: its resources sorted by name, each followed by its
+ * subresources as `<resource>/<sub>`. Empty shortNames/categories are omitted; `resources` may
+ * hold other group/versions, which are ignored. The list is empty when the gv is not served.
+ */
+export function buildApiResourceList(gv: GroupVersion, resources: ResourceDef[]): APIResourceList {
+  const out: APIResource[] = [];
+  for (const r of resourcesOf(gv, resources)) {
+    const entry: APIResource = { name: r.resource, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: [...r.verbs] };
+    out.push(withList(withList(entry, 'shortNames', r.shortNames), 'categories', r.categories));
+    for (const s of [...r.subresources].sort(byName((x) => x.name))) {
+      out.push({ name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: [...s.verbs] });
+    }
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(gv), resources: out };
+}
+
+// ---- aggregated form ----
+
+function resourceDiscovery(r: ResourceDef): APIResourceDiscovery {
+  const entry: APIResourceDiscovery = {
+    resource: r.resource,
+    responseKind: { group: r.group, version: r.version, kind: r.kind },
+    scope: r.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: r.singular,
+    verbs: [...r.verbs],
+  };
+  withList(withList(entry, 'shortNames', r.shortNames), 'categories', r.categories);
+  if (r.subresources.length) {
+    entry.subresources = [...r.subresources].sort(byName((s) => s.name)).map((s) => ({
+      subresource: s.name,
+      responseKind: { group: r.group, version: r.version, kind: s.kind },
+      verbs: [...s.verbs],
+    }));
+  }
+  return entry;
+}
+
+/**
+ * The aggregated discovery document of `/api` (the core group only) or `/apis` (the named groups,
+ * sorted by name). `apiVersion` is the negotiated `<discovery group>/<v2|v2beta1>`.
+ */
+export function buildAggregatedDiscovery(resources: ResourceDef[], root: '/api' | '/apis', apiVersion: string): APIGroupDiscoveryList {
+  const groups = servedGroups(resources).filter((g) => (root === '/api') === (g.name === ''));
+  const items = groups.map((g): APIGroupDiscovery => ({
+    metadata: g.name ? { name: g.name } : {},
+    versions: g.versions.map((version) => ({
+      version,
+      resources: resourcesOf({ group: g.name, version }, resources).map(resourceDiscovery),
+      freshness: 'Current' as const,
+    })),
+  }));
+  return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items };
+}
+
+// ---- negotiation ----
+
+const aggregatedAs = 'APIGroupDiscoveryList';
+const aggregatedVersions = ['v2', 'v2beta1'];
+
+/** The form chosen for a discovery answer and the exact Content-Type to send with it. */
+export type DiscoveryMedia =
+  | { form: 'plain'; contentType: 'application/json' }
+  | { form: 'aggregated'; group: string; version: string; apiVersion: string; contentType: string };
+
+const plain: DiscoveryMedia = { form: 'plain', contentType: 'application/json' };
+
+interface MediaRange { type: string; params: Record<string, string>; q: number }
+
+function parseAccept(accept: string): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  for (const part of accept.split(',')) {
+    const [type, ...rest] = part.split(';').map((s) => s.trim());
+    if (!type) continue;
+    const params: Record<string, string> = {};
+    for (const p of rest) {
+      const eq = p.indexOf('=');
+      if (eq < 0) continue;
+      params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    }
+    const q = params.q === undefined ? 1 : Number(params.q);
+    ranges.push({ type: type.toLowerCase(), params, q: Number.isFinite(q) ? q : 1 });
+  }
+  // Stable sort: equal q keeps the client's order.
+  return ranges.filter((r) => r.q > 0).sort((a, b) => b.q - a.q);
+}
+
+/** The media types a discovery endpoint can produce, for the 406 message. */
+export function discoveryMediaTypes(naming: Naming, aggregated = true): string[] {
+  const out = ['application/json'];
+  if (aggregated) {
+    for (const v of aggregatedVersions) out.push(`application/json;g=${naming.discoveryGroup};v=${v};as=${aggregatedAs}`);
+  }
+  return out;
+}
+
+/**
+ * Chooses the discovery form from an Accept header: entries are tried by q-value (highest first,
+ * ties in header order) and the first one we can produce wins. `application/json` without `as`,
+ * `application/*` and `*\/*` mean the plain form; `application/json;g=<apidiscovery.k8s.io or
+ * apidiscovery.orch.io>;v=<v2|v2beta1>;as=APIGroupDiscoveryList` the aggregated form (only when
+ * `allowAggregated`). A missing or empty header means plain. Throws NotAcceptable (406) otherwise.
+ */
+export function negotiateDiscovery(accept: string | undefined, naming: Naming, allowAggregated = true): DiscoveryMedia {
+  if (!accept || !accept.trim()) return plain;
+  for (const r of parseAccept(accept)) {
+    if (r.type === '*/*' || r.type === 'application/*') return plain;
+    if (r.type !== 'application/json') continue;
+    const { as, g, v } = r.params;
+    if (as === undefined) return plain;
+    if (allowAggregated && as === aggregatedAs && discoveryGroups.includes(g) && aggregatedVersions.includes(v)) {
+      return { form: 'aggregated', group: g, version: v, apiVersion: `${g}/${v}`, contentType: `application/json;g=${g};v=${v};as=${aggregatedAs}` };
+    }
+  }
+  throw errors.notAcceptable(discoveryMediaTypes(naming, allowAggregated));
+}
+
+// ---- routes ----
+
+/** host:port the client used; adds the local port when the Host header carries none. */
+function serverAddressOf(ctx: Context): string {
+  const host = ctx.host || ctx.req.socket.localAddress || 'localhost';
+  const hasPort = host.startsWith('[') ? /\]:\d+$/.test(host) : host.includes(':');
+  return hasPort ? host : `${host}:${ctx.req.socket.localPort ?? ''}`;
+}
+
+function send(ctx: Context, body: object, contentType: string): void {
+  ctx.status = 200;
+  ctx.body = body;
+  ctx.set('Content-Type', contentType);
+}
+
+export interface DiscoveryOptions {
+  /** Everything served, read on every request so that newly registered kinds show up at once. */
+  resources: () => ResourceDef[];
+  naming: Naming;
+}
+
+/**
+ * Registers GET `/api`, `/apis`, `/api/v1`, `/apis/:group` and `/apis/:group/:version`.
+ * Unknown groups/versions throw NotFound (errors.notFoundPath); an unproducible Accept throws 406.
+ */
+export function installDiscovery(router: Router, opts: DiscoveryOptions): void {
+  const { naming } = opts;
+
+  router.get('/api', (ctx) => {
+    const media = negotiateDiscovery(ctx.get('Accept'), naming);
+    if (media.form === 'aggregated') {
+      send(ctx, buildAggregatedDiscovery(opts.resources(), '/api', media.apiVersion), media.contentType);
+    } else {
+      send(ctx, buildApiVersions(serverAddressOf(ctx)), media.contentType);
+    }
+  });
+
+  router.get('/apis', (ctx) => {
+    const media = negotiateDiscovery(ctx.get('Accept'), naming);
+    if (media.form === 'aggregated') {
+      send(ctx, buildAggregatedDiscovery(opts.resources(), '/apis', media.apiVersion), media.contentType);
+    } else {
+      send(ctx, buildApiGroupList(opts.resources()), media.contentType);
+    }
+  });
+
+  const resourceList = (ctx: Context, gv: GroupVersion): void => {
+    const resources = opts.resources();
+    if (!resources.some((r) => r.group === gv.group && r.version === gv.version)) throw errors.notFoundPath();
+    const media = negotiateDiscovery(ctx.get('Accept'), naming, false);
+    send(ctx, buildApiResourceList(gv, resources), media.contentType);
+  };
+
+  router.get('/api/v1', (ctx) => resourceList(ctx, { group: '', version: 'v1' }));
+
+  router.get('/apis/:group', (ctx) => {
+    const group = buildApiGroup(ctx.params.group, opts.resources());
+    if (!group) throw errors.notFoundPath();
+    const media = negotiateDiscovery(ctx.get('Accept'), naming, false);
+    send(ctx, group, media.contentType);
+  });
+
+  router.get('/apis/:group/:version', (ctx) => resourceList(ctx, { group: ctx.params.group, version: ctx.params.version }));
+}

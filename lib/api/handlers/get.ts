@@ -1,0 +1,8 @@
+/** GET one object (or one object through a subresource that reads the whole object). */
+import { ResourceScope } from './scope';
+import { writeObject } from '../response-writer';
+
+export async function handleGet(s: ResourceScope): Promise<void> {
+  const obj = await s.store.get(s.info.namespace, s.info.name as string);
+  writeObject(s.ctx, 200, obj);
+}

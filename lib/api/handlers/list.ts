@@ -1,0 +1,20 @@
+/** GET a collection: selectors, chunks (limit/continue) and the list's resourceVersion. */
+import { ResourceScope, listBody } from './scope';
+import { writeObject } from '../response-writer';
+import { parseListOptions } from '../query';
+import { list } from '../../registry/list';
+
+export function selectableFields(s: ResourceScope): string[] {
+  const base = ['metadata.name'];
+  if (s.store.def.namespaced) base.push('metadata.namespace');
+  return [...base, ...(s.store.def.strategy.selectableFields ?? [])];
+}
+
+export async function handleList(s: ResourceScope): Promise<void> {
+  const opts = parseListOptions(new URLSearchParams(s.ctx.querystring), selectableFields(s));
+  const result = await list(s.store, s.info.namespace, opts);
+  const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
+  if (result.continue) metadata.continue = result.continue;
+  if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+  writeObject(s.ctx, 200, listBody(s, result.items, metadata));
+}

@@ -1,0 +1,65 @@
+/**
+ * What every resource handler works with: the Koa context, the parsed request info, the
+ * resource's store, and helpers to decode and check a body against the request.
+ */
+import type { Context } from 'koa';
+import { RequestInfo } from '../request-info';
+import { GenericStore } from '../../registry/store';
+import { ApiObject, StrategyContext, apiVersionOf } from '../../scheme/types';
+import { errors } from '../../meta/api-errors';
+import { contentTypeOf, decodeBody, readRawBody } from '../negotiation';
+import { parseDryRun } from '../query';
+import { WriteOptions } from '../../registry/options';
+
+export interface User { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> }
+
+export interface ResourceScope {
+  ctx: Context;
+  info: RequestInfo;
+  store: GenericStore;
+  user?: User;
+}
+
+export function strategyContext(s: ResourceScope): StrategyContext {
+  return { namespace: s.info.namespace, user: s.user };
+}
+
+export function writeOptions(s: ResourceScope): WriteOptions {
+  const manager = s.ctx.query.fieldManager;
+  return { dryRun: parseDryRun(new URLSearchParams(s.ctx.querystring)), fieldManager: typeof manager === 'string' ? manager : undefined };
+}
+
+/**
+ * Reads the body as an object of the resource's kind: JSON or YAML, kind and apiVersion
+ * (when given) matching the request, and the kind's decode-time type checks.
+ */
+export async function readObject(s: ResourceScope): Promise<ApiObject> {
+  const body = decodeBody(await readRawBody(s.ctx), contentTypeOf(s.ctx));
+  const def = s.store.def;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw errors.badRequest(`the request body must be a JSON object of kind ${def.kind}`);
+  }
+  const obj = body as ApiObject;
+  const want = apiVersionOf(def);
+  if (obj.kind !== undefined && obj.kind !== def.kind) {
+    throw errors.badRequest(`the kind ${JSON.stringify(obj.kind)} of the body does not match the kind "${def.kind}" of the resource ${def.resource}`);
+  }
+  if (obj.apiVersion !== undefined && obj.apiVersion !== want) {
+    throw errors.badRequest(`the apiVersion ${JSON.stringify(obj.apiVersion)} of the body does not match "${want}" of the request URL`);
+  }
+  if (obj.metadata !== undefined && (obj.metadata === null || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))) {
+    throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: metadata must be an object`);
+  }
+  const problem = def.strategy.checkDecode?.(obj);
+  if (problem) throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${problem}`);
+  const ns = obj.metadata?.namespace;
+  if (def.namespaced && ns && ns !== s.info.namespace) {
+    throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  return { ...obj, apiVersion: want, kind: def.kind };
+}
+
+/** The item list of a collection response. */
+export function listBody(s: ResourceScope, items: ApiObject[], metadata: Record<string, unknown>): ApiObject {
+  return { kind: s.store.def.listKind, apiVersion: apiVersionOf(s.store.def), metadata, items };
+}

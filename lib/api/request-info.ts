@@ -1,0 +1,74 @@
+/**
+ * Request info: what a request is about (verb, group, version, namespace, resource, name,
+ * subresource), parsed from the path and method the way kube-apiserver does, before anything
+ * else runs. Authorization, audit and logging read it.
+ */
+import { errors } from '../meta/api-errors';
+import { parseBool } from './query';
+
+export interface RequestInfo {
+  isResourceRequest: boolean;
+  path: string;
+  /** get, list, watch, create, update, patch, delete, deletecollection; or the lower-case HTTP method for non-resource paths. */
+  verb: string;
+  apiPrefix?: 'api' | 'apis';
+  group: string;
+  version: string;
+  namespace?: string;
+  resource: string;
+  name?: string;
+  subresource?: string;
+}
+
+/** Subresources of the namespace object itself (`/namespaces/<name>/<sub>`). */
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+function checkSegment(kind: string, value: string): void {
+  if (value === '.' || value === '..') throw errors.badRequest(`${kind} may not be '${value}'`);
+  if (value.includes('%')) throw errors.badRequest(`${kind} may not contain '%'`);
+}
+
+export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const nonResource: RequestInfo = { isResourceRequest: false, path, verb: method.toLowerCase(), group: '', version: '', resource: '' };
+  const parts = path.split('/').filter((p, i, all) => p !== '' || (i > 0 && i < all.length - 1));
+  if (parts[0] !== 'api' && parts[0] !== 'apis') return nonResource;
+  const apiPrefix = parts[0] as 'api' | 'apis';
+  let rest: string[];
+  let group = '';
+  let version: string;
+  if (apiPrefix === 'api') {
+    if (parts.length < 3) return { ...nonResource, apiPrefix };
+    version = parts[1];
+    rest = parts.slice(2);
+  } else {
+    if (parts.length < 4) return { ...nonResource, apiPrefix };
+    group = parts[1];
+    version = parts[2];
+    rest = parts.slice(3);
+  }
+  let namespace: string | undefined;
+  if (rest[0] === 'namespaces' && rest.length > 1) {
+    namespace = decodeURIComponent(rest[1]);
+    if (rest.length > 2 && !namespaceSubresources.has(rest[2])) rest = rest.slice(2);
+    else namespace = undefined; // the namespace object itself
+  }
+  const [resource, rawName, subresource, ...extra] = rest;
+  if (extra.length) throw errors.notFoundPath();
+  const name = rawName === undefined ? undefined : decodeURIComponent(rawName);
+  if (namespace !== undefined) checkSegment('namespace', namespace);
+  if (name !== undefined) checkSegment('name', name);
+  if (name === '') throw errors.notFoundPath();
+
+  let verb: string;
+  switch (method) {
+    case 'GET': case 'HEAD':
+      verb = parseBool(query.get('watch') ?? undefined, 'watch') ? 'watch' : name ? 'get' : 'list';
+      break;
+    case 'POST': verb = 'create'; break;
+    case 'PUT': verb = 'update'; break;
+    case 'PATCH': verb = 'patch'; break;
+    case 'DELETE': verb = name ? 'delete' : 'deletecollection'; break;
+    default: verb = method.toLowerCase();
+  }
+  return { isResourceRequest: true, path, verb, apiPrefix, group, version, namespace, resource, name, subresource };
+}

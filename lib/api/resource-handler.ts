@@ -1,0 +1,57 @@
+/**
+ * The dispatcher for resource requests: finds the resource's store from the request info,
+ * checks scope, subresource and verb, and hands over to the verb's handler.
+ */
+import type { Context, Next } from 'koa';
+import { RequestInfo } from './request-info';
+import { GenericStore } from '../registry/store';
+import { errors } from '../meta/api-errors';
+import { ResourceScope, User } from './handlers/scope';
+import { handleGet } from './handlers/get';
+import { handleList } from './handlers/list';
+import { handleCreate } from './handlers/create';
+import { handleUpdate } from './handlers/update';
+import { handleDelete } from './handlers/delete';
+import { handleDeleteCollection } from './handlers/delete-collection';
+import { handleWatch } from './handlers/watch';
+
+/** Stores by `<group>/<version>/<resource>` (group '' for core). */
+export type StoreIndex = Map<string, GenericStore>;
+
+export function storeKey(group: string, version: string, resource: string): string {
+  return `${group}/${version}/${resource}`;
+}
+
+const handlers: Record<string, (s: ResourceScope) => Promise<void>> = {
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
+};
+
+export function resourceHandler(stores: StoreIndex) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    const info = ctx.state.requestInfo as RequestInfo;
+    if (!info?.isResourceRequest) return next();
+    const store = stores.get(storeKey(info.group, info.version, info.resource));
+    if (!store) throw errors.notFoundPath();
+    const def = store.def;
+    if (info.namespace !== undefined && !def.namespaced) throw errors.notFoundPath();
+    if (def.namespaced && info.namespace === undefined && !['list', 'watch'].includes(info.verb)) {
+      if (info.name !== undefined) throw errors.notFoundPath();
+      throw errors.methodNotAllowed();
+    }
+    let verbs = def.verbs;
+    if (info.subresource !== undefined) {
+      const sub = def.subresources.find((r) => r.name === info.subresource);
+      if (!sub) throw errors.notFoundPath();
+      verbs = sub.verbs;
+    }
+    const handler = handlers[info.verb];
+    if (!handler || !verbs.includes(info.verb)) throw errors.methodNotAllowed();
+    await handler({ ctx, info, store, user: ctx.state.user as User | undefined });
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Every vendor name the server speaks lives here, so that one switch (`--flavor`) turns the
+ * spec's `orch.io` names into Kubernetes' `k8s.io` names that stock tools expect.
+ */
+
+export type Flavor = 'orch' | 'kubernetes';
+
+export interface Naming {
+  flavor: Flavor;
+  /** Vendor domain: `orch.io` or `k8s.io`. */
+  domain: string;
+  /** Group that carries Table, PartialObjectMetadata, Status etc.: `meta.orch.io` / `meta.k8s.io`. */
+  metaGroup: string;
+  /** Aggregated discovery group: `apidiscovery.orch.io` / `apidiscovery.k8s.io`. */
+  discoveryGroup: string;
+  /** Protobuf media type of this flavor. */
+  protobufMediaType: string;
+  /** Namespaces created at start-up that cannot be deleted. */
+  systemNamespace: string;
+  publicNamespace: string;
+  defaultNamespace: string;
+  /** The `spec.finalizers` token the namespace controller owns. */
+  namespaceFinalizer: string;
+  /** Prefix of schema extensions: `x-orch-` / `x-kubernetes-`. */
+  schemaExtensionPrefix: string;
+  /** A named group of this flavor, e.g. group('storage') -> `storage.orch.io`. */
+  group(short: string): string;
+}
+
+function make(flavor: Flavor): Naming {
+  const domain = flavor === 'orch' ? 'orch.io' : 'k8s.io';
+  const system = flavor === 'orch' ? 'orch' : 'kube';
+  return {
+    flavor,
+    domain,
+    metaGroup: `meta.${domain}`,
+    discoveryGroup: `apidiscovery.${domain}`,
+    protobufMediaType: flavor === 'orch' ? 'application/vnd.orch.protobuf' : 'application/vnd.kubernetes.protobuf',
+    systemNamespace: `${system}-system`,
+    publicNamespace: `${system}-public`,
+    defaultNamespace: 'default',
+    namespaceFinalizer: flavor === 'orch' ? 'orch' : 'kubernetes',
+    schemaExtensionPrefix: flavor === 'orch' ? 'x-orch-' : 'x-kubernetes-',
+    group: (short: string) => `${short}.${domain}`,
+  };
+}
+
+export const flavors: Record<Flavor, Naming> = { orch: make('orch'), kubernetes: make('kubernetes') };
+
+/** Media types accepted whatever the flavor ("both spellings are always accepted"). */
+export const protobufMediaTypes = [flavors.orch.protobufMediaType, flavors.kubernetes.protobufMediaType];
+export const metaGroups = [flavors.orch.metaGroup, flavors.kubernetes.metaGroup];
+export const discoveryGroups = [flavors.orch.discoveryGroup, flavors.kubernetes.discoveryGroup];
+
+export function namingFor(flavor: string): Naming {
+  if (flavor !== 'orch' && flavor !== 'kubernetes') {
+    throw new Error(`--flavor must be "orch" or "kubernetes", not ${JSON.stringify(flavor)}`);
+  }
+  return flavors[flavor];
+}

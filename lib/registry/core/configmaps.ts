@@ -1,0 +1,35 @@
+/** ConfigMap (core/v1, namespaced): string data, binary data, immutable. */
+import { ApiObject, ResourceDef } from '../../scheme/types';
+import { FieldError, fieldErrors } from '../../meta/field-errors';
+import { MAX_DATA_BYTES, base64MapProblem, payloadBytes, stringMapProblem, validateImmutable, validateKeys } from './config-data';
+
+function validate(obj: ApiObject): FieldError[] {
+  const data = obj.data as Record<string, string> | undefined;
+  const binary = obj.binaryData as Record<string, string> | undefined;
+  const errs = [...validateKeys(data, 'data'), ...validateKeys(binary, 'binaryData')];
+  for (const key of Object.keys(binary ?? {})) {
+    if (data && key in data) errs.push(fieldErrors.invalid(`binaryData[${key}]`, key, 'duplicate of key present in data'));
+  }
+  if (payloadBytes(data, false) + payloadBytes(binary, true) > MAX_DATA_BYTES) {
+    errs.push({ type: 'FieldValueTooLong', field: '', message: `Too long: must have at most ${MAX_DATA_BYTES} bytes` });
+  }
+  return errs;
+}
+
+export function configMapResource(): ResourceDef {
+  return {
+    group: '', version: 'v1', kind: 'ConfigMap', listKind: 'ConfigMapList', resource: 'configmaps', singular: 'configmap',
+    namespaced: true, shortNames: ['cm'], categories: [],
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    subresources: [], deleteReturnsStatus: true, nameValidation: 'dns-subdomain',
+    strategy: {
+      allowUnconditionalUpdate: true,
+      checkDecode: (obj) => stringMapProblem(obj, 'data', 'ConfigMap') ?? stringMapProblem(obj, 'binaryData', 'ConfigMap')
+        ?? base64MapProblem(obj, 'binaryData')
+        ?? (obj.immutable !== undefined && obj.immutable !== null && typeof obj.immutable !== 'boolean'
+          ? 'json: cannot unmarshal into Go struct field ConfigMap.immutable of type bool' : undefined),
+      validate: (obj) => validate(obj),
+      validateUpdate: (obj, old) => [...validate(obj), ...validateImmutable(obj, old, ['data', 'binaryData'])],
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Secret (core/v1, namespaced): base64 data, write-only stringData merged into data on write,
+ * a type that cannot change, immutable.
+ */
+import { ApiObject, ResourceDef } from '../../scheme/types';
+import { FieldError, fieldErrors } from '../../meta/field-errors';
+import { MAX_DATA_BYTES, base64MapProblem, payloadBytes, stringMapProblem, validateImmutable, validateKeys } from './config-data';
+
+/** stringData overrides data key by key, then disappears; it is never stored or returned. */
+function mergeStringData(obj: ApiObject): void {
+  const stringData = obj.stringData as Record<string, string> | undefined;
+  if (stringData) {
+    const data = { ...((obj.data as Record<string, string>) ?? {}) };
+    for (const [k, v] of Object.entries(stringData)) data[k] = Buffer.from(v, 'utf8').toString('base64');
+    obj.data = data;
+  }
+  delete obj.stringData;
+}
+
+function validate(obj: ApiObject): FieldError[] {
+  const data = obj.data as Record<string, string> | undefined;
+  const errs = validateKeys(data, 'data');
+  if (payloadBytes(data, true) > MAX_DATA_BYTES) {
+    errs.push({ type: 'FieldValueTooLong', field: 'data', message: `Too long: must have at most ${MAX_DATA_BYTES} bytes` });
+  }
+  if (typeof obj.type !== 'string' || !obj.type) errs.push(fieldErrors.required('type'));
+  return errs;
+}
+
+export function secretResource(): ResourceDef {
+  return {
+    group: '', version: 'v1', kind: 'Secret', listKind: 'SecretList', resource: 'secrets', singular: 'secret',
+    namespaced: true, shortNames: [], categories: [],
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    subresources: [], deleteReturnsStatus: true, nameValidation: 'dns-subdomain',
+    strategy: {
+      allowUnconditionalUpdate: true,
+      checkDecode: (obj) => stringMapProblem(obj, 'data', 'Secret') ?? base64MapProblem(obj, 'data')
+        ?? stringMapProblem(obj, 'stringData', 'Secret')
+        ?? (obj.type !== undefined && typeof obj.type !== 'string' ? 'json: cannot unmarshal into Go struct field Secret.type of type v1.SecretType' : undefined),
+      // stringData is merged before validation so that its keys and size are checked too.
+      prepareForCreate: (obj) => { mergeStringData(obj); if (!obj.type) obj.type = 'Opaque'; },
+      prepareForUpdate: (obj) => { mergeStringData(obj); if (!obj.type) obj.type = 'Opaque'; },
+      validate: (obj) => validate(obj),
+      validateUpdate: (obj, old) => {
+        const errs = [...validate(obj), ...validateImmutable(obj, old, ['data'])];
+        if (obj.type !== old.type) errs.push(fieldErrors.immutable('type', obj.type));
+        return errs;
+      },
+      fieldSet: (obj) => ({ type: String(obj.type ?? '') }),
+      selectableFields: ['type'],
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Deletion per the spec's table: an object with finalizers (or something else that keeps it)
+ * becomes Terminating (deletionTimestamp set) and is removed when the last finalizer goes;
+ * otherwise it is removed at once with a compare on mod_revision. Preconditions are checked
+ * against the object as stored, before the write.
+ */
+import { ApiObject, ObjectMeta, StrategyContext } from '../scheme/types';
+import { decodeKv, encodeForStorage as encodeWithoutRv } from '../scheme/storage-codec';
+import { errors } from '../meta/api-errors';
+import { GenericStore } from './store';
+import { DeleteOptions, ListOptions, WriteOptions } from './options';
+import { list } from './list';
+import { now } from './system-fields';
+
+export interface DeleteResult {
+  /** The object as deleted, or as it stays while finalizers remain. */
+  object: ApiObject;
+  /** Removed from the store now (false: Terminating). */
+  removed: boolean;
+}
+
+const MAX_RETRIES = 16;
+
+function checkPreconditions(store: GenericStore, obj: ApiObject, opts: DeleteOptions): void {
+  const p = opts.preconditions;
+  const meta = obj.metadata as ObjectMeta;
+  const name = meta.name as string;
+  if (p?.uid && p.uid !== meta.uid) {
+    throw errors.conflict(store.gr, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${meta.uid}`);
+  }
+  if (p?.resourceVersion && p.resourceVersion !== meta.resourceVersion) {
+    throw errors.conflict(store.gr, name,
+      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`);
+  }
+}
+
+export async function deleteObject(store: GenericStore, ctx: StrategyContext, name: string, opts: DeleteOptions,
+  wopts: WriteOptions): Promise<DeleteResult> {
+  const key = store.key(ctx.namespace, name);
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const { kv } = await store.storage.get(key);
+    if (!kv) throw errors.notFound(store.gr, name);
+    const current = decodeKv(kv);
+    checkPreconditions(store, current, opts);
+    const attrs = { operation: 'DELETE' as const, resource: store.def, namespace: ctx.namespace, name, oldObject: current, dryRun: wopts.dryRun, ctx };
+    await store.deps.admission.validate(attrs);
+
+    const meta = current.metadata as ObjectMeta;
+    const keep = (meta.finalizers?.length ?? 0) > 0 || !!store.def.strategy.blocksRemoval?.(current);
+    if (keep) {
+      if (meta.deletionTimestamp) return { object: store.output(current), removed: false };
+      const next = structuredClone(current);
+      const nextMeta = next.metadata as ObjectMeta;
+      nextMeta.deletionTimestamp = now();
+      nextMeta.deletionGracePeriodSeconds = 0;
+      store.def.strategy.onDeleteRequested?.(next);
+      if (wopts.dryRun) return { object: store.output(next), removed: false };
+      const res = await store.storage.update(key, encodeWithoutRv(next), kv.modRevision);
+      if (res.ok) {
+        nextMeta.resourceVersion = String(res.revision);
+        return { object: store.output(next), removed: false };
+      }
+      continue;
+    }
+    if (wopts.dryRun) return { object: store.output(current), removed: true };
+    const res = await store.storage.delete(key, kv.modRevision);
+    if (res.ok) return { object: store.output(current), removed: true };
+  }
+  throw errors.conflict(store.gr, name, 'the object is being changed too often; please retry');
+}
+
+/** deletecollection: deletes every object the list options select; returns them as deleted. */
+export async function deleteCollection(store: GenericStore, ctx: StrategyContext, listOpts: ListOptions,
+  opts: DeleteOptions, wopts: WriteOptions): Promise<ApiObject[]> {
+  const { items } = await list(store, ctx.namespace, { ...listOpts, limit: undefined, continue: undefined });
+  const deleted: ApiObject[] = [];
+  for (const item of items) {
+    try {
+      const r = await deleteObject(store, { ...ctx, namespace: item.metadata?.namespace ?? ctx.namespace }, item.metadata?.name as string, opts, wopts);
+      deleted.push(r.object);
+    } catch (err) {
+      // Gone in the meantime: that is what was asked for.
+      if ((err as { code?: number }).code !== 404) throw err;
+    }
+  }
+  return deleted;
+}
+

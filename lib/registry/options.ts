@@ -1,0 +1,26 @@
+/** Options the REST layer hands to the generic store, already parsed and validated. */
+import { LabelSelector } from '../meta/label-selector';
+import { FieldSelector } from '../meta/field-selector';
+
+export interface ListOptions {
+  labelSelector?: LabelSelector;
+  fieldSelector?: FieldSelector;
+  /** Whether the request carried a (non-empty) selector: remainingItemCount is then omitted. */
+  hasSelector: boolean;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+}
+
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  orphanDependents?: boolean;
+}
+
+export interface WriteOptions {
+  dryRun: boolean;
+  fieldManager?: string;
+}

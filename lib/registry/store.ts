@@ -1,0 +1,208 @@
+/**
+ * The generic store: one per resource, configured by the kind's strategy, never subclassed.
+ * Every write is validated and admitted first and then done as one etcd transaction that
+ * compares mod_revision (create: the key must be absent). See list.ts and delete.ts for the
+ * read-many and delete pipelines.
+ */
+import { ApiObject, ObjectMeta, ResourceDef, StrategyContext, apiVersionOf } from '../scheme/types';
+import { Storage, KeyValue } from '../storage/interfaces';
+import { decodeKv, encodeForStorage } from '../scheme/storage-codec';
+import { ApiError, GroupResource, errors } from '../meta/api-errors';
+import { FieldError, fieldErrors } from '../meta/field-errors';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../meta/validation';
+import { AdmissionChain } from '../admission/interfaces';
+import { WriteOptions } from './options';
+import { carryOverUpdateFields, clone, fillCreateFields, generateNameFrom } from './system-fields';
+
+export interface StoreDeps {
+  storage: Storage;
+  /** etcd key prefix, e.g. `/registry` (no trailing slash). */
+  prefix: string;
+  admission: AdmissionChain;
+}
+
+/** How many times a server-side read-modify-write retries a lost compare-and-swap. */
+const MAX_CAS_RETRIES = 16;
+
+export class GenericStore {
+  readonly gr: GroupResource;
+
+  constructor(readonly def: ResourceDef, readonly deps: StoreDeps) {
+    this.gr = { group: def.group, resource: def.resource };
+  }
+
+  /** `<prefix>/<resource>/[<namespace>/]<name>` */
+  key(namespace: string | undefined, name: string): string {
+    return this.def.namespaced ? `${this.collectionPrefix(namespace)}${name}` : `${this.collectionPrefix()}${name}`;
+  }
+
+  /** The prefix of all objects of this resource, or of one namespace of it. Ends in '/'. */
+  collectionPrefix(namespace?: string): string {
+    const base = `${this.deps.prefix}/${this.def.resource}/`;
+    return this.def.namespaced && namespace ? `${base}${namespace}/` : base;
+  }
+
+  get storage(): Storage {
+    return this.deps.storage;
+  }
+
+  get apiVersion(): string {
+    return apiVersionOf(this.def);
+  }
+
+  /** The stored object with its kind and apiVersion, or NotFound. */
+  async get(namespace: string | undefined, name: string): Promise<ApiObject> {
+    const { kv } = await this.storage.get(this.key(namespace, name));
+    if (!kv) throw errors.notFound(this.gr, name);
+    return this.output(decodeKv(kv));
+  }
+
+  /** Sets kind/apiVersion and applies the strategy's output shaping. */
+  output(obj: ApiObject): ApiObject {
+    const shaped = this.def.strategy.decorate ? this.def.strategy.decorate(obj) : obj;
+    return { apiVersion: this.apiVersion, kind: this.def.kind, ...shaped };
+  }
+
+  async create(ctx: StrategyContext, input: ApiObject, opts: WriteOptions): Promise<ApiObject> {
+    const obj = clone(input);
+    const meta = (obj.metadata ??= {}) as ObjectMeta;
+    if (meta.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created');
+    if (this.def.namespaced) meta.namespace = ctx.namespace;
+    else delete meta.namespace;
+    const s = this.def.strategy;
+    fillCreateFields(obj, !!s.specChanged);
+    s.prepareForCreate?.(obj, ctx);
+    const generated = !meta.name && !!meta.generateName;
+    if (generated) meta.name = generateNameFrom(String(meta.generateName));
+    const attrs = { operation: 'CREATE' as const, resource: this.def, namespace: ctx.namespace, name: meta.name ?? '', object: obj, dryRun: opts.dryRun, ctx };
+    await this.deps.admission.admit(attrs);
+    this.validateOrThrow(obj, [
+      ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameValidation: this.def.nameValidation }),
+      ...(s.validate?.(obj, ctx) ?? []),
+    ]);
+    await this.deps.admission.validate(attrs);
+    s.canonicalize?.(obj);
+    if (opts.dryRun) return this.output(obj);
+
+    for (let attempt = 0; ; attempt++) {
+      const key = this.key(ctx.namespace, meta.name as string);
+      const res = await this.storage.create(key, encodeForStorage(obj));
+      if (res.ok) {
+        meta.resourceVersion = String(res.revision);
+        return this.output(obj);
+      }
+      // A generated name that collides is drawn again, as Kubernetes does since 1.30.
+      if (!generated || attempt >= 7) throw errors.alreadyExists(this.gr, meta.name as string);
+      meta.name = generateNameFrom(String(meta.generateName));
+    }
+  }
+
+  /**
+   * PUT: replace the object. A stale resourceVersion is a Conflict; without one the update is
+   * unconditional where the strategy allows it (retried server-side on a lost race).
+   * `subresource` limits what changes to what that subresource owns.
+   */
+  async update(ctx: StrategyContext, name: string, input: ApiObject, opts: WriteOptions & { subresource?: string }):
+    Promise<{ object: ApiObject; created: boolean }> {
+    const s = this.def.strategy;
+    const sub = opts.subresource ? this.def.subresources.find((r) => r.name === opts.subresource) : undefined;
+    const wantedRv = input.metadata?.resourceVersion;
+    if (!wantedRv && !s.allowUnconditionalUpdate && !sub) {
+      throw errors.invalid(this.def.kind, this.def.group, name,
+        [fieldErrors.invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
+    }
+    const key = this.key(ctx.namespace, name);
+    for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
+      const { kv } = await this.storage.get(key);
+      if (!kv) {
+        if (s.allowCreateOnUpdate && !sub) {
+          const { resourceVersion: _ignored, ...meta } = input.metadata ?? {};
+          return { object: await this.create(ctx, { ...input, metadata: meta }, opts), created: true };
+        }
+        throw errors.notFound(this.gr, name);
+      }
+      if (wantedRv && wantedRv !== String(kv.modRevision)) throw errors.modified(this.gr, name);
+      const current = decodeKv(kv);
+      const uid = input.metadata?.uid;
+      if (uid && uid !== current.metadata?.uid) {
+        throw errors.conflict(this.gr, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata?.uid}`);
+      }
+      const obj = sub?.applyUpdate ? sub.applyUpdate(clone(input), clone(current)) : clone(input);
+      obj.metadata ??= {};
+      obj.metadata.name = name;
+      if (this.def.namespaced) obj.metadata.namespace = ctx.namespace;
+      carryOverUpdateFields(obj, current);
+      if (!sub) s.prepareForUpdate?.(obj, current, ctx);
+      if (s.specChanged?.(obj, current)) obj.metadata.generation = (current.metadata?.generation ?? 0) + 1;
+      const result = await this.writeUpdate(ctx, kv, current, obj, opts, !!wantedRv, sub?.name);
+      if (result) return { object: result, created: false };
+    }
+    throw errors.conflict(this.gr, name, 'the object is being changed too often; please retry');
+  }
+
+  /**
+   * Validates, admits and writes `obj` over `current` with one compare on kv.modRevision.
+   * Returns undefined when the compare lost and `retry` allows trying again.
+   * An object that is being deleted and has no finalizers left is removed instead.
+   */
+  async writeUpdate(ctx: StrategyContext, kv: KeyValue, current: ApiObject, obj: ApiObject, opts: WriteOptions,
+    conflictIsFinal: boolean, subresource?: string): Promise<ApiObject | undefined> {
+    const s = this.def.strategy;
+    const name = current.metadata?.name as string;
+    const attrs = { operation: 'UPDATE' as const, resource: this.def, subresource, namespace: ctx.namespace, name, object: obj, oldObject: current, dryRun: opts.dryRun, ctx };
+    await this.deps.admission.admit(attrs);
+    this.validateOrThrow(obj, [
+      ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameValidation: this.def.nameValidation }),
+      ...validateObjectMetaUpdate(obj.metadata, current.metadata),
+      ...(s.validateUpdate?.(obj, current, ctx) ?? s.validate?.(obj, ctx) ?? []),
+    ]);
+    await this.deps.admission.validate(attrs);
+    s.canonicalize?.(obj);
+    const removing = this.readyForRemoval(obj);
+    if (opts.dryRun) return this.output({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(kv.modRevision) } });
+    const res = removing
+      ? await this.storage.delete(kv.key, kv.modRevision)
+      : await this.storage.update(kv.key, encodeForStorage(obj), kv.modRevision);
+    if (!res.ok) {
+      if (!res.current) throw errors.notFound(this.gr, name);
+      if (conflictIsFinal) throw errors.modified(this.gr, name);
+      return undefined;
+    }
+    obj.metadata = { ...obj.metadata, resourceVersion: String(removing ? kv.modRevision : res.revision) };
+    return this.output(obj);
+  }
+
+  /** Deleted, with nothing left that keeps it. */
+  readyForRemoval(obj: ApiObject): boolean {
+    const meta = obj.metadata as ObjectMeta;
+    return !!meta.deletionTimestamp && !(meta.finalizers?.length) && !this.def.strategy.blocksRemoval?.(obj);
+  }
+
+  /**
+   * A server-side read-modify-write (Kubernetes' GuaranteedUpdate): `mutate` receives a copy of
+   * the current object and returns the new one (or undefined to leave it). Lost races are
+   * retried with a fresh read. Used by controllers and by delete.
+   */
+  async guaranteedUpdate(ctx: StrategyContext, name: string,
+    mutate: (current: ApiObject) => ApiObject | undefined, opts: WriteOptions = { dryRun: false }): Promise<ApiObject> {
+    const key = this.key(ctx.namespace, name);
+    for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
+      const { kv } = await this.storage.get(key);
+      if (!kv) throw errors.notFound(this.gr, name);
+      const current = decodeKv(kv);
+      const next = mutate(clone(current));
+      if (!next) return this.output(current);
+      const result = await this.writeUpdate(ctx, kv, current, next, opts, false);
+      if (result) return result;
+    }
+    throw errors.conflict(this.gr, name, 'the object is being changed too often; please retry');
+  }
+
+  validateOrThrow(obj: ApiObject, errs: FieldError[]): void {
+    if (errs.length) {
+      throw errors.invalid(this.def.kind, this.def.group, String(obj.metadata?.name ?? obj.metadata?.generateName ?? ''), errs);
+    }
+  }
+}
+
+export { ApiError };

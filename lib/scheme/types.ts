@@ -1,0 +1,119 @@
+/**
+ * The kind registry's vocabulary: what a resource is (group, version, kind, plural, scope),
+ * what it supports (verbs, subresources), and the strategy hooks the generic store calls.
+ */
+import { FieldError } from '../meta/field-errors';
+
+/** Any API object as JSON. Objects stay plain JSON from decode to storage. */
+export interface ApiObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export interface OwnerReference {
+  apiVersion: string; kind: string; name: string; uid: string;
+  controller?: boolean; blockOwnerDeletion?: boolean;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  managedFields?: unknown[];
+  [key: string]: unknown;
+}
+
+/** Context handed to strategies: who is asking, in which namespace. */
+export interface StrategyContext {
+  namespace?: string;
+  user?: { name: string; groups: string[] };
+}
+
+/**
+ * Per-kind behaviour for the generic store. Every hook is optional; all are synchronous and
+ * must not touch storage. Validation hooks return field errors (empty = valid); metadata is
+ * validated by the store itself, so these look at the kind's own fields.
+ */
+export interface Strategy {
+  /** Clear fields a client may not set on create (e.g. status) and fill defaults. */
+  prepareForCreate?(obj: ApiObject, ctx: StrategyContext): void;
+  /** Carry over fields an update may not change (e.g. status from `old`). */
+  prepareForUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): void;
+  validate?(obj: ApiObject, ctx: StrategyContext): FieldError[];
+  validateUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): FieldError[];
+  /** Normalise after validation, before storing (e.g. Secret stringData -> data). */
+  canonicalize?(obj: ApiObject): void;
+  /** Shape an object for output (e.g. drop write-only fields). Must not mutate its input. */
+  decorate?(obj: ApiObject): ApiObject;
+  /** Whether a change from `old` to `obj` is a spec change that bumps metadata.generation. */
+  specChanged?(obj: ApiObject, old: ApiObject): boolean;
+  /** PUT on a missing object creates it. */
+  allowCreateOnUpdate?: boolean;
+  /** PUT without metadata.resourceVersion is an unconditional update. */
+  allowUnconditionalUpdate?: boolean;
+  /** Extra fields for field selectors, beyond metadata.name and metadata.namespace. */
+  fieldSet?(obj: ApiObject): Record<string, string>;
+  /** Field-selector fields this kind supports beyond metadata.name / metadata.namespace. */
+  selectableFields?: string[];
+  /** Mark a first delete request on the object (e.g. Namespace phase Terminating). */
+  onDeleteRequested?(obj: ApiObject): void;
+  /** Besides metadata.finalizers, something else keeps the object (e.g. Namespace spec.finalizers). */
+  blocksRemoval?(obj: ApiObject): boolean;
+  /**
+   * Type checks that Kubernetes does while decoding (a wrong JSON type, bad base64): returns the
+   * reason when the body cannot be handled as this kind (answered 400).
+   */
+  checkDecode?(obj: ApiObject): string | undefined;
+}
+
+export interface SubresourceDef {
+  /** e.g. `status`, `finalize`. */
+  name: string;
+  /** Kind accepted and returned (usually the parent's kind). */
+  kind: string;
+  verbs: string[];
+  /**
+   * For writes through the subresource: the object to store, built from the incoming object and
+   * the current one, taking over only what this subresource may change (e.g. `status`).
+   */
+  applyUpdate?(incoming: ApiObject, current: ApiObject): ApiObject;
+}
+
+export interface ResourceDef {
+  /** '' for the core group. */
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  /** Plural, lower-case: the URL segment and the storage key segment. */
+  resource: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  verbs: string[];
+  subresources: SubresourceDef[];
+  strategy: Strategy;
+  /** DELETE answers a Status (ConfigMap, Secret) rather than the object. */
+  deleteReturnsStatus: boolean;
+  /** Name validation: DNS subdomain (default), DNS label, or path segment. */
+  nameValidation: 'dns-subdomain' | 'dns-label' | 'path-segment';
+}
+
+export interface GroupVersion { group: string; version: string }
+
+export function apiVersionOf(gv: GroupVersion): string {
+  return gv.group ? `${gv.group}/${gv.version}` : gv.version;
+}

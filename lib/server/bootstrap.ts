@@ -1,0 +1,23 @@
+/** Creates the namespaces that always exist (default, system, public), retrying while etcd comes up. */
+import { GenericStore } from '../registry/store';
+import { Naming } from '../naming';
+import { logger } from './logger';
+
+const ATTEMPTS = 30;
+
+export async function bootstrapNamespaces(store: GenericStore, naming: Naming): Promise<void> {
+  for (const name of [naming.defaultNamespace, naming.systemNamespace, naming.publicNamespace]) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await store.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
+        logger.info('created namespace', { namespace: name });
+        break;
+      } catch (err) {
+        const code = (err as { code?: number | string }).code;
+        if (code === 409) break;
+        if (attempt >= ATTEMPTS) throw err;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+}

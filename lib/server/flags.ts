@@ -1,0 +1,451 @@
+/**
+ * The command line: kube-apiserver's flag names, parsed into one typed ServerConfig.
+ * One table (FLAGS) drives parsing, defaults and the help text, so a flag exists in exactly one place.
+ * Syntax follows Go's pflag: `--name=value`, `--name value`, bare `--bool`, `-h`/`-v` shorthands;
+ * list and map flags accumulate over repeats (the first use replaces the default), scalars keep the last.
+ */
+import { isIP } from 'node:net';
+import type { Flavor } from '../naming';
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = typeof LOG_LEVELS[number];
+export const STORAGE_MEDIA_TYPES =
+  ['application/json', 'application/vnd.kubernetes.protobuf', 'application/vnd.orch.protobuf'] as const;
+export type StorageMediaType = typeof STORAGE_MEDIA_TYPES[number];
+export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'RBAC', 'Node', 'Webhook', 'ABAC'] as const;
+export type AuthorizationMode = typeof AUTHORIZATION_MODES[number];
+
+/**
+ * Field names are the camelCase flag names; durations carry an `Ms` suffix and hold milliseconds.
+ * An empty string means "not set" for optional paths and addresses, as with kube-apiserver.
+ */
+export interface ServerConfig {
+  /** `-h`/`--help` was given: print helpText() and exit; cross-flag rules were not checked. */
+  help: boolean;
+  dataDir: string;
+  flavor: Flavor;
+  /** Empty: start an embedded etcd (`etcdBinary`) under `<dataDir>/etcd`. */
+  etcdServers: string[];
+  etcdPrefix: string;
+  etcdCafile: string; etcdCertfile: string; etcdKeyfile: string;
+  etcdBinary: string;
+  etcdCompactionIntervalMs: number;
+  storageMediaType: StorageMediaType;
+  watchCache: boolean;
+  /** 0: listen on a free port chosen by the OS. */
+  securePort: number;
+  bindAddress: string; advertiseAddress: string; externalHostname: string;
+  tlsCertFile: string; tlsPrivateKeyFile: string;
+  clientCaFile: string; tokenAuthFile: string;
+  anonymousAuth: boolean; enableBootstrapTokenAuth: boolean;
+  authorizationMode: AuthorizationMode[];
+  enableAdmissionPlugins: string[]; disableAdmissionPlugins: string[];
+  serviceAccountIssuer: string; serviceAccountKeyFile: string; serviceAccountSigningKeyFile: string;
+  apiAudiences: string[];
+  /** `key[=bool]` entries, e.g. `{ 'api/all': true, 'batch/v1beta1': false }`. */
+  runtimeConfig: Record<string, boolean>;
+  featureGates: Record<string, boolean>;
+  auditLogPath: string; auditPolicyFile: string;
+  /** 0: unlimited. */
+  maxRequestsInflight: number; maxMutatingRequestsInflight: number;
+  enablePriorityAndFairness: boolean;
+  requestTimeoutMs: number;
+  /** Seconds, as kube-apiserver: the lower bound of a watch's randomised timeout. */
+  minRequestTimeout: number;
+  livezGracePeriodMs: number; shutdownDelayDurationMs: number; shutdownWatchTerminationGracePeriodMs: number;
+  corsAllowedOrigins: string[];
+  goawayChance: number;
+  profiling: boolean;
+  /** Log verbosity 0-10 (`-v`/`--v`). */
+  v: number;
+  logLevel: LogLevel;
+}
+
+export type FlagErrorCode =
+  'UnknownFlag' | 'MissingValue' | 'InvalidValue' | 'UnexpectedArgument' | 'IncompatibleFlags';
+
+/** A command-line mistake. `message` is one line fit for stderr; callers branch on `code`. */
+export class FlagError extends Error {
+  readonly code: FlagErrorCode;
+  /** The flag concerned, without dashes, when there is one. */
+  readonly flag?: string;
+  constructor(code: FlagErrorCode, message: string, flag?: string) {
+    super(message);
+    this.name = 'FlagError';
+    this.code = code;
+    this.flag = flag;
+  }
+}
+
+/** How one flag's text becomes a value. `parse` throws Error(reason) on bad text. */
+export interface ValueKind<T> {
+  /** The word shown in help: string, bool, int, float, duration, strings, mapStringBool. */
+  readonly type: string;
+  /** A bare `--flag` means true; the next argument is never taken as its value. */
+  readonly isBool?: boolean;
+  /** `previous` is this flag's value from an earlier occurrence on the same command line. */
+  parse(raw: string, previous: T | undefined): T;
+  show(value: T): string;
+}
+
+export interface FlagDef<K extends keyof ServerConfig = keyof ServerConfig> {
+  /** Long name without dashes. */
+  readonly name: string;
+  readonly shorthand?: string;
+  readonly key: K;
+  readonly kind: ValueKind<ServerConfig[K]>;
+  readonly default: ServerConfig[K];
+  readonly help: string;
+  /** Returns the reason a parsed value is unacceptable, or undefined. */
+  check?(value: ServerConfig[K]): string | undefined;
+}
+
+// ---- durations (Go's time.ParseDuration syntax) ----
+
+const UNIT_MS: Record<string, number> = {
+  ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000,
+};
+
+/**
+ * Parses a Go duration (`300ms`, `1.5h`, `2h45m`, `0`) into milliseconds, rounded to whole
+ * nanoseconds. Every number needs a unit except a lone `0`. Throws FlagError('InvalidValue').
+ */
+export function parseDuration(text: string): number {
+  const fail = (why: string): never => { throw new FlagError('InvalidValue', why); };
+  let rest = text;
+  let sign = 1;
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    sign = rest.startsWith('-') ? -1 : 1;
+    rest = rest.slice(1);
+  }
+  if (rest === '0') return 0;
+  if (rest === '') fail(`invalid duration ${JSON.stringify(text)}`);
+  const part = /(\d+\.?\d*|\.\d+)([^\d.]*)/y;
+  let total = 0;
+  while (part.lastIndex < rest.length) {
+    const m = part.exec(rest);
+    if (!m) return fail(`invalid duration ${JSON.stringify(text)}`);
+    const [, amount, unit] = m;
+    if (unit === '') fail(`missing unit in duration ${JSON.stringify(text)}`);
+    if (!(unit in UNIT_MS)) fail(`unknown unit ${JSON.stringify(unit)} in duration ${JSON.stringify(text)}`);
+    total += Number(amount) * UNIT_MS[unit];
+  }
+  return sign * Math.round(total * 1e6) / 1e6;
+}
+
+/** Go's Duration.String() shape (`5m0s`, `1h30m0s`, `500ms`, `0s`), for help defaults. */
+function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = (ms % 60_000) / 1000;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s}s`;
+}
+
+// ---- value kinds ----
+
+const TRUE_WORDS = ['1', 't', 'T', 'TRUE', 'true', 'True'];
+const FALSE_WORDS = ['0', 'f', 'F', 'FALSE', 'false', 'False'];
+
+/** Go's strconv.ParseBool spellings. */
+function parseBool(raw: string): boolean {
+  if (TRUE_WORDS.includes(raw)) return true;
+  if (FALSE_WORDS.includes(raw)) return false;
+  throw new Error('must be a boolean (true or false)');
+}
+
+const text: ValueKind<string> = { type: 'string', parse: (raw) => raw, show: (v) => v };
+
+const bool: ValueKind<boolean> = { type: 'bool', isBool: true, parse: parseBool, show: String };
+
+function oneOf<T extends string>(allowed: readonly T[]): ValueKind<T> {
+  return {
+    type: 'string',
+    parse(raw) {
+      if (!(allowed as readonly string[]).includes(raw)) throw new Error(`must be one of ${allowed.join(', ')}`);
+      return raw as T;
+    },
+    show: (v) => v,
+  };
+}
+
+/** An int or float within [min, max] (Go's ParseInt / ParseFloat syntax, decimal only). */
+function numeric(type: 'int' | 'float', min: number, max: number): ValueKind<number> {
+  const syntax = type === 'int' ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+  const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `between ${min} and ${max}`;
+  return {
+    type,
+    parse(raw) {
+      const n = Number(raw);
+      if (syntax.test(raw) && n >= min && n <= max) return n;
+      throw new Error(`must be ${type === 'int' ? 'an integer' : 'a number'} ${range}`);
+    },
+    show: String,
+  };
+}
+const int = (min: number, max: number) => numeric('int', min, max);
+const float = (min: number, max: number) => numeric('float', min, max);
+
+const duration: ValueKind<number> = {
+  type: 'duration',
+  parse(raw) {
+    const ms = parseDuration(raw);
+    if (ms < 0) throw new Error('must not be negative');
+    return ms;
+  },
+  show: formatDuration,
+};
+
+/** Comma-separated; blanks around items and empty items are dropped; `allowed` limits the items. */
+function list<T extends string = string>(allowed?: readonly T[]): ValueKind<T[]> {
+  return {
+    type: 'strings',
+    parse(raw, previous) {
+      const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      const bad = allowed && items.find((s) => !(allowed as readonly string[]).includes(s));
+      if (bad !== undefined) throw new Error(`${JSON.stringify(bad)} is not one of ${allowed!.join(', ')}`);
+      return [...(previous ?? []), ...(items as T[])];
+    },
+    show: (v) => v.join(','),
+  };
+}
+
+/** Comma-separated `key=bool`; with `valueOptional`, a bare `key` means true (runtime-config). */
+function boolMap(valueOptional: boolean): ValueKind<Record<string, boolean>> {
+  return {
+    type: 'mapStringBool',
+    parse(raw, previous) {
+      const entries: [string, boolean][] = [];
+      for (const item of raw.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+        const eq = item.indexOf('=');
+        const key = (eq < 0 ? item : item.slice(0, eq)).trim();
+        if (key === '') throw new Error(`missing key in ${JSON.stringify(item)}`);
+        if (eq < 0 && !valueOptional) throw new Error(`missing bool value for ${key}`);
+        try {
+          entries.push([key, eq < 0 ? true : parseBool(item.slice(eq + 1).trim())]);
+        } catch {
+          throw new Error(`invalid value of ${key}: must be true or false`);
+        }
+      }
+      return Object.fromEntries([...Object.entries(previous ?? {}), ...entries]);
+    },
+    show: (v) => Object.entries(v).map(([k, b]) => `${k}=${b}`).join(','),
+  };
+}
+
+// ---- checks on parsed values ----
+
+const notEmpty = (v: string) => (v === '' ? 'must not be empty' : undefined);
+const requiredIp = (v: string) => (isIP(v) ? undefined : 'must be an IP address');
+/** Empty passes: the flag is optional. */
+const mustBeIp = (v: string) => (v === '' ? undefined : requiredIp(v));
+
+function mustBeHttpUrls(urls: string[]): string | undefined {
+  for (const u of urls) {
+    let url: URL | undefined;
+    try { url = new URL(u); } catch { url = undefined; }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+      return `${JSON.stringify(u)} is not an http or https URL`;
+    }
+  }
+  return undefined;
+}
+
+function mustBeIssuer(v: string): string | undefined {
+  if (!v.includes(':')) return undefined;
+  try { new URL(v); return undefined; } catch { return 'contains a ":" but is not a valid URL'; }
+}
+
+function noRepeats(modes: string[]): string | undefined {
+  if (modes.length === 0) return 'must name at least one mode';
+  const twice = modes.find((m, i) => modes.indexOf(m) !== i);
+  return twice === undefined ? undefined : `${twice} is listed more than once`;
+}
+
+// ---- the table ----
+
+/** One table row; K ties the kind, default and check to the config field's type. */
+function flag<K extends keyof ServerConfig>(
+  name: string, key: K, kind: ValueKind<ServerConfig[K]>, dflt: ServerConfig[K], help: string,
+  extra: Pick<FlagDef<K>, 'shorthand' | 'check'> = {},
+): FlagDef<K> {
+  return { name, key, kind, default: dflt, help, ...extra };
+}
+
+const INT_MAX = Number.MAX_SAFE_INTEGER;
+
+/** Every flag the server accepts, in help order: name, config field, kind, default, help[, extra]. */
+export const FLAGS: readonly FlagDef[] = [
+  flag('help', 'help', bool, false, 'Print the flags and exit.', { shorthand: 'h' }),
+  flag('data-dir', 'dataDir', text, './.data',
+    'Directory for the PKI, admin.kubeconfig and the embedded etcd.', { check: notEmpty }),
+  flag('flavor', 'flavor', oneOf<Flavor>(['orch', 'kubernetes']), 'orch',
+    'Vendor names to serve: orch (orch.io groups) or kubernetes (k8s.io groups, for stock tools).'),
+  flag('etcd-servers', 'etcdServers', list(), [],
+    'Comma-separated etcd URLs; empty starts an embedded etcd under <data-dir>/etcd.', { check: mustBeHttpUrls }),
+  flag('etcd-prefix', 'etcdPrefix', text, '/registry',
+    'Key prefix of every object in etcd.', { check: (v) => (v.startsWith('/') ? undefined : 'must start with "/"') }),
+  flag('etcd-cafile', 'etcdCafile', text, '', 'CA bundle that verifies the etcd servers.'),
+  flag('etcd-certfile', 'etcdCertfile', text, '', 'Client certificate for etcd (with --etcd-keyfile).'),
+  flag('etcd-keyfile', 'etcdKeyfile', text, '', 'Client key for etcd (with --etcd-certfile).'),
+  flag('etcd-binary', 'etcdBinary', text, 'etcd', 'The etcd executable run when --etcd-servers is empty.'),
+  flag('etcd-compaction-interval', 'etcdCompactionIntervalMs', duration, 300_000,
+    'Interval between etcd compactions; 0 disables them.'),
+  flag('storage-media-type', 'storageMediaType', oneOf(STORAGE_MEDIA_TYPES), 'application/json',
+    'Encoding of objects stored in etcd.'),
+  flag('watch-cache', 'watchCache', bool, true, 'Serve lists and watches from an in-memory cache of etcd.'),
+  flag('secure-port', 'securePort', int(0, 65535), 6443, 'HTTPS port; 0 picks a free port.'),
+  flag('bind-address', 'bindAddress', text, '127.0.0.1',
+    'IP address to listen on (0.0.0.0 or :: for all interfaces).', { check: requiredIp }),
+  flag('advertise-address', 'advertiseAddress', text, '',
+    'IP address advertised to clients; empty uses --bind-address.', { check: mustBeIp }),
+  flag('external-hostname', 'externalHostname', text, '',
+    'Host name used in generated URLs and the serving certificate.'),
+  flag('tls-cert-file', 'tlsCertFile', text, '',
+    'Serving certificate (PEM); empty generates one under <data-dir>/pki.'),
+  flag('tls-private-key-file', 'tlsPrivateKeyFile', text, '', 'Key of --tls-cert-file (PEM).'),
+  flag('client-ca-file', 'clientCaFile', text, '', 'CA bundle that verifies client certificates.'),
+  flag('token-auth-file', 'tokenAuthFile', text, '', 'CSV of static bearer tokens: token,user,uid,"group1,group2".'),
+  flag('anonymous-auth', 'anonymousAuth', bool, true, 'Treat unauthenticated requests as system:anonymous.'),
+  flag('enable-bootstrap-token-auth', 'enableBootstrapTokenAuth', bool, false,
+    'Accept bootstrap tokens from Secrets in the system namespace.'),
+  flag('authorization-mode', 'authorizationMode', list(AUTHORIZATION_MODES), ['AlwaysAllow'],
+    'Ordered authorizers: AlwaysAllow, AlwaysDeny, RBAC, Node, Webhook, ABAC.', { check: noRepeats }),
+  flag('enable-admission-plugins', 'enableAdmissionPlugins', list(), [],
+    'Admission plugins to enable besides the default ones.'),
+  flag('disable-admission-plugins', 'disableAdmissionPlugins', list(), [],
+    'Admission plugins to disable even if on by default.'),
+  flag('service-account-issuer', 'serviceAccountIssuer', text, '',
+    'Issuer (iss) of service account tokens.', { check: mustBeIssuer }),
+  flag('service-account-key-file', 'serviceAccountKeyFile', text, '',
+    'PEM public keys that verify service account tokens.'),
+  flag('service-account-signing-key-file', 'serviceAccountSigningKeyFile', text, '',
+    'PEM private key that signs service account tokens.'),
+  flag('api-audiences', 'apiAudiences', list(), [],
+    'Audiences a token must carry; empty uses --service-account-issuer.'),
+  flag('runtime-config', 'runtimeConfig', boolMap(true), {},
+    'key[=true|false] pairs turning API groups/versions on or off (e.g. api/all=false,v1=true).'),
+  flag('feature-gates', 'featureGates', boolMap(false), {}, 'Name=true|false pairs for feature gates.'),
+  flag('audit-log-path', 'auditLogPath', text, '', 'File for audit events ("-" is stdout); empty disables the log.'),
+  flag('audit-policy-file', 'auditPolicyFile', text, '', 'Audit policy (YAML).'),
+  flag('max-requests-inflight', 'maxRequestsInflight', int(0, INT_MAX), 400,
+    'Concurrent non-mutating requests; 0 is unlimited.'),
+  flag('max-mutating-requests-inflight', 'maxMutatingRequestsInflight', int(0, INT_MAX), 200,
+    'Concurrent mutating requests; 0 is unlimited.'),
+  flag('enable-priority-and-fairness', 'enablePriorityAndFairness', bool, true,
+    'Use API priority and fairness instead of the plain in-flight limits.'),
+  flag('request-timeout', 'requestTimeoutMs', duration, 60_000, 'Time limit of a non-long-running request.'),
+  flag('min-request-timeout', 'minRequestTimeout', int(0, INT_MAX), 1800,
+    'Seconds; a watch times out after a random time between this and twice this.'),
+  flag('livez-grace-period', 'livezGracePeriodMs', duration, 0,
+    'Time after start during which /livez reports healthy regardless.'),
+  flag('shutdown-delay-duration', 'shutdownDelayDurationMs', duration, 0,
+    'Keep serving for this long after SIGTERM while /readyz fails.'),
+  flag('shutdown-watch-termination-grace-period', 'shutdownWatchTerminationGracePeriodMs', duration, 0,
+    'Time open watches get to drain at shutdown.'),
+  flag('cors-allowed-origins', 'corsAllowedOrigins', list(), [],
+    'Regular expressions of allowed CORS origins; empty disables CORS.'),
+  flag('goaway-chance', 'goawayChance', float(0, 0.02), 0,
+    'Chance (0 to 0.02) of sending HTTP/2 GOAWAY to rebalance clients.'),
+  flag('profiling', 'profiling', bool, true, 'Serve profiling endpoints under /debug.'),
+  flag('v', 'v', int(0, 10), 0, 'Log verbosity (0-10).', { shorthand: 'v' }),
+  flag('log-level', 'logLevel', oneOf(LOG_LEVELS), 'info', 'Lowest log level written.'),
+];
+
+const BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));
+const BY_SHORTHAND = new Map(FLAGS.filter((f) => f.shorthand).map((f) => [f.shorthand!, f]));
+
+// ---- parsing ----
+
+function parseValue(f: FlagDef, raw: string, previous: unknown): unknown {
+  const kind = f.kind as ValueKind<unknown>;
+  let reason: string | undefined;
+  let value: unknown;
+  try {
+    value = kind.parse(raw, previous);
+    reason = f.check?.(value as never);
+  } catch (err) {
+    reason = (err as Error).message;
+  }
+  if (reason !== undefined) {
+    throw new FlagError('InvalidValue', `invalid value ${JSON.stringify(raw)} for --${f.name}: ${reason}`, f.name);
+  }
+  return value;
+}
+
+function unexpected(arg: string): FlagError {
+  return new FlagError('UnexpectedArgument',
+    `unexpected argument ${JSON.stringify(arg)}: only flags are accepted (booleans take --flag=false)`);
+}
+
+/** Rules between flags, checked on the complete config. */
+function checkCombinations(c: ServerConfig): void {
+  const pair = (a: string, av: string, b: string, bv: string) => {
+    if ((av === '') !== (bv === '')) {
+      throw new FlagError('IncompatibleFlags', `--${a} and --${b} must be given together`, av === '' ? a : b);
+    }
+  };
+  pair('tls-cert-file', c.tlsCertFile, 'tls-private-key-file', c.tlsPrivateKeyFile);
+  pair('etcd-certfile', c.etcdCertfile, 'etcd-keyfile', c.etcdKeyfile);
+  const both = c.enableAdmissionPlugins.find((p) => c.disableAdmissionPlugins.includes(p));
+  if (both !== undefined) {
+    throw new FlagError('IncompatibleFlags',
+      `admission plugin ${both} is in both --enable-admission-plugins and --disable-admission-plugins`,
+      'enable-admission-plugins');
+  }
+}
+
+/**
+ * Parses `argv` (without node and the script) into a complete ServerConfig: every flag not
+ * given gets its default. Throws FlagError with a one-line message on an unknown flag, a
+ * missing or invalid value, a positional argument, or a broken rule between flags (those
+ * rules are skipped when `--help` is given, so help always prints).
+ */
+export function parseFlags(argv: string[]): ServerConfig {
+  const given = new Map<string, unknown>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      if (i + 1 < argv.length) throw unexpected(argv[i + 1]);
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') throw unexpected(arg);
+    const long = arg.startsWith('--');
+    const body = arg.slice(long ? 2 : 1);
+    const eq = body.indexOf('=');
+    const name = eq < 0 ? body : body.slice(0, eq);
+    const f = long ? BY_NAME.get(name) : BY_SHORTHAND.get(name);
+    if (!f) {
+      const shown = /^[\w.-]*$/.test(name) ? name : JSON.stringify(name); // keep the message on one line
+      throw new FlagError('UnknownFlag', `unknown flag: ${long ? '--' : '-'}${shown}`, name);
+    }
+    let raw: string;
+    if (eq >= 0) raw = body.slice(eq + 1);
+    else if (f.kind.isBool) raw = 'true';
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) raw = argv[++i];
+    else throw new FlagError('MissingValue', `flag needs an argument: --${f.name}`, f.name);
+    given.set(f.key, parseValue(f, raw, given.get(f.key)));
+  }
+  const config: Record<string, unknown> = {};
+  for (const f of FLAGS) config[f.key] = given.has(f.key) ? given.get(f.key) : structuredClone(f.default);
+  const result = config as unknown as ServerConfig;
+  if (!result.help) checkCombinations(result);
+  return result;
+}
+
+/** Usage text: one line per flag with its type, meaning and (non-empty) default. */
+export function helpText(): string {
+  const left = FLAGS.map((f) => {
+    const names = `${f.shorthand ? `-${f.shorthand}, ` : '    '}--${f.name}`;
+    return f.kind.isBool ? names : `${names} ${f.kind.type}`;
+  });
+  const width = Math.max(...left.map((l) => l.length));
+  const lines = FLAGS.map((f, i) => {
+    const shown = (f.kind as ValueKind<unknown>).show(f.default);
+    const zero = ['', 'false', '0', '0s'].includes(shown);
+    const dflt = zero ? '' : ` (default ${f.kind.type === 'string' ? JSON.stringify(shown) : shown})`;
+    return `  ${left[i].padEnd(width)}   ${f.help}${dflt}`;
+  });
+  return ['Usage: orch-apiserver [flags]', '', 'Flags:', ...lines, ''].join('\n');
+}

@@ -1,0 +1,134 @@
+/**
+ * Starting and stopping the whole server: PKI, etcd (embedded or external), stores, the
+ * namespace bootstrap and controller, and the HTTPS listener (HTTP/2 by ALPN, HTTP/1.1 fallback).
+ * main.ts calls this with parsed flags; tests call it directly.
+ */
+import http2 from 'node:http2';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { AddressInfo } from 'node:net';
+import { ServerConfig } from './flags';
+import { ensurePki, Pki, writeKubeconfig } from './pki';
+import { startEmbeddedEtcd, EmbeddedEtcd } from './embedded-etcd';
+import { createEtcdClient } from '../storage/etcd3/client';
+import { Etcd3Storage } from '../storage/etcd3/store';
+import { Storage } from '../storage/interfaces';
+import { namingFor, Naming } from '../naming';
+import { builtinResources } from '../scheme/builtin';
+import { GenericStore } from '../registry/store';
+import { AdmissionChain } from '../admission/interfaces';
+import { namespaceLifecycle } from '../admission/namespace-lifecycle';
+import { HealthChecks } from '../api/health';
+import { buildApp } from './handler-chain';
+import { storeKey, StoreIndex } from '../api/resource-handler';
+import { NamespaceController } from '../controllers/namespace-controller';
+import { bootstrapNamespaces } from './bootstrap';
+import { logger, setLogLevel } from './logger';
+
+export interface RunningServer {
+  /** e.g. `https://127.0.0.1:6443` */
+  url: string;
+  port: number;
+  pki: Pki;
+  kubeconfigPath: string;
+  naming: Naming;
+  storage: Storage;
+  health: HealthChecks;
+  stores: StoreIndex;
+  /** Graceful stop: readyz fails, the listener stays for the shutdown delay, then drains and closes etcd. */
+  stop(): Promise<void>;
+}
+
+const DRAIN_TIMEOUT_MS = 10_000;
+
+export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  setLogLevel(config.logLevel);
+  const naming = namingFor(config.flavor);
+  const dataDir = path.resolve(config.dataDir);
+  const hosts = ['localhost', '127.0.0.1', '::1', config.bindAddress, config.advertiseAddress, config.externalHostname]
+    .filter((h) => h && h !== '0.0.0.0' && h !== '::');
+  const pki = await ensurePki(path.join(dataDir, 'pki'), { serverHosts: hosts, log: (m) => logger.info(m) });
+
+  let etcd: EmbeddedEtcd | undefined;
+  let endpoints = config.etcdServers;
+  if (!endpoints.length) {
+    etcd = await startEmbeddedEtcd({ dataDir: path.join(dataDir, 'etcd'), etcdBinary: config.etcdBinary, logger });
+    endpoints = [etcd.clientUrl];
+    logger.info('embedded etcd started', { clientUrl: etcd.clientUrl });
+  }
+  const storage = new Etcd3Storage(createEtcdClient({
+    endpoints, caFile: config.etcdCafile || undefined, certFile: config.etcdCertfile || undefined, keyFile: config.etcdKeyfile || undefined,
+  }));
+
+  const resources = builtinResources(naming);
+  const stores: StoreIndex = new Map();
+  const nsStoreHolder: { store?: GenericStore } = {};
+  const admission = new AdmissionChain([
+    namespaceLifecycle({
+      get: async (name) => nsStoreHolder.store!.get(undefined, name).catch((e) => { if (e.code === 404) return undefined; throw e; }),
+    }, [naming.defaultNamespace, naming.systemNamespace, naming.publicNamespace]),
+  ]);
+  for (const def of resources) {
+    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage, prefix: config.etcdPrefix.replace(/\/+$/, ''), admission }));
+  }
+  const namespaces = stores.get(storeKey('', 'v1', 'namespaces')) as GenericStore;
+  nsStoreHolder.store = namespaces;
+
+  const health = new HealthChecks({ livezGracePeriodMs: config.livezGracePeriodMs, log: (m) => logger.warn(m) });
+  health.add('etcd', async () => { await storage.currentRevision(); });
+  let bootstrapped = false;
+  health.add('poststarthook/bootstrap-namespaces', async () => {
+    if (!bootstrapped) throw new Error('system namespaces not yet created');
+  }, { healthz: true, readyz: true, livez: true });
+
+  await bootstrapNamespaces(namespaces, naming);
+  bootstrapped = true;
+  const controller = new NamespaceController(namespaces, () => [...stores.values()].filter((s) => s.def.namespaced), naming.namespaceFinalizer);
+  await controller.start();
+
+  const app = buildApp({ naming, resources, stores, health, anonymousAuth: config.anonymousAuth });
+  const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);
+  const tlsKey = readFileSync(config.tlsPrivateKeyFile || pki.serverKeyFile);
+  const clientCa = readFileSync(config.clientCaFile || pki.caCertFile);
+  const server = http2.createSecureServer({
+    cert: tlsCert, key: tlsKey, ca: clientCa, requestCert: true, rejectUnauthorized: false, allowHTTP1: true,
+  }, app.callback());
+  server.setTimeout(0);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
+  const sockets = new Set<import('node:net').Socket>();
+  server.on('secureConnection', (sock) => { sockets.add(sock); sock.on('close', () => sockets.delete(sock)); });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.securePort, config.bindAddress, () => { server.off('error', reject); resolve(); });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
+  const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
+  await writeKubeconfig(kubeconfigPath, {
+    server: url, caCertPem: pki.caCertPem,
+    clientCertPem: readFileSync(pki.adminCertFile, 'utf8'), clientKeyPem: readFileSync(pki.adminKeyFile, 'utf8'),
+  });
+  health.markStarted();
+  logger.info('serving', { url, flavor: naming.flavor, etcd: endpoints.join(',') });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      health.startShutdown();
+      if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      for (const s of sessions) s.close();
+      await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_TIMEOUT_MS))]);
+      for (const s of sessions) s.destroy();
+      for (const sock of sockets) sock.destroy();
+      await controller.stop();
+      await storage.close();
+      if (etcd) await etcd.stop();
+    })();
+    return stopping;
+  };
+  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, stop };
+}

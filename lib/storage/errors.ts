@@ -1,0 +1,42 @@
+/**
+ * Infrastructure failures of the store, with stable codes. The response writer translates
+ * them into Status objects in one place (api/status-for-error.ts); nothing else inspects etcd errors.
+ */
+
+export type StorageErrorCode = 'Unavailable' | 'RequestTooLarge' | 'Compacted' | 'FutureRevision' | 'Timeout' | 'Internal';
+
+export class StorageError extends Error {
+  readonly code: StorageErrorCode;
+  /** For Compacted: the oldest revision still available, when known. */
+  readonly compactRevision?: number;
+
+  constructor(code: StorageErrorCode, message: string, compactRevision?: number) {
+    super(message);
+    this.name = 'StorageError';
+    this.code = code;
+    this.compactRevision = compactRevision;
+  }
+}
+
+export function isStorageError(e: unknown): e is StorageError {
+  return e instanceof StorageError;
+}
+
+/** Maps an etcd3/gRPC client error onto a StorageError code by etcd's own error texts. */
+export function fromEtcdError(err: unknown): StorageError {
+  if (err instanceof StorageError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  const name = err instanceof Error ? err.constructor.name : '';
+  if (/request is too large|message larger than max|trying to send message larger/i.test(message)) {
+    return new StorageError('RequestTooLarge', 'etcdserver: request is too large');
+  }
+  if (/required revision has been compacted/.test(message)) return new StorageError('Compacted', 'mvcc: required revision has been compacted');
+  if (/required revision is a future revision/.test(message)) return new StorageError('FutureRevision', 'mvcc: required revision is a future revision');
+  if (/DeadlineExceeded|deadline exceeded|request timed out/i.test(name + message)) {
+    return new StorageError('Timeout', 'the storage did not answer in time');
+  }
+  if (/Unavailable|BrokenCircuit|ECONNREFUSED|No connection established|ClientClosed|Isolated|closed/i.test(name + message)) {
+    return new StorageError('Unavailable', 'the storage backend is not reachable');
+  }
+  return new StorageError('Internal', message);
+}

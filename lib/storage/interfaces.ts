@@ -1,0 +1,87 @@
+/**
+ * The storage contract, in etcd's own words. Keys are full etcd keys (prefix included);
+ * values are encoded objects. Revisions are etcd revisions as numbers.
+ *
+ * Compare-and-swap outcomes are data (`{ ok: false, current }`), not exceptions: the caller
+ * decides whether a lost race is a Conflict, a NotFound or a retry. Infrastructure failures
+ * (etcd unreachable, request too large, compacted revision) throw StorageError.
+ */
+
+export interface KeyValue {
+  key: string;
+  value: Buffer;
+  createRevision: number;
+  modRevision: number;
+}
+
+export interface RangeOptions {
+  /** Read at this revision (0 or undefined: the newest). Throws StorageError Compacted when gone. */
+  revision?: number;
+  /** At most this many keys (0 or undefined: no limit). */
+  limit?: number;
+  /** Start here instead of at the prefix (inclusive); must lie inside the prefix. */
+  startKey?: string;
+  /** Only count, read no values. */
+  countOnly?: boolean;
+}
+
+export interface RangeResult {
+  kvs: KeyValue[];
+  /** The etcd header revision at which the range was read. */
+  revision: number;
+  /** More keys exist after the last returned one. */
+  more: boolean;
+  /** Number of keys in [startKey, end of prefix) at that revision. */
+  count: number;
+}
+
+export type CasResult =
+  | { ok: true; revision: number }
+  | { ok: false; current?: KeyValue; revision: number };
+
+export type WatchEventType = 'put' | 'delete';
+
+export interface StorageEvent {
+  type: WatchEventType;
+  key: string;
+  /** For put: the new value; for delete: the previous value. */
+  value: Buffer;
+  /** For put: the previous value when the key existed before (an update). */
+  prevValue?: Buffer;
+  /** The revision of the change (mod_revision of a put, revision of a delete). */
+  revision: number;
+  /** For put: whether this created the key. */
+  created: boolean;
+}
+
+export interface WatchHandlers {
+  onEvents(events: StorageEvent[], revision: number): void;
+  /** A progress notification: everything up to `revision` has been delivered. */
+  onProgress?(revision: number): void;
+  /** The watch cannot continue (e.g. its start was compacted). Not called after close(). */
+  onError(err: Error): void;
+}
+
+export interface WatchHandle {
+  close(): Promise<void>;
+}
+
+export interface Storage {
+  /** One key; `kv` is absent when the key does not exist at that revision. */
+  get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }>;
+  /** Keys under `prefix` (which must end in '/'), in key order. */
+  range(prefix: string, opts?: RangeOptions): Promise<RangeResult>;
+  /** Put only if the key does not exist. On failure `current` is the existing key. */
+  create(key: string, value: Buffer): Promise<CasResult>;
+  /** Put only if the key's mod_revision equals `modRevision`. On failure `current` is the key now (absent if deleted). */
+  update(key: string, value: Buffer, modRevision: number): Promise<CasResult>;
+  /** Delete only if the key's mod_revision equals `modRevision`. */
+  delete(key: string, modRevision: number): Promise<CasResult>;
+  /** Watch keys under `prefix` for changes after `afterRevision`. */
+  watch(prefix: string, afterRevision: number, handlers: WatchHandlers): Promise<WatchHandle>;
+  /** The current etcd revision (a cheap read). */
+  currentRevision(): Promise<number>;
+  /** Compact history up to `revision`. */
+  compact(revision: number): Promise<void>;
+  close(): Promise<void>;
+}
