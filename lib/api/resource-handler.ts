@@ -32,7 +32,7 @@ const handlers: Record<string, (s: ResourceScope) => Promise<void>> = {
   deletecollection: handleDeleteCollection,
 };
 
-export function resourceHandler(stores: StoreIndex) {
+export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutSeconds: number }) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const info = ctx.state.requestInfo as RequestInfo;
     if (!info?.isResourceRequest) return next();
@@ -52,6 +52,6 @@ export function resourceHandler(stores: StoreIndex) {
     }
     const handler = handlers[info.verb];
     if (!handler || !verbs.includes(info.verb)) throw errors.methodNotAllowed();
-    await handler({ ctx, info, store, user: ctx.state.user as User | undefined });
+    await handler({ ctx, info, store, user: ctx.state.user as User | undefined, limits });
   };
 }

@@ -5,8 +5,10 @@
  */
 import { errors } from './api-errors';
 
+/** Field selectors only compare for (in)equality. */
 export type FieldOperator = '=' | '!=';
 
+/** One condition on one field. */
 export interface FieldRequirement {
   field: string;
   /** `==` is read as `=`. */

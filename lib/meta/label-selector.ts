@@ -11,6 +11,7 @@ import { isQualifiedName, isValidLabelValue } from './validation';
 /** Kubernetes' selection operators (`==` is read as `=`; `!` is DoesNotExist). */
 export type LabelOperator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!' | 'gt' | 'lt';
 
+/** One condition on one label key. */
 export interface LabelRequirement {
   key: string;
   operator: LabelOperator;

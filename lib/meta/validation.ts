@@ -8,6 +8,7 @@ import { FieldError, child, fieldErrors, index } from './field-errors';
 /** How a kind's names are checked (Kubernetes' ValidateNameFunc choices). */
 export type NameValidation = 'dns-subdomain' | 'dns-label' | 'path-segment';
 
+/** What validateObjectMeta needs to know about the kind. */
 export interface ObjectMetaOptions {
   /** Namespaced kinds need metadata.namespace; cluster-scoped kinds may not have one. */
   namespaced: boolean;

@@ -25,6 +25,8 @@ export interface AppDeps {
   stores: StoreIndex;
   health: HealthChecks;
   anonymousAuth: boolean;
+  /** A watch without timeoutSeconds ends after a random time in [this, 2*this) seconds. */
+  minRequestTimeoutSeconds: number;
 }
 
 /** Paths anonymous users may read (Kubernetes' system:public-info-viewer). */
@@ -78,6 +80,6 @@ export function buildApp(deps: AppDeps): Koa {
   app.use(requestInfo);
   app.use(authenticate(deps.anonymousAuth));
   app.use(router.routes());
-  app.use(resourceHandler(deps.stores));
+  app.use(resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }));
   return app;
 }

@@ -24,6 +24,7 @@ import { storeKey, StoreIndex } from '../api/resource-handler';
 import { NamespaceController } from '../controllers/namespace-controller';
 import { bootstrapNamespaces } from './bootstrap';
 import { logger, setLogLevel } from './logger';
+import { pendingFlagsSet } from './pending-flags';
 
 export interface RunningServer {
   /** e.g. `https://127.0.0.1:6443` */
@@ -44,6 +45,8 @@ const DRAIN_TIMEOUT_MS = 10_000;
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   setLogLevel(config.logLevel);
   const naming = namingFor(config.flavor);
+  const pending = pendingFlagsSet(config);
+  if (pending.length) logger.warn('these flags are accepted but have no effect yet', { flags: pending });
   const dataDir = path.resolve(config.dataDir);
   const hosts = ['localhost', '127.0.0.1', '::1', config.bindAddress, config.advertiseAddress, config.externalHostname]
     .filter((h) => h && h !== '0.0.0.0' && h !== '::');
@@ -86,7 +89,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const controller = new NamespaceController(namespaces, () => [...stores.values()].filter((s) => s.def.namespaced), naming.namespaceFinalizer);
   await controller.start();
 
-  const app = buildApp({ naming, resources, stores, health, anonymousAuth: config.anonymousAuth });
+  const app = buildApp({ naming, resources, stores, health, anonymousAuth: config.anonymousAuth, minRequestTimeoutSeconds: config.minRequestTimeout });
   const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);
   const tlsKey = readFileSync(config.tlsPrivateKeyFile || pki.serverKeyFile);
   const clientCa = readFileSync(config.clientCaFile || pki.caCertFile);

@@ -18,6 +18,7 @@ export interface ResourceScope {
   info: RequestInfo;
   store: GenericStore;
   user?: User;
+  limits: { minRequestTimeoutSeconds: number };
 }
 
 export function strategyContext(s: ResourceScope): StrategyContext {

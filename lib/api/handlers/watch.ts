@@ -19,14 +19,13 @@ export interface WatchEvent { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK
 
 /** How often a bookmark is sent to watchers that asked for them. */
 const BOOKMARK_INTERVAL_MS = 60_000;
-/** Without timeoutSeconds, a watch ends after a random time in [min, 2*min), as kube-apiserver. */
-const MIN_REQUEST_TIMEOUT_S = 1800;
 
 export async function handleWatch(s: ResourceScope): Promise<void> {
   const query = new URLSearchParams(s.ctx.querystring);
   const opts = parseListOptions(query, selectableFields(s));
   const timeoutSeconds = parseInteger(query.get('timeoutSeconds') ?? undefined, 'timeoutSeconds')
-    ?? Math.floor(MIN_REQUEST_TIMEOUT_S * (1 + Math.random()));
+        // Without timeoutSeconds a watch ends after a random time in [min, 2*min), as kube-apiserver.
+    ?? Math.floor(s.limits.minRequestTimeoutSeconds * (1 + Math.random()));
   const bookmarks = parseBool(query.get('allowWatchBookmarks') ?? undefined, 'allowWatchBookmarks');
   const store = s.store;
   const rv = opts.resourceVersion;

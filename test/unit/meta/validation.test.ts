@@ -127,6 +127,13 @@ describe('validateName', () => {
     expect(validateName('web-', 'dns-subdomain')).to.deep.equal([SUBDOMAIN_MSG]);
     expect(validateName('Web-', 'dns-subdomain', true)).to.deep.equal([SUBDOMAIN_MSG]);
   });
+
+  it("masks the last two characters of a dash-ended prefix, as Kubernetes' maskTrailingDash does", () => {
+    // The character before the dash is not checked; the generated name is validated again.
+    expect(validateName('a_-', 'dns-subdomain', true)).to.deep.equal([]);
+    expect(validateName('a_b-', 'dns-subdomain', true)).to.deep.equal([SUBDOMAIN_MSG]);
+    expect(validateName('-', 'dns-label', true)).to.deep.equal([LABEL_MSG]);
+  });
 });
 
 describe('validateObjectMeta', () => {

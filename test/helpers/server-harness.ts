@@ -1,0 +1,116 @@
+/**
+ * Integration-test harness: a real etcd on free loopback ports and the API server in this
+ * process on a free port, plus an HTTPS client that presents the admin certificate.
+ */
+import https from 'node:https';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startTestEtcd } from './etcd-harness';
+import { parseFlags } from '../../lib/server/flags';
+import { RunningServer, startServer } from '../../lib/server/server';
+import { signClientCertificate } from '../../lib/server/pki';
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The body parsed as JSON, when it is JSON. */
+  body: any;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw body bytes or text, sent as is. */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+  /** Identity to present: default the admin certificate; `null` for none. */
+  identity?: { certPem: string; keyPem: string } | null;
+}
+
+export interface TestServer {
+  server: RunningServer;
+  etcdEndpoint: string;
+  request(method: string, urlPath: string, opts?: RequestOptions): Promise<HttpResponse>;
+  get(urlPath: string, opts?: RequestOptions): Promise<HttpResponse>;
+  post(urlPath: string, body: unknown, opts?: RequestOptions): Promise<HttpResponse>;
+  put(urlPath: string, body: unknown, opts?: RequestOptions): Promise<HttpResponse>;
+  del(urlPath: string, body?: unknown, opts?: RequestOptions): Promise<HttpResponse>;
+  /** A client certificate for another user. */
+  identity(commonName: string, groups?: string[]): { certPem: string; keyPem: string };
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(extraFlags: string[] = []): Promise<TestServer> {
+  const etcd = await startTestEtcd();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'orch-test-'));
+  let server: RunningServer;
+  try {
+    server = await startServer(parseFlags([
+      `--data-dir=${dataDir}`, `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', '--log-level=error', ...extraFlags,
+    ]));
+  } catch (err) {
+    await etcd.stop();
+    throw err;
+  }
+  const ca = server.pki.caCertPem;
+  const admin = { certPem: readFileSync(server.pki.adminCertFile, 'utf8'), keyPem: readFileSync(server.pki.adminKeyFile, 'utf8') };
+  const agent = new https.Agent({ keepAlive: true, ca });
+
+  const request = (method: string, urlPath: string, opts: RequestOptions = {}) => new Promise<HttpResponse>((resolve, reject) => {
+    const identity = opts.identity === undefined ? admin : opts.identity;
+    const headers: Record<string, string> = { accept: 'application/json', ...(opts.headers ?? {}) };
+    let payload: Buffer | undefined;
+    if (opts.raw !== undefined) payload = Buffer.isBuffer(opts.raw) ? opts.raw : Buffer.from(opts.raw);
+    else if (opts.body !== undefined) {
+      payload = Buffer.from(JSON.stringify(opts.body));
+      headers['content-type'] ??= 'application/json';
+    }
+    if (payload) headers['content-length'] = String(payload.length);
+    const req = https.request(`${server.url}${urlPath}`, {
+      method, headers, ca, agent: identity ? undefined : agent,
+      cert: identity?.certPem, key: identity?.keyPem,
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown;
+        try { body = JSON.parse(text); } catch { body = undefined; }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+
+  return {
+    server,
+    etcdEndpoint: etcd.endpoint,
+    request,
+    get: (p, o) => request('GET', p, o),
+    post: (p, b, o) => request('POST', p, { ...o, body: b }),
+    put: (p, b, o) => request('PUT', p, { ...o, body: b }),
+    del: (p, b, o) => request('DELETE', p, { ...o, body: b }),
+    identity: (cn, groups = []) => signClientCertificate(server.pki, { commonName: cn, organizations: groups }),
+    async stop() {
+      agent.destroy();
+      await server.stop();
+      await etcd.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `fn` until it returns a truthy value or the time runs out (then throws). */
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000, stepMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
