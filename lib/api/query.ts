@@ -3,6 +3,7 @@
  * parameter named, never silently ignored.
  */
 import { errors } from '../meta/api-errors';
+import { fieldErrors } from '../meta/field-errors';
 import { parseLabelSelector, isEmpty as labelSelectorIsEmpty } from '../meta/label-selector';
 import { parseFieldSelector } from '../meta/field-selector';
 import { DeleteOptions, ListOptions } from '../registry/options';
@@ -26,12 +27,15 @@ export function parseInteger(value: string | undefined, name: string, min = 0): 
   return Number(value);
 }
 
-/** `dryRun` may be given as `?dryRun`, `?dryRun=All`, or repeated; anything else is 400. */
-export function parseDryRun(query: URLSearchParams): boolean {
+/**
+ * `dryRun` may be given as `?dryRun`, `?dryRun=All`, or repeated; anything else is 422 Invalid
+ * on the verb's options kind (`CreateOptions.meta.k8s.io "" is invalid: dryRun: ...`), as Kubernetes.
+ */
+export function parseDryRun(query: URLSearchParams, optionsKind = 'CreateOptions'): boolean {
   const values = query.getAll('dryRun');
   if (!values.length) return false;
-  for (const v of values) {
-    if (v !== 'All' && v !== '') throw errors.badRequest(`dryRun: Unsupported value: ${JSON.stringify(v)}: supported values: "All"`);
+  if (values.some((v) => v !== 'All' && v !== '')) {
+    throw errors.invalid(optionsKind, 'meta.k8s.io', '', [fieldErrors.notSupported('dryRun', values, ['All'])]);
   }
   return true;
 }

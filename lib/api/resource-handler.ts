@@ -6,6 +6,7 @@ import type { Context, Next } from 'koa';
 import { RequestInfo } from './request-info';
 import { GenericStore } from '../registry/store';
 import { errors } from '../meta/api-errors';
+import { negotiateResponse } from './negotiation';
 import { ResourceScope, User } from './handlers/scope';
 import { handleGet } from './handlers/get';
 import { handleList } from './handlers/list';
@@ -52,6 +53,10 @@ export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutS
     }
     const handler = handlers[info.verb];
     if (!handler || !verbs.includes(info.verb)) throw errors.methodNotAllowed();
+    // POST goes to a collection; on an object path only a subresource (e.g. eviction) takes it.
+    if (info.verb === 'create' && info.name !== undefined && info.subresource === undefined) throw errors.methodNotAllowed();
+    // An Accept we cannot produce is refused before anything is written, as Kubernetes' handlers do.
+    if (info.verb !== 'watch') negotiateResponse(ctx.get('accept'));
     await handler({ ctx, info, store, user: ctx.state.user as User | undefined, limits });
   };
 }

@@ -37,7 +37,10 @@ export function toApiError(err: unknown): ApiError {
 /** Writes `err` as a Status (JSON unless YAML was asked for). */
 export function writeError(ctx: Context, err: unknown): void {
   const e = toApiError(err);
-  if (e.code >= 500 && !isApiError(err)) {
+  if (isStorageError(err)) {
+    // An etcd outage is an operational condition, not a bug: one line, no stack.
+    logger.warn('storage error', { path: ctx.path, code: err.code });
+  } else if (e.code >= 500 && !isApiError(err)) {
     logger.error('request failed', { path: ctx.path, error: err instanceof Error ? err.stack : String(err) });
   }
   for (const [k, v] of Object.entries(e.headers)) ctx.set(k, v);

@@ -12,6 +12,7 @@ import { ensurePki, Pki, writeKubeconfig } from './pki';
 import { startEmbeddedEtcd, EmbeddedEtcd } from './embedded-etcd';
 import { createEtcdClient } from '../storage/etcd3/client';
 import { Etcd3Storage } from '../storage/etcd3/store';
+import { startCompactor } from '../storage/etcd3/compactor';
 import { Storage } from '../storage/interfaces';
 import { namingFor, Naming } from '../naming';
 import { builtinResources } from '../scheme/builtin';
@@ -59,9 +60,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     endpoints = [etcd.clientUrl];
     logger.info('embedded etcd started', { clientUrl: etcd.clientUrl });
   }
-  const storage = new Etcd3Storage(createEtcdClient({
+  const etcdClient = createEtcdClient({
     endpoints, caFile: config.etcdCafile || undefined, certFile: config.etcdCertfile || undefined, keyFile: config.etcdKeyfile || undefined,
-  }));
+  });
+  const storage = new Etcd3Storage(etcdClient);
+  const compactor = startCompactor(etcdClient, config.etcdCompactionIntervalMs, logger);
 
   const resources = builtinResources(naming);
   const stores: StoreIndex = new Map();
@@ -124,10 +127,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
       const closed = new Promise<void>((r) => server.close(() => r()));
       for (const s of sessions) s.close();
-      await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_TIMEOUT_MS))]);
+      // unref: a drain that finishes early must not keep the process alive for the timeout.
+      await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_TIMEOUT_MS).unref())]);
       for (const s of sessions) s.destroy();
       for (const sock of sockets) sock.destroy();
       await controller.stop();
+      compactor.stop();
       await storage.close();
       if (etcd) await etcd.stop();
     })();

@@ -6,7 +6,7 @@ import https from 'node:https';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestEtcd } from './etcd-harness';
+import { startTestEtcd, TestEtcd } from './etcd-harness';
 import { parseFlags } from '../../lib/server/flags';
 import { RunningServer, startServer } from '../../lib/server/server';
 import { signClientCertificate } from '../../lib/server/pki';
@@ -31,6 +31,8 @@ export interface RequestOptions {
 export interface TestServer {
   server: RunningServer;
   etcdEndpoint: string;
+  /** The server's etcd; stopping it early simulates an outage (stop() is idempotent). */
+  etcd: TestEtcd;
   request(method: string, urlPath: string, opts?: RequestOptions): Promise<HttpResponse>;
   get(urlPath: string, opts?: RequestOptions): Promise<HttpResponse>;
   post(urlPath: string, body: unknown, opts?: RequestOptions): Promise<HttpResponse>;
@@ -89,6 +91,7 @@ export async function startTestServer(extraFlags: string[] = []): Promise<TestSe
   return {
     server,
     etcdEndpoint: etcd.endpoint,
+    etcd,
     request,
     get: (p, o) => request('GET', p, o),
     post: (p, b, o) => request('POST', p, { ...o, body: b }),

@@ -106,6 +106,14 @@ describe('object deletion (ConfigMap)', () => {
       expect((await t.get(`${cms}/plain`)).status).to.equal(404);
     });
 
+    it("kubectl's body (propagationPolicy Background, no kind) deletes too", async () => {
+      await createConfigMap('by-kubectl');
+      const res = await t.del(`${cms}/by-kubectl`, { propagationPolicy: 'Background' });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.status).to.equal('Success');
+      expect((await t.get(`${cms}/by-kubectl`)).status).to.equal(404);
+    });
+
     it('DELETE of a missing object is 404', async () => {
       const res = await t.del(`${cms}/never-was`);
       expect(res.status).to.equal(404);

@@ -25,9 +25,15 @@ export function strategyContext(s: ResourceScope): StrategyContext {
   return { namespace: s.info.namespace, user: s.user };
 }
 
+/** The meta.k8s.io options kind a verb's query parameters are validated as. */
+const optionsKindByVerb: Record<string, string> = {
+  create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions',
+};
+
 export function writeOptions(s: ResourceScope): WriteOptions {
   const manager = s.ctx.query.fieldManager;
-  return { dryRun: parseDryRun(new URLSearchParams(s.ctx.querystring)), fieldManager: typeof manager === 'string' ? manager : undefined };
+  const optionsKind = optionsKindByVerb[s.info.verb] ?? 'CreateOptions';
+  return { dryRun: parseDryRun(new URLSearchParams(s.ctx.querystring), optionsKind), fieldManager: typeof manager === 'string' ? manager : undefined };
 }
 
 /**

@@ -95,4 +95,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   s.ctx.type = 'application/json';
   s.ctx.set('Cache-Control', 'no-cache, private');
   s.ctx.body = out;
+  // Headers go out now, not with the first event, as kube-apiserver flushes them: a client's watch
+  // call returns only on headers, and kubectl's `delete --wait` cannot stop its informer before.
+  s.ctx.res.flushHeaders();
 }

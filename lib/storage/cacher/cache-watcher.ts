@@ -1,0 +1,145 @@
+/**
+ * One client's watch on the cache: a bounded queue between the cache's single etcd watch and the
+ * client. A client that falls behind by more than the queue limit is ended with an error (it
+ * resumes from its last resourceVersion); it never slows the cache or other watchers down.
+ */
+import { StorageEvent, WatchHandle, WatchHandlers } from '../interfaces';
+import { StorageError } from '../errors';
+
+/**
+ * WatchHandlers whose onEvents may return a promise: the next batch is not handed over until it
+ * settles (e.g. until the HTTP response has drained), and events queue meanwhile. A rejected
+ * promise or a thrown error ends the watch with onError.
+ */
+export interface CacheWatchHandlers extends WatchHandlers {
+  onEvents(events: StorageEvent[], revision: number): void | Promise<void>;
+}
+
+/** Batches handed to onEvents are cut at revision boundaries near this size. */
+const MAX_DELIVERY = 1000;
+
+interface Queued {
+  events: StorageEvent[];
+  /** Live events count against the queue limit; a replay is bounded by the ring instead. */
+  live: boolean;
+}
+
+export class CacheWatcher implements WatchHandle {
+  private queue: Queued[] = [];
+  private liveQueued = 0;
+  /** The consumer has not yet settled the promise of the last delivery. */
+  private busy = false;
+  /** Nothing more will be delivered. */
+  private done = false;
+  private closedByClient = false;
+
+  /**
+   * @param prefix keys this watcher receives
+   * @param afterRevision only events with a higher revision are delivered
+   * @param queueLimit live events that may wait for the consumer before it is ended
+   * @param schedule asks for drain() to be called soon (never synchronously)
+   * @param detach removes the watcher from whatever publishes to it
+   */
+  constructor(
+    readonly prefix: string,
+    private readonly afterRevision: number,
+    private readonly handlers: CacheWatchHandlers,
+    private readonly queueLimit: number,
+    private readonly schedule: (w: CacheWatcher) => void,
+    private readonly detach: (w: CacheWatcher) => void,
+  ) {}
+
+  get closed(): boolean {
+    return this.done;
+  }
+
+  /** Queues events (already filtered by prefix, in revision order) for delivery. */
+  push(events: StorageEvent[], live: boolean): void {
+    if (this.done || !events.length || events[events.length - 1].revision <= this.afterRevision) return;
+    const evs = events[0].revision > this.afterRevision ? events : events.filter((e) => e.revision > this.afterRevision);
+    this.queue.push({ events: evs, live });
+    if (live) {
+      this.liveQueued += evs.length;
+      if (this.liveQueued > this.queueLimit) {
+        this.fail(new StorageError('Internal', 'watcher could not keep up'));
+        return;
+      }
+    }
+    if (!this.busy) this.schedule(this);
+  }
+
+  /** Hands queued events to the consumer, unless it is still busy with the previous batch. */
+  drain(): void {
+    if (this.done || this.busy || !this.queue.length) return;
+    const events = this.takeBatch();
+    let result: void | Promise<void>;
+    try {
+      result = this.handlers.onEvents(events, events[events.length - 1].revision);
+    } catch (err) {
+      this.fail(asError(err));
+      return;
+    }
+    if (result && typeof (result as Promise<void>).then === 'function') {
+      this.busy = true;
+      (result as Promise<void>).then(() => {
+        this.busy = false;
+        if (!this.done && this.queue.length) this.schedule(this);
+      }, (err: unknown) => this.fail(asError(err)));
+    } else if (this.queue.length) {
+      this.schedule(this);
+    }
+  }
+
+  /** Ends the watch from the cache's side: onError is called soon, unless the client closes first. */
+  fail(err: Error): void {
+    if (this.done) return;
+    this.finish();
+    setImmediate(() => {
+      if (!this.closedByClient) this.handlers.onError(err);
+    });
+  }
+
+  /** Ends the watch from the client's side; no handler is called afterwards. */
+  async close(): Promise<void> {
+    this.closedByClient = true;
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.queue = [];
+    this.liveQueued = 0;
+    this.detach(this);
+  }
+
+  /** Whole queued batches, at least one, up to about MAX_DELIVERY events. */
+  private takeBatch(): StorageEvent[] {
+    let taken = 0;
+    let n = 0;
+    while (n < this.queue.length && (n === 0 || taken + this.queue[n].events.length <= MAX_DELIVERY)) {
+      taken += this.queue[n].events.length;
+      n++;
+    }
+    const batches = this.queue.splice(0, n);
+    for (const b of batches) if (b.live) this.liveQueued -= b.events.length;
+    return n === 1 ? batches[0].events : batches.flatMap((b) => b.events);
+  }
+}
+
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+/** Splits events into runs of about `size` events without splitting a revision. */
+export function chunkByRevision(events: StorageEvent[], size = MAX_DELIVERY): StorageEvent[][] {
+  if (events.length <= size) return events.length ? [events] : [];
+  const out: StorageEvent[][] = [];
+  let start = 0;
+  for (let i = 1; i <= events.length; i++) {
+    const boundary = i === events.length || events[i].revision !== events[i - 1].revision;
+    if (boundary && (i - start >= size || i === events.length)) {
+      out.push(events.slice(start, i));
+      start = i;
+    }
+  }
+  return out;
+}

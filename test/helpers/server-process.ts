@@ -1,0 +1,97 @@
+/**
+ * E2E harness: the built server as a real child process (`node dist/lib/server/main.js`), as a
+ * user starts it. Ready once it has printed its admin kubeconfig and `/readyz` answers 200.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+export interface ServerProcess {
+  /** Path of the admin kubeconfig the server wrote. */
+  kubeconfigPath: string;
+  process: ChildProcess;
+  /** The last lines the server wrote to stderr, for failure messages. */
+  stderrTail(): string;
+  /**
+   * SIGTERM, then SIGKILL after `graceMs`. Resolves once the process has exited, with
+   * `forced: true` when it did not stop on SIGTERM in time. Idempotent.
+   */
+  stop(graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; forced: boolean }>;
+}
+
+const MAIN_JS = path.resolve(__dirname, '../../lib/server/main.js');
+const STDERR_TAIL_LINES = 30;
+
+/** Spawns the server with `args`; rejects (with no process left) if it is not ready in `timeoutMs`. */
+export async function startServerProcess(args: string[], timeoutMs = 30_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [MAIN_JS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderrLines: string[] = [];
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderrLines = stderrLines.concat(chunk.split('\n').filter(Boolean)).slice(-STDERR_TAIL_LINES);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  let stopping: ReturnType<ServerProcess['stop']> | undefined;
+
+  const handle: ServerProcess = {
+    kubeconfigPath: '',
+    process: child,
+    stderrTail: () => stderrLines.join('\n'),
+    stop(graceMs = 20_000) {
+      stopping ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), graceMs).unref());
+        const first = await Promise.race([exited, timer]);
+        if (first !== 'timeout') return { ...first, forced: false };
+        child.kill('SIGKILL');
+        return { ...(await exited), forced: true };
+      })();
+      return stopping;
+    },
+  };
+
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`server exited during start-up (${child.exitCode ?? child.signalCode}):\n${handle.stderrTail()}`);
+      }
+      const m = /admin kubeconfig: (\S+)/.exec(stdout);
+      if (m && await readyzOk(m[1])) {
+        handle.kubeconfigPath = m[1];
+        return handle;
+      }
+      if (Date.now() > deadline) throw new Error(`server not ready in ${timeoutMs} ms:\n${handle.stderrTail()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } catch (err) {
+    await handle.stop(5_000);
+    throw err;
+  }
+}
+
+/** GET /readyz with the kubeconfig's server, CA and client certificate; true on 200. */
+async function readyzOk(kubeconfigPath: string): Promise<boolean> {
+  const config = parseYaml(readFileSync(kubeconfigPath, 'utf8'));
+  const cluster = config.clusters[0].cluster;
+  const user = config.users[0].user;
+  const b64 = (s: string | undefined) => (s ? Buffer.from(s, 'base64') : undefined);
+  return new Promise((resolve) => {
+    const req = https.get(`${cluster.server}/readyz`, {
+      ca: b64(cluster['certificate-authority-data']),
+      cert: b64(user['client-certificate-data']),
+      key: b64(user['client-key-data']),
+      timeout: 2_000,
+    }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
