@@ -2,7 +2,7 @@
  * Query parameters of resource requests, parsed strictly: a malformed value is 400 with the
  * parameter named, never silently ignored.
  */
-import { errors } from '../meta/api-errors';
+import { ApiError, errors } from '../meta/api-errors';
 import { fieldErrors } from '../meta/field-errors';
 import { parseLabelSelector, isEmpty as labelSelectorIsEmpty } from '../meta/label-selector';
 import { parseFieldSelector } from '../meta/field-selector';
@@ -28,14 +28,16 @@ export function parseInteger(value: string | undefined, name: string, min = 0): 
 }
 
 /**
- * `dryRun` may be given as `?dryRun`, `?dryRun=All`, or repeated; anything else is 422 Invalid
- * on the verb's options kind (`CreateOptions.meta.k8s.io "" is invalid: dryRun: ...`), as Kubernetes.
+ * `dryRun` may be given as `?dryRun`, `?dryRun=All`, or repeated; anything else is 400 (as the
+ * project's issue asks; Kubernetes answers 422), keeping Kubernetes' message and field cause
+ * (`CreateOptions.meta.k8s.io "" is invalid: dryRun: ...`).
  */
 export function parseDryRun(query: URLSearchParams, optionsKind = 'CreateOptions'): boolean {
   const values = query.getAll('dryRun');
   if (!values.length) return false;
   if (values.some((v) => v !== 'All' && v !== '')) {
-    throw errors.invalid(optionsKind, 'meta.k8s.io', '', [fieldErrors.notSupported('dryRun', values, ['All'])]);
+    const invalid = errors.invalid(optionsKind, 'meta.k8s.io', '', [fieldErrors.notSupported('dryRun', values, ['All'])]);
+    throw new ApiError(400, 'BadRequest', invalid.message, invalid.details);
   }
   return true;
 }

@@ -49,7 +49,8 @@ describe('kubectl against the server process', function () {
   /** Runs kubectl and fails the test, showing stderr, unless it exits 0. */
   async function ok(args: string[], timeoutMs?: number): Promise<KubectlResult> {
     const r = await kubectl(args, { timeoutMs });
-    expect(r.code, `kubectl ${args.join(' ')} failed:\n${r.stderr}`).to.equal(0);
+    const why = r.timedOut ? `timed out after ${timeoutMs ?? 20_000} ms` : 'failed';
+    expect(r.code, `kubectl ${args.join(' ')} ${why}:\n${r.stderr}`).to.equal(0);
     return r;
   }
 
@@ -152,6 +153,21 @@ describe('kubectl against the server process', function () {
     expect(gone.stderr).to.include('NotFound').and.include('namespaces "e2e-doomed" not found');
     const contents = await ok(['get', 'configmaps,secrets', '-n', 'e2e-doomed', '-o', 'name']);
     expect(contents.stdout.trim(), 'the namespace controller deleted the contents').to.equal('');
+  });
+
+  it('wait returns as soon as the watched condition holds', async () => {
+    await createFile('wait-cm.yaml', configMap('awaited', 'default', { phase: 'ready' }));
+    // kubectl returns only once its watch request has returned: the server must send the watch's
+    // headers at once, not with the first event (the next one could be a minute away).
+    const met = await ok(['wait', '--for=jsonpath={.data.phase}=ready', 'configmap/awaited', '-n', 'default', '--timeout=60s'], 20_000);
+    expect(met.stdout.trim()).to.equal('configmap/awaited condition met');
+
+    const waiting = kubectl(['wait', '--for=delete', 'configmap/awaited', '-n', 'default', '--timeout=60s'], { timeoutMs: 20_000 });
+    await new Promise((r) => setTimeout(r, 1_000));
+    await ok(['delete', 'configmap', 'awaited', '-n', 'default']);
+    const deleted = await waiting;
+    expect(deleted.code, `kubectl wait --for=delete: ${deleted.timedOut ? 'timed out' : deleted.stderr}`).to.equal(0);
+    expect(deleted.stdout.trim()).to.equal('configmap/awaited condition met');
   });
 
   it('get --raw /readyz?verbose, api-resources and version work', async () => {

@@ -375,7 +375,7 @@ describe('CRUD over HTTPS', () => {
       expect(read.body.metadata).to.not.have.property('deletionTimestamp');
     });
 
-    it('an unknown dryRun value is rejected as Kubernetes does (422 Invalid, field dryRun) and nothing is stored', async () => {
+    it('an unknown dryRun value is 400 with the Kubernetes dryRun cause, and nothing is stored', async () => {
       const before = await namesAndVersions();
       for (const [method, path, body] of [
         ['POST', cmPath(ns), configMap('dry-bad')],
@@ -384,8 +384,8 @@ describe('CRUD over HTTPS', () => {
         ['DELETE', cmPath(ns), undefined],
       ] as const) {
         const res = await t.request(method, `${path}?dryRun=Everything`, { body });
-        expect(res.status, `${method} ${path}: ${res.text}`).to.equal(422);
-        expect(res.body).to.include({ kind: 'Status', status: 'Failure', reason: 'Invalid' });
+        expect(res.status, `${method} ${path}: ${res.text}`).to.equal(400);
+        expect(res.body).to.include({ kind: 'Status', status: 'Failure', reason: 'BadRequest' });
         expect(res.body.message).to.include('dryRun: Unsupported value');
         expect(res.body.details.causes[0]).to.include({ field: 'dryRun', reason: 'FieldValueNotSupported' });
       }
