@@ -12,11 +12,10 @@ class SummaryReporter extends Mocha.reporters.Spec {
     runner.on(EVENT_TEST_PASS, () => { passed++; });
     runner.on(EVENT_TEST_FAIL, () => { failed++; });
     runner.on(EVENT_TEST_PENDING, () => { skipped++; });
+    // Registered after the spec reporter's own run-end handler, so this line comes last; written
+    // synchronously because mocha's --exit ends the process right after run end.
     runner.once(EVENT_RUN_END, () => {
-      // after the spec reporter's epilogue
-      setImmediate(() => {
-        process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
-      });
+      process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
     });
   }
 }

@@ -98,9 +98,8 @@ export class Reflector {
   /** Replaces an ended watch: resume after the applied revision, or re-list when it is compacted. */
   private async resume(cause: Error): Promise<void> {
     const generation = ++this.generation;
-    const old = this.handle;
+    // The storage has ended that watch (onError); closing it again may never settle.
     this.handle = undefined;
-    await old?.close().catch(() => undefined);
     this.opts.log?.warn(`watch cache ${this.prefix}: etcd watch ended (${cause.message}); resuming after revision ${this.sink.appliedRevision}`);
     let relist = isCompacted(cause);
     for (;;) {
