@@ -59,12 +59,8 @@ export function parseListOptions(query: URLSearchParams, selectableFields: strin
     resourceVersion: query.get('resourceVersion') || undefined,
     resourceVersionMatch: (rvMatch || undefined) as ListOptions['resourceVersionMatch'],
   };
-  if (opts.resourceVersionMatch && !opts.resourceVersion) {
-    throw errors.badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
-  }
-  if (opts.continue && opts.resourceVersion && opts.resourceVersion !== '0') {
-    throw errors.badRequest('specifying resource version is not allowed when using continue');
-  }
+  // Combinations of resourceVersion, resourceVersionMatch and continue are checked by
+  // registry/read-plan.ts, where the spec's table lives.
   return opts;
 }
 

@@ -6,6 +6,7 @@ import type { Context, Next } from 'koa';
 import { RequestInfo } from './request-info';
 import { GenericStore } from '../registry/store';
 import { errors } from '../meta/api-errors';
+import { Naming } from '../naming';
 import { negotiateResponse } from './negotiation';
 import { ResourceScope, User } from './handlers/scope';
 import { handleGet } from './handlers/get';
@@ -33,7 +34,8 @@ const handlers: Record<string, (s: ResourceScope) => Promise<void>> = {
   deletecollection: handleDeleteCollection,
 };
 
-export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutSeconds: number }) {
+export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutSeconds: number }, naming: Naming) {
+  const initialEventsAnnotation = `${naming.domain}/initial-events-end`;
   return async (ctx: Context, next: Next): Promise<void> => {
     const info = ctx.state.requestInfo as RequestInfo;
     if (!info?.isResourceRequest) return next();
@@ -57,6 +59,6 @@ export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutS
     if (info.verb === 'create' && info.name !== undefined && info.subresource === undefined) throw errors.methodNotAllowed();
     // An Accept we cannot produce is refused before anything is written, as Kubernetes' handlers do.
     if (info.verb !== 'watch') negotiateResponse(ctx.get('accept'));
-    await handler({ ctx, info, store, user: ctx.state.user as User | undefined, limits });
+    await handler({ ctx, info, store, user: ctx.state.user as User | undefined, limits, initialEventsAnnotation });
   };
 }

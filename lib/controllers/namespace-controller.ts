@@ -9,7 +9,7 @@ import { deleteCollection } from '../registry/delete';
 import { list } from '../registry/list';
 import { ApiObject } from '../scheme/types';
 import { decodeFromStorage } from '../scheme/storage-codec';
-import { WatchHandle } from '../storage/interfaces';
+import { StorageEvent, WatchHandle } from '../storage/interfaces';
 import { logger } from '../server/logger';
 
 const RETRY_MS = 1000;
@@ -28,23 +28,28 @@ export class NamespaceController {
     private readonly finalizer: string,
   ) {}
 
+  /** Looks at every namespace, then follows changes: from the watch cache when it runs, else from etcd. */
   async start(): Promise<void> {
-    const snapshot = await list(this.namespaces, undefined, { hasSelector: false });
-    for (const ns of snapshot.items) this.consider(ns);
-    await this.startWatch(Number(snapshot.resourceVersion));
-  }
-
-  private async startWatch(revision: number): Promise<void> {
-    this.watch = await this.namespaces.storage.watch(this.namespaces.collectionPrefix(), revision, {
-      onEvents: (events) => {
+    const handlers = {
+      onEvents: (events: StorageEvent[]) => {
         for (const ev of events) if (ev.type === 'put') this.consider(decodeFromStorage(ev.value, ev.revision));
       },
-      onError: (err) => {
+      onError: (err: Error) => {
         if (this.stopped) return;
         logger.warn('namespace controller watch ended; restarting', { error: err.message });
         setTimeout(() => { void this.start().catch((e) => logger.error('namespace controller restart failed', { error: String(e) })); }, RETRY_MS);
       },
-    });
+    };
+    const cache = this.namespaces.deps.cache;
+    if (cache?.ready) {
+      const w = cache.watchWithInitialState(this.namespaces.collectionPrefix(), handlers);
+      this.watch = w.handle;
+      for (const kv of w.initial) this.consider(decodeFromStorage(kv.value, kv.modRevision));
+      return;
+    }
+    const snapshot = await list(this.namespaces, undefined, { hasSelector: false });
+    for (const ns of snapshot.items) this.consider(ns);
+    this.watch = await this.namespaces.storage.watch(this.namespaces.collectionPrefix(), Number(snapshot.resourceVersion), handlers);
   }
 
   async stop(): Promise<void> {

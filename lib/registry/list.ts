@@ -1,16 +1,18 @@
 /**
- * Lists: one etcd range (or several, to fill a page when selectors filter items out), all at
- * one revision so that every chunk of a paginated list is the same snapshot.
+ * Lists: the spec's resourceVersion table decides where a list reads (watch cache or etcd) and
+ * at which revision; every chunk of a paginated list reads that one revision, so the chunks
+ * form one snapshot. Selectors that filter items out read on until the page is full.
  */
 import { ApiObject } from '../scheme/types';
 import { decodeKv } from '../scheme/storage-codec';
 import { matchesLabels } from '../meta/label-selector';
 import { matchesFields, requirementFor } from '../meta/field-selector';
-import { errors } from '../meta/api-errors';
-import { StorageError } from '../storage/errors';
+import { ApiError, errors } from '../meta/api-errors';
 import { GenericStore } from './store';
 import { ListOptions } from './options';
-import { decodeContinue, encodeContinue } from './continue-token';
+import { ContinueToken, decodeContinue, encodeContinue, EXPIRED_CONTINUE_MESSAGE } from './continue-token';
+import { planList } from './read-plan';
+import { openReadSource, ReadSource } from './read-source';
 
 export interface ListResult {
   items: ApiObject[];
@@ -18,6 +20,9 @@ export interface ListResult {
   continue: string;
   remainingItemCount?: number;
 }
+
+/** Default lifetime of a continue token. */
+export const DEFAULT_CONTINUE_TTL_MS = 5 * 60 * 1000;
 
 /** The fields a field selector can match on, for one object. */
 export function fieldsOf(store: GenericStore, obj: ApiObject): Record<string, string> {
@@ -32,39 +37,53 @@ export function matches(store: GenericStore, obj: ApiObject, opts: ListOptions):
   return true;
 }
 
+/** The namespace a list is confined to: the path's, or a `metadata.namespace=` field selector's. */
+export function listNamespace(store: GenericStore, namespace: string | undefined, opts: ListOptions): string | undefined {
+  const fromSelector = opts.fieldSelector && requirementFor(opts.fieldSelector, 'metadata.namespace');
+  return store.def.namespaced && !namespace && fromSelector ? fromSelector : namespace;
+}
+
 /** Reads a list per the options. `namespace` undefined lists across all namespaces. */
 export async function list(store: GenericStore, namespace: string | undefined, opts: ListOptions): Promise<ListResult> {
-  const nsFromSelector = opts.fieldSelector && requirementFor(opts.fieldSelector, 'metadata.namespace');
-  if (store.def.namespaced && !namespace && nsFromSelector) namespace = nsFromSelector;
+  namespace = listNamespace(store, namespace, opts);
   const prefix = store.collectionPrefix(namespace);
-
-  let revision = 0;
-  let startKey = prefix;
-  if (opts.continue) {
-    const token = decodeContinue(opts.continue);
-    revision = token.rv;
-    startKey = prefix + token.start;
-  } else if (opts.resourceVersion && opts.resourceVersion !== '0' && opts.limit && opts.resourceVersionMatch !== 'NotOlderThan') {
-    revision = Number(opts.resourceVersion);
+  const token = opts.continue ? decodeContinue(opts.continue) : undefined;
+  const plan = planList({ resourceVersion: opts.resourceVersion, resourceVersionMatch: opts.resourceVersionMatch, limit: opts.limit, continueRevision: token?.rv });
+  if (token && Date.now() - token.issuedAt > store.deps.continueTtlMs) throw await expiredContinue(store, prefix, token);
+  let source: ReadSource;
+  try {
+    source = await openReadSource(store.storage, store.deps.cache, plan);
+  } catch (err) {
+    if (token && err instanceof ApiError && err.code === 410) throw await expiredContinue(store, prefix, token);
+    throw err;
   }
+  try {
+    return await readPage(store, namespace, prefix, source, opts, token);
+  } catch (err) {
+    if (token && err instanceof ApiError && err.code === 410) throw await expiredContinue(store, prefix, token);
+    throw err;
+  }
+}
 
+async function readPage(store: GenericStore, namespace: string | undefined, prefix: string, source: ReadSource,
+  opts: ListOptions, token: ContinueToken | undefined): Promise<ListResult> {
   // metadata.name=X narrows the read to one key.
   const name = opts.fieldSelector && requirementFor(opts.fieldSelector, 'metadata.name');
-  if (name !== undefined && (!store.def.namespaced || namespace) && !opts.continue) {
-    const { kv, revision: rev } = await readAt(() => store.storage.get(store.key(namespace, name), { revision: revision || undefined }), opts);
+  if (name !== undefined && (!store.def.namespaced || namespace) && !token) {
+    const kv = await source.get(store.key(namespace, name));
     const obj = kv ? store.output(decodeKv(kv)) : undefined;
-    return { items: obj && matches(store, obj, opts) ? [obj] : [], resourceVersion: String(revision || rev), continue: '' };
+    return { items: obj && matches(store, obj, opts) ? [obj] : [], resourceVersion: String(source.revision), continue: '' };
   }
 
   const items: ApiObject[] = [];
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+  let startKey = token ? prefix + token.start : prefix;
   let more = false;
   let remaining: number | undefined;
   let lastKey = '';
   for (;;) {
     const want = limit ? Math.max(limit - items.length, Math.min(limit * 2, 1000)) : 0;
-    const res = await readAt(() => store.storage.range(prefix, { revision: revision || undefined, limit: want || undefined, startKey }), opts);
-    if (!revision) revision = res.revision;
+    const res = await source.range(prefix, { limit: want || undefined, startKey });
     let consumed = 0;
     for (const kv of res.kvs) {
       consumed++;
@@ -80,28 +99,21 @@ export async function list(store: GenericStore, namespace: string | undefined, o
     }
     startKey = `${lastKey}\x00`;
   }
-  const result: ListResult = { items, resourceVersion: String(revision), continue: '' };
+  const result: ListResult = { items, resourceVersion: String(source.revision), continue: '' };
   if (limit && more) {
-    result.continue = encodeContinue({ rv: revision, start: `${lastKey.slice(prefix.length)}\x00` });
+    result.continue = encodeContinue({ rv: source.revision, start: `${lastKey.slice(prefix.length)}\x00`, issuedAt: token?.issuedAt ?? Date.now() });
     if (!opts.hasSelector && remaining !== undefined) result.remainingItemCount = remaining;
   }
   return result;
 }
 
-/** A compacted revision turns into 410 with Kubernetes' texts. */
-async function readAt<T>(read: () => Promise<T>, opts: ListOptions): Promise<T> {
+/** 410 Expired with a fresh, inconsistent token that resumes at the same key at the current revision. */
+async function expiredContinue(store: GenericStore, _prefix: string, token: ContinueToken): Promise<ApiError> {
+  let fresh: string | undefined;
   try {
-    return await read();
-  } catch (err) {
-    if (err instanceof StorageError && err.code === 'Compacted') {
-      if (opts.continue) {
-        throw errors.expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
-      }
-      throw errors.expired(`too old resource version: ${opts.resourceVersion}`);
-    }
-    if (err instanceof StorageError && err.code === 'FutureRevision') {
-      throw errors.timeout(`Too large resource version: ${opts.resourceVersion}, current: unknown`, 1);
-    }
-    throw err;
+    fresh = encodeContinue({ rv: await store.storage.currentRevision(), start: token.start, issuedAt: Date.now() });
+  } catch {
+    fresh = undefined;
   }
+  return errors.expired(EXPIRED_CONTINUE_MESSAGE, fresh);
 }

@@ -11,6 +11,9 @@ import { ApiError, GroupResource, errors } from '../meta/api-errors';
 import { FieldError, fieldErrors } from '../meta/field-errors';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../meta/validation';
 import { AdmissionChain } from '../admission/interfaces';
+import { Cacher } from '../storage/cacher/cacher';
+import { planGet } from './read-plan';
+import { openReadSource } from './read-source';
 import { WriteOptions } from './options';
 import { carryOverUpdateFields, clone, fillCreateFields, generateNameFrom } from './system-fields';
 
@@ -19,6 +22,10 @@ export interface StoreDeps {
   /** etcd key prefix, e.g. `/registry` (no trailing slash). */
   prefix: string;
   admission: AdmissionChain;
+  /** The resource's watch cache, when --watch-cache is on. */
+  cache?: Cacher;
+  /** Lifetime of continue tokens (ms). */
+  continueTtlMs: number;
 }
 
 /** How many times a server-side read-modify-write retries a lost compare-and-swap. */
@@ -50,9 +57,13 @@ export class GenericStore {
     return apiVersionOf(this.def);
   }
 
-  /** The stored object with its kind and apiVersion, or NotFound. */
-  async get(namespace: string | undefined, name: string): Promise<ApiObject> {
-    const { kv } = await this.storage.get(this.key(namespace, name));
+  /**
+   * The object with its kind and apiVersion, or NotFound. `resourceVersion` per the spec's get
+   * table: unset is a consistent read, "0" any version, N a version not older than N.
+   */
+  async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<ApiObject> {
+    const source = await openReadSource(this.storage, this.deps.cache, planGet(resourceVersion));
+    const kv = await source.get(this.key(namespace, name));
     if (!kv) throw errors.notFound(this.gr, name);
     return this.output(decodeKv(kv));
   }

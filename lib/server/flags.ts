@@ -30,6 +30,8 @@ export interface ServerConfig {
   etcdCafile: string; etcdCertfile: string; etcdKeyfile: string;
   etcdBinary: string;
   etcdCompactionIntervalMs: number;
+  /** Lifetime of list continue tokens (not a kube-apiserver flag). */
+  continueTokenTtlMs: number;
   storageMediaType: StorageMediaType;
   watchCache: boolean;
   /** 0: listen on a free port chosen by the OS. */
@@ -295,6 +297,8 @@ export const FLAGS: readonly FlagDef[] = [
   flag('storage-media-type', 'storageMediaType', oneOf(STORAGE_MEDIA_TYPES), 'application/json',
     'Encoding of objects stored in etcd.'),
   flag('watch-cache', 'watchCache', bool, true, 'Serve lists and watches from an in-memory cache of etcd.'),
+  flag('continue-token-ttl', 'continueTokenTtlMs', duration, 300_000,
+    'Lifetime of list continue tokens; an older token is answered 410 Expired.'),
   flag('secure-port', 'securePort', int(0, 65535), 6443, 'HTTPS port; 0 picks a free port.'),
   flag('bind-address', 'bindAddress', text, '127.0.0.1',
     'IP address to listen on (0.0.0.0 or :: for all interfaces).', { check: requiredIp }),

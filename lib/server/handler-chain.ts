@@ -80,6 +80,6 @@ export function buildApp(deps: AppDeps): Koa {
   app.use(requestInfo);
   app.use(authenticate(deps.anonymousAuth));
   app.use(router.routes());
-  app.use(resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }));
+  app.use(resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming));
   return app;
 }

@@ -17,6 +17,8 @@ import { Storage } from '../storage/interfaces';
 import { namingFor, Naming } from '../naming';
 import { builtinResources } from '../scheme/builtin';
 import { GenericStore } from '../registry/store';
+import { Cacher } from '../storage/cacher/cacher';
+import { Etcd3Probe } from '../storage/cacher/etcd3-probe';
 import { AdmissionChain } from '../admission/interfaces';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle';
 import { HealthChecks } from '../api/health';
@@ -75,7 +77,18 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     }, [naming.defaultNamespace, naming.systemNamespace, naming.publicNamespace]),
   ]);
   for (const def of resources) {
-    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage, prefix: config.etcdPrefix.replace(/\/+$/, ''), admission }));
+    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage, prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs }));
+  }
+  // One watch cache per resource: one etcd watch feeds every list, get and watch of it.
+  const cachers: Cacher[] = [];
+  if (config.watchCache) {
+    const probe = new Etcd3Probe(etcdClient);
+    await Promise.all([...stores.values()].map(async (store) => {
+      const cacher = new Cacher(storage, store.collectionPrefix(), { probe, log: logger });
+      await cacher.start();
+      store.deps.cache = cacher;
+      cachers.push(cacher);
+    }));
   }
   const namespaces = stores.get(storeKey('', 'v1', 'namespaces')) as GenericStore;
   nsStoreHolder.store = namespaces;
@@ -133,6 +146,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       for (const sock of sockets) sock.destroy();
       await controller.stop();
       compactor.stop();
+      await Promise.all(cachers.map((c) => c.stop()));
       await storage.close();
       if (etcd) await etcd.stop();
     })();

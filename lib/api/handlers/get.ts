@@ -3,6 +3,7 @@ import { ResourceScope } from './scope';
 import { writeObject } from '../response-writer';
 
 export async function handleGet(s: ResourceScope): Promise<void> {
-  const obj = await s.store.get(s.info.namespace, s.info.name as string);
+  const rv = s.ctx.query.resourceVersion;
+  const obj = await s.store.get(s.info.namespace, s.info.name as string, typeof rv === 'string' && rv ? rv : undefined);
   writeObject(s.ctx, 200, obj);
 }

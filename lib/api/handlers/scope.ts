@@ -19,6 +19,8 @@ export interface ResourceScope {
   store: GenericStore;
   user?: User;
   limits: { minRequestTimeoutSeconds: number };
+  /** The BOOKMARK annotation that ends a watch's initial events (`k8s.io/initial-events-end`). */
+  initialEventsAnnotation: string;
 }
 
 export function strategyContext(s: ResourceScope): StrategyContext {

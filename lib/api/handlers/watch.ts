@@ -1,17 +1,20 @@
 /**
- * GET with `watch`: a stream of JSON watch events, one document per line, from one etcd watch.
- * Start per the spec's table: unset/0 send the current state as ADDED first; a version streams
- * the changes after it. Selectors follow objects in (ADDED) and out (DELETED) of the selection.
+ * GET with `watch`: a stream of watch events, one JSON document per line. The start follows the
+ * spec's table (registry/read-plan.ts planWatch): unset/0 send the current state as ADDED first,
+ * a version streams the changes after it, `sendInitialEvents` ends the state with a BOOKMARK
+ * annotated as the end of initial events. Served from the watch cache when it runs, otherwise
+ * from one etcd watch. Selectors follow objects in (ADDED) and out (DELETED) of the selection.
  */
 import { PassThrough } from 'node:stream';
 import { ResourceScope } from './scope';
 import { parseBool, parseInteger, parseListOptions } from '../query';
 import { selectableFields } from './list';
-import { list, matches } from '../../registry/list';
+import { listNamespace, matches } from '../../registry/list';
+import { planWatch, ReadPlan } from '../../registry/read-plan';
+import { openReadSource, tooLarge, tooOld, TOO_LARGE_WAIT_MS } from '../../registry/read-source';
 import { decodeFromStorage } from '../../scheme/storage-codec';
 import { ApiObject } from '../../scheme/types';
-import { StorageEvent } from '../../storage/interfaces';
-import { errors } from '../../meta/api-errors';
+import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../../storage/interfaces';
 import { StorageError } from '../../storage/errors';
 import { toApiError } from '../response-writer';
 
@@ -23,79 +26,123 @@ const BOOKMARK_INTERVAL_MS = 60_000;
 export async function handleWatch(s: ResourceScope): Promise<void> {
   const query = new URLSearchParams(s.ctx.querystring);
   const opts = parseListOptions(query, selectableFields(s));
+  // Without timeoutSeconds a watch ends after a random time in [min, 2*min), as kube-apiserver.
   const timeoutSeconds = parseInteger(query.get('timeoutSeconds') ?? undefined, 'timeoutSeconds')
-        // Without timeoutSeconds a watch ends after a random time in [min, 2*min), as kube-apiserver.
     ?? Math.floor(s.limits.minRequestTimeoutSeconds * (1 + Math.random()));
   const bookmarks = parseBool(query.get('allowWatchBookmarks') ?? undefined, 'allowWatchBookmarks');
+  const sendInitial = query.has('sendInitialEvents') ? parseBool(query.get('sendInitialEvents') ?? undefined, 'sendInitialEvents') : undefined;
+  const start = planWatch({ resourceVersion: opts.resourceVersion, resourceVersionMatch: opts.resourceVersionMatch, sendInitialEvents: sendInitial, allowWatchBookmarks: bookmarks });
   const store = s.store;
-  const rv = opts.resourceVersion;
-  if (rv && rv !== '0' && !/^\d+$/.test(rv)) throw errors.badRequest(`resourceVersion: Invalid value: ${JSON.stringify(rv)}: must be a number`);
+  const prefix = store.collectionPrefix(listNamespace(store, s.info.namespace, opts));
 
-  let initial: ApiObject[] = [];
-  let revision: number;
-  if (!rv || rv === '0') {
-    const snapshot = await list(store, s.info.namespace, { ...opts, limit: undefined, continue: undefined });
-    initial = snapshot.items;
-    revision = Number(snapshot.resourceVersion);
-  } else {
-    revision = Number(rv);
-  }
-
-  const out = new PassThrough();
-  const send = (ev: WatchEvent) => { if (!out.writableEnded) out.write(`${JSON.stringify(ev)}\n`); };
+  const out = new PassThrough({ highWaterMark: 1 << 20 });
+  const send = (ev: WatchEvent): boolean => (out.writableEnded ? true : out.write(`${JSON.stringify(ev)}\n`));
   const output = (obj: ApiObject) => store.output(obj);
-  let lastRevision = revision;
-
-  const onEvents = (events: StorageEvent[]) => {
-    for (const ev of events) {
-      const next = ev.type === 'put' ? output(decodeFromStorage(ev.value, ev.revision)) : undefined;
-      const prevRaw = ev.type === 'delete' ? ev.value : ev.prevValue;
-      const prev = prevRaw && prevRaw.length ? output(decodeFromStorage(prevRaw, ev.revision)) : undefined;
-      const nowIn = next ? matches(store, next, opts) : false;
-      const wasIn = prev ? matches(store, prev, opts) : false;
-      if (next && nowIn) send({ type: wasIn ? 'MODIFIED' : 'ADDED', object: next });
-      else if (next && wasIn) send({ type: 'DELETED', object: next });
-      else if (!next && prev && wasIn) send({ type: 'DELETED', object: prev });
-      lastRevision = ev.revision;
-    }
-  };
-  const bookmark = () => {
-    if (bookmarks) send({ type: 'BOOKMARK', object: { kind: store.def.kind, apiVersion: store.apiVersion, metadata: { resourceVersion: String(lastRevision) } } });
+  let lastRevision = 0;
+  const bookmark = (annotations?: Record<string, string>) => {
+    const metadata: Record<string, unknown> = { resourceVersion: String(lastRevision) };
+    if (annotations) metadata.annotations = annotations;
+    send({ type: 'BOOKMARK', object: { kind: store.def.kind, apiVersion: store.apiVersion, metadata } });
   };
 
-  // The current state goes first; the PassThrough buffers it until the response starts.
-  for (const obj of initial) send({ type: 'ADDED', object: obj });
   let finished = false;
+  let handle: WatchHandle | undefined;
   const timers: NodeJS.Timeout[] = [];
-  const handle = await store.storage.watch(store.collectionPrefix(s.info.namespace), revision, {
-    onEvents,
-    onProgress: (r) => { lastRevision = Math.max(lastRevision, r); },
-    onError: (err) => {
-      const e = err instanceof StorageError && err.code === 'Compacted'
-        ? errors.expired(`too old resource version: ${revision} (${err.compactRevision ?? 'compacted'})`)
-        : toApiError(err);
-      send({ type: 'ERROR', object: e.toStatus() });
-      finish();
-    },
-  });
-
-  function finish() {
+  const finish = () => {
     if (finished) return;
     finished = true;
     timers.forEach(clearTimeout);
-    void handle.close();
+    void handle?.close();
     out.end();
+  };
+  const handlers: WatchHandlers & { onEvents(events: StorageEvent[]): void | Promise<void> } = {
+    onEvents: (events) => {
+      let ok = true;
+      for (const ev of events) {
+        const next = ev.type === 'put' ? output(decodeFromStorage(ev.value, ev.revision)) : undefined;
+        const prevRaw = ev.type === 'delete' ? ev.value : ev.prevValue;
+        const prev = prevRaw && prevRaw.length ? output(decodeFromStorage(prevRaw, ev.revision)) : undefined;
+        const nowIn = next ? matches(store, next, opts) : false;
+        const wasIn = prev ? matches(store, prev, opts) : false;
+        if (next && nowIn) ok = send({ type: wasIn ? 'MODIFIED' : 'ADDED', object: next }) && ok;
+        else if (next && wasIn) ok = send({ type: 'DELETED', object: next }) && ok;
+        else if (!next && prev && wasIn) ok = send({ type: 'DELETED', object: prev }) && ok;
+        lastRevision = Math.max(lastRevision, ev.revision);
+      }
+      // Back-pressure: a slow client holds its own queue, never the others'.
+      if (!ok && !finished) return new Promise<void>((resolve) => { out.once('drain', resolve); out.once('close', resolve); });
+      return undefined;
+    },
+    onProgress: (r) => { lastRevision = Math.max(lastRevision, r); },
+    onError: (err) => {
+      if (finished) return;
+      if (err instanceof StorageError && err.code === 'Compacted') send({ type: 'ERROR', object: tooOld(lastRevision, err.compactRevision).toStatus() });
+      else if (!(err instanceof StorageError && err.code === 'Internal')) send({ type: 'ERROR', object: toApiError(err).toStatus() });
+      // A watcher closed for falling behind just ends: the client resumes from its last version.
+      finish();
+    },
+  };
+  const sendInitialState = (kvs: KeyValue[], revision: number) => {
+    for (const kv of kvs) {
+      const obj = output(decodeFromStorage(kv.value, kv.modRevision));
+      if (matches(store, obj, opts)) send({ type: 'ADDED', object: obj });
+    }
+    lastRevision = revision;
+    if (sendInitial) bookmark({ [s.initialEventsAnnotation]: 'true' });
+  };
+
+  const cache = store.deps.cache?.ready ? store.deps.cache : undefined;
+  if (cache) {
+    try {
+      if (start.kind === 'initialState') {
+        await ensureCacheState(cache, start.plan);
+        const w = cache.watchWithInitialState(prefix, handlers);
+        handle = w.handle;
+        sendInitialState(w.initial, w.revision);
+      } else {
+        if (start.revision > cache.revision && !(await cache.waitForRevision(start.revision, TOO_LARGE_WAIT_MS))) {
+          throw tooLarge(start.revision, cache.revision);
+        }
+        lastRevision = start.revision;
+        handle = cache.watch(prefix, start.revision, handlers);
+      }
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'Compacted') throw tooOld(start.kind === 'after' ? start.revision : 0, err.compactRevision);
+      throw err;
+    }
+  } else {
+    let revision: number;
+    if (start.kind === 'initialState') {
+      const source = await openReadSource(store.storage, undefined, start.plan);
+      const res = await source.range(prefix, {});
+      revision = source.revision;
+      sendInitialState(res.kvs, revision);
+    } else {
+      revision = start.revision;
+      lastRevision = revision;
+      // A start the store no longer has is answered 410 before the stream begins.
+      const probe = await openReadSource(store.storage, undefined, { kind: 'exact', revision });
+      await probe.range(prefix, { limit: 1 });
+    }
+    handle = await store.storage.watch(prefix, revision, handlers);
   }
 
   s.ctx.req.on('close', finish);
-  timers.push(setTimeout(() => { bookmark(); finish(); }, timeoutSeconds * 1000));
-  if (bookmarks) timers.push(setInterval(bookmark, BOOKMARK_INTERVAL_MS));
+  timers.push(setTimeout(() => { if (bookmarks) bookmark(); finish(); }, timeoutSeconds * 1000));
+  if (bookmarks) timers.push(setInterval(() => bookmark(), BOOKMARK_INTERVAL_MS));
 
   s.ctx.status = 200;
   s.ctx.type = 'application/json';
   s.ctx.set('Cache-Control', 'no-cache, private');
   s.ctx.body = out;
-  // Headers go out now, not with the first event, as kube-apiserver flushes them: a client's watch
-  // call returns only on headers, and kubectl's `delete --wait` cannot stop its informer before.
+  // Send the headers now: clients (kubectl wait, delete) block until the watch request returns.
   s.ctx.res.flushHeaders();
+}
+
+/** Brings the cache to the state a watch's initial events must show (consistent, or not older than N). */
+async function ensureCacheState(cache: NonNullable<ResourceScope['store']['deps']['cache']>, plan: ReadPlan): Promise<void> {
+  if (plan.kind === 'consistent') await cache.consistentRevision();
+  else if (plan.kind === 'notOlderThan' && !(await cache.waitForRevision(plan.revision, TOO_LARGE_WAIT_MS))) {
+    throw tooLarge(plan.revision, cache.revision);
+  }
 }

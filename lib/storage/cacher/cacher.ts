@@ -50,7 +50,7 @@ export class Cacher {
   private waiters: RevisionWaiter[] = [];
 
   /** @param prefix the resource prefix, ending in '/', e.g. '/registry/configmaps/' */
-  constructor(private readonly storage: Storage, readonly prefix: string, opts: CacherOptions = {}) {
+  constructor(storage: Storage, readonly prefix: string, opts: CacherOptions = {}) {
     if (!prefix.endsWith('/')) throw new Error(`cacher prefix must end in '/': ${prefix}`);
     this.ring = new EventRing(opts.eventCapacity ?? 10_000, 0);
     this.queueLimit = opts.watcherQueueLimit ?? 1_000;

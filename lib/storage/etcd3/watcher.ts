@@ -39,18 +39,30 @@ export async function watchPrefix(client: Etcd3, prefix: string, afterRevision: 
     });
     handlers.onEvents(events, revision);
   });
-  watcher.on('error', (err: Error) => {
+  // Ends the watch for the caller. The etcd3 client would resume a broken stream by itself, but
+  // from a header revision that can lie past undelivered events; the caller resumes instead, from
+  // the last revision it actually received.
+  let cancelled: Promise<void> | undefined;
+  const cancel = () => (cancelled ??= Promise.race([
+    watcher.cancel().catch(() => undefined),
+    new Promise<void>((r) => setTimeout(r, 1000).unref()),
+  ]).then(() => undefined));
+  const fail = (err: StorageError) => {
     if (closed) return;
     closed = true;
+    void cancel();
+    handlers.onError(err);
+  };
+  watcher.on('error', (err: Error) => {
     const e = fromEtcdError(err);
-    handlers.onError(/compacted/.test(err.message) ? new StorageError('Compacted', e.message) : e);
+    fail(/compacted/.test(err.message) ? new StorageError('Compacted', e.message) : e);
   });
+  watcher.on('disconnected', () => fail(new StorageError('Unavailable', 'the etcd watch stream was interrupted')));
 
   return {
-    async close() {
-      if (closed && !watcher.id) return;
+    close() {
       closed = true;
-      await watcher.cancel().catch(() => undefined);
+      return cancel();
     },
   };
 }
