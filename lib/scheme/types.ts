@@ -3,6 +3,7 @@
  * what it supports (verbs, subresources), and the strategy hooks the generic store calls.
  */
 import { FieldError } from '../meta/field-errors';
+import { Schema } from './schema';
 
 /** Any API object as JSON. Objects stay plain JSON from decode to storage. */
 export interface ApiObject {
@@ -110,6 +111,8 @@ export interface ResourceDef {
   deleteReturnsStatus: boolean;
   /** Name validation: DNS subdomain (default), DNS label, or path segment. */
   nameValidation: 'dns-subdomain' | 'dns-label' | 'path-segment';
+  /** The kind's structural schema (patch strategies, list/map types, OpenAPI). */
+  schema: Schema;
 }
 
 export interface GroupVersion { group: string; version: string }

@@ -1,5 +1,6 @@
 /** ConfigMap (core/v1, namespaced): string data, binary data, immutable. */
 import { ApiObject, ResourceDef } from '../../scheme/types';
+import { configMapSchema } from '../../scheme/schemas/core';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { MAX_DATA_BYTES, base64MapProblem, payloadBytes, stringMapProblem, validateImmutable, validateKeys } from './config-data';
 
@@ -21,7 +22,7 @@ export function configMapResource(): ResourceDef {
     group: '', version: 'v1', kind: 'ConfigMap', listKind: 'ConfigMapList', resource: 'configmaps', singular: 'configmap',
     namespaced: true, shortNames: ['cm'], categories: [],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-    subresources: [], deleteReturnsStatus: true, nameValidation: 'dns-subdomain',
+    subresources: [], deleteReturnsStatus: true, nameValidation: 'dns-subdomain', schema: configMapSchema,
     strategy: {
       allowUnconditionalUpdate: true,
       checkDecode: (obj) => stringMapProblem(obj, 'data', 'ConfigMap') ?? stringMapProblem(obj, 'binaryData', 'ConfigMap')

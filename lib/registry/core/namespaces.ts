@@ -4,6 +4,7 @@
  * through `/finalize`, and then the namespace goes. `status` changes only through `/status`.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
+import { namespaceSchema } from '../../scheme/schemas/core';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { isQualifiedName } from '../../meta/validation';
 import { Naming } from '../../naming';
@@ -45,6 +46,7 @@ export function namespaceResource(naming: Naming): ResourceDef {
     ],
     deleteReturnsStatus: false,
     nameValidation: 'dns-label',
+    schema: namespaceSchema,
     strategy: {
       allowUnconditionalUpdate: true,
       checkDecode: (obj) => (obj.spec !== undefined && (typeof obj.spec !== 'object' || Array.isArray(obj.spec))

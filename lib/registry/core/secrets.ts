@@ -3,6 +3,7 @@
  * a type that cannot change, immutable.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
+import { secretSchema } from '../../scheme/schemas/core';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { MAX_DATA_BYTES, base64MapProblem, payloadBytes, stringMapProblem, validateImmutable, validateKeys } from './config-data';
 
@@ -32,7 +33,7 @@ export function secretResource(): ResourceDef {
     group: '', version: 'v1', kind: 'Secret', listKind: 'SecretList', resource: 'secrets', singular: 'secret',
     namespaced: true, shortNames: [], categories: [],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-    subresources: [], deleteReturnsStatus: true, nameValidation: 'dns-subdomain',
+    subresources: [], deleteReturnsStatus: true, nameValidation: 'dns-subdomain', schema: secretSchema,
     strategy: {
       allowUnconditionalUpdate: true,
       checkDecode: (obj) => stringMapProblem(obj, 'data', 'Secret') ?? base64MapProblem(obj, 'data')

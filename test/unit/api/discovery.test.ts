@@ -11,7 +11,7 @@ function def(over: Partial<ResourceDef>): ResourceDef {
   return {
     group: '', version: 'v1', kind: 'Thing', listKind: 'ThingList', resource: 'things', singular: 'thing',
     namespaced: true, shortNames: [], categories: [], verbs: ['get', 'list'], subresources: [],
-    strategy: {}, deleteReturnsStatus: false, nameValidation: 'dns-subdomain',
+    strategy: {}, deleteReturnsStatus: false, nameValidation: 'dns-subdomain', schema: { type: 'object' },
     ...over,
   };
 }
