@@ -16,6 +16,7 @@ import { handleUpdate } from './handlers/update';
 import { handleDelete } from './handlers/delete';
 import { handleDeleteCollection } from './handlers/delete-collection';
 import { handleWatch } from './handlers/watch';
+import { handlePatch } from './handlers/patch';
 
 /** Stores by `<group>/<version>/<resource>` (group '' for core). */
 export type StoreIndex = Map<string, GenericStore>;
@@ -30,6 +31,7 @@ const handlers: Record<string, (s: ResourceScope) => Promise<void>> = {
   watch: handleWatch,
   create: handleCreate,
   update: handleUpdate,
+  patch: handlePatch,
   delete: handleDelete,
   deletecollection: handleDeleteCollection,
 };

@@ -22,8 +22,10 @@ export function encodeContinue(t: ContinueToken): string {
 export function decodeContinue(token: string): ContinueToken {
   try {
     const raw = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    // A cross-namespace list resumes at `<namespace>/<name>`; a key must not leave the prefix.
     if (raw.v !== 'meta.k8s.io/v1' || !Number.isSafeInteger(raw.rv) || raw.rv <= 0 || typeof raw.start !== 'string'
-      || raw.start.includes('/') || (raw.t !== undefined && !Number.isSafeInteger(raw.t))) {
+      || raw.start.startsWith('/') || raw.start.split('/').some((seg: string) => seg === '..' || seg === '.')
+      || (raw.t !== undefined && !Number.isSafeInteger(raw.t))) {
       throw new Error('bad');
     }
     return { rv: raw.rv, start: raw.start, issuedAt: raw.t ?? 0 };

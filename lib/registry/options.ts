@@ -22,5 +22,13 @@ export interface DeleteOptions {
 
 export interface WriteOptions {
   dryRun: boolean;
+  /** The manager recorded in managedFields (default: from the User-Agent). */
   fieldManager?: string;
+  /** false: the caller sets managedFields itself (server-side apply). */
+  trackFields?: boolean;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  /** Write through this subresource: only what it owns changes. */
+  subresource?: string;
 }

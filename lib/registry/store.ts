@@ -14,8 +14,9 @@ import { AdmissionChain } from '../admission/interfaces';
 import { Cacher } from '../storage/cacher/cacher';
 import { planGet } from './read-plan';
 import { openReadSource } from './read-source';
-import { WriteOptions } from './options';
-import { carryOverUpdateFields, clone, fillCreateFields, generateNameFrom } from './system-fields';
+import { UpdateOptions, WriteOptions } from './options';
+import { ManagedFieldsEntry, updateManagedFields } from '../fieldmanager/managed-fields';
+import { carryOverUpdateFields, clone, fillCreateFields, generateNameFrom, now } from './system-fields';
 
 export interface StoreDeps {
   storage: Storage;
@@ -85,6 +86,7 @@ export class GenericStore {
     s.prepareForCreate?.(obj, ctx);
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = generateNameFrom(String(meta.generateName));
+    if (opts.trackFields !== false) meta.managedFields = this.trackUpdate(undefined, obj, opts, input.metadata?.managedFields);
     const attrs = { operation: 'CREATE' as const, resource: this.def, namespace: ctx.namespace, name: meta.name ?? '', object: obj, dryRun: opts.dryRun, ctx };
     await this.deps.admission.admit(attrs);
     this.validateOrThrow(obj, [
@@ -113,27 +115,41 @@ export class GenericStore {
    * unconditional where the strategy allows it (retried server-side on a lost race).
    * `subresource` limits what changes to what that subresource owns.
    */
-  async update(ctx: StrategyContext, name: string, input: ApiObject, opts: WriteOptions & { subresource?: string }):
+  async update(ctx: StrategyContext, name: string, input: ApiObject, opts: UpdateOptions):
     Promise<{ object: ApiObject; created: boolean }> {
     const s = this.def.strategy;
-    const sub = opts.subresource ? this.def.subresources.find((r) => r.name === opts.subresource) : undefined;
     const wantedRv = input.metadata?.resourceVersion;
-    if (!wantedRv && !s.allowUnconditionalUpdate && !sub) {
+    if (!wantedRv && !s.allowUnconditionalUpdate && !opts.subresource) {
       throw errors.invalid(this.def.kind, this.def.group, name,
         [fieldErrors.invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
     }
+    const onMissing = s.allowCreateOnUpdate && !opts.subresource
+      ? () => { const { resourceVersion: _ignored, ...meta } = input.metadata ?? {}; return { ...input, metadata: meta }; }
+      : undefined;
+    return this.updateWith(ctx, name, () => input, { ...opts, precondition: wantedRv, onMissing, incomingManagedFields: input.metadata?.managedFields });
+  }
+
+  /**
+   * The update pipeline shared by PUT, PATCH and apply: read, compute the new object from the
+   * current one, prepare, validate, admit, and write with a compare on mod_revision. A lost race
+   * is retried with a fresh read unless the client named a resourceVersion (`precondition`).
+   * `onMissing` supplies an object to create when the key does not exist (else NotFound).
+   */
+  async updateWith(ctx: StrategyContext, name: string, compute: (current: ApiObject) => ApiObject,
+    opts: UpdateOptions & { precondition?: string; onMissing?: () => ApiObject; incomingManagedFields?: unknown }):
+    Promise<{ object: ApiObject; created: boolean }> {
+    const s = this.def.strategy;
+    const sub = opts.subresource ? this.def.subresources.find((r) => r.name === opts.subresource) : undefined;
     const key = this.key(ctx.namespace, name);
     for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
       const { kv } = await this.storage.get(key);
       if (!kv) {
-        if (s.allowCreateOnUpdate && !sub) {
-          const { resourceVersion: _ignored, ...meta } = input.metadata ?? {};
-          return { object: await this.create(ctx, { ...input, metadata: meta }, opts), created: true };
-        }
+        if (opts.onMissing) return { object: await this.create(ctx, opts.onMissing(), opts), created: true };
         throw errors.notFound(this.gr, name);
       }
-      if (wantedRv && wantedRv !== String(kv.modRevision)) throw errors.modified(this.gr, name);
+      if (opts.precondition && opts.precondition !== String(kv.modRevision)) throw errors.modified(this.gr, name);
       const current = decodeKv(kv);
+      const input = compute(clone(current));
       const uid = input.metadata?.uid;
       if (uid && uid !== current.metadata?.uid) {
         throw errors.conflict(this.gr, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata?.uid}`);
@@ -145,10 +161,22 @@ export class GenericStore {
       carryOverUpdateFields(obj, current);
       if (!sub) s.prepareForUpdate?.(obj, current, ctx);
       if (s.specChanged?.(obj, current)) obj.metadata.generation = (current.metadata?.generation ?? 0) + 1;
-      const result = await this.writeUpdate(ctx, kv, current, obj, opts, !!wantedRv, sub?.name);
+      if (opts.trackFields !== false) {
+        obj.metadata.managedFields = this.trackUpdate(current, obj, opts, opts.incomingManagedFields, sub?.name);
+      }
+      const result = await this.writeUpdate(ctx, kv, current, obj, opts, !!opts.precondition, sub?.name);
       if (result) return { object: result, created: false };
     }
     throw errors.conflict(this.gr, name, 'the object is being changed too often; please retry');
+  }
+
+  /** managedFields after a non-apply write by `opts.fieldManager` (Update operation). */
+  trackUpdate(live: ApiObject | undefined, next: ApiObject, opts: WriteOptions, incoming: unknown, subresource?: string): ManagedFieldsEntry[] | undefined {
+    const entries = updateManagedFields({
+      schema: this.def.schema, live, next, incomingManagedFields: incoming,
+      manager: opts.fieldManager ?? 'unknown', apiVersion: this.apiVersion, now: now(), subresource,
+    });
+    return entries.length ? entries : undefined;
   }
 
   /**

@@ -52,5 +52,6 @@ export const mapList = (items: Schema, keys: string[], description?: string): Sc
 /** Schema of the child at `name` of an object schema (map values included), or undefined. */
 export function childSchema(s: Schema | undefined, name: string): Schema | undefined {
   if (!s) return undefined;
-  return s.properties?.[name] ?? s.additionalProperties;
+  if (s.properties && Object.hasOwn(s.properties, name)) return s.properties[name];
+  return s.additionalProperties;
 }

@@ -7,8 +7,10 @@ import { RequestInfo } from '../request-info';
 import { GenericStore } from '../../registry/store';
 import { ApiObject, StrategyContext, apiVersionOf } from '../../scheme/types';
 import { errors } from '../../meta/api-errors';
+import { fieldErrors } from '../../meta/field-errors';
 import { contentTypeOf, decodeBody, readRawBody } from '../negotiation';
 import { parseDryRun } from '../query';
+import { duplicateJsonFields, enforceFieldValidation, parseFieldValidation, unknownFields } from '../field-validation';
 import { WriteOptions } from '../../registry/options';
 
 export interface User { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> }
@@ -32,10 +34,23 @@ const optionsKindByVerb: Record<string, string> = {
   create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions',
 };
 
+/** The default field manager: the User-Agent up to its first '/', as Kubernetes derives it. */
+export function managerFromUserAgent(userAgent: string): string {
+  const prefix = userAgent.split('/')[0].trim();
+  return (prefix || 'unknown').slice(0, 128);
+}
+
 export function writeOptions(s: ResourceScope): WriteOptions {
-  const manager = s.ctx.query.fieldManager;
+  const query = new URLSearchParams(s.ctx.querystring);
   const optionsKind = optionsKindByVerb[s.info.verb] ?? 'CreateOptions';
-  return { dryRun: parseDryRun(new URLSearchParams(s.ctx.querystring), optionsKind), fieldManager: typeof manager === 'string' ? manager : undefined };
+  const dryRun = parseDryRun(query, optionsKind);
+  const manager = query.get('fieldManager');
+  if (manager !== null) {
+    const why = manager.length > 128 ? 'must be no more than 128 characters'
+      : /[^\x20-\x7e]/.test(manager) ? 'must only contain printable characters' : undefined;
+    if (why) throw errors.invalid(optionsKind, 'meta.k8s.io', '', [fieldErrors.invalid('fieldManager', manager, why)]);
+  }
+  return { dryRun, fieldManager: manager || managerFromUserAgent(s.ctx.get('user-agent')) };
 }
 
 /**
@@ -43,7 +58,9 @@ export function writeOptions(s: ResourceScope): WriteOptions {
  * (when given) matching the request, and the kind's decode-time type checks.
  */
 export async function readObject(s: ResourceScope): Promise<ApiObject> {
-  const body = decodeBody(await readRawBody(s.ctx), contentTypeOf(s.ctx));
+  const raw = await readRawBody(s.ctx);
+  const contentType = contentTypeOf(s.ctx);
+  const body = decodeBody(raw, contentType);
   const def = s.store.def;
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw errors.badRequest(`the request body must be a JSON object of kind ${def.kind}`);
@@ -59,6 +76,11 @@ export async function readObject(s: ResourceScope): Promise<ApiObject> {
   if (obj.metadata !== undefined && (obj.metadata === null || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))) {
     throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: metadata must be an object`);
   }
+  const fv = s.ctx.query.fieldValidation;
+  enforceFieldValidation(s.ctx, parseFieldValidation(typeof fv === 'string' ? fv : undefined), {
+    unknown: unknownFields(obj, def.schema),
+    duplicate: contentType === 'application/json' ? duplicateJsonFields(raw.toString('utf8')) : [],
+  });
   const problem = def.strategy.checkDecode?.(obj);
   if (problem) throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${problem}`);
   const ns = obj.metadata?.namespace;

@@ -104,6 +104,9 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
           throw tooLarge(start.revision, cache.revision);
         }
         lastRevision = start.revision;
+        // The ring may still hold changes etcd has compacted (by any server or tool): a start
+        // older than the store's history is 410, as without the cache. A read at it tells.
+        await store.storage.get(prefix, { revision: start.revision });
         handle = cache.watch(prefix, start.revision, handlers);
       }
     } catch (err) {

@@ -1,0 +1,96 @@
+/**
+ * PATCH: JSON patch, merge patch and strategic merge patch change the current object through
+ * the shared update pipeline (so a lost race re-applies the patch to a fresh read, unless the
+ * patch names a resourceVersion); apply patches go to server-side apply (apply.ts).
+ */
+import { ResourceScope, writeOptions, strategyContext } from './scope';
+import { writeObject } from '../response-writer';
+import { contentTypeOf, decodeBody, readRawBody } from '../negotiation';
+import { parseBool } from '../query';
+import { errors } from '../../meta/api-errors';
+import { fieldErrors } from '../../meta/field-errors';
+import { ApiObject } from '../../scheme/types';
+import { applyJsonPatch } from '../../fieldmanager/json-patch';
+import { applyMergePatch } from '../../fieldmanager/merge-patch';
+import { applyStrategicMergePatch, isStrategicMergeSupported } from '../../fieldmanager/strategic-merge-patch';
+import { enforceFieldValidation, parseFieldValidation, unknownFields } from '../field-validation';
+import { handleApply, APPLY_PATCH_TYPE } from './apply';
+
+export const JSON_PATCH = 'application/json-patch+json';
+export const MERGE_PATCH = 'application/merge-patch+json';
+export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+
+/** The patch types a kind accepts (strategic merge needs the kind's patch metadata). */
+export function patchTypesFor(s: ResourceScope): string[] {
+  const types = [JSON_PATCH, MERGE_PATCH];
+  if (isStrategicMergeSupported(s.store.def.schema)) types.push(STRATEGIC_MERGE_PATCH);
+  return [...types, APPLY_PATCH_TYPE];
+}
+
+/** The resourceVersion a patch asks for: a precondition, as in Kubernetes. */
+function patchPrecondition(contentType: string, patch: unknown): string | undefined {
+  if (contentType === JSON_PATCH) {
+    const ops = (patch as unknown[]).filter((o): o is { op?: unknown; path?: unknown; value?: unknown } => !!o && typeof o === 'object');
+    const op = ops.find((o) => o.path === '/metadata/resourceVersion' && ['add', 'replace', 'test'].includes(String(o.op)));
+    return typeof op?.value === 'string' ? op.value : undefined;
+  }
+  const rv = (patch as ApiObject).metadata?.resourceVersion;
+  return typeof rv === 'string' && rv ? rv : undefined;
+}
+
+function mentionsManagedFields(contentType: string, patch: unknown): boolean {
+  if (contentType === JSON_PATCH) {
+    return (patch as unknown[]).some((o) => !!o && typeof o === 'object' && String((o as { path?: unknown }).path).startsWith('/metadata/managedFields'));
+  }
+  return (patch as ApiObject).metadata?.managedFields !== undefined;
+}
+
+export async function handlePatch(s: ResourceScope): Promise<void> {
+  const wopts = writeOptions(s);
+  const query = new URLSearchParams(s.ctx.querystring);
+  const contentType = contentTypeOf(s.ctx);
+  const raw = await readRawBody(s.ctx);
+  if (contentType === APPLY_PATCH_TYPE) return handleApply(s, raw, wopts);
+  if (query.has('force')) {
+    parseBool(query.get('force') ?? undefined, 'force');
+    throw errors.invalid('PatchOptions', 'meta.k8s.io', '', [fieldErrors.forbidden('force', 'may not be specified for non-apply patch')]);
+  }
+  const accepted = patchTypesFor(s);
+  if (!accepted.includes(contentType)) throw errors.unsupportedMediaType(contentType, accepted);
+  const patch = decodeBody(raw, 'application/json', ['application/json']);
+  if (contentType === JSON_PATCH ? !Array.isArray(patch) : (!patch || typeof patch !== 'object' || Array.isArray(patch))) {
+    throw errors.badRequest(contentType === JSON_PATCH ? 'a JSON patch must be a JSON array of operations' : 'a merge patch must be a JSON object');
+  }
+  const def = s.store.def;
+  const fv = parseFieldValidation(query.get('fieldValidation') ?? undefined);
+  let checked = false;
+  const compute = (current: ApiObject): ApiObject => {
+    const patched = contentType === JSON_PATCH ? applyJsonPatch(current, patch)
+      : contentType === MERGE_PATCH ? applyMergePatch(current, patch)
+        : applyStrategicMergePatch(current, patch, def.schema);
+    if (!patched || typeof patched !== 'object' || Array.isArray(patched)) {
+      throw errors.badRequest(`the patch did not produce an object of kind ${def.kind}`);
+    }
+    const obj = patched as ApiObject;
+    if (obj.kind !== def.kind || obj.apiVersion !== s.store.apiVersion) {
+      throw errors.badRequest(`the patch may not change the kind or apiVersion of the object (${def.kind}, ${s.store.apiVersion})`);
+    }
+    const problem = def.strategy.checkDecode?.(obj);
+    if (problem) throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${problem}`);
+    if (!checked) {
+      checked = true;
+      enforceFieldValidation(s.ctx, fv, { unknown: unknownFields(obj, def.schema), duplicate: [] });
+    }
+    return obj;
+  };
+  let incoming: unknown;
+  const { object } = await s.store.updateWith(strategyContext(s), s.info.name as string, (current) => {
+    const obj = compute(current);
+    incoming = mentionsManagedFields(contentType, patch) ? obj.metadata?.managedFields : undefined;
+    return obj;
+  }, {
+    ...wopts, subresource: s.info.subresource, precondition: patchPrecondition(contentType, patch),
+    get incomingManagedFields() { return incoming; },
+  });
+  writeObject(s.ctx, 200, object);
+}

@@ -1,0 +1,119 @@
+/**
+ * managedFields after a create, an update (PUT) or a non-apply patch.
+ *
+ * Rules, in Kubernetes' order (apimachinery FieldManager.Update + structured-merge-diff Updater):
+ * 1. Starting entries: if the request reset managedFields (a list with one empty entry, see
+ *    isResetManagedFields), none. Otherwise the entries the request carries, when they are a
+ *    non-empty, readable list (Kubernetes lets a client rewrite managedFields this way; a GET-then-
+ *    PUT carries the live list back unchanged); else the live object's. Through a subresource the
+ *    request's entries are never used (always the live ones).
+ * 2. The write is compared with the live object (create: with nothing). Fields it added or changed
+ *    leave every other manager's entry and join the writer's Update entry, identified by (manager,
+ *    apiVersion, subresource); fields it removed leave every entry, the writer's included.
+ * 3. After a reset, the writer also owns every field of `requestBody` the stored object still has
+ *    (spec: "the reset runs first, then the other changes, and the sender owns every field in the
+ *    request").
+ * 4. The writer's entry gets `now` only when the write took some field; a write that changed
+ *    nothing leaves its entries (and times) alone.
+ * 5. Managers left owning nothing are dropped; then more than 10 Update managers are capped into
+ *    `ancient-changes` (see capUpdateManagers). Apply entries are never created here.
+ *
+ * Unlike Kubernetes, an update of an object that has no entries is tracked too (Kubernetes skips
+ * tracking then, which would contradict rule 3).
+ */
+import { Schema } from '../scheme/schema';
+import { ApiObject } from '../scheme/types';
+import { capUpdateManagers } from './ancient-changes';
+import { compareObjects } from './compare';
+import { FieldSet } from './field-set';
+import {
+  ManagedFieldsEntry, ManagerTable, dropEmptyManagers, encodeManagedFields, isResetManagedFields,
+  managerIdentifier, tryDecodeManagedFields,
+} from './manager-table';
+import { toFieldSet } from './to-field-set';
+import { stripUntracked } from './untracked-fields';
+
+export { ManagedFieldsEntry, setManagedFields } from './manager-table';
+
+export interface UpdateManagedFieldsArgs {
+  schema: Schema;
+  /** The stored object; undefined for a create. */
+  live?: ApiObject;
+  /** The object about to be stored. Its own metadata.managedFields are ignored (see incoming). */
+  next: ApiObject;
+  /**
+   * metadata.managedFields as the request left them: the body's for POST/PUT, the patched
+   * object's for a patch. Undefined: taken from `next.metadata.managedFields`.
+   */
+  incomingManagedFields?: unknown;
+  /**
+   * The request body as an object (the object for POST/PUT, the patch document for a merge or
+   * strategic merge patch). Used only after a reset (rule 3); without it the writer owns only
+   * what it added or changed.
+   */
+  requestBody?: unknown;
+  /** The fieldManager (or the default derived from the user agent). */
+  manager: string;
+  /** group/version of the request, e.g. `v1` or `apps/v1`. */
+  apiVersion: string;
+  /** RFC 3339 time of the write, whole seconds. */
+  now: string;
+  /** `status` etc. when written through a subresource. */
+  subresource?: string;
+  /** Built-in kind (default) or custom resource; see compareObjects. */
+  builtinKind?: boolean;
+}
+
+/**
+ * The managedFields list to store with `next` (empty: store none). Pure: neither object is
+ * modified; set the result with setManagedFields.
+ */
+export function updateManagedFields(args: UpdateManagedFieldsArgs): ManagedFieldsEntry[] {
+  const incoming = args.incomingManagedFields !== undefined ? args.incomingManagedFields : args.next.metadata?.managedFields;
+  const reset = !args.subresource && isResetManagedFields(incoming);
+  const table = startingManagers(args, incoming, reset);
+
+  const before = withoutManagedFields(args.live);
+  const after = withoutManagedFields(args.next);
+  const cmp = compareObjects(before, after, args.schema, { builtinKind: args.builtinKind });
+  const taken = cmp.added.union(cmp.modified);
+
+  for (const rec of table.values()) rec.fields = rec.fields.difference(taken).difference(cmp.removed);
+
+  let owned = stripUntracked(taken);
+  if (reset && args.requestBody !== undefined) {
+    owned = owned.union(stripUntracked(toFieldSet(args.requestBody, args.schema).intersection(toFieldSet(after, args.schema))));
+  }
+  if (!owned.isEmpty()) {
+    const id = managerIdentifier({ manager: args.manager, operation: 'Update', apiVersion: args.apiVersion, subresource: args.subresource });
+    const prev = table.get(id);
+    table.set(id, {
+      manager: args.manager,
+      operation: 'Update',
+      apiVersion: args.apiVersion,
+      ...(args.subresource ? { subresource: args.subresource } : {}),
+      time: args.now,
+      fields: (prev?.fields ?? FieldSet.empty()).union(owned),
+    });
+  }
+  dropEmptyManagers(table);
+  capUpdateManagers(table);
+  return encodeManagedFields(table);
+}
+
+function startingManagers(args: UpdateManagedFieldsArgs, incoming: unknown, reset: boolean): ManagerTable {
+  if (reset) return new Map();
+  if (!args.subresource) {
+    const fromRequest = tryDecodeManagedFields(incoming);
+    if (fromRequest && fromRequest.size > 0) return fromRequest;
+  }
+  return tryDecodeManagedFields(args.live?.metadata?.managedFields) ?? new Map();
+}
+
+/** A shallow view of `obj` without metadata.managedFields (undefined stays undefined). */
+export function withoutManagedFields(obj: ApiObject | undefined): ApiObject | undefined {
+  if (!obj) return undefined;
+  if (!obj.metadata || !('managedFields' in obj.metadata)) return obj;
+  const { managedFields: _dropped, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+}

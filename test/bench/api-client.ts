@@ -1,0 +1,77 @@
+/**
+ * The load generator's HTTPS client: the admin identity from the server's kubeconfig and one
+ * keep-alive agent whose socket count is the benchmark's concurrency.
+ */
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+
+/** Where the server is and how to authenticate to it, as read from a kubeconfig. */
+export interface ServerConnection {
+  /** e.g. `https://127.0.0.1:40123` */
+  url: string;
+  ca: Buffer;
+  cert: Buffer;
+  key: Buffer;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** The raw body: benchmarks decide whether parsing it is part of what they measure. */
+  body: Buffer;
+}
+
+/** The first cluster and user of a kubeconfig written by the server (certificate data inline). */
+export function loadKubeconfig(file: string): ServerConnection {
+  const config = parseYaml(readFileSync(file, 'utf8'));
+  const cluster = config.clusters[0].cluster;
+  const user = config.users[0].user;
+  const b64 = (s: string) => Buffer.from(s, 'base64');
+  return {
+    url: cluster.server,
+    ca: b64(cluster['certificate-authority-data']),
+    cert: b64(user['client-certificate-data']),
+    key: b64(user['client-key-data']),
+  };
+}
+
+export class ApiClient {
+  private readonly agent: https.Agent;
+
+  /** @param maxSockets the concurrency: at most this many requests are on the wire at once. */
+  constructor(readonly conn: ServerConnection, maxSockets: number) {
+    this.agent = new https.Agent({ keepAlive: true, maxSockets, ca: conn.ca, cert: conn.cert, key: conn.key });
+  }
+
+  /** Sends one request; resolves once the whole body has arrived, whatever the status. */
+  request(method: string, path: string, body?: unknown): Promise<ApiResponse> {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (payload) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(payload.length);
+    }
+    return new Promise((resolve, reject) => {
+      const req = https.request(`${this.conn.url}${path}`, { method, headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  /** A request that must answer `expect` (default any 2xx); returns the parsed JSON body. */
+  async json(method: string, path: string, body?: unknown, expect?: number): Promise<any> {
+    const res = await this.request(method, path, body);
+    const ok = expect === undefined ? res.status >= 200 && res.status < 300 : res.status === expect;
+    if (!ok) throw new Error(`${method} ${path}: ${res.status} ${res.body.toString('utf8').slice(0, 300)}`);
+    return JSON.parse(res.body.toString('utf8'));
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}

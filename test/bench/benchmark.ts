@@ -1,0 +1,39 @@
+/**
+ * The contract between the runner (run.ts) and one benchmark file: a benchmark gets a fresh
+ * etcd and server, does bounded work against them, and returns rows for the shared table.
+ */
+import { BenchEnvironment } from './environment';
+
+/** One line of the result table and one entry of the JSON file. */
+export interface ResultRow {
+  benchmark: string;
+  metric: string;
+  /** Unit of `value` and `baseline`, e.g. 'ms', 'ops/s', 'events'. */
+  unit: string;
+  value: number;
+  /** What `value` is compared with (raw etcd, the expected count, the idle state), if anything. */
+  baseline?: number;
+  /**
+   * value vs baseline, oriented so that > 1 is better for the server: throughput value/baseline,
+   * latency baseline/value (raw etcd time / server time), counts value/baseline.
+   */
+  ratio?: number;
+  note?: string;
+}
+
+export interface BenchContext {
+  /** --quick: smaller data and shorter phases, the whole run under ~2 minutes. */
+  quick: boolean;
+  env: BenchEnvironment;
+  /** Progress lines on stderr, so stdout carries only the table. */
+  log(msg: string): void;
+}
+
+export interface Benchmark {
+  /** Stable id, used by --only and as the `benchmark` column. */
+  name: string;
+  /** One line for --help. */
+  description: string;
+  /** Must end every loop and stream it starts; the runner stops the environment afterwards. */
+  run(ctx: BenchContext): Promise<ResultRow[]>;
+}

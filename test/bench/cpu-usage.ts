@@ -1,0 +1,42 @@
+/**
+ * CPU time of the load generator and of the server process, so a result can say which side was
+ * saturated. The server's comes from /proc (Linux); elsewhere it is unknown.
+ */
+import { readFileSync } from 'node:fs';
+
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
+const CLOCK_TICKS_PER_SEC = 100;
+
+/** CPU seconds (user + system) used so far by `pid`, or undefined when /proc cannot tell. */
+export function processCpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SEC;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds used so far by this process. */
+export function ownCpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+/** Starts a measurement; the returned function gives each side's CPU use as % of one core since. */
+export function cpuMeter(serverPid: number | undefined): () => { generator: number; server?: number } {
+  const t0 = Date.now();
+  const own0 = ownCpuSeconds();
+  const srv0 = processCpuSeconds(serverPid);
+  return () => {
+    const wall = (Date.now() - t0) / 1000;
+    const srv1 = processCpuSeconds(serverPid);
+    return {
+      generator: (100 * (ownCpuSeconds() - own0)) / wall,
+      server: srv0 === undefined || srv1 === undefined ? undefined : (100 * (srv1 - srv0)) / wall,
+    };
+  };
+}

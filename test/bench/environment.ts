@@ -1,0 +1,80 @@
+/**
+ * What one benchmark runs against: its own etcd (test/helpers/etcd-harness.ts) and the server as
+ * a child process pointed at it, with clients for both. stop() leaves no process or temp dir.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Etcd3 } from 'etcd3';
+import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
+import { createEtcdClient } from '../../lib/storage/etcd3/client';
+import { ApiClient, loadKubeconfig, ServerConnection } from './api-client';
+import { EtcdWatchGauges, readEtcdWatchGauges } from './etcd-metrics';
+import { ServerProcess, startServerProcess } from './server-process';
+
+export interface EnvironmentOptions {
+  /** Node flags for the server process, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof']. */
+  serverNodeArgs?: string[];
+}
+
+export interface BenchEnvironment {
+  /** `http://127.0.0.1:<port>` */
+  etcdEndpoint: string;
+  /** etcd's watch gauges before the server started: the baseline for "watches the server added". */
+  etcdWatchesBeforeServer: EtcdWatchGauges;
+  server: ServerConnection;
+  /** The server process, for CPU accounting. */
+  serverPid?: number;
+  /** A new keep-alive HTTPS client with `maxSockets` = concurrency; closed by stop(). */
+  apiClient(maxSockets: number): ApiClient;
+  /** A raw etcd3 client built as the server builds its own (no message size limit); closed by stop(). */
+  etcdClient(): Etcd3;
+  /** The server's stderr tail, for diagnosing a failed benchmark. */
+  serverStderrTail(): string;
+  stop(): Promise<void>;
+}
+
+export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Promise<BenchEnvironment> {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const stop = async () => {
+    // Last started, first stopped: clients, then the server, then etcd and the temp dir.
+    const errs: unknown[] = [];
+    for (const c of cleanups.splice(0).reverse()) {
+      try { await c(); } catch (err) { errs.push(err); }
+    }
+    if (errs.length) throw errs[0];
+  };
+  try {
+    const etcd: TestEtcd = await startTestEtcd();
+    cleanups.push(() => etcd.stop());
+    const etcdWatchesBeforeServer = await readEtcdWatchGauges(etcd.endpoint);
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orch-bench-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const server: ServerProcess = await startServerProcess([
+      `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error',
+    ], opts.serverNodeArgs ?? []);
+    cleanups.push(() => server.stop());
+    const conn = loadKubeconfig(server.kubeconfigPath);
+    return {
+      etcdEndpoint: etcd.endpoint,
+      etcdWatchesBeforeServer,
+      server: conn,
+      serverPid: server.process.pid,
+      apiClient(maxSockets) {
+        const c = new ApiClient(conn, maxSockets);
+        cleanups.push(() => c.close());
+        return c;
+      },
+      etcdClient() {
+        const c = createEtcdClient({ endpoints: [etcd.endpoint] });
+        cleanups.push(() => c.close());
+        return c;
+      },
+      serverStderrTail: () => server.stderrTail(),
+      stop,
+    };
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+}

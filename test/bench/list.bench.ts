@@ -1,0 +1,148 @@
+/**
+ * Benchmark B, list: many 1 KiB ConfigMaps in one namespace, then, one at a time, the three
+ * list kinds over HTTPS (consistent, resourceVersion=0, paginated) against a raw etcd range of
+ * the same keys. Ratios are > 1 when the server is faster than raw etcd.
+ */
+import { Etcd3 } from 'etcd3';
+import { Benchmark, BenchContext, ResultRow } from './benchmark';
+import { ApiClient } from './api-client';
+import { LoopResult, timedLoop } from './latency';
+import { cpuMeter } from './cpu-usage';
+
+const NAME = 'list';
+const NAMESPACE = 'bench-list';
+const CREATE_CONCURRENCY = 32;
+const PAGE = 500;
+const PAYLOAD = '0123456789abcdef'.repeat(64);
+const ETCD_PREFIX = `/registry/configmaps/${NAMESPACE}/`;
+
+interface Measured {
+  label: string;
+  server: LoopResult;
+  raw: LoopResult;
+  rawLabel: string;
+  /** % of one core while the server loop ran. */
+  cpu: { generator: number; server?: number };
+}
+
+export const listBench: Benchmark = {
+  name: NAME,
+  description: 'ConfigMap lists (consistent, RV=0, limit=500 pages) over HTTPS vs a raw etcd range of the same keys',
+  async run(ctx: BenchContext): Promise<ResultRow[]> {
+    const count = ctx.quick ? 2_000 : 10_000;
+    const loop = { durationMs: ctx.quick ? 3_000 : 10_000, maxIterations: ctx.quick ? 50 : 300, minIterations: 3, concurrency: 1 };
+    const base = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
+    const writer = ctx.env.apiClient(CREATE_CONCURRENCY);
+    const api = ctx.env.apiClient(1);
+    const etcd = ctx.env.etcdClient();
+
+    await writer.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    ctx.log(`${NAME}: creating ${count} ConfigMaps (concurrency ${CREATE_CONCURRENCY})`);
+    const create = await timedLoop(async (i) => {
+      await writer.json('POST', base, {
+        apiVersion: 'v1', kind: 'ConfigMap',
+        metadata: { name: `cm-${String(i).padStart(6, '0')}` },
+        data: { payload: PAYLOAD },
+      }, 201);
+    }, { durationMs: Infinity, maxIterations: count, minIterations: count, concurrency: CREATE_CONCURRENCY });
+
+    // One untimed call of each validates the item count and warms connections and caches.
+    const kinds: Array<{ label: string; op: () => Promise<number>; rawLabel: string; raw: () => Promise<number> }> = [
+      { label: 'consistent list', op: () => fullList(api, base), rawLabel: 'etcd range', raw: () => rawRange(etcd) },
+      { label: 'RV=0 list', op: () => fullList(api, `${base}?resourceVersion=0`), rawLabel: 'etcd range', raw: () => rawRange(etcd) },
+      { label: `paginated list (limit=${PAGE})`, op: () => pagedList(api, base), rawLabel: `etcd range pages of ${PAGE}`, raw: () => rawPagedRange(etcd) },
+    ];
+    const measured: Measured[] = [];
+    for (const k of kinds) {
+      for (const [what, fn] of [[k.label, k.op], [k.rawLabel, k.raw]] as const) {
+        const n = await fn();
+        if (n !== count) throw new Error(`${what} returned ${n} items, want ${count}`);
+      }
+      ctx.log(`${NAME}: measuring ${k.label} and ${k.rawLabel}`);
+      const raw = await timedLoop(async () => { await k.raw(); }, loop);
+      const meter = cpuMeter(ctx.env.serverPid);
+      const server = await timedLoop(async () => { await k.op(); }, loop);
+      measured.push({ label: k.label, server, raw, rawLabel: k.rawLabel, cpu: meter() });
+    }
+    const bodyBytes = (await api.request('GET', base)).body.length;
+
+    const rows: ResultRow[] = [{
+      benchmark: NAME, metric: `create ${count} ConfigMaps (1 KiB)`, unit: 'ops/s', value: create.opsPerSec,
+      note: `concurrency ${CREATE_CONCURRENCY}; POST p50 ${create.p50.toFixed(1)} ms, p99 ${create.p99.toFixed(1)} ms`,
+    }];
+    for (const m of measured) {
+      const note = `${m.server.count} vs ${m.raw.count} iterations; baseline: ${m.rawLabel}; CPU % of a core: server ${m.cpu.server?.toFixed(0) ?? '?'}, load generator ${m.cpu.generator.toFixed(0)}`;
+      rows.push({ benchmark: NAME, metric: `${m.label} throughput`, unit: 'ops/s', value: m.server.opsPerSec, baseline: m.raw.opsPerSec, ratio: m.server.opsPerSec / m.raw.opsPerSec, note });
+      for (const stat of ['mean', 'p50', 'p99'] as const) {
+        rows.push({ benchmark: NAME, metric: `${m.label} ${stat}`, unit: 'ms', value: m.server[stat], baseline: m.raw[stat], ratio: m.raw[stat] / m.server[stat] });
+      }
+    }
+    rows.push({ benchmark: NAME, metric: 'list response size', unit: 'MB', value: bodyBytes / 1e6, note: `${count} items, JSON` });
+    return rows;
+  },
+};
+
+/** A list in one response; the body is counted, not parsed (parsing is the client's cost). */
+async function fullList(api: ApiClient, path: string): Promise<number> {
+  const res = await api.request('GET', path);
+  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.body.toString('utf8').slice(0, 300)}`);
+  return countItems(res.body);
+}
+
+/** Follows `continue` to the end; reads only each page's leading metadata. */
+async function pagedList(api: ApiClient, base: string): Promise<number> {
+  let items = 0;
+  let token = '';
+  for (let page = 0; page < 10_000; page++) {
+    const path = `${base}?limit=${PAGE}${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
+    const res = await api.request('GET', path);
+    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.body.toString('utf8').slice(0, 300)}`);
+    items += countItems(res.body);
+    token = listMetadata(res.body).continue ?? '';
+    if (!token) return items;
+  }
+  throw new Error('paginated list did not end in 10,000 pages');
+}
+
+/**
+ * The server writes `{"kind":..,"apiVersion":..,"metadata":{..},"items":[..]}` with a flat
+ * metadata object first, so the list's metadata is read without parsing the items.
+ */
+function listMetadata(body: Buffer): { continue?: string; resourceVersion?: string } {
+  const head = body.subarray(0, 4096).toString('utf8');
+  const start = head.indexOf('"metadata":{');
+  const end = head.indexOf('}', start);
+  if (start < 0 || end < 0 || start > head.indexOf('"items":')) return JSON.parse(body.toString('utf8')).metadata;
+  return JSON.parse(head.slice(start + '"metadata":'.length, end + 1));
+}
+
+/** Items in a list body, counted by their names (`"name":"cm-`) without parsing the body. */
+function countItems(body: Buffer): number {
+  let n = 0;
+  const needle = Buffer.from('"name":"cm-');
+  for (let i = body.indexOf(needle); i >= 0; i = body.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+const rangeEnd = (prefix: string) => Buffer.from(prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1));
+
+/** The same keys in one linearizable etcd range, values as raw bytes. */
+async function rawRange(etcd: Etcd3): Promise<number> {
+  const res = await etcd.kv.range({ key: Buffer.from(ETCD_PREFIX), range_end: rangeEnd(ETCD_PREFIX) });
+  return res.kvs.length;
+}
+
+/** Pages of PAGE keys, the first linearizable, the rest at its revision (one snapshot). */
+async function rawPagedRange(etcd: Etcd3): Promise<number> {
+  let key = Buffer.from(ETCD_PREFIX);
+  let revision: string | undefined;
+  let n = 0;
+  for (let page = 0; page < 10_000; page++) {
+    const res = await etcd.kv.range({ key, range_end: rangeEnd(ETCD_PREFIX), limit: PAGE, revision });
+    revision ??= res.header.revision;
+    n += res.kvs.length;
+    if (!res.more || !res.kvs.length) return n;
+    key = Buffer.concat([res.kvs[res.kvs.length - 1].key, Buffer.from([0])]);
+  }
+  throw new Error('etcd range did not end in 10,000 pages');
+}
