@@ -5,9 +5,8 @@
  *
  * - scalars and atomic values: the configuration's value replaces the live one;
  * - granular structs and maps: the union of keys, merged key by key;
- * - `set` and `map` lists: items matched by value or by key fields and merged item by item. Order:
- *   the configuration's items in its order; live-only items keep their place before the next
- *   item they preceded in the live list, or go to the end.
+ * - `set` and `map` lists: items matched by value or by key fields and merged item by item, in
+ *   structured-merge-diff's order (see mergeItems).
  * - a null or absent container in the configuration leaves the live one alone.
  */
 import { Schema } from '../scheme/schema';
@@ -36,30 +35,46 @@ export function mergeApplied(live: unknown, config: unknown, schema: Schema | un
       if (!Array.isArray(config)) return config === null && !isEmptyContainer(live) ? cloneJson(live) : cloneJson(config);
       if (!Array.isArray(live)) return cloneJson(config);
       const items = itemsOf(schema);
-      const liveItems = indexItems(shape, live, items);
-      const configItems = indexItems(shape, config, items);
-      const liveOrder = [...liveItems.keys()];
-      const emitted = new Set<string>();
-      const out: unknown[] = [];
-      let cursor = 0;
-      // Live-only items that sit before position `upTo` of the live list.
-      const flushLiveOnly = (upTo: number) => {
-        for (; cursor < upTo; cursor++) {
-          const k = liveOrder[cursor];
-          if (!configItems.has(k) && !emitted.has(k)) {
-            out.push(cloneJson(liveItems.get(k)));
-            emitted.add(k);
-          }
-        }
-      };
-      for (const [k, item] of configItems) {
-        const at = liveOrder.indexOf(k);
-        if (at >= 0) flushLiveOnly(at);
-        out.push(mergeApplied(liveItems.get(k), item, items));
-        emitted.add(k);
-      }
-      flushLiveOnly(liveOrder.length);
-      return out;
+      return mergeItems(indexItems(shape, live, items), indexItems(shape, config, items), items);
     }
   }
+}
+
+/**
+ * Both lists are walked side by side. Items in both come out in the configuration's order; a
+ * live-only item comes out where the walk over the live list meets it, so it keeps its place
+ * relative to the items around it; a configuration-only item comes out where the walk over the
+ * configuration meets it. (live [a], config [b] gives [a, b]; live [a, b, c], config [c, a]
+ * gives [b, c, a].)
+ */
+function mergeItems(live: Map<string, unknown>, config: Map<string, unknown>, items: Schema | undefined): unknown[] {
+  const l = [...live.keys()];
+  const c = [...config.keys()];
+  const shared = c.filter((k) => live.has(k));
+  const out: unknown[] = [];
+  let li = 0;
+  let ci = 0;
+  let si = 0;
+  while (li < l.length || ci < c.length) {
+    const lk = l[li];
+    const ck = c[ci];
+    if (li < l.length && ci < c.length && lk === ck) {
+      out.push(mergeApplied(live.get(lk), config.get(ck), items));
+      if (shared[si] === ck) si++;
+      li++;
+      ci++;
+    } else if (li < l.length && ci < c.length && config.has(lk) && shared[si] !== lk) {
+      li++; // shared, but its turn comes later in the configuration's order
+    } else if (li < l.length && !config.has(lk)) {
+      out.push(cloneJson(live.get(lk)));
+      li++;
+    } else if (ci < c.length) {
+      out.push(mergeApplied(live.get(ck), config.get(ck), items));
+      if (shared[si] === ck) si++;
+      ci++;
+    } else {
+      li++; // a shared item already merged
+    }
+  }
+  return out;
 }
