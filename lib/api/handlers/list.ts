@@ -14,7 +14,8 @@ export async function handleList(s: ResourceScope): Promise<void> {
   const opts = parseListOptions(new URLSearchParams(s.ctx.querystring), selectableFields(s));
   const result = await list(s.store, s.info.namespace, opts);
   const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
-  if (result.continue) metadata.continue = result.continue;
+  // The spec: `continue` is the empty string when the list is complete (Kubernetes omits it; both read the same).
+  metadata.continue = result.continue;
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   writeObject(s.ctx, 200, listBody(s, result.items, metadata));
 }
