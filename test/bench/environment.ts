@@ -36,13 +36,18 @@ export interface BenchEnvironment {
 
 export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Promise<BenchEnvironment> {
   const cleanups: Array<() => Promise<void> | void> = [];
-  const stop = async () => {
-    // Last started, first stopped: clients, then the server, then etcd and the temp dir.
-    const errs: unknown[] = [];
-    for (const c of cleanups.splice(0).reverse()) {
-      try { await c(); } catch (err) { errs.push(err); }
-    }
-    if (errs.length) throw errs[0];
+  let stopping: Promise<void> | undefined;
+  // Idempotent: a signal handler and the runner may both call it; both wait for the same stop.
+  const stop = () => {
+    stopping ??= (async () => {
+      // Last started, first stopped: clients, then the server, then etcd and the temp dir.
+      const errs: unknown[] = [];
+      for (const c of cleanups.splice(0).reverse()) {
+        try { await c(); } catch (err) { errs.push(err); }
+      }
+      if (errs.length) throw errs[0];
+    })();
+    return stopping;
   };
   try {
     const etcd: TestEtcd = await startTestEtcd();

@@ -1,7 +1,7 @@
 /**
  * The benchmark driver (`make bench ARGS='--quick'`): runs each selected benchmark against its
  * own etcd and server process, prints one table to stdout and writes the rows as JSON.
- * Exits 1 when a benchmark failed (the others still run), 2 on a bad flag.
+ * Exits 1 when a benchmark failed (the others still run), 2 on a bad flag, 130 when interrupted.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -55,27 +55,39 @@ async function main(): Promise<number> {
 
   const report: RunReport = { startedAt: new Date().toISOString(), quick: flags.quick, failures: [], host: hostInfo(), rows: [] };
   let current: BenchEnvironment | undefined;
-  // Ctrl-C and SIGTERM still stop etcd and the server and remove their temp dirs.
+  let interrupted: NodeJS.Signals | undefined;
+  // A signal stops the running benchmark's etcd and server (its requests then fail fast) and
+  // runs no further benchmark; the loop below still cleans up. A second signal exits at once.
   const onSignal = (sig: NodeJS.Signals) => {
+    if (interrupted) process.exit(130);
+    interrupted = sig;
     log(`${sig}: stopping`);
-    void (current?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+    void current?.stop().catch(() => undefined);
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   const t0 = Date.now();
+  let succeeded = 0;
   for (const bench of selected) {
+    if (interrupted) break;
     log(`${bench.name}: starting etcd and the server`);
     const started = Date.now();
     try {
       current = await startBenchEnvironment({ serverNodeArgs });
+      if (interrupted) throw new Error(`interrupted by ${interrupted}`);
       const rows: ResultRow[] = await bench.run({ quick: flags.quick, env: current, log });
+      // Numbers measured while the environment was being torn down mean nothing.
+      if (interrupted) throw new Error(`interrupted by ${interrupted}`);
       report.rows.push(...rows);
+      succeeded++;
     } catch (err) {
       const error = err instanceof Error ? err.stack ?? err.message : String(err);
-      report.failures.push({ benchmark: bench.name, error });
-      log(`${bench.name} FAILED: ${error}`);
-      if (current) log(`server stderr (tail):\n${current.serverStderrTail()}`);
+      report.failures.push({ benchmark: bench.name, error: interrupted ? `interrupted by ${interrupted}` : error });
+      if (!interrupted) {
+        log(`${bench.name} FAILED: ${error}`);
+        if (current) log(`server stderr (tail):\n${current.serverStderrTail()}`);
+      }
     } finally {
       await current?.stop().catch((err) => log(`cleanup of ${bench.name} failed: ${String(err)}`));
       current = undefined;
@@ -86,7 +98,8 @@ async function main(): Promise<number> {
   process.stdout.write(`${formatTable(report.rows)}\n`);
   for (const f of report.failures) process.stdout.write(`FAILED ${f.benchmark}: ${f.error.split('\n')[0]}\n`);
   await writeReport(flags.out, report);
-  log(`${selected.length} benchmark(s) in ${((Date.now() - t0) / 1000).toFixed(1)} s; results written to ${flags.out}`);
+  log(`${succeeded} of ${selected.length} benchmark(s) succeeded in ${((Date.now() - t0) / 1000).toFixed(1)} s; results written to ${flags.out}`);
+  if (interrupted) return 130;
   return report.failures.length ? 1 : 0;
 }
 
