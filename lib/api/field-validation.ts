@@ -36,6 +36,23 @@ export function unknownFields(value: unknown, schema: Schema | undefined, path =
 }
 
 /**
+ * A copy of `value` without the fields unknownFields reports: Kubernetes decodes a body into the
+ * kind's type, so under Warn and Ignore an unknown field is dropped, never stored.
+ */
+export function dropUnknownFields<T>(value: T, schema: Schema | undefined): T {
+  if (!schema || schema['x-kubernetes-preserve-unknown-fields'] || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => dropUnknownFields(item, schema.items)) as T;
+  const kept: Array<[string, unknown]> = [];
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    const childSchema = (schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined) ?? schema.additionalProperties;
+    if (childSchema) kept.push([key, dropUnknownFields(child, childSchema)]);
+    else if (!schema.properties) kept.push([key, child]);
+  }
+  // fromEntries defines own properties, so a key "__proto__" stays data.
+  return Object.fromEntries(kept) as T;
+}
+
+/**
  * Paths of keys that appear twice in one JSON object. A small scanner over the raw text, so
  * the body is still parsed by JSON.parse (which keeps the last value, as Go's decoder does).
  */
@@ -94,16 +111,17 @@ export function duplicateJsonFields(text: string): string[] {
 
 /**
  * Applies the chosen validation: Strict throws 400 listing every problem; Warn adds `Warning`
- * headers; Ignore does nothing.
+ * headers; Ignore does nothing. `prefix` leads the 400 message, as Kubernetes' decoder words it for
+ * create and update (`ConfigMap in version "v1" cannot be handled as a ConfigMap: `).
  */
-export function enforceFieldValidation(ctx: Context, mode: FieldValidation, problems: { unknown: string[]; duplicate: string[] }): void {
+export function enforceFieldValidation(ctx: Context, mode: FieldValidation, problems: { unknown: string[]; duplicate: string[] }, prefix = ''): void {
   if (mode === 'Ignore') return;
   const messages = [
     ...problems.duplicate.map((p) => `duplicate field "${p}"`),
     ...problems.unknown.map((p) => `unknown field "${p}"`),
   ];
   if (!messages.length) return;
-  if (mode === 'Strict') throw new ApiError(400, 'BadRequest', `strict decoding error: ${messages.join(', ')}`);
+  if (mode === 'Strict') throw new ApiError(400, 'BadRequest', `${prefix}strict decoding error: ${messages.join(', ')}`);
   addWarnings(ctx, messages);
 }
 

@@ -12,6 +12,7 @@ import { errors } from '../meta/api-errors';
 import { userFromClientCertificate } from '../authn/x509';
 import { User } from '../api/handlers/scope';
 import { installDiscovery } from '../api/discovery';
+import { installOpenApi } from '../api/openapi/routes';
 import { installVersion } from '../api/version';
 import { HealthChecks, installHealth } from '../api/health';
 import { resourceHandler, StoreIndex } from '../api/resource-handler';
@@ -75,6 +76,7 @@ export function buildApp(deps: AppDeps): Koa {
   installVersion(router);
   installHealth(router, deps.health);
   installDiscovery(router, { resources: () => deps.resources, naming: deps.naming });
+  installOpenApi(router, { resources: () => deps.resources, naming: deps.naming });
 
   app.use(errorsAndLog);
   app.use(requestInfo);

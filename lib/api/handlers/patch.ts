@@ -10,21 +10,27 @@ import { parseBool } from '../query';
 import { errors } from '../../meta/api-errors';
 import { fieldErrors } from '../../meta/field-errors';
 import { ApiObject } from '../../scheme/types';
+import { Schema } from '../../scheme/schema';
 import { applyJsonPatch } from '../../fieldmanager/json-patch';
 import { applyMergePatch } from '../../fieldmanager/merge-patch';
 import { applyStrategicMergePatch, isStrategicMergeSupported } from '../../fieldmanager/strategic-merge-patch';
-import { enforceFieldValidation, parseFieldValidation, unknownFields } from '../field-validation';
+import { dropUnknownFields, enforceFieldValidation, parseFieldValidation, unknownFields } from '../field-validation';
 import { handleApply, APPLY_PATCH_TYPE } from './apply';
 
 export const JSON_PATCH = 'application/json-patch+json';
 export const MERGE_PATCH = 'application/merge-patch+json';
 export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 
-/** The patch types a kind accepts (strategic merge needs the kind's patch metadata). */
-export function patchTypesFor(s: ResourceScope): string[] {
+/** The patch types a kind with this schema accepts (strategic merge needs the kind's patch metadata). */
+export function patchTypesForSchema(schema: Schema): string[] {
   const types = [JSON_PATCH, MERGE_PATCH];
-  if (isStrategicMergeSupported(s.store.def.schema)) types.push(STRATEGIC_MERGE_PATCH);
+  if (isStrategicMergeSupported(schema)) types.push(STRATEGIC_MERGE_PATCH);
   return [...types, APPLY_PATCH_TYPE];
+}
+
+/** The patch types the scope's kind accepts. */
+export function patchTypesFor(s: ResourceScope): string[] {
+  return patchTypesForSchema(s.store.def.schema);
 }
 
 /** The resourceVersion a patch asks for: a precondition, as in Kubernetes. */
@@ -81,7 +87,7 @@ export async function handlePatch(s: ResourceScope): Promise<void> {
       checked = true;
       enforceFieldValidation(s.ctx, fv, { unknown: unknownFields(obj, def.schema), duplicate: [] });
     }
-    return obj;
+    return dropUnknownFields(obj, def.schema);
   };
   let incoming: unknown;
   const { object } = await s.store.updateWith(strategyContext(s), s.info.name as string, (current) => {
@@ -91,6 +97,8 @@ export async function handlePatch(s: ResourceScope): Promise<void> {
   }, {
     ...wopts, subresource: s.info.subresource, precondition: patchPrecondition(contentType, patch),
     get incomingManagedFields() { return incoming; },
+    // After a managedFields reset the sender owns every field the (object-shaped) patch names.
+    requestBody: contentType === JSON_PATCH ? undefined : patch,
   });
   writeObject(s.ctx, 200, object);
 }

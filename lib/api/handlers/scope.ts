@@ -8,9 +8,10 @@ import { GenericStore } from '../../registry/store';
 import { ApiObject, StrategyContext, apiVersionOf } from '../../scheme/types';
 import { errors } from '../../meta/api-errors';
 import { fieldErrors } from '../../meta/field-errors';
-import { contentTypeOf, decodeBody, readRawBody } from '../negotiation';
+import { contentTypeOf, readRawBody } from '../negotiation';
+import { decodeRequestBody } from '../protobuf-body';
 import { parseDryRun } from '../query';
-import { duplicateJsonFields, enforceFieldValidation, parseFieldValidation, unknownFields } from '../field-validation';
+import { dropUnknownFields, duplicateJsonFields, enforceFieldValidation, parseFieldValidation, unknownFields } from '../field-validation';
 import { WriteOptions } from '../../registry/options';
 
 export interface User { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> }
@@ -60,8 +61,8 @@ export function writeOptions(s: ResourceScope): WriteOptions {
 export async function readObject(s: ResourceScope): Promise<ApiObject> {
   const raw = await readRawBody(s.ctx);
   const contentType = contentTypeOf(s.ctx);
-  const body = decodeBody(raw, contentType);
   const def = s.store.def;
+  const body = decodeRequestBody(raw, contentType, { apiVersion: apiVersionOf(def), kind: def.kind });
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw errors.badRequest(`the request body must be a JSON object of kind ${def.kind}`);
   }
@@ -80,14 +81,14 @@ export async function readObject(s: ResourceScope): Promise<ApiObject> {
   enforceFieldValidation(s.ctx, parseFieldValidation(typeof fv === 'string' ? fv : undefined), {
     unknown: unknownFields(obj, def.schema),
     duplicate: contentType === 'application/json' ? duplicateJsonFields(raw.toString('utf8')) : [],
-  });
+  }, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: `);
   const problem = def.strategy.checkDecode?.(obj);
   if (problem) throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${problem}`);
   const ns = obj.metadata?.namespace;
   if (def.namespaced && ns && ns !== s.info.namespace) {
     throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  return { ...obj, apiVersion: want, kind: def.kind };
+  return { ...dropUnknownFields(obj, def.schema), apiVersion: want, kind: def.kind };
 }
 
 /** The item list of a collection response. */

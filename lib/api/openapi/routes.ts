@@ -1,0 +1,81 @@
+/**
+ * GET `/openapi/v2`, `/openapi/v3`, `/openapi/v3/api/<version>` and
+ * `/openapi/v3/apis/<group>/<version>`, with kube-openapi's caching rules:
+ * - every answer carries the document hash as a quoted ETag and honours If-None-Match (304);
+ * - a group/version document asked with its current `?hash=` is immutable (`Cache-Control:
+ *   public, immutable`, Expires a year ahead); a stale hash is redirected (301) to the current URL.
+ * Documents are JSON only. kubectl asks `/openapi/v2` for protobuf alone and gets 406; it then
+ * goes without v2, which it needs only when v3 is missing (validation, explain and client-side
+ * apply all read v3 first).
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { errors } from '../../meta/api-errors';
+import { Naming } from '../../naming';
+import { ResourceDef } from '../../scheme/types';
+import { parseAccept } from '../negotiation';
+import { versionInfo } from '../version';
+import { OpenApiDocuments, ServedDocument } from './documents';
+
+const JSON_TYPE = 'application/json';
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+export interface OpenApiOptions {
+  /** Everything served, read on every request so that newly registered kinds show up at once. */
+  resources: () => ResourceDef[];
+  naming: Naming;
+}
+
+function requireJson(ctx: Context): void {
+  const ok = parseAccept(ctx.get('Accept')).some((r) => r.type === '*' || (r.type === 'application' && (r.subtype === '*' || r.subtype === 'json')));
+  if (!ok) throw errors.notAcceptable([JSON_TYPE]);
+}
+
+function send(ctx: Context, doc: ServedDocument): void {
+  ctx.set('Vary', 'Accept');
+  ctx.set('ETag', `"${doc.hash}"`);
+  ctx.set('Content-Type', JSON_TYPE);
+  ctx.status = 200;
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.body = doc.body;
+}
+
+function sendGroupVersion(ctx: Context, docs: OpenApiDocuments, key: string): void {
+  const doc = docs.groupVersion(key);
+  if (!doc) throw errors.notFoundPath();
+  requireJson(ctx);
+  const hash = typeof ctx.query.hash === 'string' ? ctx.query.hash : '';
+  if (hash && hash !== doc.hash) {
+    ctx.redirect(`/openapi/v3/${key}?hash=${doc.hash}`);
+    ctx.status = 301;
+    return;
+  }
+  if (hash) {
+    ctx.set('Cache-Control', 'public, immutable');
+    ctx.set('Expires', new Date(Date.now() + YEAR_MS).toUTCString());
+  }
+  send(ctx, doc);
+}
+
+/** Registers the OpenAPI routes. Unknown group/versions are 404; an Accept without JSON is 406. */
+export function installOpenApi(router: Router, opts: OpenApiOptions): void {
+  const info = {
+    title: opts.naming.flavor === 'kubernetes' ? 'Kubernetes' : 'Orch',
+    version: versionInfo().gitVersion,
+  };
+  const docs = new OpenApiDocuments(opts.resources, opts.naming, info);
+
+  router.get('/openapi/v2', (ctx) => {
+    requireJson(ctx);
+    send(ctx, docs.v2());
+  });
+  router.get('/openapi/v3', (ctx) => {
+    requireJson(ctx);
+    send(ctx, docs.index());
+  });
+  router.get('/openapi/v3/api/:version', (ctx) => sendGroupVersion(ctx, docs, `api/${ctx.params.version}`));
+  router.get('/openapi/v3/apis/:group/:version', (ctx) => sendGroupVersion(ctx, docs, `apis/${ctx.params.group}/${ctx.params.version}`));
+}

@@ -1,0 +1,149 @@
+/**
+ * The OpenAPI documents as clients fetch them: the v3 index, each group/version document by its
+ * hashed URL with kube-openapi's caching headers, and the v2 document; and that what they
+ * promise (patch content types, fieldValidation) is what the server does.
+ */
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { startTestServer, TestServer } from '../helpers/server-harness';
+
+/** What kubectl (client-go) sends for `/openapi/v2`: protobuf only. */
+const KUBECTL_V2_ACCEPT = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+const HASH = /^[0-9A-F]{128}$/;
+
+describe('OpenAPI endpoints', () => {
+  let t: TestServer;
+  before(async () => { t = await startTestServer(); });
+  after(async () => { await t?.stop(); });
+
+  const sha512 = (text: string) => createHash('sha512').update(text).digest('hex').toUpperCase();
+
+  async function coreDocumentUrl(): Promise<string> {
+    const index = await t.get('/openapi/v3');
+    return index.body.paths['api/v1'].serverRelativeURL;
+  }
+
+  describe('GET /openapi/v3', () => {
+    it('lists a hashed URL for every group/version discovery serves', async () => {
+      const res = await t.get('/openapi/v3');
+      expect(res.status).to.equal(200);
+      expect(res.headers['content-type']).to.equal('application/json');
+      expect(res.headers.etag).to.equal(`"${sha512(res.text)}"`);
+      const groups = (await t.get('/apis')).body.groups as { versions: { groupVersion: string }[] }[];
+      const expected = ['api/v1', ...groups.flatMap((g) => g.versions.map((v) => `apis/${v.groupVersion}`))];
+      expect(Object.keys(res.body.paths)).to.have.members(expected);
+      for (const [key, entry] of Object.entries(res.body.paths as Record<string, { serverRelativeURL: string }>)) {
+        const [p, query] = entry.serverRelativeURL.split('?hash=');
+        expect(p).to.equal(`/openapi/v3/${key}`);
+        expect(query).to.match(HASH);
+      }
+    });
+
+    it('answers 304 to If-None-Match with its ETag', async () => {
+      const first = await t.get('/openapi/v3');
+      const again = await t.get('/openapi/v3', { headers: { 'if-none-match': first.headers.etag as string } });
+      expect(again.status).to.equal(304);
+      expect(again.text).to.equal('');
+    });
+
+    it('is refused without a client identity', async () => {
+      expect((await t.get('/openapi/v3', { identity: null })).status).to.equal(401);
+    });
+  });
+
+  describe('GET /openapi/v3/<group-version>', () => {
+    it('serves the document whose SHA-512 is the hash in its URL, immutable and with that ETag', async () => {
+      const url = await coreDocumentUrl();
+      const res = await t.get(url);
+      expect(res.status).to.equal(200);
+      expect(res.headers['content-type']).to.equal('application/json');
+      const hash = url.split('?hash=')[1];
+      expect(sha512(res.text)).to.equal(hash);
+      expect(res.headers.etag).to.equal(`"${hash}"`);
+      expect(res.headers['cache-control']).to.equal('public, immutable');
+      expect(Date.parse(res.headers.expires as string) - Date.now()).to.be.greaterThan(300 * 24 * 3600 * 1000);
+      expect(res.headers.vary).to.equal('Accept');
+      expect(res.body.openapi).to.equal('3.0.0');
+      expect(res.body.components.schemas['io.k8s.api.core.v1.ConfigMap']['x-kubernetes-group-version-kind'])
+        .to.deep.equal([{ group: '', kind: 'ConfigMap', version: 'v1' }]);
+    });
+
+    it('without a hash is not marked immutable', async () => {
+      const res = await t.get('/openapi/v3/api/v1');
+      expect(res.status).to.equal(200);
+      expect(res.headers['cache-control']).to.equal(undefined);
+      expect(res.headers.etag).to.equal(`"${(await coreDocumentUrl()).split('?hash=')[1]}"`);
+    });
+
+    it('redirects a stale hash to the current URL (301)', async () => {
+      const res = await t.get('/openapi/v3/api/v1?hash=0123');
+      expect(res.status).to.equal(301);
+      expect(res.headers.location).to.equal(await coreDocumentUrl());
+    });
+
+    it('answers 304 to If-None-Match with its ETag', async () => {
+      const url = await coreDocumentUrl();
+      const res = await t.get(url, { headers: { 'if-none-match': `"${url.split('?hash=')[1]}"` } });
+      expect(res.status).to.equal(304);
+    });
+
+    it('is 404 for a group/version that is not served and 406 for an Accept without JSON', async () => {
+      expect((await t.get('/openapi/v3/apis/nope.example.com/v1')).status).to.equal(404);
+      expect((await t.get('/openapi/v3/api/v2')).status).to.equal(404);
+      expect((await t.get('/openapi/v3/api/v1', { headers: { accept: 'application/com.github.proto-openapi.spec.v3.v1.0+protobuf' } })).status).to.equal(406);
+    });
+
+    it('names as the PATCH content types exactly those the server accepts for the kind', async () => {
+      const doc = (await t.get(await coreDocumentUrl())).body;
+      const listed = Object.keys(doc.paths['/api/v1/namespaces/{namespace}/configmaps/{name}'].patch.requestBody.content);
+      await t.post('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'openapi-patch' }, data: { a: '1' } });
+      const bodies: Record<string, string> = {
+        'application/json-patch+json': JSON.stringify([{ op: 'replace', path: '/data/a', value: '2' }]),
+        'application/merge-patch+json': JSON.stringify({ data: { a: '3' } }),
+        'application/strategic-merge-patch+json': JSON.stringify({ data: { a: '4' } }),
+        'application/apply-patch+yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: openapi-patch\ndata:\n  a: "5"\n',
+      };
+      expect(listed).to.have.members(Object.keys(bodies));
+      for (const type of listed) {
+        const force = type === 'application/apply-patch+yaml' ? '&force=true' : '';
+        const res = await t.request('PATCH', `/api/v1/namespaces/default/configmaps/openapi-patch?fieldManager=test${force}`, {
+          raw: bodies[type], headers: { 'content-type': type },
+        });
+        expect(res.status, `${type}: ${res.text}`).to.equal(200);
+      }
+      const unlisted = await t.request('PATCH', '/api/v1/namespaces/default/configmaps/openapi-patch', { raw: '{}', headers: { 'content-type': 'application/x-unlisted+json' } });
+      expect(unlisted.status).to.equal(415);
+    });
+
+    it('documents fieldValidation, and the server rejects unknown fields when it is Strict', async () => {
+      const doc = (await t.get(await coreDocumentUrl())).body;
+      const post = doc.paths['/api/v1/namespaces/{namespace}/configmaps'].post;
+      expect(post.parameters.map((p: { name: string }) => p.name)).to.include('fieldValidation');
+      const res = await t.post('/api/v1/namespaces/default/configmaps?fieldValidation=Strict',
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'openapi-strict' }, dta: { a: '1' } });
+      expect(res.status).to.equal(400);
+      expect(res.body.message).to.include('strict decoding error: unknown field "dta"');
+    });
+  });
+
+  describe('GET /openapi/v2', () => {
+    it('serves Swagger 2.0 JSON with an ETag', async () => {
+      const res = await t.get('/openapi/v2');
+      expect(res.status).to.equal(200);
+      expect(res.headers['content-type']).to.equal('application/json');
+      expect(res.headers.etag).to.equal(`"${sha512(res.text)}"`);
+      expect(res.body.swagger).to.equal('2.0');
+      expect(res.body.definitions['io.k8s.api.core.v1.Secret']['x-kubernetes-group-version-kind'])
+        .to.deep.equal([{ group: '', kind: 'Secret', version: 'v1' }]);
+      expect(res.body.paths['/api/v1/namespaces/{namespace}/configmaps/{name}'].patch.consumes)
+        .to.include('application/strategic-merge-patch+json');
+    });
+
+    it('answers kubectl\'s protobuf-only request with 406 and a mixed Accept with JSON', async () => {
+      expect((await t.get('/openapi/v2', { headers: { accept: KUBECTL_V2_ACCEPT } })).status).to.equal(406);
+      const mixed = await t.get('/openapi/v2', { headers: { accept: `${KUBECTL_V2_ACCEPT}, application/json` } });
+      expect(mixed.status).to.equal(200);
+      expect(mixed.body.swagger).to.equal('2.0');
+    });
+  });
+});
