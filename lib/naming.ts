@@ -25,11 +25,21 @@ export interface Naming {
   schemaExtensionPrefix: string;
   /** A named group of this flavor, e.g. group('storage') -> `storage.orch.io`. */
   group(short: string): string;
+  /** Domain of well-known label, annotation and Secret type names: `orch.io` / `kubernetes.io`. */
+  labelDomain: string;
+  /** Secret type of service-account tokens: `orch.io/service-account-token`. */
+  serviceAccountTokenType: string;
+  /** Annotation naming the service account of a token Secret: `orch.io/service-account.name`. */
+  serviceAccountNameAnnotation: string;
+  /** Secret type of bootstrap tokens: `bootstrap.orch.io/token`. */
+  bootstrapTokenType: string;
 }
 
 function make(flavor: Flavor): Naming {
   const domain = flavor === 'orch' ? 'orch.io' : 'k8s.io';
   const system = flavor === 'orch' ? 'orch' : 'kube';
+  // Kubernetes spells its well-known names with kubernetes.io, not k8s.io.
+  const labelDomain = flavor === 'orch' ? 'orch.io' : 'kubernetes.io';
   return {
     flavor,
     domain,
@@ -42,6 +52,10 @@ function make(flavor: Flavor): Naming {
     namespaceFinalizer: flavor === 'orch' ? 'orch' : 'kubernetes',
     schemaExtensionPrefix: flavor === 'orch' ? 'x-orch-' : 'x-kubernetes-',
     group: (short: string) => `${short}.${domain}`,
+    labelDomain,
+    serviceAccountTokenType: `${labelDomain}/service-account-token`,
+    serviceAccountNameAnnotation: `${labelDomain}/service-account.name`,
+    bootstrapTokenType: `bootstrap.${labelDomain}/token`,
   };
 }
 

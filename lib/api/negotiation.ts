@@ -1,10 +1,11 @@
 /**
  * Content negotiation: which representation a response takes (from Accept) and how a request
- * body is decoded (from Content-Type). Formats not produced here yet are refused with 406/415.
+ * body is decoded (from Content-Type). Formats not produced here are refused with 406/415.
  */
 import type { Context } from 'koa';
 import YAML from 'yaml';
 import { errors } from '../meta/api-errors';
+import { metaGroups } from '../naming';
 
 export interface MediaRange {
   type: string;
@@ -13,7 +14,10 @@ export interface MediaRange {
   q: number;
 }
 
-/** Parses an Accept header into media ranges, highest q first (stable for equal q). */
+/**
+ * Parses an Accept header into media ranges: highest q first, then (as Kubernetes' goautoneg)
+ * concrete types before wildcards, otherwise in header order. q=0 entries are dropped.
+ */
 export function parseAccept(header: string | undefined): MediaRange[] {
   if (!header || !header.trim()) return [{ type: '*', subtype: '*', params: {}, q: 1 }];
   const ranges: MediaRange[] = [];
@@ -31,34 +35,126 @@ export function parseAccept(header: string | undefined): MediaRange[] {
     if (!(q > 0)) continue;
     ranges.push({ type, subtype, params, q });
   }
-  return ranges.map((r, i) => ({ r, i })).sort((a, b) => b.r.q - a.r.q || a.i - b.i).map((x) => x.r);
+  const wild = (r: MediaRange) => (r.type === '*' ? 2 : 0) + (r.subtype === '*' ? 1 : 0);
+  return ranges.map((r, i) => ({ r, i })).sort((a, b) => b.r.q - a.r.q || wild(a.r) - wild(b.r) || a.i - b.i).map((x) => x.r);
 }
 
-export type ResponseFormat = 'json' | 'yaml';
+/** How a body is serialized. */
+export type Encoding = 'json' | 'yaml' | 'protobuf';
+
+/** The representation: the object itself (in its encoding), or a Table / PartialObjectMetadata(List) of it. */
+export type ResponseFormat = Encoding | 'table' | 'partial';
+
+/** What is being answered: a GET of one object, a list, a watch stream, or an error's Status. */
+export type ResponseTarget = 'object' | 'list' | 'watch' | 'status';
+
+export type TransformKind = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
 
 export interface Negotiated {
   format: ResponseFormat;
+  /** The serializer's media type and the response Content-Type (`application/json` for a JSON Table too). */
   mediaType: string;
+  encoding: Encoding;
+  /** For table and partial: the kind asked for and its meta group and version (echoed in apiVersion). */
+  as?: TransformKind;
+  group?: string;
+  version?: string;
+  /** `pretty=1` on the chosen Accept entry. */
+  pretty?: boolean;
 }
 
-const OFFERED: Negotiated[] = [
-  { format: 'json', mediaType: 'application/json' },
-  { format: 'yaml', mediaType: 'application/yaml' },
-];
+/**
+ * The protobuf serializer, registered by the protobuf codec. Until one is registered protobuf is
+ * not offered, so clients listing JSON after it (kubectl) fall back to JSON.
+ */
+export interface ProtobufSerializer {
+  /** The protobuf media types it answers (e.g. application/vnd.kubernetes.protobuf). */
+  mediaTypes: string[];
+  /** An object, list, Status or PartialObjectMetadata(List) as `k8s\0` + Unknown. */
+  encode(obj: unknown, mediaType: string): Buffer;
+  /** One watch event as a length-prefixed frame of a `;stream=watch` body. */
+  encodeWatchEvent(event: { type: string; object: unknown }, mediaType: string): Buffer;
+}
+
+let protobufSerializer: ProtobufSerializer | undefined;
+
+/** Offers protobuf responses through `serializer` (undefined withdraws them). */
+export function registerProtobufSerializer(serializer: ProtobufSerializer | undefined): void {
+  protobufSerializer = serializer;
+}
+
+export function registeredProtobufSerializer(): ProtobufSerializer | undefined {
+  return protobufSerializer;
+}
+
+interface Offer { encoding: Encoding; mediaType: string; type: string; subtype: string; streams: boolean }
+
+function offer(encoding: Encoding, mediaType: string, streams: boolean): Offer {
+  const [type, subtype] = mediaType.split('/');
+  return { encoding, mediaType, type, subtype, streams };
+}
+
+/** The serializers in Kubernetes' order: JSON first (what `*\/*` gets), YAML (no watch framing), protobuf. */
+function offers(): Offer[] {
+  const out = [offer('json', 'application/json', true), offer('yaml', 'application/yaml', false)];
+  for (const mt of protobufSerializer?.mediaTypes ?? []) out.push(offer('protobuf', mt, true));
+  return out;
+}
+
+const TRANSFORM_KINDS: TransformKind[] = ['Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'];
+const META_VERSIONS = ['v1', 'v1beta1'];
 
 /**
- * The first Accept entry we can produce. Entries asking for another shape (`as=Table`,
- * `as=PartialObjectMetadata`) or protobuf are skipped, so a fallback later in the list wins.
+ * Whether `o` can answer the Accept entry `r` for `target`, and how (Kubernetes'
+ * acceptMediaTypeOptions and AllowsMediaTypeTransform): `as`/`g`/`v` must name Table or
+ * PartialObjectMetadata[List] of meta.k8s.io or meta.orch.io v1/v1beta1; Table only as JSON or
+ * YAML; no transform for a Status; `stream=watch` needs a streaming serializer.
  */
-export function negotiateResponse(accept: string | undefined): Negotiated {
+function acceptEntry(r: MediaRange, o: Offer, target: ResponseTarget): Negotiated | undefined {
+  const { as, g, v, stream, pretty } = r.params;
+  if (stream && (stream !== 'watch' || !o.streams)) return undefined;
+  const base: Negotiated = { format: o.encoding, mediaType: o.mediaType, encoding: o.encoding };
+  if (pretty === '1') base.pretty = true;
+  if (as === undefined && g === undefined && v === undefined) return base;
+  if (target === 'status') return undefined;
+  if (!(TRANSFORM_KINDS as string[]).includes(as) || !metaGroups.includes(g) || !META_VERSIONS.includes(v)) return undefined;
+  if (as === 'Table' && o.encoding === 'protobuf') return undefined;
+  // Kubernetes cannot turn a watch event into a list: it logs that and sends the object as is.
+  if (target === 'watch' && as === 'PartialObjectMetadataList') return base;
+  return { ...base, format: as === 'Table' ? 'table' : 'partial', as: as as TransformKind, group: g, version: v };
+}
+
+/**
+ * The representation of a response from the Accept header: entries in parseAccept's order,
+ * each tried against the serializers; the first that fits wins, so a later entry is the
+ * fallback for one we cannot produce (Table first, then JSON). A missing header is JSON.
+ * Throws NotAcceptable (406) naming the media types we produce when nothing fits.
+ * `list` vs `object` is checked when transforming (a list asked as PartialObjectMetadata is 406).
+ */
+export function negotiateResponse(accept: string | undefined, target: ResponseTarget = 'object'): Negotiated {
+  const available = offers();
+  let askedNonStreaming = false;
   for (const r of parseAccept(accept)) {
-    if (r.params.as) continue;
-    if (r.type === '*' && r.subtype === '*') return OFFERED[0];
-    if (r.type === 'application' && r.subtype === '*') return OFFERED[0];
-    const found = OFFERED.find((o) => o.mediaType === `${r.type}/${r.subtype}`);
-    if (found) return found;
+    for (const o of available) {
+      const matches = (r.type === o.type && (r.subtype === o.subtype || r.subtype === '*')) || (r.type === '*' && r.subtype === '*');
+      if (!matches) continue;
+      // YAML has no watch framing: a watch skips it (Kubernetes would answer 406 right there).
+      if (target === 'watch' && !o.streams) {
+        askedNonStreaming ||= acceptEntry(r, o, 'list') !== undefined;
+        continue;
+      }
+      const n = acceptEntry(r, o, target);
+      if (n) return n;
+    }
   }
-  throw errors.notAcceptable(OFFERED.map((o) => o.mediaType));
+  // A watch that asked only for YAML is told the streaming types, as Kubernetes' stream negotiation does.
+  const named = askedNonStreaming ? available.filter((o) => o.streams) : available;
+  throw errors.notAcceptable(named.map((o) => o.mediaType));
+}
+
+/** `<group>/<version>` of a Table or PartialObjectMetadata, as the client asked for it. */
+export function metaApiVersion(n: Negotiated): string {
+  return `${n.group}/${n.version}`;
 }
 
 /** Kubernetes' cap on request bodies. */
@@ -103,8 +199,12 @@ export function decodeBody(raw: Buffer, contentType: string, accepted = DECODABL
   }
 }
 
-/** Encodes a response body in the negotiated format; `pretty` indents JSON. */
-export function encodeBody(obj: unknown, format: ResponseFormat, pretty: boolean): string {
-  if (format === 'yaml') return YAML.stringify(obj);
+/** Encodes a response body in the negotiated encoding; `pretty` indents JSON. */
+export function encodeBody(obj: unknown, n: Pick<Negotiated, 'encoding' | 'mediaType'>, pretty: boolean): string | Buffer {
+  if (n.encoding === 'protobuf') {
+    if (!protobufSerializer) throw new Error('protobuf was negotiated without a registered serializer');
+    return protobufSerializer.encode(obj, n.mediaType);
+  }
+  if (n.encoding === 'yaml') return YAML.stringify(obj);
   return `${pretty ? JSON.stringify(obj, null, 2) : JSON.stringify(obj)}\n`;
 }

@@ -7,12 +7,27 @@ import { isStorageError, StorageError } from '../storage/errors';
 import { encodeBody, negotiateResponse, Negotiated } from './negotiation';
 import { logger } from '../server/logger';
 
-/** Writes an object in the representation the client asked for. */
+/**
+ * Writes `obj` in the negotiated encoding (negotiated here when not given). It does not transform:
+ * a Table or PartialObjectMetadata is built by the caller (represent.ts); writes answer the object.
+ */
 export function writeObject(ctx: Context, code: number, obj: unknown, negotiated?: Negotiated): void {
-  const n = negotiated ?? negotiateResponse(ctx.get('accept'));
+  const n = negotiated ?? negotiateResponse(ctx.get('accept'), 'object');
   ctx.status = code;
   ctx.type = n.mediaType;
-  ctx.body = encodeBody(obj, n.format, ctx.query.pretty !== undefined && ctx.query.pretty !== 'false');
+  ctx.body = encodeBody(obj, n, wantsPretty(ctx, n));
+}
+
+/**
+ * Kubernetes' rule for indented JSON: `pretty=1` on the Accept entry, else the `pretty` query
+ * parameter as a Go bool (`true`, `1`, ...; anything else is false), else when absent or empty
+ * a curl, Wget or browser User-Agent.
+ */
+export function wantsPretty(ctx: Context, n: Negotiated): boolean {
+  if (n.pretty) return true;
+  const pretty = new URLSearchParams(ctx.querystring).get('pretty');
+  if (pretty) return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(pretty);
+  return /^(curl|Wget|Mozilla\/5\.0)/.test(ctx.get('user-agent'));
 }
 
 /** Storage failures as Status, in etcd-agnostic words (no keys or values leak). */
@@ -46,9 +61,10 @@ export function writeError(ctx: Context, err: unknown): void {
   for (const [k, v] of Object.entries(e.headers)) ctx.set(k, v);
   let negotiated: Negotiated;
   try {
-    negotiated = negotiateResponse(ctx.get('accept'));
+    // A Status is never a Table: Accept entries asking for one are skipped, then JSON.
+    negotiated = negotiateResponse(ctx.get('accept'), 'status');
   } catch {
-    negotiated = { format: 'json', mediaType: 'application/json' };
+    negotiated = { format: 'json', mediaType: 'application/json', encoding: 'json' };
   }
   writeObject(ctx, e.code, e.toStatus(), negotiated);
 }

@@ -62,6 +62,9 @@ export const fieldErrors = {
   typeInvalid: (field: string, value: unknown, detail: string): FieldError => ({
     type: 'FieldValueTypeInvalid', field, message: withDetail(`Invalid value: ${renderValue(value)}`, detail),
   }),
+  notFound: (field: string, value: unknown): FieldError => ({
+    type: 'FieldValueNotFound', field, message: `Not found: ${renderValue(value)}`,
+  }),
   immutable: (field: string, value: unknown): FieldError => ({
     type: 'FieldValueInvalid', field, message: `Invalid value: ${renderValue(value)}: field is immutable`,
   }),

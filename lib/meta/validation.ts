@@ -154,7 +154,8 @@ function stringMap(v: unknown, path: string, errs: FieldError[]): Array<[string,
   return entries;
 }
 
-function validateLabels(v: unknown, path: string): FieldError[] {
+/** ValidateLabels: keys are qualified names, values label values; errors under `path`. */
+export function validateLabels(v: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const [k, val] of stringMap(v, path, errs)) {
     for (const m of isQualifiedName(k)) errs.push(fieldErrors.invalid(path, k, m));
@@ -163,7 +164,8 @@ function validateLabels(v: unknown, path: string): FieldError[] {
   return errs;
 }
 
-function validateAnnotations(v: unknown, path: string): FieldError[] {
+/** ValidateAnnotations: keys are qualified names (any case), 256 KiB in all; errors under `path`. */
+export function validateAnnotations(v: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
   let size = 0;
   for (const [k, val] of stringMap(v, path, errs)) {

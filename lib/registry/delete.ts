@@ -1,6 +1,7 @@
 /**
  * Deletion per the spec's table: an object with finalizers (or something else that keeps it)
  * becomes Terminating (deletionTimestamp set) and is removed when the last finalizer goes;
+ * Foreground and Orphan propagation add their finalizer first (see propagation.ts);
  * otherwise it is removed at once with a compare on mod_revision. Preconditions are checked
  * against the object as stored, before the write.
  */
@@ -11,6 +12,7 @@ import { GenericStore } from './store';
 import { DeleteOptions, ListOptions, WriteOptions } from './options';
 import { list } from './list';
 import { now } from './system-fields';
+import { deletionFinalizers } from './propagation';
 
 export interface DeleteResult {
   /** The object as deleted, or as it stays while finalizers remain. */
@@ -46,16 +48,24 @@ export async function deleteObject(store: GenericStore, ctx: StrategyContext, na
     await store.deps.admission.validate(attrs);
 
     const meta = current.metadata as ObjectMeta;
-    const keep = (meta.finalizers?.length ?? 0) > 0 || !!store.def.strategy.blocksRemoval?.(current);
+    // The propagation policy becomes a finalizer (propagation.ts); a later delete may switch it.
+    const gc = deletionFinalizers(meta.finalizers ?? [], opts, store.def.strategy.defaultGarbageCollectionPolicy);
+    const keep = gc.finalizers.length > 0 || !!store.def.strategy.blocksRemoval?.(current);
     if (keep) {
-      if (meta.deletionTimestamp) return { object: store.output(current), removed: false };
+      if (meta.deletionTimestamp && !gc.changed) return { object: store.output(current), removed: false };
       const next = structuredClone(current);
       const nextMeta = next.metadata as ObjectMeta;
-      nextMeta.deletionTimestamp = now();
-      nextMeta.deletionGracePeriodSeconds = 0;
-      store.def.strategy.onDeleteRequested?.(next);
+      if (gc.changed) {
+        if (gc.finalizers.length) nextMeta.finalizers = gc.finalizers;
+        else delete nextMeta.finalizers;
+      }
+      if (!nextMeta.deletionTimestamp) {
+        nextMeta.deletionTimestamp = now();
+        nextMeta.deletionGracePeriodSeconds = 0;
+        store.def.strategy.onDeleteRequested?.(next);
+      }
       if (wopts.dryRun) return { object: store.output(next), removed: false };
-      const res = await store.storage.update(key, encodeWithoutRv(next), kv.modRevision);
+      const res = await store.storage.update(key, encodeWithoutRv(next, store.deps.storageMediaType), kv.modRevision);
       if (res.ok) {
         nextMeta.resourceVersion = String(res.revision);
         return { object: store.output(next), removed: false };

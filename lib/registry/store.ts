@@ -15,7 +15,7 @@ import { Cacher } from '../storage/cacher/cacher';
 import { planGet } from './read-plan';
 import { openReadSource } from './read-source';
 import { UpdateOptions, WriteOptions } from './options';
-import { ManagedFieldsEntry, updateManagedFields } from '../fieldmanager/managed-fields';
+import { ManagedFieldsEntry, setManagedFields, updateManagedFields } from '../fieldmanager/managed-fields';
 import { carryOverUpdateFields, clone, fillCreateFields, generateNameFrom, now } from './system-fields';
 
 export interface StoreDeps {
@@ -27,6 +27,8 @@ export interface StoreDeps {
   cache?: Cacher;
   /** Lifetime of continue tokens (ms). */
   continueTtlMs: number;
+  /** --storage-media-type: the encoding objects are written in (read in either). Absent: JSON. */
+  storageMediaType?: string;
 }
 
 /** How many times a server-side read-modify-write retries a lost compare-and-swap. */
@@ -99,7 +101,7 @@ export class GenericStore {
 
     for (let attempt = 0; ; attempt++) {
       const key = this.key(ctx.namespace, meta.name as string);
-      const res = await this.storage.create(key, encodeForStorage(obj));
+      const res = await this.storage.create(key, encodeForStorage(obj, this.deps.storageMediaType));
       if (res.ok) {
         meta.resourceVersion = String(res.revision);
         return this.output(obj);
@@ -126,7 +128,7 @@ export class GenericStore {
     const onMissing = s.allowCreateOnUpdate && !opts.subresource
       ? () => { const { resourceVersion: _ignored, ...meta } = input.metadata ?? {}; return { ...input, metadata: meta }; }
       : undefined;
-    return this.updateWith(ctx, name, () => input, { ...opts, precondition: wantedRv, onMissing, incomingManagedFields: input.metadata?.managedFields });
+    return this.updateWith(ctx, name, () => input, { ...opts, precondition: wantedRv, onMissing, incomingManagedFields: input.metadata?.managedFields, requestBody: input });
   }
 
   /**
@@ -136,7 +138,7 @@ export class GenericStore {
    * `onMissing` supplies an object to create when the key does not exist (else NotFound).
    */
   async updateWith(ctx: StrategyContext, name: string, compute: (current: ApiObject) => ApiObject,
-    opts: UpdateOptions & { precondition?: string; onMissing?: () => ApiObject; incomingManagedFields?: unknown }):
+    opts: UpdateOptions & { precondition?: string; onMissing?: () => ApiObject; incomingManagedFields?: unknown; requestBody?: unknown }):
     Promise<{ object: ApiObject; created: boolean }> {
     const s = this.def.strategy;
     const sub = opts.subresource ? this.def.subresources.find((r) => r.name === opts.subresource) : undefined;
@@ -156,13 +158,15 @@ export class GenericStore {
       }
       const obj = sub?.applyUpdate ? sub.applyUpdate(clone(input), clone(current)) : clone(input);
       obj.metadata ??= {};
+      // Apply computed the entries itself (trackFields false); a subresource's copy must keep them.
+      if (sub?.applyUpdate && opts.trackFields === false) setManagedFields(obj, (input.metadata?.managedFields ?? []) as ManagedFieldsEntry[]);
       obj.metadata.name = name;
       if (this.def.namespaced) obj.metadata.namespace = ctx.namespace;
       carryOverUpdateFields(obj, current);
       if (!sub) s.prepareForUpdate?.(obj, current, ctx);
       if (s.specChanged?.(obj, current)) obj.metadata.generation = (current.metadata?.generation ?? 0) + 1;
       if (opts.trackFields !== false) {
-        obj.metadata.managedFields = this.trackUpdate(current, obj, opts, opts.incomingManagedFields, sub?.name);
+        obj.metadata.managedFields = this.trackUpdate(current, obj, opts, opts.incomingManagedFields, sub?.name, opts.requestBody);
       }
       const result = await this.writeUpdate(ctx, kv, current, obj, opts, !!opts.precondition, sub?.name);
       if (result) return { object: result, created: false };
@@ -171,9 +175,9 @@ export class GenericStore {
   }
 
   /** managedFields after a non-apply write by `opts.fieldManager` (Update operation). */
-  trackUpdate(live: ApiObject | undefined, next: ApiObject, opts: WriteOptions, incoming: unknown, subresource?: string): ManagedFieldsEntry[] | undefined {
+  trackUpdate(live: ApiObject | undefined, next: ApiObject, opts: WriteOptions, incoming: unknown, subresource?: string, requestBody?: unknown): ManagedFieldsEntry[] | undefined {
     const entries = updateManagedFields({
-      schema: this.def.schema, live, next, incomingManagedFields: incoming,
+      schema: this.def.schema, live, next, incomingManagedFields: incoming, requestBody,
       manager: opts.fieldManager ?? 'unknown', apiVersion: this.apiVersion, now: now(), subresource,
     });
     return entries.length ? entries : undefined;
@@ -201,7 +205,7 @@ export class GenericStore {
     if (opts.dryRun) return this.output({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(kv.modRevision) } });
     const res = removing
       ? await this.storage.delete(kv.key, kv.modRevision)
-      : await this.storage.update(kv.key, encodeForStorage(obj), kv.modRevision);
+      : await this.storage.update(kv.key, encodeForStorage(obj, this.deps.storageMediaType), kv.modRevision);
     if (!res.ok) {
       if (!res.current) throw errors.notFound(this.gr, name);
       if (conflictIsFinal) throw errors.modified(this.gr, name);

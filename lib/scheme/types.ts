@@ -3,6 +3,7 @@
  * what it supports (verbs, subresources), and the strategy hooks the generic store calls.
  */
 import { FieldError } from '../meta/field-errors';
+import { TableColumns } from '../meta/table';
 import { Schema } from './schema';
 
 /** Any API object as JSON. Objects stay plain JSON from decode to storage. */
@@ -72,6 +73,8 @@ export interface Strategy {
   onDeleteRequested?(obj: ApiObject): void;
   /** Besides metadata.finalizers, something else keeps the object (e.g. Namespace spec.finalizers). */
   blocksRemoval?(obj: ApiObject): boolean;
+  /** Propagation when a delete names none (Kubernetes' DefaultGarbageCollectionPolicy); absent: DeleteDependents (Background). */
+  defaultGarbageCollectionPolicy?: 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
   /**
    * Type checks that Kubernetes does while decoding (a wrong JSON type, bad base64): returns the
    * reason when the body cannot be handled as this kind (answered 400).
@@ -113,6 +116,8 @@ export interface ResourceDef {
   nameValidation: 'dns-subdomain' | 'dns-label' | 'path-segment';
   /** The kind's structural schema (patch strategies, list/map types, OpenAPI). */
   schema: Schema;
+  /** The kind's Table columns (kubectl's printed columns); without them the default Name / Created At table. */
+  table?: TableColumns;
 }
 
 export interface GroupVersion { group: string; version: string }

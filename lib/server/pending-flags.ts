@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { FLAGS, ServerConfig } from './flags';
 
 const PENDING = new Set<keyof ServerConfig>([
-  'storageMediaType', 'tokenAuthFile', 'enableBootstrapTokenAuth',
+  'tokenAuthFile', 'enableBootstrapTokenAuth',
   'authorizationMode', 'enableAdmissionPlugins', 'disableAdmissionPlugins', 'serviceAccountIssuer',
   'serviceAccountKeyFile', 'serviceAccountSigningKeyFile', 'apiAudiences', 'runtimeConfig', 'featureGates',
   'auditLogPath', 'auditPolicyFile', 'maxRequestsInflight', 'maxMutatingRequestsInflight',

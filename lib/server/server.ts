@@ -28,6 +28,9 @@ import { NamespaceController } from '../controllers/namespace-controller';
 import { bootstrapNamespaces } from './bootstrap';
 import { logger, setLogLevel } from './logger';
 import { pendingFlagsSet } from './pending-flags';
+import { loadProtoRoot } from '../scheme/protobuf';
+import { registerProtobufSerializer } from '../api/negotiation';
+import { protobufSerializer } from '../api/protobuf-serializer';
 
 export interface RunningServer {
   /** e.g. `https://127.0.0.1:6443` */
@@ -50,6 +53,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const naming = namingFor(config.flavor);
   const pending = pendingFlagsSet(config);
   if (pending.length) logger.warn('these flags are accepted but have no effect yet', { flags: pending });
+  // proto/ is parsed now, so a broken file stops the start; then protobuf responses are offered.
+  loadProtoRoot();
+  registerProtobufSerializer(protobufSerializer);
   const dataDir = path.resolve(config.dataDir);
   const hosts = ['localhost', '127.0.0.1', '::1', config.bindAddress, config.advertiseAddress, config.externalHostname]
     .filter((h) => h && h !== '0.0.0.0' && h !== '::');
@@ -77,7 +83,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     }, [naming.defaultNamespace, naming.systemNamespace, naming.publicNamespace]),
   ]);
   for (const def of resources) {
-    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage, prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs }));
+    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage, prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
   }
   // One watch cache per resource: one etcd watch feeds every list, get and watch of it.
   const cachers: Cacher[] = [];

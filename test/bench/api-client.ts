@@ -43,12 +43,15 @@ export class ApiClient {
     this.agent = new https.Agent({ keepAlive: true, maxSockets, ca: conn.ca, cert: conn.cert, key: conn.key });
   }
 
-  /** Sends one request; resolves once the whole body has arrived, whatever the status. */
-  request(method: string, path: string, body?: unknown): Promise<ApiResponse> {
+  /**
+   * Sends one request (a body as JSON, with `contentType`, e.g. a patch type); resolves once the
+   * whole body has arrived, whatever the status.
+   */
+  request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers: Record<string, string> = { accept: 'application/json' };
     if (payload) {
-      headers['content-type'] = 'application/json';
+      headers['content-type'] = contentType;
       headers['content-length'] = String(payload.length);
     }
     return new Promise((resolve, reject) => {

@@ -10,9 +10,10 @@ import { BenchEnvironment, startBenchEnvironment } from './environment';
 import { formatTable, hostInfo, RunReport, writeReport } from './report';
 import { watchFanout } from './watch-fanout.bench';
 import { listBench } from './list.bench';
+import { applyBench } from './apply.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
-const BENCHMARKS: Benchmark[] = [watchFanout, listBench];
+const BENCHMARKS: Benchmark[] = [watchFanout, listBench, applyBench];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--server-cpu-prof=DIR]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)

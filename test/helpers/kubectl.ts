@@ -12,13 +12,15 @@ export interface KubectlResult {
   timedOut: boolean;
 }
 
-export type Kubectl = (args: string[], opts?: { timeoutMs?: number }) => Promise<KubectlResult>;
+/** `env`: variables added to this process's environment for the one command (e.g. EDITOR). */
+export type Kubectl = (args: string[], opts?: { timeoutMs?: number; env?: Record<string, string> }) => Promise<KubectlResult>;
 
 /** Never rejects: a failing command is a result the test inspects. */
 export function kubectlFor(kubeconfigPath: string, cacheDir: string, defaultTimeoutMs = 20_000): Kubectl {
   return (args, opts = {}) => new Promise((resolve) => {
     const argv = ['--kubeconfig', kubeconfigPath, `--cache-dir=${cacheDir}`, ...args];
-    execFile('kubectl', argv, { timeout: opts.timeoutMs ?? defaultTimeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+    const env = opts.env ? { ...process.env, ...opts.env } : undefined;
+    execFile('kubectl', argv, { timeout: opts.timeoutMs ?? defaultTimeoutMs, maxBuffer: 16 << 20, env }, (err, stdout, stderr) => {
       const e = err as (NodeJS.ErrnoException & { code?: number | string; killed?: boolean }) | null;
       if (e && typeof e.code === 'string') {
         // The binary could not be run at all (ENOENT ...): not a kubectl result.

@@ -15,6 +15,8 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body's bytes (for binary bodies such as protobuf); always set by request(). */
+  raw?: Buffer;
   /** The body parsed as JSON, when it is JSON. */
   body: any;
 }
@@ -76,10 +78,11 @@ export async function startTestServer(extraFlags: string[] = []): Promise<TestSe
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const raw = Buffer.concat(chunks);
+        const text = raw.toString('utf8');
         let body: unknown;
         try { body = JSON.parse(text); } catch { body = undefined; }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, raw, body });
       });
       res.on('error', reject);
     });

@@ -52,13 +52,14 @@ export class WatchClient {
   private listeners: Array<() => void> = [];
   private readonly headersPromise: Promise<void>;
 
-  constructor(target: WatchTarget, urlPath: string) {
+  /** `headers` add to / override the default `accept: application/json`. */
+  constructor(target: WatchTarget, urlPath: string, headers: Record<string, string> = {}) {
     let onHeaders!: () => void;
     let onHeadersFailed!: (e: Error) => void;
     this.headersPromise = new Promise<void>((resolve, reject) => { onHeaders = resolve; onHeadersFailed = reject; });
     this.headersPromise.catch(() => undefined);
     this.req = https.request(`${target.url}${urlPath}`, {
-      method: 'GET', headers: { accept: 'application/json' }, ca: target.caPem, cert: target.certPem, key: target.keyPem, agent: false,
+      method: 'GET', headers: { accept: 'application/json', ...headers }, ca: target.caPem, cert: target.certPem, key: target.keyPem, agent: false,
     }, (res) => {
       this.statusCode = res.statusCode ?? 0;
       this.headers = res.headers;
@@ -154,9 +155,9 @@ export class WatchClient {
   }
 }
 
-/** Opens a watch on `urlPath` (which must carry `watch=...`). */
-export function openWatch(target: WatchTarget, urlPath: string): WatchClient {
-  return new WatchClient(target, urlPath);
+/** Opens a watch on `urlPath` (which must carry `watch=...`), with optional extra request headers. */
+export function openWatch(target: WatchTarget, urlPath: string, headers: Record<string, string> = {}): WatchClient {
+  return new WatchClient(target, urlPath, headers);
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

@@ -4,7 +4,8 @@
  */
 import { ResourceScope, strategyContext, writeOptions } from './scope';
 import { writeObject } from '../response-writer';
-import { contentTypeOf, decodeBody, readRawBody } from '../negotiation';
+import { contentTypeOf, readRawBody } from '../negotiation';
+import { decodeRequestBody } from '../protobuf-body';
 import { parseDeleteOptions } from '../query';
 import { deleteObject } from '../../registry/delete';
 import { errors } from '../../meta/api-errors';
@@ -13,7 +14,7 @@ import { errors } from '../../meta/api-errors';
 export async function readDeleteOptionsBody(s: ResourceScope): Promise<Record<string, unknown> | undefined> {
   const raw = await readRawBody(s.ctx);
   if (!raw.length || !raw.toString('utf8').trim()) return undefined;
-  const body = decodeBody(raw, contentTypeOf(s.ctx));
+  const body = decodeRequestBody(raw, contentTypeOf(s.ctx));
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw errors.badRequest('the body of a delete request must be a DeleteOptions object');
   return body as Record<string, unknown>;
 }

@@ -1,6 +1,8 @@
 /** GET a collection: selectors, chunks (limit/continue) and the list's resourceVersion. */
 import { ResourceScope, listBody } from './scope';
 import { writeObject } from '../response-writer';
+import { negotiateResponse } from '../negotiation';
+import { represent } from '../represent';
 import { parseListOptions } from '../query';
 import { list } from '../../registry/list';
 
@@ -17,5 +19,6 @@ export async function handleList(s: ResourceScope): Promise<void> {
   // The spec: `continue` is the empty string when the list is complete (Kubernetes omits it; both read the same).
   metadata.continue = result.continue;
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
-  writeObject(s.ctx, 200, listBody(s, result.items, metadata));
+  const n = negotiateResponse(s.ctx.get('accept'), 'list');
+  writeObject(s.ctx, 200, represent(s.store.def, listBody(s, result.items, metadata), n, s.ctx.querystring), n);
 }

@@ -17,6 +17,8 @@ import { ApiObject } from '../../scheme/types';
 import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../../storage/interfaces';
 import { StorageError } from '../../storage/errors';
 import { toApiError } from '../response-writer';
+import { negotiateResponse } from '../negotiation';
+import { watchEncoder } from '../watch-encoder';
 
 export interface WatchEvent { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: unknown }
 
@@ -25,6 +27,8 @@ const BOOKMARK_INTERVAL_MS = 60_000;
 
 export async function handleWatch(s: ResourceScope): Promise<void> {
   const query = new URLSearchParams(s.ctx.querystring);
+  // JSON lines, a Table per event (kubectl get -w) or PartialObjectMetadata; 406/400 before the stream.
+  const encoder = watchEncoder(s.store.def, negotiateResponse(s.ctx.get('accept'), 'watch'), s.ctx.querystring);
   const opts = parseListOptions(query, selectableFields(s));
   // Without timeoutSeconds a watch ends after a random time in [min, 2*min), as kube-apiserver.
   const timeoutSeconds = parseInteger(query.get('timeoutSeconds') ?? undefined, 'timeoutSeconds')
@@ -36,7 +40,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   const prefix = store.collectionPrefix(listNamespace(store, s.info.namespace, opts));
 
   const out = new PassThrough({ highWaterMark: 1 << 20 });
-  const send = (ev: WatchEvent): boolean => (out.writableEnded ? true : out.write(`${JSON.stringify(ev)}\n`));
+  const send = (ev: WatchEvent): boolean => (out.writableEnded ? true : out.write(encoder.encode(ev)));
   const output = (obj: ApiObject) => store.output(obj);
   let lastRevision = 0;
   const bookmark = (annotations?: Record<string, string>) => {
@@ -135,7 +139,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   if (bookmarks) timers.push(setInterval(() => bookmark(), BOOKMARK_INTERVAL_MS));
 
   s.ctx.status = 200;
-  s.ctx.type = 'application/json';
+  s.ctx.type = encoder.contentType;
   s.ctx.set('Cache-Control', 'no-cache, private');
   s.ctx.body = out;
   // Send the headers now: clients (kubectl wait, delete) block until the watch request returns.

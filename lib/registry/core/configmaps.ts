@@ -2,6 +2,8 @@
 import { ApiObject, ResourceDef } from '../../scheme/types';
 import { configMapSchema } from '../../scheme/schemas/core';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
+import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
+import { translateTimestampSince } from '../../meta/human-duration';
 import { MAX_DATA_BYTES, base64MapProblem, payloadBytes, stringMapProblem, validateImmutable, validateKeys } from './config-data';
 
 function validate(obj: ApiObject): FieldError[] {
@@ -17,12 +19,23 @@ function validate(obj: ApiObject): FieldError[] {
   return errs;
 }
 
+/** kubectl's NAME DATA AGE: DATA counts the keys of data and binaryData. */
+const configMapTable: TableColumns = {
+  columns: [nameColumn, column('Data', 'string', 'Data contains the configuration data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'.'), ageColumn],
+  cells: (obj, now) => [
+    obj.metadata?.name ?? '',
+    Object.keys((obj.data as object | undefined) ?? {}).length + Object.keys((obj.binaryData as object | undefined) ?? {}).length,
+    translateTimestampSince(obj.metadata?.creationTimestamp, now),
+  ],
+};
+
 export function configMapResource(): ResourceDef {
   return {
     group: '', version: 'v1', kind: 'ConfigMap', listKind: 'ConfigMapList', resource: 'configmaps', singular: 'configmap',
     namespaced: true, shortNames: ['cm'], categories: [],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     subresources: [], deleteReturnsStatus: true, nameValidation: 'dns-subdomain', schema: configMapSchema,
+    table: configMapTable,
     strategy: {
       allowUnconditionalUpdate: true,
       checkDecode: (obj) => stringMapProblem(obj, 'data', 'ConfigMap') ?? stringMapProblem(obj, 'binaryData', 'ConfigMap')

@@ -8,6 +8,8 @@ import { namespaceSchema } from '../../scheme/schemas/core';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { isQualifiedName } from '../../meta/validation';
 import { Naming } from '../../naming';
+import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
+import { translateTimestampSince } from '../../meta/human-duration';
 
 interface NamespaceSpec { finalizers?: string[] }
 
@@ -23,6 +25,16 @@ function validateFinalizers(obj: ApiObject): FieldError[] {
   });
   return errs;
 }
+
+/** kubectl's NAME STATUS AGE: STATUS is status.phase (Active, Terminating). */
+const namespaceTable: TableColumns = {
+  columns: [nameColumn, column('Status', 'string', 'The status of the namespace'), ageColumn],
+  cells: (obj, now) => [
+    obj.metadata?.name ?? '',
+    String((obj.status as { phase?: unknown } | undefined)?.phase ?? ''),
+    translateTimestampSince(obj.metadata?.creationTimestamp, now),
+  ],
+};
 
 export function namespaceResource(naming: Naming): ResourceDef {
   const nameLabel = `${naming.domain === 'k8s.io' ? 'kubernetes.io' : naming.domain}/metadata.name`;
@@ -47,6 +59,7 @@ export function namespaceResource(naming: Naming): ResourceDef {
     deleteReturnsStatus: false,
     nameValidation: 'dns-label',
     schema: namespaceSchema,
+    table: namespaceTable,
     strategy: {
       allowUnconditionalUpdate: true,
       checkDecode: (obj) => (obj.spec !== undefined && (typeof obj.spec !== 'object' || Array.isArray(obj.spec))

@@ -5,6 +5,8 @@
 import { ApiObject, ResourceDef } from '../../scheme/types';
 import { secretSchema } from '../../scheme/schemas/core';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
+import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
+import { translateTimestampSince } from '../../meta/human-duration';
 import { MAX_DATA_BYTES, base64MapProblem, payloadBytes, stringMapProblem, validateImmutable, validateKeys } from './config-data';
 
 /** stringData overrides data key by key, then disappears; it is never stored or returned. */
@@ -28,12 +30,29 @@ function validate(obj: ApiObject): FieldError[] {
   return errs;
 }
 
+/** kubectl's NAME TYPE DATA AGE: DATA counts the keys of data. */
+const secretTable: TableColumns = {
+  columns: [
+    nameColumn,
+    column('Type', 'string', 'Used to facilitate programmatic handling of secret data.'),
+    column('Data', 'string', 'Data contains the secret data. Each key must consist of alphanumeric characters, \'-\', \'_\' or \'.\'. The serialized form of the secret data is a base64 encoded string.'),
+    ageColumn,
+  ],
+  cells: (obj, now) => [
+    obj.metadata?.name ?? '',
+    typeof obj.type === 'string' ? obj.type : '',
+    Object.keys((obj.data as object | undefined) ?? {}).length,
+    translateTimestampSince(obj.metadata?.creationTimestamp, now),
+  ],
+};
+
 export function secretResource(): ResourceDef {
   return {
     group: '', version: 'v1', kind: 'Secret', listKind: 'SecretList', resource: 'secrets', singular: 'secret',
     namespaced: true, shortNames: [], categories: [],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     subresources: [], deleteReturnsStatus: true, nameValidation: 'dns-subdomain', schema: secretSchema,
+    table: secretTable,
     strategy: {
       allowUnconditionalUpdate: true,
       checkDecode: (obj) => stringMapProblem(obj, 'data', 'Secret') ?? base64MapProblem(obj, 'data')

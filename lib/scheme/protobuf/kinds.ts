@@ -1,0 +1,74 @@
+/**
+ * Which kinds have protobuf, and their messages. One line per group version: its apiVersion(s),
+ * its proto package and its kinds; each kind's `<Kind>List` comes with it. Adding a kind is
+ * adding its messages to proto/ and its name to a line here.
+ */
+import { Type } from 'protobufjs';
+import { metaGroups } from '../../naming';
+import { loadProtoRoot } from './loader';
+
+interface GroupVersionLine {
+  apiVersions: string[];
+  /** The proto package of the kinds' messages. */
+  protoPackage: string;
+  kinds: string[];
+  /** Whether each kind has a `<Kind>List` message too. */
+  lists: boolean;
+}
+
+const CORE = 'k8s.io.api.core.v1';
+const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+const META_V1BETA1 = 'k8s.io.apimachinery.pkg.apis.meta.v1beta1';
+const metaVersion = (v: string) => metaGroups.map((g) => `${g}/${v}`);
+
+const GROUP_VERSIONS: GroupVersionLine[] = [
+  { apiVersions: ['v1'], protoPackage: CORE, kinds: ['ConfigMap', 'Namespace', 'Secret', 'ServiceAccount'], lists: true },
+  { apiVersions: metaVersion('v1'), protoPackage: META, kinds: ['PartialObjectMetadata', 'PartialObjectMetadataList'], lists: false },
+  // v1beta1 reuses v1's PartialObjectMetadata and has a list message of its own.
+  { apiVersions: metaVersion('v1beta1'), protoPackage: META, kinds: ['PartialObjectMetadata'], lists: false },
+  { apiVersions: metaVersion('v1beta1'), protoPackage: META_V1BETA1, kinds: ['PartialObjectMetadataList'], lists: false },
+];
+
+/** Kinds every group version has (Kubernetes' AddToGroupVersion), whatever the apiVersion. */
+const IN_EVERY_VERSION: Record<string, string> = {
+  Status: `${META}.Status`,
+  DeleteOptions: `${META}.DeleteOptions`,
+};
+
+let byKind: Map<string, string> | undefined;
+
+function index(): Map<string, string> {
+  if (byKind) return byKind;
+  const map = new Map<string, string>();
+  for (const line of GROUP_VERSIONS) {
+    for (const kind of line.kinds) {
+      for (const apiVersion of line.apiVersions) {
+        map.set(`${apiVersion}|${kind}`, `${line.protoPackage}.${kind}`);
+        if (line.lists) map.set(`${apiVersion}|${kind}List`, `${line.protoPackage}.${kind}List`);
+      }
+    }
+  }
+  byKind = map;
+  return map;
+}
+
+function messageName(apiVersion: string | undefined, kind: string | undefined): string | undefined {
+  if (!kind) return undefined;
+  return IN_EVERY_VERSION[kind] ?? (apiVersion ? index().get(`${apiVersion}|${kind}`) : undefined);
+}
+
+/** Whether objects of this kind can be written in protobuf (false e.g. for custom resources and Table). */
+export function hasProtobuf(apiVersion: string | undefined, kind: string | undefined): boolean {
+  return messageName(apiVersion, kind) !== undefined;
+}
+
+/** The message type of a kind, or undefined when the kind has no protobuf. */
+export function kindMessageType(apiVersion: string | undefined, kind: string | undefined): Type | undefined {
+  const name = messageName(apiVersion, kind);
+  return name ? loadProtoRoot().lookupType(name) : undefined;
+}
+
+/** Every registered kind's message name, for start-up checks and tests. */
+export function registeredMessageNames(): string[] {
+  return [...new Set([...index().values(), ...Object.values(IN_EVERY_VERSION)])];
+}

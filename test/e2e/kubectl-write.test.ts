@@ -1,0 +1,210 @@
+/**
+ * The real kubectl (1.32) writing through the server process: client-side apply, server-side
+ * apply with two field managers, patch of each type, label, annotate, edit with a scripted
+ * EDITOR, and --dry-run=server leaving etcd untouched.
+ *
+ * create/apply run with kubectl's default client-side validation (it needs the server's OpenAPI).
+ * If the first create shows that OpenAPI is not served, the run falls back to --validate=false.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { stringify as stringifyYaml } from 'yaml';
+import { startServerProcess, ServerProcess } from '../helpers/server-process';
+import { Kubectl, kubectlFor, KubectlResult } from '../helpers/kubectl';
+
+const NS = 'e2e-write';
+
+describe('kubectl write commands against the server process', function () {
+  this.timeout(90_000);
+  let dir: string;
+  let server: ServerProcess | undefined;
+  let kubectl: Kubectl;
+  /** [] normally; ['--validate=false'] when the server serves no OpenAPI (see the file comment). */
+  let validate: string[] = [];
+
+  /** A YAML 1.1 manifest in the temp dir (kubectl reads YAML 1.1: `y` or `on` unquoted would be booleans). */
+  function manifest(file: string, obj: unknown): string {
+    const p = path.join(dir, file);
+    writeFileSync(p, stringifyYaml(obj, { version: '1.1' }));
+    return p;
+  }
+
+  const configMap = (name: string, data: Record<string, string>, metadata: Record<string, unknown> = {}) =>
+    ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS, ...metadata }, data });
+
+  async function ok(args: string[], env?: Record<string, string>): Promise<KubectlResult> {
+    const r = await kubectl(args, { env });
+    expect(r.code, `kubectl ${args.join(' ')} ${r.timedOut ? 'timed out' : 'failed'}:\n${r.stderr}`).to.equal(0);
+    return r;
+  }
+
+  async function fails(args: string[]): Promise<KubectlResult> {
+    const r = await kubectl(args);
+    expect(r.timedOut, `kubectl ${args.join(' ')} timed out`).to.equal(false);
+    expect(r.code, `kubectl ${args.join(' ')} succeeded:\n${r.stdout}`).to.be.a('number').and.not.equal(0);
+    return r;
+  }
+
+  /** The stored object as kubectl prints it, managedFields included. */
+  async function getJson(name: string): Promise<any> {
+    return JSON.parse((await ok(['get', 'configmap', name, '-n', NS, '-o', 'json', '--show-managed-fields'])).stdout);
+  }
+
+  /** etcd's current revision, read as the resourceVersion of a consistent list. */
+  async function etcdRevision(): Promise<string> {
+    const list = JSON.parse((await ok(['get', '--raw', `/api/v1/namespaces/${NS}/configmaps`])).stdout);
+    expect(list.metadata.resourceVersion).to.match(/^\d+$/);
+    return list.metadata.resourceVersion;
+  }
+
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-kubectl-write-'));
+    // No compactor: its bookkeeping write would move etcd's revision during the dry-run checks.
+    server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--etcd-compaction-interval=0']);
+    kubectl = kubectlFor(server.kubeconfigPath, path.join(dir, 'kube-cache'));
+    const nsFile = manifest('ns.yaml', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    const first = await kubectl(['create', '-f', nsFile]);
+    if (first.code !== 0 && /openapi|validat/i.test(first.stderr)) {
+      validate = ['--validate=false'];
+      process.stderr.write(`      (kubectl cannot validate without OpenAPI: using --validate=false)\n${first.stderr}`);
+      await ok(['create', '-f', nsFile, ...validate]);
+    } else {
+      expect(first.code, `kubectl create -f ${nsFile}:\n${first.stderr}`).to.equal(0);
+    }
+  });
+
+  after(async () => {
+    const exit = await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+    if (exit?.forced) throw new Error(`server did not exit on SIGTERM:\n${server!.stderrTail()}`);
+  });
+
+  it('client-side apply -f three times: create, change and add, remove a key', async () => {
+    const first = await ok(['apply', '-f', manifest('csa-1.yaml', configMap('csa', { a: '1', b: '2' })), ...validate]);
+    expect(first.stdout.trim()).to.equal('configmap/csa created');
+    let stored = await getJson('csa');
+    expect(stored.data).to.deep.equal({ a: '1', b: '2' });
+    const lastApplied = stored.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+    expect(JSON.parse(lastApplied).data).to.deep.equal({ a: '1', b: '2' });
+    // A key set by someone else is not in the manifest; apply's three-way merge must leave it.
+    await ok(['patch', 'configmap', 'csa', '-n', NS, '--type', 'merge', '-p', '{"data":{"other":"x"}}']);
+
+    const second = await ok(['apply', '-f', manifest('csa-2.yaml', configMap('csa', { a: '10', b: '2', c: '3' })), ...validate]);
+    expect(second.stdout.trim()).to.equal('configmap/csa configured');
+    stored = await getJson('csa');
+    expect(stored.data).to.deep.equal({ a: '10', b: '2', c: '3', other: 'x' });
+
+    const third = await ok(['apply', '-f', manifest('csa-3.yaml', configMap('csa', { a: '10', c: '3' })), ...validate]);
+    expect(third.stdout.trim()).to.equal('configmap/csa configured');
+    stored = await getJson('csa');
+    expect(stored.data).to.deep.equal({ a: '10', c: '3', other: 'x' });
+    expect(stored.data).to.not.have.property('b');
+    const csaEntry = stored.metadata.managedFields.find((e: any) => e.manager === 'kubectl-client-side-apply');
+    expect(csaEntry).to.include({ operation: 'Update', apiVersion: 'v1' });
+  });
+
+  it('apply --server-side: a second manager conflicts, then --force-conflicts takes the field', async () => {
+    const asA = manifest('ssa-a.yaml', configMap('ssa', { k: 'from-a', onlyA: 'a' }));
+    const created = await ok(['apply', '--server-side', '--field-manager=a', '-f', asA, ...validate]);
+    expect(created.stdout.trim()).to.equal('configmap/ssa serverside-applied');
+
+    const asB = manifest('ssa-b.yaml', configMap('ssa', { k: 'from-b' }));
+    const conflict = await fails(['apply', '--server-side', '--field-manager=b', '-f', asB, ...validate]);
+    expect(conflict.stderr).to.include('Apply failed with 1 conflict: conflict with "a": .data.k');
+    expect(conflict.stderr).to.include('--force-conflicts');
+    expect((await getJson('ssa')).data).to.deep.equal({ k: 'from-a', onlyA: 'a' });
+
+    const forced = await ok(['apply', '--server-side', '--field-manager=b', '--force-conflicts', '-f', asB, ...validate]);
+    expect(forced.stdout.trim()).to.equal('configmap/ssa serverside-applied');
+    const stored = await getJson('ssa');
+    expect(stored.data).to.deep.equal({ k: 'from-b', onlyA: 'a' });
+    const byManager = Object.fromEntries(stored.metadata.managedFields.map((e: any) => [e.manager, e]));
+    expect(byManager.b).to.include({ operation: 'Apply' });
+    expect(byManager.b.fieldsV1['f:data']).to.have.property('f:k');
+    expect(byManager.a.fieldsV1['f:data']).to.have.property('f:onlyA').and.not.have.property('f:k');
+  });
+
+  it('patch --type strategic (default), merge and json', async () => {
+    await ok(['create', '-f', manifest('patch.yaml', configMap('patched', { x: '1' }, { finalizers: ['example.com/a'] })), ...validate]);
+
+    const strategic = await ok(['patch', 'configmap', 'patched', '-n', NS, '-p', '{"metadata":{"finalizers":["example.com/b"]},"data":{"y":"2"}}']);
+    expect(strategic.stdout.trim()).to.equal('configmap/patched patched');
+    let stored = await getJson('patched');
+    expect(stored.metadata.finalizers, 'strategic merge unions finalizers').to.have.members(['example.com/a', 'example.com/b']);
+    expect(stored.data).to.deep.equal({ x: '1', y: '2' });
+
+    await ok(['patch', 'configmap', 'patched', '-n', NS, '--type', 'merge', '-p', '{"metadata":{"finalizers":["example.com/c"]},"data":{"x":null}}']);
+    stored = await getJson('patched');
+    expect(stored.metadata.finalizers, 'merge patch replaces the list').to.deep.equal(['example.com/c']);
+    expect(stored.data).to.deep.equal({ y: '2' });
+
+    await ok(['patch', 'configmap', 'patched', '-n', NS, '--type', 'json', '-p', '[{"op":"remove","path":"/metadata/finalizers"},{"op":"replace","path":"/data/y","value":"3"}]']);
+    stored = await getJson('patched');
+    expect(stored.metadata.finalizers).to.equal(undefined);
+    expect(stored.data).to.deep.equal({ y: '3' });
+    expect(stored.metadata.managedFields.map((e: any) => e.manager)).to.include('kubectl-patch');
+
+    const failed = await fails(['patch', 'configmap', 'patched', '-n', NS, '--type', 'json', '-p', '[{"op":"replace","path":"/data/y","value":"4"},{"op":"test","path":"/data/y","value":"5"}]']);
+    expect(failed.stderr).to.include('testing value /data/y failed');
+    expect((await getJson('patched')).data).to.deep.equal({ y: '3' });
+  });
+
+  it('label and annotate add keys; `label key-` removes one', async () => {
+    await ok(['create', '-f', manifest('label.yaml', configMap('labelled', { k: 'v' })), ...validate]);
+    expect((await ok(['label', 'configmap', 'labelled', '-n', NS, 'tier=web', 'team=blue'])).stdout.trim()).to.equal('configmap/labelled labeled');
+    expect((await ok(['annotate', 'configmap', 'labelled', '-n', NS, 'note=hello world'])).stdout.trim()).to.equal('configmap/labelled annotated');
+    let stored = await getJson('labelled');
+    expect(stored.metadata.labels).to.deep.equal({ tier: 'web', team: 'blue' });
+    expect(stored.metadata.annotations).to.deep.equal({ note: 'hello world' });
+    const managers = stored.metadata.managedFields.map((e: any) => e.manager);
+    expect(managers).to.include.members(['kubectl-label', 'kubectl-annotate']);
+
+    expect((await ok(['label', 'configmap', 'labelled', '-n', NS, 'tier-'])).stdout.trim()).to.equal('configmap/labelled unlabeled');
+    await ok(['label', 'configmap', 'labelled', '-n', NS, '--overwrite', 'team=red']);
+    stored = await getJson('labelled');
+    expect(stored.metadata.labels).to.deep.equal({ team: 'red' });
+    expect(stored.data).to.deep.equal({ k: 'v' });
+  });
+
+  it('edit with EDITOR set to a script that rewrites a value', async () => {
+    await ok(['create', '-f', manifest('edit.yaml', configMap('edited', { mode: 'slow', keep: 'me' })), ...validate]);
+    const before = await getJson('edited');
+    const editor = path.join(dir, 'editor.sh');
+    writeFileSync(editor, '#!/bin/sh\nsed -i \'s/^  mode: slow$/  mode: fast/\' "$1"\n', { mode: 0o755 });
+    const res = await ok(['edit', 'configmap', 'edited', '-n', NS], { EDITOR: editor, KUBE_EDITOR: editor });
+    expect(res.stdout.trim()).to.equal('configmap/edited edited');
+    const after = await getJson('edited');
+    expect(after.data).to.deep.equal({ mode: 'fast', keep: 'me' });
+    expect(after.metadata.resourceVersion).to.not.equal(before.metadata.resourceVersion);
+    const entry = after.metadata.managedFields.find((e: any) => e.manager === 'kubectl-edit');
+    expect(entry, 'edit is recorded as an Update by kubectl-edit').to.include({ operation: 'Update' });
+    expect(entry.fieldsV1['f:data']).to.have.property('f:mode');
+  });
+
+  it('create, apply, apply --server-side and delete with --dry-run=server leave etcd untouched', async () => {
+    await ok(['create', '-f', manifest('dry-existing.yaml', configMap('dry-existing', { k: 'v' })), ...validate]);
+    const before = await getJson('dry-existing');
+    const revision = await etcdRevision();
+
+    const created = await ok(['create', '-f', manifest('dry-new.yaml', configMap('dry-new', { k: 'v' })), '--dry-run=server', ...validate]);
+    expect(created.stdout.trim()).to.equal('configmap/dry-new created (server dry run)');
+    const applyNew = await ok(['apply', '-f', manifest('dry-new.yaml', configMap('dry-new', { k: 'v' })), '--dry-run=server', ...validate]);
+    expect(applyNew.stdout.trim()).to.equal('configmap/dry-new created (server dry run)');
+    const changed = manifest('dry-changed.yaml', configMap('dry-existing', { k: 'changed', added: 'x' }));
+    const applied = await ok(['apply', '-f', changed, '--dry-run=server', ...validate]);
+    expect(applied.stdout.trim()).to.equal('configmap/dry-existing configured (server dry run)');
+    const ssa = await ok(['apply', '--server-side', '--force-conflicts', '-f', changed, '--dry-run=server', '-o', 'json', ...validate]);
+    expect(JSON.parse(ssa.stdout).data, 'the dry run answers the would-be object').to.deep.equal({ k: 'changed', added: 'x' });
+    const deleted = await ok(['delete', 'configmap', 'dry-existing', '-n', NS, '--dry-run=server']);
+    expect(deleted.stdout.trim()).to.equal('configmap "dry-existing" deleted (server dry run)');
+
+    expect(await etcdRevision(), 'no write reached etcd').to.equal(revision);
+    const missing = await fails(['get', 'configmap', 'dry-new', '-n', NS]);
+    expect(missing.stderr).to.include('NotFound');
+    const after = await getJson('dry-existing');
+    expect(after.metadata.resourceVersion).to.equal(before.metadata.resourceVersion);
+    expect(after).to.deep.equal(before);
+  });
+});
