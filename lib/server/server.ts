@@ -25,6 +25,8 @@ import { HealthChecks } from '../api/health';
 import { buildApp } from './handler-chain';
 import { storeKey, StoreIndex } from '../api/resource-handler';
 import { NamespaceController } from '../controllers/namespace-controller';
+import { GarbageCollector } from '../controllers/garbage-collector/collector';
+import { EphemeralVolumeController } from '../controllers/ephemeral-volume-controller';
 import { bootstrapNamespaces } from './bootstrap';
 import { logger, setLogLevel } from './logger';
 import { pendingFlagsSet } from './pending-flags';
@@ -110,6 +112,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   bootstrapped = true;
   const controller = new NamespaceController(namespaces, () => [...stores.values()].filter((s) => s.def.namespaced), naming.namespaceFinalizer);
   await controller.start();
+  // Driven by watches on every resource (the watch caches); safe to run in every replica.
+  const garbageCollector = new GarbageCollector(stores.values());
+  await garbageCollector.start();
+  // Only once the server has both Pod and PersistentVolumeClaim.
+  const ephemeralVolumes = EphemeralVolumeController.forStores(stores.values());
+  await ephemeralVolumes?.start();
 
   const app = buildApp({ naming, resources, stores, health, anonymousAuth: config.anonymousAuth, minRequestTimeoutSeconds: config.minRequestTimeout });
   const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);
@@ -151,6 +159,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       for (const s of sessions) s.destroy();
       for (const sock of sockets) sock.destroy();
       await controller.stop();
+      await ephemeralVolumes?.stop();
+      await garbageCollector.stop();
       compactor.stop();
       await Promise.all(cachers.map((c) => c.stop()));
       await storage.close();

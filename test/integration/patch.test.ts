@@ -310,7 +310,7 @@ describe('PATCH', () => {
       const res = await post(withUnknown('strict-unknown'), '?fieldValidation=Strict');
       expect(res.status, res.text).to.equal(400);
       expect(res.body.reason).to.equal('BadRequest');
-      expect(res.body.message).to.match(/^strict decoding error: /);
+      expect(res.body.message).to.match(/^ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: /);
       expect(res.body.message).to.include('unknown field "metadata.bogusMeta"').and.include('unknown field "spec"');
       expect((await t.get(cmPath('strict-unknown'))).status).to.equal(404);
     });
@@ -319,7 +319,7 @@ describe('PATCH', () => {
       const body = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"strict-dup"},"data":{"a":"1","a":"2"}}';
       const res = await post(body, '?fieldValidation=Strict');
       expect(res.status, res.text).to.equal(400);
-      expect(res.body.message).to.match(/^strict decoding error: /);
+      expect(res.body.message).to.match(/^ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: /);
       expect(res.body.message).to.include('duplicate field "data.a"');
       expect((await t.get(cmPath('strict-dup'))).status).to.equal(404);
     });
