@@ -74,7 +74,12 @@ export interface ProtobufSerializer {
   encode(obj: unknown, mediaType: string): Buffer;
   /** One watch event as a length-prefixed frame of a `;stream=watch` body. */
   encodeWatchEvent(event: { type: string; object: unknown }, mediaType: string): Buffer;
+  /** Whether objects of a kind have a protobuf form (custom resources do not); absent: every kind. */
+  supports?(apiVersion: string, kind: string): boolean;
 }
+
+/** The kind a response carries, for a serializer that covers only some kinds (protobuf). */
+export interface ResponseKind { apiVersion?: unknown; kind?: unknown }
 
 let protobufSerializer: ProtobufSerializer | undefined;
 
@@ -94,10 +99,16 @@ function offer(encoding: Encoding, mediaType: string, streams: boolean): Offer {
   return { encoding, mediaType, type, subtype, streams };
 }
 
-/** The serializers in Kubernetes' order: JSON first (what `*\/*` gets), YAML (no watch framing), protobuf. */
-function offers(): Offer[] {
+/**
+ * The serializers in Kubernetes' order: JSON first (what `*\/*` gets), YAML (no watch framing),
+ * protobuf (unless `kind` is one it does not cover, e.g. a custom resource).
+ */
+function offers(kind?: ResponseKind): Offer[] {
   const out = [offer('json', 'application/json', true), offer('yaml', 'application/yaml', false)];
-  for (const mt of protobufSerializer?.mediaTypes ?? []) out.push(offer('protobuf', mt, true));
+  const pb = protobufSerializer;
+  if (pb && (!kind || !pb.supports || pb.supports(String(kind.apiVersion ?? ''), String(kind.kind ?? '')))) {
+    for (const mt of pb.mediaTypes) out.push(offer('protobuf', mt, true));
+  }
   return out;
 }
 
@@ -130,9 +141,10 @@ function acceptEntry(r: MediaRange, o: Offer, target: ResponseTarget): Negotiate
  * fallback for one we cannot produce (Table first, then JSON). A missing header is JSON.
  * Throws NotAcceptable (406) naming the media types we produce when nothing fits.
  * `list` vs `object` is checked when transforming (a list asked as PartialObjectMetadata is 406).
+ * `kind`: the kind answered; protobuf is offered only for kinds its serializer covers.
  */
-export function negotiateResponse(accept: string | undefined, target: ResponseTarget = 'object'): Negotiated {
-  const available = offers();
+export function negotiateResponse(accept: string | undefined, target: ResponseTarget = 'object', kind?: ResponseKind): Negotiated {
+  const available = offers(kind);
   let askedNonStreaming = false;
   for (const r of parseAccept(accept)) {
     for (const o of available) {

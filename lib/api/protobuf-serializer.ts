@@ -16,10 +16,9 @@ function protobufObject(obj: unknown): ApiObject {
   return o;
 }
 
-export const protobufSerializer: ProtobufSerializer & { supports(apiVersion: string, kind: string): boolean } = {
+export const protobufSerializer: ProtobufSerializer = {
   mediaTypes: protobufMediaTypes,
   encode: (obj) => encodeProtobuf(protobufObject(obj)),
   encodeWatchEvent: (event) => encodeWatchFrame(event.type, protobufObject(event.object)),
-  /** Whether objects of a kind can be answered in protobuf (for per-kind negotiation). */
   supports: (apiVersion, kind) => hasProtobuf(apiVersion, kind),
 };

@@ -60,7 +60,7 @@ export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutS
     // POST goes to a collection; on an object path only a subresource (e.g. eviction) takes it.
     if (info.verb === 'create' && info.name !== undefined && info.subresource === undefined) throw errors.methodNotAllowed();
     // An Accept we cannot produce is refused before anything is written, as Kubernetes' handlers do.
-    negotiateResponse(ctx.get('accept'), info.verb === 'watch' ? 'watch' : info.verb === 'list' ? 'list' : 'object');
+    negotiateResponse(ctx.get('accept'), info.verb === 'watch' ? 'watch' : info.verb === 'list' ? 'list' : 'object', { apiVersion: store.apiVersion, kind: def.kind });
     await handler({ ctx, info, store, user: ctx.state.user as User | undefined, limits, initialEventsAnnotation });
   };
 }

@@ -12,7 +12,7 @@ import { logger } from '../server/logger';
  * a Table or PartialObjectMetadata is built by the caller (represent.ts); writes answer the object.
  */
 export function writeObject(ctx: Context, code: number, obj: unknown, negotiated?: Negotiated): void {
-  const n = negotiated ?? negotiateResponse(ctx.get('accept'), 'object');
+  const n = negotiated ?? negotiateResponse(ctx.get('accept'), 'object', typeof obj === 'object' && obj !== null ? obj : undefined);
   ctx.status = code;
   ctx.type = n.mediaType;
   ctx.body = encodeBody(obj, n, wantsPretty(ctx, n));

@@ -1,10 +1,25 @@
 /** The kinds this server serves, for one naming flavor. */
 import { Naming } from '../naming';
 import { ResourceDef } from './types';
+import { FeatureGates } from './feature-gates';
 import { namespaceResource } from '../registry/core/namespaces';
 import { configMapResource } from '../registry/core/configmaps';
 import { secretResource } from '../registry/core/secrets';
+import { podResource } from '../registry/core/pods';
+import { persistentVolumeClaimResource } from '../registry/core/persistent-volume-claims';
+import { persistentVolumeResource } from '../registry/core/persistent-volumes';
+import { storageClassResource } from '../registry/storage/storage-classes';
+import { volumeAttachmentResource } from '../registry/storage/volume-attachments';
+import { csiDriverResource } from '../registry/storage/csi-drivers';
+import { csiNodeResource } from '../registry/storage/csi-nodes';
+import { csiStorageCapacityResource } from '../registry/storage/csi-storage-capacities';
 
-export function builtinResources(naming: Naming): ResourceDef[] {
-  return [namespaceResource(naming), configMapResource(), secretResource()];
+/** `gates`: the --feature-gates the kinds read (defaults when omitted). */
+export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates()): ResourceDef[] {
+  return [
+    namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
+    persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
+    storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
+    csiStorageCapacityResource(naming),
+  ];
 }

@@ -8,7 +8,7 @@ import { FLAGS, ServerConfig } from './flags';
 const PENDING = new Set<keyof ServerConfig>([
   'tokenAuthFile', 'enableBootstrapTokenAuth',
   'authorizationMode', 'enableAdmissionPlugins', 'disableAdmissionPlugins', 'serviceAccountIssuer',
-  'serviceAccountKeyFile', 'serviceAccountSigningKeyFile', 'apiAudiences', 'runtimeConfig', 'featureGates',
+  'serviceAccountKeyFile', 'serviceAccountSigningKeyFile', 'apiAudiences', 'runtimeConfig',
   'auditLogPath', 'auditPolicyFile', 'maxRequestsInflight', 'maxMutatingRequestsInflight',
   'enablePriorityAndFairness', 'requestTimeoutMs', 'shutdownWatchTerminationGracePeriodMs',
   'corsAllowedOrigins', 'goawayChance', 'profiling', 'v',

@@ -16,6 +16,7 @@ import { startCompactor } from '../storage/etcd3/compactor';
 import { Storage } from '../storage/interfaces';
 import { namingFor, Naming } from '../naming';
 import { builtinResources } from '../scheme/builtin';
+import { FeatureGates } from '../scheme/feature-gates';
 import { GenericStore } from '../registry/store';
 import { Cacher } from '../storage/cacher/cacher';
 import { Etcd3Probe } from '../storage/cacher/etcd3-probe';
@@ -55,6 +56,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const naming = namingFor(config.flavor);
   const pending = pendingFlagsSet(config);
   if (pending.length) logger.warn('these flags are accepted but have no effect yet', { flags: pending });
+  const gates = new FeatureGates(config.featureGates);
+  if (gates.unknown.length) logger.warn('unknown feature gates have no effect', { gates: gates.unknown });
   // proto/ is parsed now, so a broken file stops the start; then protobuf responses are offered.
   loadProtoRoot();
   registerProtobufSerializer(protobufSerializer);
@@ -76,7 +79,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const storage = new Etcd3Storage(etcdClient);
   const compactor = startCompactor(etcdClient, config.etcdCompactionIntervalMs, logger);
 
-  const resources = builtinResources(naming);
+  const resources = builtinResources(naming, gates);
   const stores: StoreIndex = new Map();
   const nsStoreHolder: { store?: GenericStore } = {};
   const admission = new AdmissionChain([

@@ -19,6 +19,6 @@ export async function handleList(s: ResourceScope): Promise<void> {
   // The spec: `continue` is the empty string when the list is complete (Kubernetes omits it; both read the same).
   metadata.continue = result.continue;
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
-  const n = negotiateResponse(s.ctx.get('accept'), 'list');
+  const n = negotiateResponse(s.ctx.get('accept'), 'list', { apiVersion: s.store.apiVersion, kind: s.store.def.kind });
   writeObject(s.ctx, 200, represent(s.store.def, listBody(s, result.items, metadata), n, s.ctx.querystring), n);
 }

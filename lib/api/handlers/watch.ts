@@ -28,7 +28,7 @@ const BOOKMARK_INTERVAL_MS = 60_000;
 export async function handleWatch(s: ResourceScope): Promise<void> {
   const query = new URLSearchParams(s.ctx.querystring);
   // JSON lines, a Table per event (kubectl get -w) or PartialObjectMetadata; 406/400 before the stream.
-  const encoder = watchEncoder(s.store.def, negotiateResponse(s.ctx.get('accept'), 'watch'), s.ctx.querystring);
+  const encoder = watchEncoder(s.store.def, negotiateResponse(s.ctx.get('accept'), 'watch', { apiVersion: s.store.apiVersion, kind: s.store.def.kind }), s.ctx.querystring);
   const opts = parseListOptions(query, selectableFields(s));
   // Without timeoutSeconds a watch ends after a random time in [min, 2*min), as kube-apiserver.
   const timeoutSeconds = parseInteger(query.get('timeoutSeconds') ?? undefined, 'timeoutSeconds')

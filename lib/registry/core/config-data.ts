@@ -1,6 +1,6 @@
 /**
- * Rules shared by ConfigMap and Secret: key names, the data/binaryData overlap, base64 byte
- * values, the 1 MiB total and the `immutable` freeze.
+ * Rules shared by ConfigMap and Secret: key names, UTF-8 string values, base64 byte values,
+ * the 1 MiB total and the `immutable` freeze.
  */
 import { ApiObject } from '../../scheme/types';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
@@ -69,12 +69,32 @@ function firstBadByte(s: string): number {
   return Math.max(0, s.length - (s.length % 4 || 4));
 }
 
-/** Byte length of a map's values; base64 values count as their decoded size. */
+/**
+ * Byte length of a map's values (keys do not count, as in Kubernetes); base64 values count as
+ * their decoded size, strings as their UTF-8 size.
+ */
 export function payloadBytes(map: Record<string, string> | undefined, base64: boolean): number {
   if (!map) return 0;
   let n = 0;
-  for (const [k, v] of Object.entries(map)) n += k.length + (base64 ? Buffer.byteLength(v, 'base64') : Buffer.byteLength(v, 'utf8'));
+  for (const v of Object.values(map)) n += base64 ? Buffer.byteLength(v, 'base64') : Buffer.byteLength(v, 'utf8');
   return n;
+}
+
+// A UTF-16 surrogate without its partner: the one way a decoded JSON string has no UTF-8 form.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * String values that have no UTF-8 encoding (a lone surrogate, e.g. from a `"\ud800"` escape):
+ * non-UTF-8 content belongs in binaryData. Without this check it would be stored as U+FFFD.
+ */
+export function validateUtf8Values(map: Record<string, string> | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const [k, v] of Object.entries(map ?? {})) {
+    if (!LONE_SURROGATE.test(v)) continue;
+    const shown = v.length > 64 ? `${v.slice(0, 64)}...` : v;
+    errs.push(fieldErrors.invalid(`${path}[${k}]`, shown, 'must be valid UTF-8; non-UTF-8 values belong in binaryData'));
+  }
+  return errs;
 }
 
 /** `immutable` rules on update: data frozen once true, and true cannot be unset. */

@@ -4,18 +4,21 @@ import { configMapSchema } from '../../scheme/schemas/core';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';
-import { MAX_DATA_BYTES, base64MapProblem, payloadBytes, stringMapProblem, validateImmutable, validateKeys } from './config-data';
+import { MAX_DATA_BYTES, base64MapProblem, payloadBytes, stringMapProblem, validateImmutable, validateKeys, validateUtf8Values } from './config-data';
 
+/**
+ * ValidateConfigMap: valid keys, a key in data is not also in binaryData (reported on data),
+ * data values are UTF-8, and all values together fit MaxSecretSize (reported on the object).
+ */
 function validate(obj: ApiObject): FieldError[] {
   const data = obj.data as Record<string, string> | undefined;
   const binary = obj.binaryData as Record<string, string> | undefined;
-  const errs = [...validateKeys(data, 'data'), ...validateKeys(binary, 'binaryData')];
-  for (const key of Object.keys(binary ?? {})) {
-    if (data && key in data) errs.push(fieldErrors.invalid(`binaryData[${key}]`, key, 'duplicate of key present in data'));
+  const errs = validateKeys(data, 'data');
+  for (const key of Object.keys(data ?? {})) {
+    if (binary && Object.hasOwn(binary, key)) errs.push(fieldErrors.invalid(`data[${key}]`, key, 'duplicate of key present in binaryData'));
   }
-  if (payloadBytes(data, false) + payloadBytes(binary, true) > MAX_DATA_BYTES) {
-    errs.push({ type: 'FieldValueTooLong', field: '', message: `Too long: must have at most ${MAX_DATA_BYTES} bytes` });
-  }
+  errs.push(...validateUtf8Values(data, 'data'), ...validateKeys(binary, 'binaryData'));
+  if (payloadBytes(data, false) + payloadBytes(binary, true) > MAX_DATA_BYTES) errs.push(fieldErrors.tooLong('', MAX_DATA_BYTES));
   return errs;
 }
 

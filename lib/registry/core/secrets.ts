@@ -1,6 +1,7 @@
 /**
- * Secret (core/v1, namespaced): base64 data, write-only stringData merged into data on write,
- * a type that cannot change, immutable.
+ * Secret (core/v1, namespaced): base64 data, write-only stringData merged into data on write
+ * (and never returned), a type that cannot change and whose known kinds require keys
+ * (secret-types.ts), immutable data, 1 MiB of values at most.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
 import { secretSchema } from '../../scheme/schemas/core';
@@ -8,6 +9,8 @@ import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';
 import { MAX_DATA_BYTES, base64MapProblem, payloadBytes, stringMapProblem, validateImmutable, validateKeys } from './config-data';
+import { validateSecretType } from './secret-types';
+import { Naming, flavors } from '../../naming';
 
 /** stringData overrides data key by key, then disappears; it is never stored or returned. */
 function mergeStringData(obj: ApiObject): void {
@@ -20,14 +23,13 @@ function mergeStringData(obj: ApiObject): void {
   delete obj.stringData;
 }
 
-function validate(obj: ApiObject): FieldError[] {
+/** ValidateSecret: valid keys, values within MaxSecretSize, and the keys the type requires. */
+function validate(obj: ApiObject, naming: Naming): FieldError[] {
   const data = obj.data as Record<string, string> | undefined;
   const errs = validateKeys(data, 'data');
-  if (payloadBytes(data, true) > MAX_DATA_BYTES) {
-    errs.push({ type: 'FieldValueTooLong', field: 'data', message: `Too long: must have at most ${MAX_DATA_BYTES} bytes` });
-  }
+  if (payloadBytes(data, true) > MAX_DATA_BYTES) errs.push(fieldErrors.tooLong('data', MAX_DATA_BYTES));
   if (typeof obj.type !== 'string' || !obj.type) errs.push(fieldErrors.required('type'));
-  return errs;
+  return [...errs, ...validateSecretType(obj, naming)];
 }
 
 /** kubectl's NAME TYPE DATA AGE: DATA counts the keys of data. */
@@ -46,7 +48,8 @@ const secretTable: TableColumns = {
   ],
 };
 
-export function secretResource(): ResourceDef {
+/** The Secret kind; the token types and annotation are the flavor's (orch by default). */
+export function secretResource(naming: Naming = flavors.orch): ResourceDef {
   return {
     group: '', version: 'v1', kind: 'Secret', listKind: 'SecretList', resource: 'secrets', singular: 'secret',
     namespaced: true, shortNames: [], categories: [],
@@ -61,9 +64,9 @@ export function secretResource(): ResourceDef {
       // stringData is merged before validation so that its keys and size are checked too.
       prepareForCreate: (obj) => { mergeStringData(obj); if (!obj.type) obj.type = 'Opaque'; },
       prepareForUpdate: (obj) => { mergeStringData(obj); if (!obj.type) obj.type = 'Opaque'; },
-      validate: (obj) => validate(obj),
+      validate: (obj) => validate(obj, naming),
       validateUpdate: (obj, old) => {
-        const errs = [...validate(obj), ...validateImmutable(obj, old, ['data'])];
+        const errs = [...validate(obj, naming), ...validateImmutable(obj, old, ['data'])];
         if (obj.type !== old.type) errs.push(fieldErrors.immutable('type', obj.type));
         return errs;
       },

@@ -14,9 +14,10 @@ export interface FieldPlan {
   name: string;
   id: number;
   repeated: boolean;
-  /** map<K, V>: `keyType` is K; the value is described by `scalar`/`message`. */
+  /** map<K, V>: `keyType` is K (with its wire type); the value is described by `scalar`/`message`. */
   map: boolean;
   keyType?: string;
+  keyWireType?: number;
   /** The scalar type name (`string`, `int64`, `bytes`...), when the (value) type is a scalar. */
   scalar?: string;
   /** The message type, when the (value) type is a message. */
@@ -58,6 +59,7 @@ function fieldPlan(f: Field): FieldPlan {
     repeated: f.repeated,
     map: f instanceof MapField,
     keyType: f instanceof MapField ? f.keyType : undefined,
+    keyWireType: f instanceof MapField ? (types.mapKey as Record<string, number>)[f.keyType] : undefined,
     scalar,
     message,
     wireType,

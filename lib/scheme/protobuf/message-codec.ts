@@ -14,10 +14,10 @@ type Json = Record<string, unknown>;
 const INT64 = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 const INTEGER = new Set(['int32', 'uint32', 'sint32', 'fixed32', 'sfixed32', ...INT64]);
 
-/** Go's sort.Strings order: by UTF-8 bytes (UTF-16 order differs only beyond the BMP). */
+/** Go's sort.Strings order: by UTF-8 bytes. UTF-16 order differs only where surrogates meet U+E000..U+FFFF. */
 function byteOrder(a: string, b: string): number {
-  if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  if (/[\ud800-\uffff]/.test(a) || /[\ud800-\uffff]/.test(b)) return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function isObject(v: unknown): v is Json {
@@ -84,7 +84,7 @@ export function writeMessageBody(w: Writer, plan: MessagePlan, json: unknown): v
       const keys = Object.keys(value).sort(f.keyType === 'string' ? byteOrder : (a, b) => Number(a) - Number(b));
       for (const key of keys) {
         w.uint32((f.id << 3) | WIRE.bytes).fork();
-        w.uint32((1 << 3) | ((f.keyType === 'string' ? WIRE.bytes : WIRE.varint)));
+        w.uint32((1 << 3) | (f.keyWireType as number));
         writeScalar(w, f.keyType as string, f.keyType === 'string' ? key : f.keyType === 'bool' ? key === 'true' : Number(key), where(plan, f));
         writeValue(w, plan, f, value[key], 2);
         w.ldelim();
@@ -105,7 +105,7 @@ export function writeMessageBody(w: Writer, plan: MessagePlan, json: unknown): v
 function readScalar(r: Reader, type: string): unknown {
   switch (type) {
     case 'string': return r.string();
-    case 'bytes': return Buffer.from(r.bytes()).toString('base64');
+    case 'bytes': { const b = r.bytes(); return Buffer.from(b.buffer, b.byteOffset, b.length).toString('base64'); }
     case 'bool': return r.bool();
     default: {
       const v = (r as unknown as Record<string, () => number | { low: number; high: number; unsigned?: boolean }>)[type]();
@@ -208,7 +208,8 @@ export function readMessageBody(r: Reader, plan: MessagePlan, end: number): unkn
 export function encodeMessage(typeName: string | Type, json: unknown): Buffer {
   const w = Writer.create();
   writeMessageBody(w, planOf(typeof typeName === 'string' ? messageType(typeName) : typeName), json);
-  return Buffer.from(w.finish());
+  const out = w.finish();
+  return Buffer.isBuffer(out) ? out : Buffer.from(out.buffer, out.byteOffset, out.length);
 }
 
 /** The JSON of a serialized message `typeName`. Throws on bytes that are not such a message. */

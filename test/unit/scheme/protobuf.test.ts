@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { parse as parseProto } from 'protobufjs';
 import { ApiError } from '../../../lib/meta/api-errors';
 import {
   PROTOBUF_PREFIX, decodeProtobuf, decodeWatchEvent, encodeProtobuf, encodeWatchFrame, hasProtobuf, splitWatchFrames,
@@ -163,6 +164,20 @@ describe('protobuf codec (lib/scheme/protobuf)', () => {
       const raw = encodeMessage('k8s.io.api.core.v1.Namespace', { metadata: { name: 'n' } });
       expect(raw.length).to.be.greaterThan(20);
       expect(decodeMessage('k8s.io.api.core.v1.Namespace', raw)).to.deep.equal({ metadata: { name: 'n' } });
+    });
+
+    it('an inline (embedded) message takes its fields from the parent object', () => {
+      // As core/v1's ConfigMapEnvSource embeds LocalObjectReference with `json:",inline"`.
+      const { root } = parseProto(`syntax = "proto2"; package t;
+        message Ref { optional string name = 1; }
+        message EnvSource { optional Ref localObjectReference = 1 [(orch.inline) = true]; optional bool optional = 2 [(orch.nullable) = true]; }`,
+      { keepCase: true });
+      root.resolveAll();
+      const type = root.lookupType('t.EnvSource');
+      const raw = encodeMessage(type, { name: 'cm', optional: false });
+      expect(raw.toString('hex')).to.equal('0a040a02636d1000');
+      expect(decodeMessage(type, raw)).to.deep.equal({ name: 'cm', optional: false });
+      expect(decodeMessage(type, encodeMessage(type, {}))).to.deep.equal({});
     });
 
     it('Status code 0 and empty causes are absent; retryAfterSeconds 0 too', () => {
