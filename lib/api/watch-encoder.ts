@@ -15,6 +15,11 @@ export interface WatchEncoder {
   contentType: string;
   /** One event, ready to write. Not reentrant: a Table watch remembers it sent the headers. */
   encode(event: { type: string; object: unknown }): string | Buffer;
+  /**
+   * The same event always encodes to the same bytes (no per-stream state or transform), so
+   * streams with the same `contentType` may share one encoding of an event.
+   */
+  shareable: boolean;
 }
 
 /** Builds the encoder of one watch stream; throws (before the stream starts) for a bad `includeObject`. */
@@ -34,7 +39,7 @@ export function watchEncoder(def: ResourceDef, n: Negotiated, querystring: strin
   if (n.encoding === 'protobuf') {
     const protobuf = registeredProtobufSerializer();
     if (!protobuf) throw new Error('protobuf was negotiated without a registered serializer');
-    return { contentType: `${n.mediaType};stream=watch`, encode: (event) => protobuf.encodeWatchEvent(shape(event), n.mediaType) };
+    return { contentType: `${n.mediaType};stream=watch`, encode: (event) => protobuf.encodeWatchEvent(shape(event), n.mediaType), shareable: n.format === n.encoding };
   }
-  return { contentType: n.mediaType, encode: (event) => `${JSON.stringify(shape(event))}\n` };
+  return { contentType: n.mediaType, encode: (event) => `${JSON.stringify(shape(event))}\n`, shareable: n.format === n.encoding };
 }

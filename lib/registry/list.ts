@@ -4,7 +4,7 @@
  * form one snapshot. Selectors that filter items out read on until the page is full.
  */
 import { ApiObject } from '../scheme/types';
-import { decodeKv } from '../scheme/storage-codec';
+import { decodeKv, jsonWithResourceVersion } from '../scheme/storage-codec';
 import { matchesLabels } from '../meta/label-selector';
 import { matchesFields, requirementFor } from '../meta/field-selector';
 import { ApiError, errors } from '../meta/api-errors';
@@ -15,7 +15,10 @@ import { planList } from './read-plan';
 import { openReadSource, ReadSource } from './read-source';
 
 export interface ListResult {
+  /** The items as objects; empty when `raw` was asked for. */
   items: ApiObject[];
+  /** With `raw`: each item's JSON as served, made from the stored bytes where possible. */
+  rawItems?: Buffer[];
   resourceVersion: string;
   continue: string;
   remainingItemCount?: number;
@@ -43,8 +46,12 @@ export function listNamespace(store: GenericStore, namespace: string | undefined
   return store.def.namespaced && !namespace && fromSelector ? fromSelector : namespace;
 }
 
-/** Reads a list per the options. `namespace` undefined lists across all namespaces. */
-export async function list(store: GenericStore, namespace: string | undefined, opts: ListOptions): Promise<ListResult> {
+/**
+ * Reads a list per the options. `namespace` undefined lists across all namespaces. `raw`:
+ * return the items as JSON bytes (rawItems) instead of objects, so a plain JSON list response
+ * needs no parse and no stringify of the stored values.
+ */
+export async function list(store: GenericStore, namespace: string | undefined, opts: ListOptions, raw = false): Promise<ListResult> {
   namespace = listNamespace(store, namespace, opts);
   const prefix = store.collectionPrefix(namespace);
   const token = opts.continue ? decodeContinue(opts.continue) : undefined;
@@ -58,7 +65,7 @@ export async function list(store: GenericStore, namespace: string | undefined, o
     throw err;
   }
   try {
-    return await readPage(store, namespace, prefix, source, opts, token);
+    return await readPage(store, namespace, prefix, source, opts, token, raw);
   } catch (err) {
     if (token && err instanceof ApiError && err.code === 410) throw await expiredContinue(store, prefix, token);
     throw err;
@@ -66,40 +73,53 @@ export async function list(store: GenericStore, namespace: string | undefined, o
 }
 
 async function readPage(store: GenericStore, namespace: string | undefined, prefix: string, source: ReadSource,
-  opts: ListOptions, token: ContinueToken | undefined): Promise<ListResult> {
+  opts: ListOptions, token: ContinueToken | undefined, raw: boolean): Promise<ListResult> {
   // metadata.name=X narrows the read to one key.
   const name = opts.fieldSelector && requirementFor(opts.fieldSelector, 'metadata.name');
   if (name !== undefined && (!store.def.namespaced || namespace) && !token) {
     const kv = await source.get(store.key(namespace, name));
     const obj = kv ? store.output(decodeKv(kv)) : undefined;
-    return { items: obj && matches(store, obj, opts) ? [obj] : [], resourceVersion: String(source.revision), continue: '' };
+    const found = obj && matches(store, obj, opts) ? [obj] : [];
+    return { items: raw ? [] : found, rawItems: raw ? found.map((o) => Buffer.from(JSON.stringify(o))) : undefined, resourceVersion: String(source.revision), continue: '' };
   }
 
   const items: ApiObject[] = [];
+  const rawItems: Buffer[] = [];
+  // Objects are decoded only to match selectors or to shape output; a plain raw list splices bytes.
+  const decodeAll = !raw || !!opts.labelSelector || !!opts.fieldSelector || !!store.def.strategy.decorate;
+  let taken = 0;
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   let startKey = token ? prefix + token.start : prefix;
   let more = false;
   let remaining: number | undefined;
   let lastKey = '';
   for (;;) {
-    const want = limit ? Math.max(limit - items.length, Math.min(limit * 2, 1000)) : 0;
+    // With a selector, read ahead: most of a read may be filtered out.
+    const want = !limit ? 0 : opts.hasSelector ? Math.max(limit - taken, Math.min(limit * 2, 1000)) : limit - taken;
     const res = await source.range(prefix, { limit: want || undefined, startKey });
     let consumed = 0;
     for (const kv of res.kvs) {
       consumed++;
-      const obj = store.output(decodeKv(kv));
-      if (matches(store, obj, opts)) items.push(obj);
       lastKey = kv.key;
-      if (limit && items.length >= limit) break;
+      if (decodeAll) {
+        const obj = store.output(decodeKv(kv));
+        if (!matches(store, obj, opts)) continue;
+        if (raw) rawItems.push(store.def.strategy.decorate ? Buffer.from(JSON.stringify(obj)) : jsonWithResourceVersion(kv.value, kv.modRevision) ?? Buffer.from(JSON.stringify(obj)));
+        else items.push(obj);
+      } else {
+        rawItems.push(jsonWithResourceVersion(kv.value, kv.modRevision) ?? Buffer.from(JSON.stringify(store.output(decodeKv(kv)))));
+      }
+      taken++;
+      if (limit && taken >= limit) break;
     }
     more = res.more || consumed < res.kvs.length;
-    if (!limit || items.length >= limit || !res.more) {
+    if (!limit || taken >= limit || !res.more) {
       if (more && limit) remaining = res.count - consumed;
       break;
     }
     startKey = `${lastKey}\x00`;
   }
-  const result: ListResult = { items, resourceVersion: String(source.revision), continue: '' };
+  const result: ListResult = { items, rawItems: raw ? rawItems : undefined, resourceVersion: String(source.revision), continue: '' };
   if (limit && more) {
     result.continue = encodeContinue({ rv: source.revision, start: `${lastKey.slice(prefix.length)}\x00`, issuedAt: token?.issuedAt ?? Date.now() });
     if (!opts.hasSelector && remaining !== undefined) result.remainingItemCount = remaining;

@@ -12,9 +12,32 @@ import { decodeProtobuf, encodeProtobuf, hasProtobuf, hasProtobufPrefix } from '
 /** `mediaType`: the --storage-media-type flag; absent means JSON. */
 export function encodeForStorage(obj: ApiObject, mediaType = 'application/json'): Buffer {
   const { resourceVersion: _rv, ...meta } = obj.metadata ?? {};
-  const stored = { ...obj, metadata: meta };
+  // apiVersion, kind, metadata first: a reader can then splice the resourceVersion into the
+  // stored bytes without parsing them (jsonWithResourceVersion).
+  const { apiVersion, kind, metadata: _m, ...rest } = obj;
+  const stored = { apiVersion, kind, metadata: meta, ...rest };
   if (protobufMediaTypes.includes(mediaType) && hasProtobuf(obj.apiVersion, obj.kind)) return encodeProtobuf(stored);
   return Buffer.from(JSON.stringify(stored));
+}
+
+const HEAD = Buffer.from('{"apiVersion":"');
+const KIND = Buffer.from('"kind":"');
+const METADATA = Buffer.from('"metadata":{');
+
+/**
+ * The object's JSON as served (with metadata.resourceVersion), made from the stored JSON bytes
+ * without parsing them: the stored layout puts apiVersion, kind and metadata first, so the first
+ * `"metadata":{` is the object's own. Undefined when the value is not in that layout (protobuf,
+ * or written otherwise): the caller decodes instead.
+ */
+export function jsonWithResourceVersion(value: Buffer, modRevision: number): Buffer | undefined {
+  if (value.length < HEAD.length || value.compare(HEAD, 0, HEAD.length, 0, HEAD.length) !== 0) return undefined;
+  const at = value.indexOf(METADATA);
+  if (at < 0 || value.indexOf(KIND) > at || value.indexOf(KIND) < 0) return undefined;
+  const insertAt = at + METADATA.length;
+  const empty = value[insertAt] === 0x7d; // '}'
+  const rv = Buffer.from(`"resourceVersion":"${modRevision}"${empty ? '' : ','}`);
+  return Buffer.concat([value.subarray(0, insertAt), rv, value.subarray(insertAt)]);
 }
 
 export function decodeFromStorage(value: Buffer, modRevision: number): ApiObject {

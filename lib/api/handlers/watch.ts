@@ -17,6 +17,7 @@ import { ApiObject } from '../../scheme/types';
 import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../../storage/interfaces';
 import { StorageError } from '../../storage/errors';
 import { toApiError } from '../response-writer';
+import { decodeEvent, encodedOnce } from '../shared-events';
 import { negotiateResponse } from '../negotiation';
 import { watchEncoder } from '../watch-encoder';
 
@@ -41,6 +42,12 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
 
   const out = new PassThrough({ highWaterMark: 1 << 20 });
   const send = (ev: WatchEvent): boolean => (out.writableEnded ? true : out.write(encoder.encode(ev)));
+  // A change goes to many streams: streams of one representation share its encoding.
+  const sendShared = (type: WatchEvent['type'], object: ApiObject): boolean => {
+    if (out.writableEnded) return true;
+    if (!encoder.shareable) return send({ type, object });
+    return out.write(encodedOnce(object, `${encoder.contentType}|${type}`, () => encoder.encode({ type, object })));
+  };
   const output = (obj: ApiObject) => store.output(obj);
   let lastRevision = 0;
   const bookmark = (annotations?: Record<string, string>) => {
@@ -63,14 +70,12 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
     onEvents: (events) => {
       let ok = true;
       for (const ev of events) {
-        const next = ev.type === 'put' ? output(decodeFromStorage(ev.value, ev.revision)) : undefined;
-        const prevRaw = ev.type === 'delete' ? ev.value : ev.prevValue;
-        const prev = prevRaw && prevRaw.length ? output(decodeFromStorage(prevRaw, ev.revision)) : undefined;
+        const { next, prev } = decodeEvent(ev, output);
         const nowIn = next ? matches(store, next, opts) : false;
         const wasIn = prev ? matches(store, prev, opts) : false;
-        if (next && nowIn) ok = send({ type: wasIn ? 'MODIFIED' : 'ADDED', object: next }) && ok;
-        else if (next && wasIn) ok = send({ type: 'DELETED', object: next }) && ok;
-        else if (!next && prev && wasIn) ok = send({ type: 'DELETED', object: prev }) && ok;
+        if (next && nowIn) ok = sendShared(wasIn ? 'MODIFIED' : 'ADDED', next) && ok;
+        else if (next && wasIn) ok = sendShared('DELETED', next) && ok;
+        else if (!next && prev && wasIn) ok = sendShared('DELETED', prev) && ok;
         lastRevision = Math.max(lastRevision, ev.revision);
       }
       // Back-pressure: a slow client holds its own queue, never the others'.

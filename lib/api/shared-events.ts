@@ -1,0 +1,42 @@
+/**
+ * Work shared by every watcher of one resource: a change is decoded once and encoded once per
+ * representation, however many streams it goes to. Storage events from the watch cache are
+ * shared objects, so they key the memo; entries go when the cache drops the event.
+ * The decoded objects are shared too: nothing may mutate them.
+ */
+import { StorageEvent } from '../storage/interfaces';
+import { ApiObject } from '../scheme/types';
+import { decodeFromStorage } from '../scheme/storage-codec';
+
+export interface DecodedEvent {
+  /** The object after a put. */
+  next?: ApiObject;
+  /** The object before: the deleted state, or the previous one of an update. */
+  prev?: ApiObject;
+}
+
+const decoded = new WeakMap<StorageEvent, DecodedEvent>();
+const encoded = new WeakMap<object, Map<string, string | Buffer>>();
+
+/** The event's objects, shaped by `output` (the store's kind/apiVersion and decoration). */
+export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObject): DecodedEvent {
+  let d = decoded.get(ev);
+  if (!d) {
+    const prevRaw = ev.type === 'delete' ? ev.value : ev.prevValue;
+    d = {
+      next: ev.type === 'put' ? output(decodeFromStorage(ev.value, ev.revision)) : undefined,
+      prev: prevRaw && prevRaw.length ? output(decodeFromStorage(prevRaw, ev.revision)) : undefined,
+    };
+    decoded.set(ev, d);
+  }
+  return d;
+}
+
+/** One encoding of (object, event type) per representation `key`, made on first use. */
+export function encodedOnce(object: object, key: string, encode: () => string | Buffer): string | Buffer {
+  let byKey = encoded.get(object);
+  if (!byKey) encoded.set(object, (byKey = new Map()));
+  let bytes = byKey.get(key);
+  if (bytes === undefined) byKey.set(key, (bytes = encode()));
+  return bytes;
+}
