@@ -511,6 +511,15 @@ describe('storage kinds', function () {
       expect(byName.has('storageclasses/status')).to.equal(false);
     });
 
+    it('volumes and claims take the field selector `name` besides metadata.name', async () => {
+      const pv = await created('pv', valid('pv', name('byname'), storage));
+      const res = await t.get(`${paths.pv}?fieldSelector=name%3D${pv.metadata.name}`);
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.items.map((o: Obj) => o.metadata.name)).to.deep.equal([pv.metadata.name]);
+      expect((await t.get(`${paths.pvc}?fieldSelector=name%3Dnone`)).body.items).to.deep.equal([]);
+      expect((await t.get(`${paths.sc}?fieldSelector=name%3Dnone`)).status).to.equal(400);
+    });
+
     it('claims and capacities are listed across namespaces', async () => {
       await created('pvc', valid('pvc', name('listed'), storage));
       await created('csc', valid('csc', name('listed'), storage));

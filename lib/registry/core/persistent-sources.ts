@@ -8,7 +8,6 @@ import { FieldError, child, fieldErrors } from '../../meta/field-errors';
 import { isDns1123Label, isDns1123Subdomain } from '../../meta/validation';
 
 // Sources are decoded JSON already type-checked against the schema (decode-check), so fields are read loosely.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Source = Record<string, any>;
 type Check = (s: Source, path: string, pvName: string) => FieldError[];
 

@@ -162,6 +162,9 @@ export function persistentVolumeClaimResource(naming: Naming, gates: FeatureGate
       },
       validate: (obj) => validatePersistentVolumeClaimSpec(specOf(obj), 'spec', options()),
       validateUpdate,
+      // Kubernetes keeps a field selector `name` (a bug it supports for compatibility).
+      fieldSet: (obj) => ({ name: String(obj.metadata?.name ?? '') }),
+      selectableFields: ['name'],
     },
   };
 }

@@ -130,6 +130,9 @@ export function persistentVolumeResource(naming: Naming, gates: FeatureGates): R
       },
       validate: (obj) => validate(obj),
       validateUpdate,
+      // Kubernetes keeps a field selector `name` (a bug it supports for compatibility).
+      fieldSet: (obj) => ({ name: String(obj.metadata?.name ?? '') }),
+      selectableFields: ['name'],
     },
   };
 }
