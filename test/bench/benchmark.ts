@@ -18,13 +18,27 @@ export interface ResultRow {
    * latency baseline/value (raw etcd time / server time), counts value/baseline.
    */
   ratio?: number;
+  /** The goal this row is judged against (issue 7), e.g. '≥ 0.7x', '< 100 ms'; reported, never asserted. */
+  target?: string;
+  /** Whether `value`/`ratio` meets `target`; set exactly when `target` is. */
+  met?: boolean;
   note?: string;
+}
+
+/** A target for a row: its text and whether it is met (NaN compares as not met). */
+export function target(text: string, met: boolean): Pick<ResultRow, 'target' | 'met'> {
+  return { target: text, met };
 }
 
 export interface BenchContext {
   /** --quick: smaller data and shorter phases, the whole run under ~2 minutes. */
   quick: boolean;
   env: BenchEnvironment;
+  /**
+   * --focus: benchmarks that support it measure only the cells whose metric contains this text
+   * (other cells run only as far as the focused one needs), e.g. for a CPU profile of one cell.
+   */
+  focus?: string;
   /** Progress lines on stderr, so stdout carries only the table. */
   log(msg: string): void;
 }

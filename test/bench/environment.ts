@@ -9,6 +9,7 @@ import { Etcd3 } from 'etcd3';
 import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 import { createEtcdClient } from '../../lib/storage/etcd3/client';
 import { ApiClient, loadKubeconfig, ServerConnection } from './api-client';
+import { Http2ApiClient } from './http2-api-client';
 import { EtcdWatchGauges, readEtcdWatchGauges } from './etcd-metrics';
 import { ServerProcess, startServerProcess } from './server-process';
 
@@ -27,6 +28,8 @@ export interface BenchEnvironment {
   serverPid?: number;
   /** A new keep-alive HTTPS client with `maxSockets` = concurrency; closed by stop(). */
   apiClient(maxSockets: number): ApiClient;
+  /** A new HTTP/2 client over `sessions` TLS connections; closed by stop(). */
+  http2ApiClient(sessions?: number): Http2ApiClient;
   /** A raw etcd3 client built as the server builds its own (no message size limit); closed by stop(). */
   etcdClient(): Etcd3;
   /** The server's stderr tail, for diagnosing a failed benchmark. */
@@ -67,6 +70,11 @@ export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Prom
       serverPid: server.process.pid,
       apiClient(maxSockets) {
         const c = new ApiClient(conn, maxSockets);
+        cleanups.push(() => c.close());
+        return c;
+      },
+      http2ApiClient(sessions) {
+        const c = new Http2ApiClient(conn, sessions);
         cleanups.push(() => c.close());
         return c;
       },

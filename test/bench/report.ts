@@ -23,13 +23,15 @@ export function hostInfo(): RunReport['host'] {
 }
 
 export function formatTable(rows: ResultRow[]): string {
-  const header = ['benchmark', 'metric', 'value', 'baseline', 'ratio', 'note'];
+  const header = ['benchmark', 'metric', 'value', 'baseline', 'ratio', 'target', 'met', 'note'];
   const lines = rows.map((r) => [
     r.benchmark,
     r.metric,
     withUnit(r.value, r.unit),
     r.baseline === undefined ? '' : withUnit(r.baseline, r.unit),
     r.ratio === undefined ? '' : formatNumber(r.ratio),
+    r.target ?? '',
+    r.met === undefined ? '' : r.met ? 'met' : 'not met',
     r.note ?? '',
   ]);
   const md = (cells: string[]) => `| ${cells.join(' | ')} |`;

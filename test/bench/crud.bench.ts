@@ -1,0 +1,158 @@
+/**
+ * Benchmark D, crud: create, get (consistent and resourceVersion=0), update and delete of 1 KiB
+ * ConfigMaps over HTTPS (HTTP/2, one TLS session, as client-go) at concurrency 1, 16 and 64,
+ * each against the same operation done directly with etcd3 on the same etcd in the same run:
+ * the transaction with the compare the server's storage uses, or a range of one key.
+ */
+import { Benchmark, BenchContext, ResultRow, target } from './benchmark';
+import { CrudSide, RawEtcdCrud, ServerCrud, Version } from './crud-sides';
+import { LoopOptions, LoopResult, timedLoop } from './latency';
+import { cpuMeter } from './cpu-usage';
+
+const NAME = 'crud';
+const NAMESPACE = 'bench-crud';
+/** Outside the server's `/registry/` key space: no watch cache decodes the raw side's writes. */
+const RAW_PREFIX = '/bench-raw/configmaps/bench-crud/';
+const CONCURRENCIES = [1, 16, 64];
+/** Targets (issue 7) hold at this concurrency: server rate / raw etcd3 rate. */
+const TARGET_CONCURRENCY = 64;
+
+type Op = 'create' | 'get' | 'get RV=0' | 'update' | 'delete';
+
+const OPS: Record<Op, { label: string; baseline: string; target: number }> = {
+  create: { label: 'create', baseline: 'etcd txn create_revision==0 -> put', target: 0.7 },
+  get: { label: 'get (consistent)', baseline: 'etcd range of the key', target: 1 },
+  'get RV=0': { label: 'get (RV=0)', baseline: 'etcd range of the key', target: 2 },
+  update: { label: 'update (PUT with resourceVersion)', baseline: 'etcd txn mod_revision==rv -> put', target: 0.7 },
+  delete: { label: 'delete (precondition resourceVersion)', baseline: 'etcd txn mod_revision==rv -> delete', target: 0.7 },
+};
+
+/** One side's objects: name -> current version. */
+type Objects = Map<string, Version>;
+
+interface Cell {
+  op: Op;
+  concurrency: number;
+  server: LoopResult;
+  raw: LoopResult;
+  cpu: { server?: number; generator: number };
+  rawCpu: { generator: number };
+  /** The loop stopped because every object was deleted, before its time was up. */
+  exhausted?: boolean;
+}
+
+export const crudBench: Benchmark = {
+  name: NAME,
+  description: 'create/get/get RV=0/update/delete of 1 KiB ConfigMaps at concurrency 1, 16, 64 vs the same etcd3 txn/range',
+  async run(ctx: BenchContext): Promise<ResultRow[]> {
+    const cellMs = ctx.quick ? 1_000 : 10_000;
+    const setup = ctx.env.apiClient(4);
+    await setup.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    const etcd = ctx.env.etcdClient();
+    const sides = { server: new ServerCrud(ctx.env.http2ApiClient(1), NAMESPACE), raw: undefined as unknown as RawEtcdCrud };
+
+    // The raw side's values are copies of what the server stored for one ConfigMap of this benchmark.
+    const probe = 'stored-shape';
+    await sides.server.create(probe, 0);
+    const stored = await etcd.kv.range({ key: Buffer.from(`/registry/configmaps/${NAMESPACE}/${probe}`) });
+    if (stored.kvs.length !== 1) throw new Error('the server did not store the ConfigMap under /registry/configmaps/');
+    sides.raw = new RawEtcdCrud(etcd, RAW_PREFIX, stored.kvs[0].value);
+    ctx.log(`${NAME}: stored value ${stored.kvs[0].value.length} bytes; warming up`);
+    for (const side of [sides.server, sides.raw]) await runCell(side, 'warm', 16, { durationMs: 0, maxIterations: 200, minIterations: 200, concurrency: 16 });
+
+    const focused = (op: Op, c: number) => !ctx.focus || `${OPS[op].label} c=${c}`.includes(ctx.focus);
+    const cells: Cell[] = [];
+    for (const c of CONCURRENCIES) {
+      const wanted = (Object.keys(OPS) as Op[]).filter((op) => focused(op, c));
+      if (!wanted.length) continue;
+      const loop: LoopOptions = { durationMs: cellMs, maxIterations: 10_000_000, minIterations: 2 * c, concurrency: c };
+      const objects = { server: new Map() as Objects, raw: new Map() as Objects };
+      for (const op of ['create', 'get', 'get RV=0', 'update', 'delete'] as Op[]) {
+        // Create always runs (the other cells need objects), in full only when measured or when delete needs many.
+        const measured = wanted.includes(op);
+        if (!measured && !(op === 'create')) continue;
+        const opts = measured || wanted.includes('delete') ? loop : { ...loop, durationMs: 0 };
+        ctx.log(`${NAME}: ${OPS[op].label}, concurrency ${c}${measured ? `, ${opts.durationMs / 1000} s per side` : ' (setup)'}`);
+        const cell = await measureCell(ctx, sides, objects, op, c, opts);
+        if (measured) cells.push(cell);
+      }
+    }
+    return cells.flatMap(rowsOf);
+  },
+};
+
+/** Runs `op` on the raw side, then on the server, with the same loop options. */
+async function measureCell(ctx: BenchContext, sides: { server: CrudSide; raw: CrudSide }, objects: { server: Objects; raw: Objects },
+  op: Op, c: number, loop: LoopOptions): Promise<Cell> {
+  // get RV=0 is compared with the same range as the consistent get; it is measured again so both cells stand alone.
+  const rawMeter = cpuMeter(undefined);
+  const raw = await runOp(sides.raw, objects.raw, op, c, loop);
+  const rawCpu = rawMeter();
+  const meter = cpuMeter(ctx.env.serverPid);
+  const server = await runOp(sides.server, objects.server, op, c, loop);
+  const cpu = meter();
+  return { op, concurrency: c, server: server.result, raw: raw.result, cpu, rawCpu, exhausted: server.exhausted || raw.exhausted };
+}
+
+/** One loop of `op` on one side; create adds to `objects`, update changes versions, delete removes. */
+async function runOp(side: CrudSide, objects: Objects, op: Op, c: number, loop: LoopOptions): Promise<{ result: LoopResult; exhausted: boolean }> {
+  const names = [...objects.keys()];
+  switch (op) {
+    case 'create':
+      return {
+        result: await timedLoop(async (i) => {
+          const name = `c${c}-${i}`;
+          objects.set(name, await side.create(name, i));
+        }, loop),
+        exhausted: false,
+      };
+    case 'get':
+    case 'get RV=0':
+      return { result: await timedLoop((i) => side.get(names[i % names.length], op === 'get RV=0'), loop), exhausted: false };
+    case 'update': {
+      // c objects for c workers: a free list hands each operation an object nobody else is writing.
+      const free = names.slice(0, c);
+      if (free.length < c) throw new Error(`update needs ${c} objects, have ${free.length}`);
+      return {
+        result: await timedLoop(async (i) => {
+          const name = free.pop()!;
+          objects.set(name, await side.update(name, objects.get(name)!, i));
+          free.push(name);
+        }, loop),
+        exhausted: false,
+      };
+    }
+    case 'delete': {
+      const result = await timedLoop(async (i) => {
+        await side.delete(names[i], objects.get(names[i])!);
+        objects.delete(names[i]);
+      }, { ...loop, maxIterations: names.length, minIterations: Math.min(loop.minIterations, names.length) });
+      return { result, exhausted: result.count === names.length && result.elapsedMs < loop.durationMs };
+    }
+  }
+}
+
+/** A short untimed pass of every operation (connections, JIT), on objects of its own. */
+async function runCell(side: CrudSide, prefix: string, c: number, loop: LoopOptions): Promise<void> {
+  const objects: Objects = new Map();
+  await timedLoop(async (i) => { objects.set(`${prefix}-${i}`, await side.create(`${prefix}-${i}`, i)); }, loop);
+  for (const op of ['get', 'get RV=0', 'update', 'delete'] as Op[]) await runOp(side, objects, op, c, loop);
+}
+
+function rowsOf(cell: Cell): ResultRow[] {
+  const { op, concurrency: c, server, raw } = cell;
+  const spec = OPS[op];
+  const label = `${spec.label} c=${c}`;
+  const ratio = server.opsPerSec / raw.opsPerSec;
+  const note = `${server.count} vs ${raw.count} ops${cell.exhausted ? ' (every object deleted before the time was up)' : ''}; `
+    + `baseline: ${spec.baseline}; CPU % of a core: server ${cell.cpu.server?.toFixed(0) ?? '?'}, load generator ${cell.cpu.generator.toFixed(0)} `
+    + `(etcd3 run: ${cell.rawCpu.generator.toFixed(0)})`;
+  return [
+    {
+      benchmark: NAME, metric: `${label} throughput`, unit: 'ops/s', value: server.opsPerSec, baseline: raw.opsPerSec, ratio,
+      ...(c === TARGET_CONCURRENCY ? target(`≥ ${spec.target}x`, ratio >= spec.target) : {}), note,
+    },
+    { benchmark: NAME, metric: `${label} p50`, unit: 'ms', value: server.p50, baseline: raw.p50, ratio: raw.p50 / server.p50 },
+    { benchmark: NAME, metric: `${label} p99`, unit: 'ms', value: server.p99, baseline: raw.p99, ratio: raw.p99 / server.p99 },
+  ];
+}

@@ -1,0 +1,43 @@
+/**
+ * The load generator's HTTP/2 client: requests multiplexed on a few TLS sessions, as client-go
+ * sends them (one connection per server). Same request() contract as ApiClient.
+ */
+import http2 from 'node:http2';
+import { ApiResponse, ServerConnection } from './api-client';
+
+export class Http2ApiClient {
+  private readonly sessions: http2.ClientHttp2Session[] = [];
+  private next = 0;
+
+  /** @param sessionCount TLS connections; requests go to them in turn. */
+  constructor(readonly conn: ServerConnection, sessionCount = 1) {
+    for (let i = 0; i < sessionCount; i++) {
+      const s = http2.connect(conn.url, { ca: conn.ca, cert: conn.cert, key: conn.key });
+      // Errors surface on the requests; an unhandled session 'error' would crash the run.
+      s.on('error', () => undefined);
+      this.sessions.push(s);
+    }
+  }
+
+  /** Sends one request (a body as JSON); resolves once the whole body has arrived, whatever the status. */
+  request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const headers: http2.OutgoingHttpHeaders = { ':method': method, ':path': path, accept: 'application/json' };
+    if (payload) headers['content-type'] = contentType;
+    const session = this.sessions[this.next++ % this.sessions.length];
+    return new Promise((resolve, reject) => {
+      const req = session.request(headers);
+      let status = 0;
+      const chunks: Buffer[] = [];
+      req.on('response', (h) => { status = Number(h[':status']); });
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => resolve({ status, body: Buffer.concat(chunks) }));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  close(): void {
+    for (const s of this.sessions) s.destroy();
+  }
+}
