@@ -16,6 +16,7 @@ import { ApiObject, ObjectMeta } from '../scheme/types';
 import { logger } from '../server/logger';
 import { ResourceFeed } from './resource-feed';
 import { WorkQueue } from './work-queue';
+import { ephemeralClaimName } from '../registry/core/volumes/ephemeral';
 
 /** The pod condition type this controller owns. */
 export const EPHEMERAL_VOLUME_CONFLICT = 'EphemeralVolumeConflict';
@@ -42,8 +43,8 @@ export function ephemeralVolumes(pod: ApiObject): EphemeralVolume[] {
   return out;
 }
 
-/** `<pod>-<volume>` (Kubernetes' ephemeral.VolumeClaimName). */
-export const claimName = (pod: ApiObject, volume: { name: string }): string => `${pod.metadata?.name}-${volume.name}`;
+/** `<pod>-<volume>`: the name pod validation checks too. */
+export const claimName = (pod: ApiObject, volume: { name: string }): string => ephemeralClaimName(pod.metadata?.name as string, volume.name);
 
 /** The claim the controller creates for `volume` of `pod`. */
 export function claimFor(pod: ApiObject, volume: EphemeralVolume): ApiObject {

@@ -97,7 +97,8 @@ export class NamespaceController {
     let remaining = 0;
     for (const store of this.contents()) {
       const ctx = { namespace: name };
-      await deleteCollection(store, ctx, { hasSelector: false }, {}, { dryRun: false });
+      // Background, as Kubernetes' namespace deleter: a pending foreground or orphan deletion does not hold the namespace.
+      await deleteCollection(store, ctx, { hasSelector: false }, { propagationPolicy: 'Background' }, { dryRun: false });
       remaining += (await store.storage.range(store.collectionPrefix(name), { countOnly: true })).count;
     }
     if (remaining > 0) return false;

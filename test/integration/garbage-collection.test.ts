@@ -144,6 +144,24 @@ describe('garbage collection', function () {
       await gone('fg-alone');
     });
 
+    it('deleting the namespace deletes its content in the background: a waiting owner goes at once', async () => {
+      const ns = 'gc-ns-fg';
+      expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).to.equal(201);
+      const owner = await createCm('owner', {}, ns);
+      await createCm('held', { ownerReferences: [refTo(owner, { blockOwnerDeletion: true })], finalizers: ['example.com/hold'] }, ns);
+      await t.del(`${cms(ns)}/owner`, { propagationPolicy: 'Foreground' });
+      await eventually(async () => !!(await getCm('held', ns)).body?.metadata?.deletionTimestamp);
+      expect((await getCm('owner', ns)).body.metadata.finalizers).to.deep.equal(['foregroundDeletion']);
+
+      expect((await t.del(`/api/v1/namespaces/${ns}`)).status).to.equal(200);
+      await gone('owner', ns);
+      expect((await getCm('held', ns)).status, 'its own finalizer still holds it').to.equal(200);
+      const held = (await getCm('held', ns)).body;
+      held.metadata.finalizers = [];
+      expect((await t.put(`${cms(ns)}/held`, held)).status).to.equal(200);
+      await eventually(async () => (await t.get(`/api/v1/namespaces/${ns}`)).status === 404);
+    });
+
     it('a dependent that has dependents itself is deleted in the foreground too', async () => {
       const owner = await createCm('fg-chain-a');
       const b = await createCm('fg-chain-b', { ownerReferences: [refTo(owner, { blockOwnerDeletion: true })] });
@@ -265,6 +283,32 @@ describe('garbage collection', function () {
         expect(orphan.status).to.equal(200);
         expect(orphan.body.metadata.ownerReferences).to.equal(undefined);
       }
+    });
+  });
+
+  describe('without the watch cache (the collector watches etcd itself)', () => {
+    let u: TestServer;
+    before(async () => { u = await startTestServer(['--watch-cache=false']); });
+    after(async () => { await u?.stop(); });
+
+    it('all three policies complete', async () => {
+      const cmPath = '/api/v1/namespaces/default/configmaps';
+      const make = async (name: string, ownerReferences?: Ref[]) => {
+        const res = await u.post(cmPath, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ownerReferences } });
+        expect(res.status, res.text).to.equal(201);
+        return res.body;
+      };
+      for (const [owner, policy] of [['nc-bg', 'Background'], ['nc-fg', 'Foreground'], ['nc-or', 'Orphan']]) {
+        const o = await make(owner);
+        await make(`${owner}-dep`, [refTo(o, { blockOwnerDeletion: true })]);
+        expect((await u.del(`${cmPath}/${owner}`, { propagationPolicy: policy })).status).to.equal(200);
+      }
+      const status = (name: string) => u.get(`${cmPath}/${name}`).then((r) => r.status);
+      await eventually(async () => (await status('nc-bg-dep')) === 404);
+      await eventually(async () => (await status('nc-fg')) === 404);
+      expect(await status('nc-fg-dep')).to.equal(404);
+      await eventually(async () => (await status('nc-or')) === 404);
+      expect((await u.get(`${cmPath}/nc-or-dep`)).body.metadata.ownerReferences).to.equal(undefined);
     });
   });
 

@@ -16,7 +16,7 @@ import { logger } from '../../server/logger';
 import { ResourceFeed } from '../resource-feed';
 import { WorkQueue } from '../work-queue';
 import { DependencyGraph, GraphNode, GraphWork, ObjectCoordinates, groupOf } from './graph';
-import { UnresolvableOwnerError, classifyReferences, readOrUndefined } from './owner-references';
+import { ClassifiedReferences, UnresolvableOwnerError, classifyReferences, readOrUndefined } from './owner-references';
 import { deleteDependent, removeFinalizer, removeOwnerReferences, targetOf, unblockOwnerReferences } from './operations';
 
 /** How long finishing an owner waits for the feeds to catch up before retrying. */
@@ -132,7 +132,7 @@ export class GarbageCollector {
     const refs = meta.ownerReferences ?? [];
     if (!refs.length) return;
 
-    let owners;
+    let owners: ClassifiedReferences;
     try {
       owners = await classifyReferences(refs, store.def.namespaced ? meta.namespace : undefined, (apiVersion, kind) => this.storeFor(apiVersion, kind));
     } catch (err) {

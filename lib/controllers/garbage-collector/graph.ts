@@ -104,6 +104,8 @@ export class DependencyGraph {
       if (oldByUid.has(ownerUid)) continue;
       this.link(node, ownerUid);
       added.push(ref);
+      // A new dependent of an owner already deleting its dependents goes too.
+      if (this.nodes.get(ownerUid)?.deletingDependents) work.attemptToDelete.push(uid);
     }
     node.owners = owners;
 

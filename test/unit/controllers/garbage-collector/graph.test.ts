@@ -69,6 +69,12 @@ describe('DependencyGraph', () => {
     expect(g.blockingDependents(g.get('u-owner')!)).to.deep.equal([]);
   });
 
+  it('a dependent that starts referencing an owner deleting in the foreground is reported', () => {
+    const g = new DependencyGraph();
+    g.observe(cm('owner', 'u-owner', { deletionTimestamp: 't', finalizers: ['foregroundDeletion'] }), at('owner'));
+    expect(g.observe(cm('late', 'u-late', { ownerReferences: [ref('owner', 'u-owner')] }), at('late')).attemptToDelete).to.deep.equal(['u-late']);
+  });
+
   it('an orphan deletion is reported once', () => {
     const g = new DependencyGraph();
     const orphaning = cm('owner', 'u-owner', { deletionTimestamp: 't', finalizers: ['orphan'] });
