@@ -48,6 +48,8 @@ export interface Benchmark {
   name: string;
   /** One line for --help. */
   description: string;
+  /** Node flags this benchmark needs in the server process (added to the runner's own). */
+  serverNodeArgs?: string[];
   /** Must end every loop and stream it starts; the runner stops the environment afterwards. */
   run(ctx: BenchContext): Promise<ResultRow[]>;
 }

@@ -26,6 +26,8 @@ export interface BenchEnvironment {
   server: ServerConnection;
   /** The server process, for CPU accounting. */
   serverPid?: number;
+  /** The server's inspector WebSocket, when its node args include --inspect (inspector-gc.ts). */
+  serverInspectorUrl?: string;
   /** A new keep-alive HTTPS client with `maxSockets` = concurrency; closed by stop(). */
   apiClient(maxSockets: number): ApiClient;
   /** A new HTTP/2 client over `sessions` TLS connections; closed by stop(). */
@@ -68,6 +70,7 @@ export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Prom
       etcdWatchesBeforeServer,
       server: conn,
       serverPid: server.process.pid,
+      serverInspectorUrl: server.inspectorUrl,
       apiClient(maxSockets) {
         const c = new ApiClient(conn, maxSockets);
         cleanups.push(() => c.close());

@@ -26,7 +26,8 @@ export class Http2ApiClient {
     if (payload) headers['content-type'] = contentType;
     const session = this.sessions[this.next++ % this.sessions.length];
     return new Promise((resolve, reject) => {
-      const req = session.request(headers);
+      // Node ends GET and DELETE streams at the headers unless told otherwise; a DELETE may carry DeleteOptions.
+      const req = session.request(headers, { endStream: !payload });
       let status = 0;
       const chunks: Buffer[] = [];
       req.on('response', (h) => { status = Number(h[':status']); });

@@ -6,6 +6,8 @@ import { ResultRow } from './benchmark';
 export interface RunReport {
   startedAt: string;
   quick: boolean;
+  /** --focus, when given: only some cells were measured. */
+  focus?: string;
   /** Benchmarks that threw, with the message; their rows are missing. */
   failures: Array<{ benchmark: string; error: string }>;
   host: { node: string; cpus: number; cpuModel: string; totalMemGiB: number };

@@ -11,14 +11,17 @@ import { formatTable, hostInfo, RunReport, writeReport } from './report';
 import { watchFanout } from './watch-fanout.bench';
 import { listBench } from './list.bench';
 import { applyBench } from './apply.bench';
+import { crudBench } from './crud.bench';
+import { memoryBench } from './memory.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
-const BENCHMARKS: Benchmark[] = [watchFanout, listBench, applyBench];
+const BENCHMARKS: Benchmark[] = [crudBench, watchFanout, listBench, applyBench, memoryBench];
 
-const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--server-cpu-prof=DIR]
+const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)
   --out=FILE            JSON results (default bench-results.json)
   --only=NAME,...       run only these benchmarks
+  --focus=TEXT          measure only the cells whose metric contains TEXT (crud), e.g. --focus='update (PUT with resourceVersion) c=64'
   --server-cpu-prof=DIR write a V8 CPU profile of each server process into DIR (open in Chrome DevTools)
 benchmarks:
 ${BENCHMARKS.map((b) => `  ${b.name.padEnd(14)} ${b.description}`).join('\n')}`;
@@ -33,6 +36,7 @@ async function main(): Promise<number> {
         quick: { type: 'boolean', default: false },
         out: { type: 'string', default: 'bench-results.json' },
         only: { type: 'string' },
+        focus: { type: 'string' },
         'server-cpu-prof': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -54,7 +58,7 @@ async function main(): Promise<number> {
   const selected = BENCHMARKS.filter((b) => !only || only.includes(b.name));
   const serverNodeArgs = flags['server-cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['server-cpu-prof'])}`] : [];
 
-  const report: RunReport = { startedAt: new Date().toISOString(), quick: flags.quick, failures: [], host: hostInfo(), rows: [] };
+  const report: RunReport = { startedAt: new Date().toISOString(), quick: flags.quick, focus: flags.focus, failures: [], host: hostInfo(), rows: [] };
   let current: BenchEnvironment | undefined;
   let interrupted: NodeJS.Signals | undefined;
   // A signal stops the running benchmark's etcd and server (its requests then fail fast) and
@@ -75,9 +79,9 @@ async function main(): Promise<number> {
     log(`${bench.name}: starting etcd and the server`);
     const started = Date.now();
     try {
-      current = await startBenchEnvironment({ serverNodeArgs });
+      current = await startBenchEnvironment({ serverNodeArgs: [...serverNodeArgs, ...(bench.serverNodeArgs ?? [])] });
       if (interrupted) throw new Error(`interrupted by ${interrupted}`);
-      const rows: ResultRow[] = await bench.run({ quick: flags.quick, env: current, log });
+      const rows: ResultRow[] = await bench.run({ quick: flags.quick, focus: flags.focus, env: current, log });
       // Numbers measured while the environment was being torn down mean nothing.
       if (interrupted) throw new Error(`interrupted by ${interrupted}`);
       report.rows.push(...rows);

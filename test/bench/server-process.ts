@@ -10,6 +10,8 @@ import { ApiClient, loadKubeconfig } from './api-client';
 export interface ServerProcess {
   kubeconfigPath: string;
   process: ChildProcess;
+  /** `ws://127.0.0.1:<port>/<id>` when the server runs with --inspect (see inspector-gc.ts). */
+  inspectorUrl?: string;
   /** The last lines the server wrote to stderr, for failure messages. */
   stderrTail(): string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. Idempotent. */
@@ -26,6 +28,7 @@ export async function startServerProcess(args: string[], nodeArgs: string[] = []
   let stderrLines: string[] = [];
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    handle.inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(chunk)?.[1];
     stderrLines = stderrLines.concat(chunk.split('\n').filter(Boolean)).slice(-STDERR_TAIL_LINES);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
