@@ -12,9 +12,25 @@ function tlsSocketOf(ctx: Context): TLSSocket | undefined {
   return req.stream?.session?.socket ?? req.socket;
 }
 
+/**
+ * The user of a connection, read once per TLS socket: a connection's client certificate cannot
+ * change, and reading it costs tens of microseconds per request.
+ */
+const usersBySocket = new WeakMap<TLSSocket, User | null>();
+
 export function userFromClientCertificate(ctx: Context): User | undefined {
   const socket = tlsSocketOf(ctx);
-  if (!socket || typeof socket.getPeerCertificate !== 'function' || !socket.authorized) return undefined;
+  if (!socket || typeof socket.getPeerCertificate !== 'function') return undefined;
+  let user = usersBySocket.get(socket);
+  if (user === undefined) {
+    user = readUser(socket) ?? null;
+    usersBySocket.set(socket, user);
+  }
+  return user ?? undefined;
+}
+
+function readUser(socket: TLSSocket): User | undefined {
+  if (!socket.authorized) return undefined;
   const cert = socket.getPeerCertificate();
   if (!cert || !cert.subject) return undefined;
   const cn = cert.subject.CN;

@@ -40,7 +40,7 @@ export async function deleteObject(store: GenericStore, ctx: StrategyContext, na
   wopts: WriteOptions): Promise<DeleteResult> {
   const key = store.key(ctx.namespace, name);
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-    const { kv } = await store.storage.get(key);
+    const kv = await store.currentForWrite(key, attempt, opts.preconditions?.resourceVersion);
     if (!kv) throw errors.notFound(store.gr, name);
     const current = decodeKv(kv);
     checkPreconditions(store, current, opts);

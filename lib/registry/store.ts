@@ -144,7 +144,7 @@ export class GenericStore {
     const sub = opts.subresource ? this.def.subresources.find((r) => r.name === opts.subresource) : undefined;
     const key = this.key(ctx.namespace, name);
     for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
-      const { kv } = await this.storage.get(key);
+      const kv = await this.currentForWrite(key, attempt, opts.precondition);
       if (!kv) {
         if (opts.onMissing) return { object: await this.create(ctx, opts.onMissing(), opts), created: true };
         throw errors.notFound(this.gr, name);
@@ -172,6 +172,21 @@ export class GenericStore {
       if (result) return { object: result, created: false };
     }
     throw errors.conflict(this.gr, name, 'the object is being changed too often; please retry');
+  }
+
+  /**
+   * The stored key a write starts from. The first attempt takes it from the watch cache when the
+   * cache has it (and, given a resourceVersion precondition, at that version): the write's
+   * compare on mod_revision catches a stale copy, and the retry then reads etcd. Missing from
+   * the cache is never trusted: etcd decides NotFound.
+   */
+  async currentForWrite(key: string, attempt: number, precondition?: string): Promise<KeyValue | undefined> {
+    const cache = this.deps.cache;
+    if (attempt === 0 && cache?.ready) {
+      const kv = cache.get(key).kv;
+      if (kv && (!precondition || String(kv.modRevision) === precondition)) return kv;
+    }
+    return (await this.storage.get(key)).kv;
   }
 
   /** managedFields after a non-apply write by `opts.fieldManager` (Update operation). */
@@ -230,7 +245,7 @@ export class GenericStore {
     mutate: (current: ApiObject) => ApiObject | undefined, opts: WriteOptions = { dryRun: false }): Promise<ApiObject> {
     const key = this.key(ctx.namespace, name);
     for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
-      const { kv } = await this.storage.get(key);
+      const kv = await this.currentForWrite(key, attempt);
       if (!kv) throw errors.notFound(this.gr, name);
       const current = decodeKv(kv);
       const next = mutate(clone(current));

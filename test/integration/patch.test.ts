@@ -32,6 +32,13 @@ describe('PATCH', () => {
     return res.body;
   }
 
+  /** Owner ConfigMaps that exist (the garbage collector removes dependents of missing owners): key -> uid. */
+  async function realOwners(names: Record<string, string>): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const [key, name] of Object.entries(names)) out[key] = (await createConfigMap(name, {})).metadata.uid;
+    return out;
+  }
+
   async function createNamespace(name: string, metadata: Record<string, unknown> = {}): Promise<any> {
     const res = await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...metadata } });
     expect(res.status, res.text).to.equal(201);
@@ -79,7 +86,8 @@ describe('PATCH', () => {
     });
 
     it('strategic merge patch unions finalizers, merges ownerReferences by uid, and null deletes a key', async () => {
-      const owner = (uid: string, name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', name, uid });
+      const owner = (uid: string, name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', name, uid: uids[uid] });
+      const uids = await realOwners({ '00000000-0000-0000-0000-00000000000a': 'owner-a', '00000000-0000-0000-0000-00000000000b': 'owner-b' });
       await createConfigMap('smp', { a: '1', b: '2' }, {
         finalizers: ['example.com/one'],
         ownerReferences: [owner('00000000-0000-0000-0000-00000000000a', 'owner-a')],
@@ -100,23 +108,24 @@ describe('PATCH', () => {
       expect(after.metadata.finalizers).to.have.members(['example.com/one', 'example.com/two']).and.have.length(2);
       expect(after.metadata.ownerReferences).to.have.length(2);
       const byUid = Object.fromEntries(after.metadata.ownerReferences.map((r: any) => [r.uid, r]));
-      expect(byUid['00000000-0000-0000-0000-00000000000a']).to.deep.equal({ ...owner('00000000-0000-0000-0000-00000000000a', 'owner-a'), controller: true });
-      expect(byUid['00000000-0000-0000-0000-00000000000b']).to.deep.equal(owner('00000000-0000-0000-0000-00000000000b', 'owner-b'));
+      expect(byUid[uids['00000000-0000-0000-0000-00000000000a']]).to.deep.equal({ ...owner('00000000-0000-0000-0000-00000000000a', 'owner-a'), controller: true });
+      expect(byUid[uids['00000000-0000-0000-0000-00000000000b']]).to.deep.equal(owner('00000000-0000-0000-0000-00000000000b', 'owner-b'));
       await patch(cmPath('smp'), MERGE_PATCH, { metadata: { finalizers: null } });
     });
 
     it('strategic merge patch: `$patch: delete` removes a list element by merge key and a whole map', async () => {
+      const uids = await realOwners({ one: 'o1', two: 'o2' });
       await createConfigMap('smp-delete', { a: '1' }, {
         labels: { x: '1', y: '2' },
         ownerReferences: [
-          { apiVersion: 'v1', kind: 'ConfigMap', name: 'o1', uid: '00000000-0000-0000-0000-000000000001' },
-          { apiVersion: 'v1', kind: 'ConfigMap', name: 'o2', uid: '00000000-0000-0000-0000-000000000002' },
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'o1', uid: uids.one },
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'o2', uid: uids.two },
         ],
       });
       const res = await patch(cmPath('smp-delete'), STRATEGIC, {
         metadata: {
           labels: { $patch: 'delete' },
-          ownerReferences: [{ $patch: 'delete', uid: '00000000-0000-0000-0000-000000000001' }],
+          ownerReferences: [{ $patch: 'delete', uid: uids.one }],
         },
       });
       expect(res.status, res.text).to.equal(200);
