@@ -195,6 +195,52 @@ describe('protobuf over HTTPS', () => {
     });
   });
 
+  describe('workload and storage kinds', () => {
+    const pvcPath = (name = '') => `/api/v1/namespaces/${NS}/persistentvolumeclaims${name ? `/${name}` : ''}`;
+    const podPath = (name = '') => `/api/v1/namespaces/${NS}/pods${name ? `/${name}` : ''}`;
+
+    it('POST of a protobuf PersistentVolumeClaim creates it (201, protobuf answer)', async () => {
+      const pvc: ApiObject = {
+        apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'pb-claim' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'fast' },
+      };
+      const res = await postProtobuf(t, pvcPath(), encodeProtobuf(pvc));
+      expectStatus(res, 201);
+      const created = protobufBody(res);
+      expect(created.metadata).to.include({ name: 'pb-claim', namespace: NS });
+      expect(created.spec).to.deep.include({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'fast' });
+      const json = await t.get(pvcPath('pb-claim'));
+      expectStatus(json, 200);
+      expect(json.body.spec.resources).to.deep.equal({ requests: { storage: '1Gi' } });
+    });
+
+    it('GET of a Pod with Accept protobuf answers protobuf', async () => {
+      const pod = {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pb-pod' },
+        spec: {
+          containers: [{ name: 'app', image: 'registry.example/app:1.0', env: [{ name: 'A', value: 'b' }], volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
+          volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'pb-claim' } }],
+        },
+      };
+      expectStatus(await t.post(podPath(), pod), 201);
+      const json = (await t.get(podPath('pb-pod'))).body;
+      const res = await t.request('GET', podPath('pb-pod'), { headers: { accept: K8S_PB } });
+      expectStatus(res, 200);
+      expect(protobufBody(res)).to.deep.equal(json);
+    });
+
+    it('GET of a StorageClass with Accept protobuf answers protobuf', async () => {
+      const sv = `${t.server.naming.group('storage')}/v1`;
+      const scPath = `/apis/${sv}/storageclasses`;
+      const sc = { apiVersion: sv, kind: 'StorageClass', metadata: { name: 'pb-fast' }, provisioner: 'example.com/fast', parameters: { type: 'ssd' } };
+      expectStatus(await t.post(scPath, sc), 201);
+      const json = (await t.get(`${scPath}/pb-fast`)).body;
+      const res = await t.request('GET', `${scPath}/pb-fast`, { headers: { accept: K8S_PB } });
+      expectStatus(res, 200);
+      expect(protobufBody(res)).to.deep.equal(json);
+    });
+  });
+
   it('a watch with Accept protobuf streams length-prefixed WatchEvent frames', async () => {
     const list = (await t.get(cmPath())).body;
     const target = adminTarget(t.server);

@@ -28,6 +28,8 @@ export interface FieldPlan {
   nullable: boolean;
   /** An embedded Go struct whose JSON fields sit in the parent object. */
   inline: boolean;
+  /** A Go value field without `omitempty`: a zero value read from the wire is kept. */
+  noOmitempty: boolean;
 }
 
 export interface MessagePlan {
@@ -65,6 +67,7 @@ function fieldPlan(f: Field): FieldPlan {
     wireType,
     nullable: options['(orch.nullable)'] === true,
     inline: options['(orch.inline)'] === true,
+    noOmitempty: options['(orch.no_omitempty)'] === true,
   };
 }
 

@@ -4,7 +4,7 @@
  * adding its messages to proto/ and its name to a line here.
  */
 import { Type } from 'protobufjs';
-import { metaGroups } from '../../naming';
+import { flavors, metaGroups } from '../../naming';
 import { loadProtoRoot } from './loader';
 
 interface GroupVersionLine {
@@ -17,12 +17,22 @@ interface GroupVersionLine {
 }
 
 const CORE = 'k8s.io.api.core.v1';
+const STORAGE = 'k8s.io.api.storage.v1';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const META_V1BETA1 = 'k8s.io.apimachinery.pkg.apis.meta.v1beta1';
 const metaVersion = (v: string) => metaGroups.map((g) => `${g}/${v}`);
+/** A named group's version in both flavors' spellings (`storage.orch.io/v1`, `storage.k8s.io/v1`). */
+const groupVersion = (short: string, v: string) => Object.values(flavors).map((f) => `${f.group(short)}/${v}`);
 
 const GROUP_VERSIONS: GroupVersionLine[] = [
-  { apiVersions: ['v1'], protoPackage: CORE, kinds: ['ConfigMap', 'Namespace', 'Secret', 'ServiceAccount'], lists: true },
+  {
+    apiVersions: ['v1'], protoPackage: CORE, lists: true,
+    kinds: ['ConfigMap', 'Namespace', 'PersistentVolume', 'PersistentVolumeClaim', 'Pod', 'Secret', 'ServiceAccount'],
+  },
+  {
+    apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
+    kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
+  },
   { apiVersions: metaVersion('v1'), protoPackage: META, kinds: ['PartialObjectMetadata', 'PartialObjectMetadataList'], lists: false },
   // v1beta1 reuses v1's PartialObjectMetadata and has a list message of its own.
   { apiVersions: metaVersion('v1beta1'), protoPackage: META, kinds: ['PartialObjectMetadata'], lists: false },

@@ -197,7 +197,7 @@ export function readMessageBody(r: Reader, plan: MessagePlan, end: number): unkn
       if (isObject(v)) Object.assign(out, v);
     } else if (f.map || f.repeated) {
       if (Array.isArray(v) ? v.length : Object.keys(v as Json).length) out[f.name] = v;
-    } else if (v !== undefined && (f.nullable || !isZeroValue(f, v))) {
+    } else if (v !== undefined && (f.nullable || f.noOmitempty || !isZeroValue(f, v))) {
       out[f.name] = v;
     }
   }

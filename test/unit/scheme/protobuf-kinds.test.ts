@@ -1,0 +1,267 @@
+/**
+ * Protobuf for the workload and storage kinds (Pod, PersistentVolumeClaim, PersistentVolume and
+ * storage/v1's StorageClass, VolumeAttachment, CSIDriver, CSINode, CSIStorageCapacity):
+ * - every field each served schema has survives JSON -> protobuf -> JSON: the objects are
+ *   generated from the schemas themselves, so a field the schema serves and proto/ lacks (which
+ *   protobuf would silently drop) fails here;
+ * - the valid objects of the integration tests, a list, and zero values that must survive
+ *   (Go value fields without omitempty such as iscsi.lun 0, and pointer fields set to false);
+ * - byte equality with protoc --encode vectors for a PersistentVolumeClaim and a StorageClass.
+ */
+import { expect } from 'chai';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { decodeProtobuf, encodeProtobuf, hasProtobuf } from '../../../lib/scheme/protobuf';
+import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/message-codec';
+import { protoDir } from '../../../lib/scheme/protobuf/loader';
+import { Schema } from '../../../lib/scheme/schema';
+import { podSchema } from '../../../lib/scheme/schemas/pod';
+import { persistentVolumeClaimSchema, persistentVolumeSchema } from '../../../lib/scheme/schemas/core-storage';
+import {
+  csiDriverSchema, csiNodeSchema, csiStorageCapacitySchema, storageClassSchema, volumeAttachmentSchema,
+} from '../../../lib/scheme/schemas/storage';
+import { ApiObject } from '../../../lib/scheme/types';
+
+const UID = '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11';
+const T0 = '2024-01-01T00:00:00Z';
+const SV = 'storage.k8s.io/v1';
+type Obj = Record<string, any>;
+
+const metadata = (name: string, namespace?: string): Obj => ({
+  name, ...(namespace ? { namespace } : {}), uid: UID, resourceVersion: '7', creationTimestamp: T0, labels: { app: 'demo' },
+});
+
+/**
+ * A value for `schema` with every property set (non-zero scalars, one list item, one map entry),
+ * so that the round trip exercises every field the schema serves. ObjectMeta (already covered by
+ * protobuf.test.ts) is replaced by a small fixed one.
+ */
+function everyField(schema: Schema, path: string): unknown {
+  const s = schema as Obj;
+  if (s.format === 'quantity') return '1536Mi';
+  if (s.format === 'date-time') return T0;
+  switch (s.type) {
+    case 'string': return `${path.split('.').pop()}-x`;
+    case 'integer': return 3;
+    case 'boolean': return true;
+    case 'array': return [everyField(s.items, `${path}[]`)];
+    default: {
+      if (s.properties) {
+        const out: Obj = {};
+        for (const [k, v] of Object.entries(s.properties as Record<string, Schema>)) {
+          out[k] = k === 'metadata' ? metadata('meta') : everyField(v, `${path}.${k}`);
+        }
+        return out;
+      }
+      if (s.additionalProperties) return { key: everyField(s.additionalProperties, `${path}{}`) };
+      throw new Error(`${path}: no value for schema ${JSON.stringify(s)}`);
+    }
+  }
+}
+
+function fullObject(apiVersion: string, kind: string, schema: Schema): ApiObject {
+  return { ...(everyField(schema, kind) as Obj), apiVersion, kind, metadata: metadata(`full-${kind.toLowerCase()}`) } as ApiObject;
+}
+
+/** Paths whose values differ between `a` and `b`, to name the fields protobuf dropped. */
+function differences(a: unknown, b: unknown, path = ''): string[] {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) {
+    return JSON.stringify(a) === JSON.stringify(b) ? [] : [path || '(root)'];
+  }
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].flatMap((k) => differences((a as Obj)[k], (b as Obj)[k], `${path}.${k}`));
+}
+
+function roundTrip(obj: ApiObject, expected: ApiObject = obj): void {
+  const back = decodeProtobuf(encodeProtobuf(obj));
+  expect(differences(expected, back), 'fields changed or dropped by protobuf').to.deep.equal([]);
+  expect(back).to.deep.equal(expected);
+}
+
+/**
+ * What Go's marshalling makes of a valid object: an absent value struct is written as its zero
+ * value, read back as absent when empty (CSIDriver spec {}) and with the fields that have no
+ * omitempty when not (VolumeAttachment status.attached: false, as Kubernetes' JSON shows it).
+ */
+function asGoReadsIt(obj: ApiObject): ApiObject {
+  if (obj.kind === 'CSIDriver' && Object.keys(obj.spec as Obj).length === 0) {
+    const { spec: _empty, ...rest } = obj;
+    return rest as ApiObject;
+  }
+  if (obj.kind === 'VolumeAttachment' && obj.status === undefined) return { ...obj, status: { attached: false } };
+  return obj;
+}
+
+const SERVED: Array<[string, string, Schema]> = [
+  ['v1', 'Pod', podSchema],
+  ['v1', 'PersistentVolumeClaim', persistentVolumeClaimSchema],
+  ['v1', 'PersistentVolume', persistentVolumeSchema],
+  [SV, 'StorageClass', storageClassSchema],
+  [SV, 'VolumeAttachment', volumeAttachmentSchema],
+  [SV, 'CSIDriver', csiDriverSchema],
+  [SV, 'CSINode', csiNodeSchema],
+  [SV, 'CSIStorageCapacity', csiStorageCapacitySchema],
+];
+
+/** The valid objects of test/integration/storage-kinds.test.ts and pod-volumes.test.ts. */
+const claimSpec = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } };
+const VALID: ApiObject[] = [
+  { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'pvc', namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1.5Gi' } } } },
+  { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv' }, spec: { capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data/vol' } } },
+  { apiVersion: SV, kind: 'StorageClass', metadata: { name: 'sc' }, provisioner: 'example.com/fast' },
+  { apiVersion: SV, kind: 'VolumeAttachment', metadata: { name: 'va' }, spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-1' } } },
+  { apiVersion: SV, kind: 'CSIDriver', metadata: { name: 'csi.example.com' }, spec: {} },
+  { apiVersion: SV, kind: 'CSINode', metadata: { name: 'node-1' }, spec: { drivers: [{ name: 'csi.example.com', nodeID: 'node-1', topologyKeys: ['topology.example.com/zone'] }] } },
+  { apiVersion: SV, kind: 'CSIStorageCapacity', metadata: { name: 'csc', namespace: 'default' }, storageClassName: 'fast', capacity: '100Gi', nodeTopology: { matchLabels: { zone: 'a' } } },
+  {
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'pod-volumes', labels: { app: 'web' } },
+    spec: {
+      containers: [{
+        name: 'app', image: 'registry.example/app:1.0',
+        env: [
+          { name: 'POD', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+          { name: 'CPU', valueFrom: { resourceFieldRef: { containerName: 'app', resource: 'limits.cpu', divisor: '1m' } } },
+          { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k', optional: false } } },
+          { name: 'PLAIN', value: 'v' },
+        ],
+        volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: 'cfg', mountPath: '/etc/cfg', readOnly: true }],
+      }],
+      volumes: [
+        { name: 'data', persistentVolumeClaim: { claimName: 'pvc' } },
+        { name: 'cfg', configMap: { name: 'cm', items: [{ key: 'k', path: 'p', mode: 0 }], defaultMode: 420 } },
+        { name: 'tmp', emptyDir: {} },
+        { name: 'proj', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3600 } }, { downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } }] } },
+        { name: 'eph', ephemeral: { volumeClaimTemplate: { metadata: { labels: { a: 'b' } }, spec: claimSpec } } },
+        { name: 'disk', iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0 } },
+      ],
+      terminationGracePeriodSeconds: 0,
+      automountServiceAccountToken: false,
+    },
+    status: {
+      phase: 'Running', podIP: '10.0.0.9', podIPs: [{ ip: '10.0.0.9' }], hostIPs: [{ ip: '192.168.0.2' }], startTime: T0,
+      conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: T0 }],
+      containerStatuses: [{
+        name: 'app', ready: false, restartCount: 0, image: 'registry.example/app:1.0', imageID: 'sha256:abc', started: false,
+        state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: T0, finishedAt: T0 } },
+      }],
+    },
+  },
+];
+
+describe('protobuf for Pod, PersistentVolumeClaim, PersistentVolume and storage/v1', () => {
+  it('has protobuf for every kind and its list, in both spellings of the storage group', () => {
+    for (const [apiVersion, kind] of SERVED) {
+      expect(hasProtobuf(apiVersion, kind), kind).to.equal(true);
+      expect(hasProtobuf(apiVersion, `${kind}List`), `${kind}List`).to.equal(true);
+      if (apiVersion === SV) expect(hasProtobuf('storage.orch.io/v1', kind), kind).to.equal(true);
+    }
+    expect(hasProtobuf('v1', 'StorageClass')).to.equal(false);
+  });
+
+  describe('every field of the served schema round trips', () => {
+    for (const [apiVersion, kind, schema] of SERVED) {
+      it(kind, () => roundTrip(fullObject(apiVersion, kind, schema)));
+    }
+  });
+
+  describe('the integration tests\' valid objects round trip', () => {
+    for (const obj of VALID) it(`${obj.kind} ${(obj.metadata as Obj).name}`, () => roundTrip(obj, asGoReadsIt(obj)));
+  });
+
+  it('a PodList (items without apiVersion/kind on the wire)', () => {
+    const items = [VALID.find((o) => o.kind === 'Pod')!, fullObject('v1', 'Pod', podSchema)];
+    const list = { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '9' }, items };
+    const bare = items.map(({ apiVersion: _a, kind: _k, ...fields }) => fields);
+    expect(decodeProtobuf(encodeProtobuf(list))).to.deep.equal({ ...list, items: bare });
+  });
+
+  it('keeps zero values of Go fields without omitempty and of pointers (lun 0, ready false, exitCode 0, attached false)', () => {
+    const pod = decodeProtobuf(encodeProtobuf(VALID.find((o) => o.kind === 'Pod')!)) as Obj;
+    expect(pod.spec.volumes[5].iscsi.lun).to.equal(0);
+    expect(pod.spec.terminationGracePeriodSeconds).to.equal(0);
+    expect(pod.status.containerStatuses[0]).to.include({ ready: false, restartCount: 0, started: false });
+    expect(pod.status.containerStatuses[0].state.terminated.exitCode).to.equal(0);
+    const va: ApiObject = { ...VALID.find((o) => o.kind === 'VolumeAttachment')!, status: { attached: false } };
+    expect((decodeProtobuf(encodeProtobuf(va)) as Obj).status).to.deep.equal({ attached: false });
+    const sc: ApiObject = { ...VALID.find((o) => o.kind === 'StorageClass')!, allowVolumeExpansion: false };
+    expect(decodeProtobuf(encodeProtobuf(sc))).to.deep.equal(sc);
+  });
+
+  it('a persistent volume source sits in the spec (inline), a pod volume source in the volume', () => {
+    const pv = VALID.find((o) => o.kind === 'PersistentVolume')!;
+    const bytes = encodeMessage('k8s.io.api.core.v1.PersistentVolumeSpec', pv.spec);
+    // PersistentVolumeSpec.persistentVolumeSource (2) { hostPath (3) { path (1) } }
+    expect(bytes.toString('hex')).to.contain(`12${'0d'}1a${'0b'}0a09${Buffer.from('/data/vol').toString('hex')}`);
+  });
+
+  describe('byte equality with protoc --encode', function () {
+    this.timeout(300_000);
+    before(ensureProtoc);
+
+    it('PersistentVolumeClaim (Go value fields written, nil pointers not)', () => {
+      const pvc = {
+        metadata: { name: 'data', namespace: 'default' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'fast' },
+      };
+      const vector = protocEncode('k8s.io.api.core.v1.PersistentVolumeClaim', `
+        metadata { name: "data" generateName: "" namespace: "default" selfLink: "" uid: "" resourceVersion: "" generation: 0 creationTimestamp {} }
+        spec {
+          accessModes: "ReadWriteOnce"
+          resources { requests { key: "storage" value { string: "1Gi" } } }
+          volumeName: ""
+          storageClassName: "fast"
+        }
+        status { phase: "" }`);
+      expect(encodeMessage('k8s.io.api.core.v1.PersistentVolumeClaim', pvc).toString('hex')).to.equal(vector.toString('hex'));
+      expect(decodeMessage('k8s.io.api.core.v1.PersistentVolumeClaim', vector)).to.deep.equal(pvc);
+    });
+
+    it('StorageClass', () => {
+      const sc = {
+        metadata: { name: 'fast' },
+        provisioner: 'example.com/fast',
+        parameters: { type: 'ssd', iops: '100' },
+        reclaimPolicy: 'Retain',
+        mountOptions: ['ro'],
+        allowVolumeExpansion: true,
+        volumeBindingMode: 'WaitForFirstConsumer',
+        allowedTopologies: [{ matchLabelExpressions: [{ key: 'zone', values: ['a', 'b'] }] }],
+      };
+      const vector = protocEncode('k8s.io.api.storage.v1.StorageClass', `
+        metadata { name: "fast" generateName: "" namespace: "" selfLink: "" uid: "" resourceVersion: "" generation: 0 creationTimestamp {} }
+        provisioner: "example.com/fast"
+        parameters { key: "iops" value: "100" } parameters { key: "type" value: "ssd" }
+        reclaimPolicy: "Retain"
+        mountOptions: "ro"
+        allowVolumeExpansion: true
+        volumeBindingMode: "WaitForFirstConsumer"
+        allowedTopologies { matchLabelExpressions { key: "zone" values: "a" values: "b" } }`);
+      expect(encodeMessage('k8s.io.api.storage.v1.StorageClass', sc).toString('hex')).to.equal(vector.toString('hex'));
+      expect(decodeMessage('k8s.io.api.storage.v1.StorageClass', vector)).to.deep.equal({
+        ...sc, parameters: { iops: '100', type: 'ssd' },
+      });
+    });
+  });
+});
+
+function protocEncode(messageType: string, textproto: string): Buffer {
+  const dir = protoDir();
+  return execFileSync('protoc', [`-I${dir}`, '--deterministic_output', `--encode=${messageType}`,
+    `${dir}/core-v1.proto`, `${dir}/storage-v1.proto`, `${dir}/resource.proto`], { input: textproto, cwd: dir });
+}
+
+/** protoc (Debian's protobuf-compiler, libprotobuf-dev for descriptor.proto), installed when missing and root. */
+function ensureProtoc(): void {
+  const works = () => spawnSync('protoc', [`-I${protoDir()}`, '--descriptor_set_out=/dev/null', `${protoDir()}/storage-v1.proto`]).status === 0;
+  if (works()) return;
+  const packages = ['protobuf-compiler', 'libprotobuf-dev'];
+  if (process.getuid?.() !== 0) {
+    throw new Error(`protoc with google/protobuf/descriptor.proto is needed for the byte-compatibility vectors: run as root \`apt-get install -y ${packages.join(' ')}\``);
+  }
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = () => spawnSync('apt-get', ['install', '-y', '-q', ...packages], { env, stdio: 'ignore' }).status === 0;
+  if (!install()) {
+    spawnSync('apt-get', ['update', '-q'], { env, stdio: 'ignore' });
+    if (!install()) throw new Error(`apt-get install -y ${packages.join(' ')} failed: protoc is needed for the byte-compatibility vectors`);
+  }
+  if (!works()) throw new Error('protoc was installed but cannot compile proto/ (google/protobuf/descriptor.proto missing?)');
+}
