@@ -40,12 +40,18 @@ export async function deleteObject(store: GenericStore, ctx: StrategyContext, na
   wopts: WriteOptions): Promise<DeleteResult> {
   const key = store.key(ctx.namespace, name);
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-    const kv = await store.currentForWrite(key, attempt, opts.preconditions?.resourceVersion);
+    const { kv, cached } = await store.currentForWrite(key, attempt, opts.preconditions?.resourceVersion);
     if (!kv) throw errors.notFound(store.gr, name);
     const current = decodeKv(kv);
-    checkPreconditions(store, current, opts);
-    const attrs = { operation: 'DELETE' as const, resource: store.def, namespace: ctx.namespace, name, oldObject: current, dryRun: wopts.dryRun, ctx };
-    await store.deps.admission.validate(attrs);
+    try {
+      checkPreconditions(store, current, opts);
+      const attrs = { operation: 'DELETE' as const, resource: store.def, namespace: ctx.namespace, name, oldObject: current, dryRun: wopts.dryRun, ctx };
+      await store.deps.admission.validate(attrs);
+    } catch (err) {
+      // A refusal computed from the cache's copy may come from staleness: confirm it against etcd.
+      if (cached) continue;
+      throw err;
+    }
 
     const meta = current.metadata as ObjectMeta;
     // The propagation policy becomes a finalizer (propagation.ts); a later delete may switch it.

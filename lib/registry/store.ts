@@ -144,32 +144,38 @@ export class GenericStore {
     const sub = opts.subresource ? this.def.subresources.find((r) => r.name === opts.subresource) : undefined;
     const key = this.key(ctx.namespace, name);
     for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
-      const kv = await this.currentForWrite(key, attempt, opts.precondition);
-      if (!kv) {
-        if (opts.onMissing) return { object: await this.create(ctx, opts.onMissing(), opts), created: true };
-        throw errors.notFound(this.gr, name);
+      const { kv, cached } = await this.currentForWrite(key, attempt, opts.precondition);
+      try {
+        if (!kv) {
+          if (opts.onMissing) return { object: await this.create(ctx, opts.onMissing(), opts), created: true };
+          throw errors.notFound(this.gr, name);
+        }
+        if (opts.precondition && opts.precondition !== String(kv.modRevision)) throw errors.modified(this.gr, name);
+        const current = decodeKv(kv);
+        const input = compute(clone(current));
+        const uid = input.metadata?.uid;
+        if (uid && uid !== current.metadata?.uid) {
+          throw errors.conflict(this.gr, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata?.uid}`);
+        }
+        const obj = sub?.applyUpdate ? sub.applyUpdate(clone(input), clone(current)) : clone(input);
+        obj.metadata ??= {};
+        // Apply computed the entries itself (trackFields false); a subresource's copy must keep them.
+        if (sub?.applyUpdate && opts.trackFields === false) setManagedFields(obj, (input.metadata?.managedFields ?? []) as ManagedFieldsEntry[]);
+        obj.metadata.name = name;
+        if (this.def.namespaced) obj.metadata.namespace = ctx.namespace;
+        carryOverUpdateFields(obj, current);
+        if (!sub) s.prepareForUpdate?.(obj, current, ctx);
+        if (s.specChanged?.(obj, current)) obj.metadata.generation = (current.metadata?.generation ?? 0) + 1;
+        if (opts.trackFields !== false) {
+          obj.metadata.managedFields = this.trackUpdate(current, obj, opts, opts.incomingManagedFields, sub?.name, opts.requestBody);
+        }
+        const result = await this.writeUpdate(ctx, kv, current, obj, opts, !!opts.precondition, sub?.name);
+        if (result) return { object: result, created: false };
+      } catch (err) {
+        // A failure computed from the cache's copy may come from staleness: confirm it against etcd.
+        if (cached) continue;
+        throw err;
       }
-      if (opts.precondition && opts.precondition !== String(kv.modRevision)) throw errors.modified(this.gr, name);
-      const current = decodeKv(kv);
-      const input = compute(clone(current));
-      const uid = input.metadata?.uid;
-      if (uid && uid !== current.metadata?.uid) {
-        throw errors.conflict(this.gr, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata?.uid}`);
-      }
-      const obj = sub?.applyUpdate ? sub.applyUpdate(clone(input), clone(current)) : clone(input);
-      obj.metadata ??= {};
-      // Apply computed the entries itself (trackFields false); a subresource's copy must keep them.
-      if (sub?.applyUpdate && opts.trackFields === false) setManagedFields(obj, (input.metadata?.managedFields ?? []) as ManagedFieldsEntry[]);
-      obj.metadata.name = name;
-      if (this.def.namespaced) obj.metadata.namespace = ctx.namespace;
-      carryOverUpdateFields(obj, current);
-      if (!sub) s.prepareForUpdate?.(obj, current, ctx);
-      if (s.specChanged?.(obj, current)) obj.metadata.generation = (current.metadata?.generation ?? 0) + 1;
-      if (opts.trackFields !== false) {
-        obj.metadata.managedFields = this.trackUpdate(current, obj, opts, opts.incomingManagedFields, sub?.name, opts.requestBody);
-      }
-      const result = await this.writeUpdate(ctx, kv, current, obj, opts, !!opts.precondition, sub?.name);
-      if (result) return { object: result, created: false };
     }
     throw errors.conflict(this.gr, name, 'the object is being changed too often; please retry');
   }
@@ -177,16 +183,17 @@ export class GenericStore {
   /**
    * The stored key a write starts from. The first attempt takes it from the watch cache when the
    * cache has it (and, given a resourceVersion precondition, at that version): the write's
-   * compare on mod_revision catches a stale copy, and the retry then reads etcd. Missing from
-   * the cache is never trusted: etcd decides NotFound.
+   * compare on mod_revision catches a stale copy, and the retry then reads etcd; so does any
+   * failure computed from a cached copy (e.g. an apply conflict). Missing from the cache is never
+   * trusted: etcd decides NotFound.
    */
-  async currentForWrite(key: string, attempt: number, precondition?: string): Promise<KeyValue | undefined> {
+  async currentForWrite(key: string, attempt: number, precondition?: string): Promise<{ kv?: KeyValue; cached: boolean }> {
     const cache = this.deps.cache;
     if (attempt === 0 && cache?.ready) {
       const kv = cache.get(key).kv;
-      if (kv && (!precondition || String(kv.modRevision) === precondition)) return kv;
+      if (kv && (!precondition || String(kv.modRevision) === precondition)) return { kv, cached: true };
     }
-    return (await this.storage.get(key)).kv;
+    return { kv: (await this.storage.get(key)).kv, cached: false };
   }
 
   /** managedFields after a non-apply write by `opts.fieldManager` (Update operation). */
@@ -245,7 +252,7 @@ export class GenericStore {
     mutate: (current: ApiObject) => ApiObject | undefined, opts: WriteOptions = { dryRun: false }): Promise<ApiObject> {
     const key = this.key(ctx.namespace, name);
     for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
-      const kv = await this.currentForWrite(key, attempt);
+      const { kv } = await this.currentForWrite(key, attempt);
       if (!kv) throw errors.notFound(this.gr, name);
       const current = decodeKv(kv);
       const next = mutate(clone(current));

@@ -84,8 +84,9 @@ export async function handlePatch(s: ResourceScope): Promise<void> {
     const problem = def.strategy.checkDecode?.(obj);
     if (problem) throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${problem}`);
     if (!checked) {
-      checked = true;
+      // Marked done only once it passed: a retry after a refusal checks again.
       enforceFieldValidation(s.ctx, fv, { unknown: unknownFields(obj, def.schema), duplicate: [] });
+      checked = true;
     }
     return dropUnknownFields(obj, def.schema);
   };
