@@ -16,7 +16,7 @@ export interface DecodedEvent {
 }
 
 const decoded = new WeakMap<StorageEvent, DecodedEvent>();
-const encoded = new WeakMap<object, Map<string, string | Buffer>>();
+const encoded = new WeakMap<object, Map<string, Buffer>>();
 
 /** The event's objects, shaped by `output` (the store's kind/apiVersion and decoration). */
 export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObject): DecodedEvent {
@@ -32,11 +32,17 @@ export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObj
   return d;
 }
 
-/** One encoding of (object, event type) per representation `key`, made on first use. */
-export function encodedOnce(object: object, key: string, encode: () => string | Buffer): string | Buffer {
+/**
+ * One encoding of (object, event type) per representation `key`, made on first use. Kept as
+ * bytes: a string would be converted to a new buffer on every stream write.
+ */
+export function encodedOnce(object: object, key: string, encode: () => string | Buffer): Buffer {
   let byKey = encoded.get(object);
   if (!byKey) encoded.set(object, (byKey = new Map()));
   let bytes = byKey.get(key);
-  if (bytes === undefined) byKey.set(key, (bytes = encode()));
+  if (bytes === undefined) {
+    const made = encode();
+    byKey.set(key, (bytes = typeof made === 'string' ? Buffer.from(made) : made));
+  }
   return bytes;
 }

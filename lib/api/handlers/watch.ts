@@ -5,7 +5,6 @@
  * annotated as the end of initial events. Served from the watch cache when it runs, otherwise
  * from one etcd watch. Selectors follow objects in (ADDED) and out (DELETED) of the selection.
  */
-import { PassThrough } from 'node:stream';
 import { ResourceScope } from './scope';
 import { parseBool, parseInteger, parseListOptions } from '../query';
 import { selectableFields } from './list';
@@ -40,11 +39,11 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   const store = s.store;
   const prefix = store.collectionPrefix(listNamespace(store, s.info.namespace, opts));
 
-  const out = new PassThrough({ highWaterMark: 1 << 20 });
-  const send = (ev: WatchEvent): boolean => (out.writableEnded ? true : out.write(encoder.encode(ev)));
+  const out = new WatchSink();
+  const send = (ev: WatchEvent): boolean => (out.ended ? true : out.write(encoder.encode(ev)));
   // A change goes to many streams: streams of one representation share its encoding.
   const sendShared = (type: WatchEvent['type'], object: ApiObject): boolean => {
-    if (out.writableEnded) return true;
+    if (out.ended) return true;
     if (!encoder.shareable) return send({ type, object });
     return out.write(encodedOnce(object, `${encoder.contentType}|${type}`, () => encoder.encode({ type, object })));
   };
@@ -79,7 +78,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
         lastRevision = Math.max(lastRevision, ev.revision);
       }
       // Back-pressure: a slow client holds its own queue, never the others'.
-      if (!ok && !finished) return new Promise<void>((resolve) => { out.once('drain', resolve); out.once('close', resolve); });
+      if (!ok && !finished) return out.drained();
       return undefined;
     },
     onProgress: (r) => { lastRevision = Math.max(lastRevision, r); },
@@ -143,12 +142,55 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   timers.push(setTimeout(() => { if (bookmarks) bookmark(); finish(); }, timeoutSeconds * 1000));
   if (bookmarks) timers.push(setInterval(() => bookmark(), BOOKMARK_INTERVAL_MS));
 
+  // The stream is written straight to the response (no pipe per event); the headers go now:
+  // clients (kubectl wait, delete) block until the watch request returns.
   s.ctx.status = 200;
-  s.ctx.type = encoder.contentType;
-  s.ctx.set('Cache-Control', 'no-cache, private');
-  s.ctx.body = out;
-  // Send the headers now: clients (kubectl wait, delete) block until the watch request returns.
+  s.ctx.respond = false;
+  s.ctx.res.writeHead(200, { 'Content-Type': encoder.contentType, 'Cache-Control': 'no-cache, private' });
   s.ctx.res.flushHeaders();
+  out.start(s.ctx.res);
+}
+
+type Response = ResourceScope['ctx']['res'];
+
+/**
+ * Where a watch writes: buffered until the response starts (the initial events come first, and
+ * an error before the start is still an HTTP error), then straight into the response.
+ */
+class WatchSink {
+  private res?: Response;
+  private buffered: Buffer[] = [];
+  ended = false;
+
+  write(chunk: string | Buffer): boolean {
+    if (this.ended) return true;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (!this.res) {
+      this.buffered.push(bytes);
+      return true;
+    }
+    return this.res.write(bytes);
+  }
+
+  start(res: Response): void {
+    this.res = res;
+    for (const bytes of this.buffered) res.write(bytes);
+    this.buffered = [];
+    if (this.ended) res.end();
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.res?.end();
+  }
+
+  /** Resolves when the response can take more, or is gone. */
+  drained(): Promise<void> {
+    const res = this.res;
+    if (!res) return Promise.resolve();
+    return new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+  }
 }
 
 /** Brings the cache to the state a watch's initial events must show (consistent, or not older than N). */
