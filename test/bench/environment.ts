@@ -11,7 +11,7 @@ import { createEtcdClient } from '../../lib/storage/etcd3/client';
 import { ApiClient, loadKubeconfig, ServerConnection } from './api-client';
 import { Http2ApiClient } from './http2-api-client';
 import { EtcdWatchGauges, readEtcdWatchGauges } from './etcd-metrics';
-import { ServerProcess, startServerProcess } from './server-process';
+import { ServerProcess, startServerProcess } from '../helpers/server-process';
 
 export interface EnvironmentOptions {
   /** Node flags for the server process, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof']. */
@@ -62,8 +62,8 @@ export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Prom
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const server: ServerProcess = await startServerProcess([
       `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error',
-    ], opts.serverNodeArgs ?? []);
-    cleanups.push(() => server.stop());
+    ], { nodeArgs: opts.serverNodeArgs });
+    cleanups.push(async () => { await server.stop(); });
     const conn = loadKubeconfig(server.kubeconfigPath);
     return {
       etcdEndpoint: etcd.endpoint,

@@ -3,41 +3,23 @@
  * the server process. Dependents are created with `kubectl create -f` and ownerReferences that
  * carry the owner's uid, read with `get -o jsonpath`.
  *
- * create runs with kubectl's default client-side validation (it needs the server's OpenAPI). If
- * the first create shows that OpenAPI is not served, the run falls back to --validate=false.
+ * create runs with kubectl's default client-side validation (it reads the server's OpenAPI).
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { stringify as stringifyYaml } from 'yaml';
-import { startServerProcess, ServerProcess } from '../helpers/server-process';
-import { Kubectl, kubectlFor, KubectlResult } from '../helpers/kubectl';
+import { KubectlResult } from '../helpers/kubectl';
+import { useKubectlServer } from '../helpers/e2e-server';
 
 const NS = 'e2e-cascade';
 
 describe('kubectl delete --cascade against the server process', function () {
   this.timeout(90_000);
-  let dir: string;
-  let server: ServerProcess | undefined;
-  let kubectl: Kubectl;
-  let validate: string[] = [];
-
-  function manifest(file: string, obj: unknown): string {
-    const p = path.join(dir, file);
-    writeFileSync(p, stringifyYaml(obj, { version: '1.1' }));
-    return p;
-  }
-
-  async function ok(args: string[]): Promise<KubectlResult> {
-    const r = await kubectl(args, { timeoutMs: 60_000 });
-    expect(r.code, `kubectl ${args.join(' ')} ${r.timedOut ? 'timed out' : 'failed'}:\n${r.stderr}`).to.equal(0);
-    return r;
-  }
+  const e2e = useKubectlServer('kubectl-cascade');
+  const { manifest } = e2e;
+  const ok = (args: string[]): Promise<KubectlResult> => e2e.ok(args, { timeoutMs: 60_000 });
 
   /** The ConfigMap as kubectl prints it, or undefined when kubectl reports NotFound. */
   async function getCm(name: string): Promise<any> {
-    const r = await kubectl(['get', 'configmap', name, '-n', NS, '-o', 'json']);
+    const r = await e2e.kubectl(['get', 'configmap', name, '-n', NS, '-o', 'json']);
     if (r.code !== 0) {
       expect(r.stderr).to.match(/NotFound|not found/);
       return undefined;
@@ -55,35 +37,18 @@ describe('kubectl delete --cascade against the server process', function () {
 
   /** An owner ConfigMap and dependents referencing it by the uid kubectl reads back. */
   async function ownerWithDependents(owner: string, dependents: string[], blockOwnerDeletion = true): Promise<string> {
-    await ok(['create', '-f', manifest(`${owner}.yaml`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: owner, namespace: NS }, data: { role: 'owner' } }), ...validate]);
+    await ok(['create', '-f', manifest(`${owner}.yaml`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: owner, namespace: NS }, data: { role: 'owner' } })]);
     const uid = (await ok(['get', 'configmap', owner, '-n', NS, '-o', 'jsonpath={.metadata.uid}'])).stdout.trim();
     expect(uid).to.match(/^[0-9a-f-]{36}$/);
     for (const name of dependents) {
       const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner, uid, blockOwnerDeletion }];
-      await ok(['create', '-f', manifest(`${name}.yaml`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS, ownerReferences }, data: { role: 'dependent' } }), ...validate]);
+      await ok(['create', '-f', manifest(`${name}.yaml`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS, ownerReferences }, data: { role: 'dependent' } })]);
     }
     return uid;
   }
 
   before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-kubectl-cascade-'));
-    server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0']);
-    kubectl = kubectlFor(server.kubeconfigPath, path.join(dir, 'kube-cache'));
-    const nsFile = manifest('ns.yaml', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-    const first = await kubectl(['create', '-f', nsFile]);
-    if (first.code !== 0 && /openapi|validat/i.test(first.stderr)) {
-      validate = ['--validate=false'];
-      process.stderr.write(`      (kubectl cannot validate without OpenAPI: using --validate=false)\n${first.stderr}`);
-      await ok(['create', '-f', nsFile, ...validate]);
-    } else {
-      expect(first.code, `kubectl create -f ${nsFile}:\n${first.stderr}`).to.equal(0);
-    }
-  });
-
-  after(async () => {
-    const exit = await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-    if (exit?.forced) throw new Error(`server did not exit on SIGTERM:\n${server!.stderrTail()}`);
+    await ok(['create', '-f', manifest('ns.yaml', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })]);
   });
 
   it('--cascade=foreground returns once the owner is gone, and its blocking dependents went first', async () => {

@@ -5,48 +5,19 @@
  * apply, replace, edit and explain, which read the same documents. In both flavors.
  */
 import { expect } from 'chai';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { stringify as stringifyYaml } from 'yaml';
-import { startServerProcess, ServerProcess } from '../helpers/server-process';
-import { Kubectl, kubectlFor, KubectlResult } from '../helpers/kubectl';
+import { useKubectlServer } from '../helpers/e2e-server';
 import { configMapSchema } from '../../lib/scheme/schemas/core';
 
 for (const flavor of ['orch', 'kubernetes'] as const) {
   describe(`kubectl with OpenAPI validation (${flavor} flavor)`, function () {
     this.timeout(90_000);
-    let dir: string;
-    let server: ServerProcess | undefined;
-    let kubectl: Kubectl;
-
-    before(async () => {
-      dir = mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-openapi-'));
-      server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', `--flavor=${flavor}`]);
-      kubectl = kubectlFor(server.kubeconfigPath, path.join(dir, 'kube-cache'));
-    });
-
-    after(async () => {
-      const exit = await server?.stop();
-      rmSync(dir, { recursive: true, force: true });
-      if (exit?.forced) throw new Error(`server did not exit on SIGTERM:\n${server!.stderrTail()}`);
-    });
-
-    /** Writes `obj` as a YAML manifest (YAML 1.1 quoting, as kubectl reads it) and returns its path. */
-    function manifest(file: string, obj: unknown): string {
-      const p = path.join(dir, file);
-      writeFileSync(p, stringifyYaml(obj, { version: '1.1' }));
-      return p;
-    }
+    const e2e = useKubectlServer('openapi', [`--flavor=${flavor}`]);
+    const { ok, manifest } = e2e;
 
     const configMap = (name: string, data: Record<string, string>) =>
       ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data });
-
-    async function ok(args: string[]): Promise<KubectlResult> {
-      const r = await kubectl(args);
-      expect(r.code, `kubectl ${args.join(' ')} ${r.timedOut ? 'timed out' : 'failed'}:\n${r.stderr}`).to.equal(0);
-      return r;
-    }
 
     const dataOf = async (name: string) => JSON.parse((await ok(['get', 'configmap', name, '-n', 'default', '-o', 'jsonpath={.data}'])).stdout);
 
@@ -60,12 +31,12 @@ for (const flavor of ['orch', 'kubernetes'] as const) {
 
     it('create -f of a manifest with an unknown field fails with the server\'s strict decoding error', async () => {
       const bad = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'misspelt', namespace: 'default' }, dta: { a: '1' } };
-      const r = await kubectl(['create', '-f', manifest('bad.yaml', bad), '-v=6']);
+      const r = await e2e.kubectl(['create', '-f', manifest('bad.yaml', bad), '-v=6']);
       expect(r.code).to.equal(1);
       expect(r.stderr).to.match(/POST https:\/\/\S+\/api\/v1\/namespaces\/default\/configmaps\?\S*fieldValidation=Strict\S* 400 Bad Request/);
       expect(r.stderr).to.include('Error from server (BadRequest)');
       expect(r.stderr).to.include('strict decoding error: unknown field "dta"');
-      const get = await kubectl(['get', 'configmap', 'misspelt', '-n', 'default']);
+      const get = await e2e.kubectl(['get', 'configmap', 'misspelt', '-n', 'default']);
       expect(get.code).to.equal(1);
       expect(get.stderr).to.include('NotFound');
     });
@@ -84,7 +55,7 @@ for (const flavor of ['orch', 'kubernetes'] as const) {
     });
 
     it('apply -f of a manifest with an unknown field fails', async () => {
-      const r = await kubectl(['apply', '-f', manifest('apply-bad.yaml', { ...configMap('applied', { a: '1' }), dta: { x: 'y' } })]);
+      const r = await e2e.kubectl(['apply', '-f', manifest('apply-bad.yaml', { ...configMap('applied', { a: '1' }), dta: { x: 'y' } })]);
       expect(r.code).to.equal(1);
       expect(r.stderr).to.include('strict decoding error: unknown field "dta"');
     });
@@ -106,17 +77,11 @@ for (const flavor of ['orch', 'kubernetes'] as const) {
 
     it('edit patches what the editor changed', async () => {
       await ok(['create', '-f', manifest('edit.yaml', configMap('edited', { a: 'before' }))]);
-      const editor = path.join(dir, 'editor.sh');
+      const editor = path.join(e2e.dir, 'editor.sh');
       writeFileSync(editor, '#!/bin/sh\nsed -i "s/a: before/a: after/" "$1"\n');
       chmodSync(editor, 0o755);
-      const saved = process.env.KUBE_EDITOR;
-      process.env.KUBE_EDITOR = editor; // execFile passes the environment on
-      try {
-        expect((await ok(['edit', 'configmap', 'edited', '-n', 'default'])).stdout.trim()).to.equal('configmap/edited edited');
-      } finally {
-        if (saved === undefined) delete process.env.KUBE_EDITOR;
-        else process.env.KUBE_EDITOR = saved;
-      }
+      const edited = await ok(['edit', 'configmap', 'edited', '-n', 'default'], { env: { KUBE_EDITOR: editor } });
+      expect(edited.stdout.trim()).to.equal('configmap/edited edited');
       expect(await dataOf('edited')).to.deep.equal({ a: 'after' });
     });
 

@@ -4,35 +4,12 @@
  * answers (and never retry in JSON), and what a later JSON read shows of the created objects.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startServerProcess, ServerProcess } from '../helpers/server-process';
-import { Kubectl, kubectlFor, KubectlResult } from '../helpers/kubectl';
+import { useKubectlServer } from '../helpers/e2e-server';
 
 describe('kubectl imperative create (protobuf bodies)', function () {
   this.timeout(90_000);
-  let dir: string;
-  let server: ServerProcess | undefined;
-  let kubectl: Kubectl;
-
-  before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-kubectl-pb-'));
-    server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0']);
-    kubectl = kubectlFor(server.kubeconfigPath, path.join(dir, 'kube-cache'));
-  });
-
-  after(async () => {
-    const exit = await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-    if (exit?.forced) throw new Error(`server did not exit on SIGTERM:\n${server!.stderrTail()}`);
-  });
-
-  async function ok(args: string[]): Promise<KubectlResult> {
-    const res = await kubectl(args);
-    expect(res.code, `kubectl ${args.join(' ')}\n${res.stderr}\n${server?.stderrTail() ?? ''}`).to.equal(0);
-    return res;
-  }
+  const e2e = useKubectlServer('kubectl-pb');
+  const { ok } = e2e;
 
   /** The request and response Content-Types kubectl logged at -v=8 for its POST. */
   function postContentTypes(stderr: string): string[] {
@@ -69,7 +46,7 @@ describe('kubectl imperative create (protobuf bodies)', function () {
   });
 
   it('a second create of the same name fails with the server\'s AlreadyExists message', async () => {
-    const res = await kubectl(['create', 'configmap', 'x', '--from-literal=a=b']);
+    const res = await e2e.kubectl(['create', 'configmap', 'x', '--from-literal=a=b']);
     expect(res.code).to.not.equal(0);
     expect(res.stderr).to.match(/configmaps "x" already exists/);
   });
@@ -77,7 +54,7 @@ describe('kubectl imperative create (protobuf bodies)', function () {
   it('--dry-run=server answers in protobuf and stores nothing', async () => {
     const res = await ok(['create', 'configmap', 'dry', '--from-literal=a=b', '--dry-run=server', '-o', 'json']);
     expect(JSON.parse(res.stdout).data).to.deep.equal({ a: 'b' });
-    const get = await kubectl(['get', 'configmap', 'dry']);
+    const get = await e2e.kubectl(['get', 'configmap', 'dry']);
     expect(get.code).to.not.equal(0);
     expect(get.stderr).to.match(/not found/);
   });

@@ -4,12 +4,10 @@
  * names in `api-resources`, a status patch through `--subresource=status`, and delete.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify as stringifyYaml } from 'yaml';
-import { startServerProcess, ServerProcess } from '../helpers/server-process';
-import { Kubectl, kubectlFor, KubectlResult } from '../helpers/kubectl';
+import { useKubectlServer } from '../helpers/e2e-server';
 
 const NS = 'default';
 const AGE = /^\d+s$/;
@@ -34,36 +32,20 @@ function parseTables(text: string): Printed[] {
 
 describe('kubectl with the storage kinds', function () {
   this.timeout(90_000);
-  let dir: string;
-  let server: ServerProcess | undefined;
-  let kubectl: Kubectl;
   const storageGroup = 'storage.orch.io';
-
-  async function ok(args: string[]): Promise<KubectlResult> {
-    const r = await kubectl(args);
-    expect(r.code, `kubectl ${args.join(' ')} failed:\n${r.stderr}`).to.equal(0);
-    return r;
-  }
+  const e2e = useKubectlServer('kubectl-storage');
+  const { ok } = e2e;
 
   before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-kubectl-storage-'));
-    server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0']);
-    kubectl = kubectlFor(server.kubeconfigPath, path.join(dir, 'kube-cache'));
     const manifest = [
       { apiVersion: `${storageGroup}/v1`, kind: 'StorageClass', metadata: { name: 'fast', annotations: { 'storageclass.orch.io/is-default-class': 'true' } }, provisioner: 'example.com/fast', allowVolumeExpansion: true },
       { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-1' }, spec: { capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce', 'ReadOnlyMany'], storageClassName: 'fast', hostPath: { path: '/data/pv-1' } } },
       { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'claim-1', namespace: NS }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '1.5Gi' } } } },
     ];
-    const p = path.join(dir, 'storage.yaml');
+    const p = path.join(e2e.dir, 'storage.yaml');
     writeFileSync(p, manifest.map((m) => stringifyYaml(m, { version: '1.1' })).join('---\n'));
     const r = await ok(['create', '-f', p]);
     expect(r.stdout).to.contain('persistentvolumeclaim/claim-1 created');
-  });
-
-  after(async () => {
-    const exit = await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-    if (exit?.forced) throw new Error(`server did not exit on SIGTERM:\n${server!.stderrTail()}`);
   });
 
   it('get pv,pvc,sc prints each kind with its columns', async () => {
@@ -107,9 +89,9 @@ describe('kubectl with the storage kinds', function () {
   });
 
   it('an invalid claim is refused with the field in the message', async () => {
-    const p = path.join(dir, 'bad.yaml');
+    const p = path.join(e2e.dir, 'bad.yaml');
     writeFileSync(p, stringifyYaml({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'bad', namespace: NS }, spec: { accessModes: ['ReadWriteOnce'] } }));
-    const r = await kubectl(['create', '-f', p]);
+    const r = await e2e.kubectl(['create', '-f', p]);
     expect(r.code).to.not.equal(0);
     expect(r.stderr).to.contain('spec.resources[storage]: Required value');
   });

@@ -5,13 +5,8 @@
  * includeObject=Object; `get -w` prints the Table rows of the watch events.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { stringify as stringifyYaml } from 'yaml';
-import { startServerProcess, ServerProcess } from '../helpers/server-process';
-import { Kubectl, kubectlFor, KubectlResult, parseTable } from '../helpers/kubectl';
-import { LineProcess, spawnLines } from '../helpers/line-process';
+import { parseTable } from '../helpers/kubectl';
+import { useKubectlServer } from '../helpers/e2e-server';
 
 const NS = 'printed';
 const AGE = /^\d+s$/;
@@ -19,49 +14,24 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe('kubectl get prints server-side Tables', function () {
   this.timeout(90_000);
-  let dir: string;
-  let server: ServerProcess | undefined;
-  let kubectl: Kubectl;
-  let watchers: LineProcess[] = [];
+  const e2e = useKubectlServer('kubectl-table');
+  const { ok } = e2e;
   let manifests = 0;
-
-  async function ok(args: string[]): Promise<KubectlResult> {
-    const r = await kubectl(args);
-    expect(r.code, `kubectl ${args.join(' ')} failed:\n${r.stderr}`).to.equal(0);
-    return r;
-  }
 
   /** `kubectl create -f` of `obj` as a YAML manifest (YAML 1.1 quoting, as kubectl reads it). */
   async function create(obj: unknown): Promise<void> {
-    const p = path.join(dir, `manifest-${++manifests}.yaml`);
-    writeFileSync(p, stringifyYaml(obj, { version: '1.1' }));
-    await ok(['create', '-f', p, '--validate=false']);
+    await ok(['create', '-f', e2e.manifest(`manifest-${++manifests}.yaml`, obj), '--validate=false']);
   }
 
   const configMap = (name: string, data: Record<string, string>, labels?: Record<string, string>, namespace = NS) =>
     ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, ...(labels ? { labels } : {}) }, data });
 
   before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-kubectl-table-'));
-    server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0']);
-    kubectl = kubectlFor(server.kubeconfigPath, path.join(dir, 'kube-cache'));
     await create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
     await create(configMap('alpha', { a: '1', b: '2' }, { app: 'alpha', tier: 'web' }));
     await create(configMap('beta', {}));
     await create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds', namespace: NS }, data: { user: b64('u'), pass: b64('p') } });
     await create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cert', namespace: NS }, type: 'kubernetes.io/tls', data: { 'tls.crt': b64('c'), 'tls.key': b64('k') } });
-  });
-
-  afterEach(async () => {
-    await Promise.all(watchers.map((w) => w.stop()));
-    watchers = [];
-  });
-
-  after(async () => {
-    await Promise.all(watchers.map((w) => w.stop()));
-    const exit = await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-    if (exit?.forced) throw new Error(`server did not exit on SIGTERM:\n${server!.stderrTail()}`);
   });
 
   it('get cm shows NAME DATA AGE', async () => {
@@ -111,8 +81,7 @@ describe('kubectl get prints server-side Tables', function () {
   });
 
   it('get cm -w prints the listed Table, then a Table row for each change', async () => {
-    const w = spawnLines('kubectl', ['--kubeconfig', server!.kubeconfigPath, `--cache-dir=${path.join(dir, 'kube-cache')}`, '-v=6', 'get', 'cm', '-n', NS, '-w']);
-    watchers.push(w);
+    const w = e2e.spawnKubectl(['-v=6', 'get', 'cm', '-n', NS, '-w']);
     await w.waitFor((l) => l.length >= 3, 'the listed table');
     await w.waitForStderr(/GET \S+\?\S*watch=true\S* 200 OK/);
     await create(configMap('gamma', { x: '1', y: '2', z: '3' }));

@@ -7,60 +7,27 @@
  * protobuf and label sends PATCH, neither served yet.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { stringify as stringifyYaml } from 'yaml';
-import { startServerProcess, ServerProcess } from '../helpers/server-process';
-import { Kubectl, kubectlFor, KubectlResult } from '../helpers/kubectl';
-import { LineProcess, spawnLines } from '../helpers/line-process';
+import { useKubectlServer } from '../helpers/e2e-server';
+import { LineProcess } from '../helpers/line-process';
 
 interface PrintedEvent { type: string; name: string; resourceVersion: string; data?: Record<string, string> }
 
 describe('kubectl get -w against the server process', function () {
   this.timeout(60_000);
-  let dir: string;
-  let server: ServerProcess | undefined;
-  let kubectl: Kubectl;
-  let watchers: LineProcess[] = [];
-
-  before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-kubectl-watch-'));
-    server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0']);
-    kubectl = kubectlFor(server.kubeconfigPath, path.join(dir, 'kube-cache'));
-  });
-
-  afterEach(async () => {
-    await Promise.all(watchers.map((w) => w.stop()));
-    watchers = [];
-  });
-
-  after(async () => {
-    await Promise.all(watchers.map((w) => w.stop()));
-    const exit = await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-    if (exit?.forced) throw new Error(`server did not exit on SIGTERM:\n${server!.stderrTail()}`);
-  });
+  const e2e = useKubectlServer('kubectl-watch');
+  const { ok } = e2e;
 
   /**
    * `kubectl get ... -w` as a running child; -v=6 makes it log each request with its status on
    * stderr, which tells when its watch request has been answered.
    */
   function startWatch(args: string[]): LineProcess {
-    const w = spawnLines('kubectl', ['--kubeconfig', server!.kubeconfigPath, `--cache-dir=${path.join(dir, 'kube-cache')}`, '-v=6', 'get', ...args, '-w']);
-    watchers.push(w);
-    return w;
+    return e2e.spawnKubectl(['-v=6', 'get', ...args, '-w']);
   }
 
   /** The server has answered the watcher's `watch=true` request (with `query` in its URL) 200. */
   const watchOpened = (w: LineProcess, query = '') =>
     w.waitForStderr(new RegExp(`GET \\S+\\?\\S*${query}\\S*watch=true\\S* 200 OK`));
-
-  async function ok(args: string[]): Promise<KubectlResult> {
-    const r = await kubectl(args);
-    expect(r.code, `kubectl ${args.join(' ')} failed:\n${r.stderr}`).to.equal(0);
-    return r;
-  }
 
   let manifests = 0;
   const configMap = (namespace: string, name: string, data: Record<string, string>) =>
@@ -68,8 +35,7 @@ describe('kubectl get -w against the server process', function () {
 
   /** `kubectl <verb> -f` of `obj` (create or replace); returns the stored resourceVersion. */
   async function writeFile(verb: 'create' | 'replace', obj: unknown): Promise<string> {
-    const p = path.join(dir, `manifest-${++manifests}.yaml`);
-    writeFileSync(p, stringifyYaml(obj, { version: '1.1' }));
+    const p = e2e.manifest(`manifest-${++manifests}.yaml`, obj);
     const { stdout } = await ok([verb, '-f', p, '--validate=false', '-o', 'jsonpath={.metadata.resourceVersion}']);
     expect(stdout, `${verb} printed no resourceVersion`).to.match(/^\d+$/);
     return stdout;

@@ -3,49 +3,23 @@
  * apply with two field managers, patch of each type, label, annotate, edit with a scripted
  * EDITOR, and --dry-run=server leaving etcd untouched.
  *
- * create/apply run with kubectl's default client-side validation (it needs the server's OpenAPI).
- * If the first create shows that OpenAPI is not served, the run falls back to --validate=false.
+ * create/apply run with kubectl's default client-side validation (it reads the server's OpenAPI).
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { stringify as stringifyYaml } from 'yaml';
-import { startServerProcess, ServerProcess } from '../helpers/server-process';
-import { Kubectl, kubectlFor, KubectlResult } from '../helpers/kubectl';
+import { useKubectlServer } from '../helpers/e2e-server';
 
 const NS = 'e2e-write';
 
 describe('kubectl write commands against the server process', function () {
   this.timeout(90_000);
-  let dir: string;
-  let server: ServerProcess | undefined;
-  let kubectl: Kubectl;
-  /** [] normally; ['--validate=false'] when the server serves no OpenAPI (see the file comment). */
-  let validate: string[] = [];
-
-  /** A YAML 1.1 manifest in the temp dir (kubectl reads YAML 1.1: `y` or `on` unquoted would be booleans). */
-  function manifest(file: string, obj: unknown): string {
-    const p = path.join(dir, file);
-    writeFileSync(p, stringifyYaml(obj, { version: '1.1' }));
-    return p;
-  }
+  // No compactor: its bookkeeping write would move etcd's revision during the dry-run checks.
+  const e2e = useKubectlServer('kubectl-write', ['--etcd-compaction-interval=0']);
+  const { ok, fails, manifest } = e2e;
 
   const configMap = (name: string, data: Record<string, string>, metadata: Record<string, unknown> = {}) =>
     ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NS, ...metadata }, data });
-
-  async function ok(args: string[], env?: Record<string, string>): Promise<KubectlResult> {
-    const r = await kubectl(args, { env });
-    expect(r.code, `kubectl ${args.join(' ')} ${r.timedOut ? 'timed out' : 'failed'}:\n${r.stderr}`).to.equal(0);
-    return r;
-  }
-
-  async function fails(args: string[]): Promise<KubectlResult> {
-    const r = await kubectl(args);
-    expect(r.timedOut, `kubectl ${args.join(' ')} timed out`).to.equal(false);
-    expect(r.code, `kubectl ${args.join(' ')} succeeded:\n${r.stdout}`).to.be.a('number').and.not.equal(0);
-    return r;
-  }
 
   /** The stored object as kubectl prints it, managedFields included. */
   async function getJson(name: string): Promise<any> {
@@ -60,29 +34,11 @@ describe('kubectl write commands against the server process', function () {
   }
 
   before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-kubectl-write-'));
-    // No compactor: its bookkeeping write would move etcd's revision during the dry-run checks.
-    server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--etcd-compaction-interval=0']);
-    kubectl = kubectlFor(server.kubeconfigPath, path.join(dir, 'kube-cache'));
-    const nsFile = manifest('ns.yaml', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-    const first = await kubectl(['create', '-f', nsFile]);
-    if (first.code !== 0 && /openapi|validat/i.test(first.stderr)) {
-      validate = ['--validate=false'];
-      process.stderr.write(`      (kubectl cannot validate without OpenAPI: using --validate=false)\n${first.stderr}`);
-      await ok(['create', '-f', nsFile, ...validate]);
-    } else {
-      expect(first.code, `kubectl create -f ${nsFile}:\n${first.stderr}`).to.equal(0);
-    }
-  });
-
-  after(async () => {
-    const exit = await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-    if (exit?.forced) throw new Error(`server did not exit on SIGTERM:\n${server!.stderrTail()}`);
+    await ok(['create', '-f', manifest('ns.yaml', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })]);
   });
 
   it('client-side apply -f three times: create, change and add, remove a key', async () => {
-    const first = await ok(['apply', '-f', manifest('csa-1.yaml', configMap('csa', { a: '1', b: '2' })), ...validate]);
+    const first = await ok(['apply', '-f', manifest('csa-1.yaml', configMap('csa', { a: '1', b: '2' }))]);
     expect(first.stdout.trim()).to.equal('configmap/csa created');
     let stored = await getJson('csa');
     expect(stored.data).to.deep.equal({ a: '1', b: '2' });
@@ -91,12 +47,12 @@ describe('kubectl write commands against the server process', function () {
     // A key set by someone else is not in the manifest; apply's three-way merge must leave it.
     await ok(['patch', 'configmap', 'csa', '-n', NS, '--type', 'merge', '-p', '{"data":{"other":"x"}}']);
 
-    const second = await ok(['apply', '-f', manifest('csa-2.yaml', configMap('csa', { a: '10', b: '2', c: '3' })), ...validate]);
+    const second = await ok(['apply', '-f', manifest('csa-2.yaml', configMap('csa', { a: '10', b: '2', c: '3' }))]);
     expect(second.stdout.trim()).to.equal('configmap/csa configured');
     stored = await getJson('csa');
     expect(stored.data).to.deep.equal({ a: '10', b: '2', c: '3', other: 'x' });
 
-    const third = await ok(['apply', '-f', manifest('csa-3.yaml', configMap('csa', { a: '10', c: '3' })), ...validate]);
+    const third = await ok(['apply', '-f', manifest('csa-3.yaml', configMap('csa', { a: '10', c: '3' }))]);
     expect(third.stdout.trim()).to.equal('configmap/csa configured');
     stored = await getJson('csa');
     expect(stored.data).to.deep.equal({ a: '10', c: '3', other: 'x' });
@@ -107,16 +63,16 @@ describe('kubectl write commands against the server process', function () {
 
   it('apply --server-side: a second manager conflicts, then --force-conflicts takes the field', async () => {
     const asA = manifest('ssa-a.yaml', configMap('ssa', { k: 'from-a', onlyA: 'a' }));
-    const created = await ok(['apply', '--server-side', '--field-manager=a', '-f', asA, ...validate]);
+    const created = await ok(['apply', '--server-side', '--field-manager=a', '-f', asA]);
     expect(created.stdout.trim()).to.equal('configmap/ssa serverside-applied');
 
     const asB = manifest('ssa-b.yaml', configMap('ssa', { k: 'from-b' }));
-    const conflict = await fails(['apply', '--server-side', '--field-manager=b', '-f', asB, ...validate]);
+    const conflict = await fails(['apply', '--server-side', '--field-manager=b', '-f', asB]);
     expect(conflict.stderr).to.include('Apply failed with 1 conflict: conflict with "a": .data.k');
     expect(conflict.stderr).to.include('--force-conflicts');
     expect((await getJson('ssa')).data).to.deep.equal({ k: 'from-a', onlyA: 'a' });
 
-    const forced = await ok(['apply', '--server-side', '--field-manager=b', '--force-conflicts', '-f', asB, ...validate]);
+    const forced = await ok(['apply', '--server-side', '--field-manager=b', '--force-conflicts', '-f', asB]);
     expect(forced.stdout.trim()).to.equal('configmap/ssa serverside-applied');
     const stored = await getJson('ssa');
     expect(stored.data).to.deep.equal({ k: 'from-b', onlyA: 'a' });
@@ -127,7 +83,7 @@ describe('kubectl write commands against the server process', function () {
   });
 
   it('patch --type strategic (default), merge and json', async () => {
-    await ok(['create', '-f', manifest('patch.yaml', configMap('patched', { x: '1' }, { finalizers: ['example.com/a'] })), ...validate]);
+    await ok(['create', '-f', manifest('patch.yaml', configMap('patched', { x: '1' }, { finalizers: ['example.com/a'] }))]);
 
     const strategic = await ok(['patch', 'configmap', 'patched', '-n', NS, '-p', '{"metadata":{"finalizers":["example.com/b"]},"data":{"y":"2"}}']);
     expect(strategic.stdout.trim()).to.equal('configmap/patched patched');
@@ -152,7 +108,7 @@ describe('kubectl write commands against the server process', function () {
   });
 
   it('label and annotate add keys; `label key-` removes one', async () => {
-    await ok(['create', '-f', manifest('label.yaml', configMap('labelled', { k: 'v' })), ...validate]);
+    await ok(['create', '-f', manifest('label.yaml', configMap('labelled', { k: 'v' }))]);
     expect((await ok(['label', 'configmap', 'labelled', '-n', NS, 'tier=web', 'team=blue'])).stdout.trim()).to.equal('configmap/labelled labeled');
     expect((await ok(['annotate', 'configmap', 'labelled', '-n', NS, 'note=hello world'])).stdout.trim()).to.equal('configmap/labelled annotated');
     let stored = await getJson('labelled');
@@ -169,11 +125,11 @@ describe('kubectl write commands against the server process', function () {
   });
 
   it('edit with EDITOR set to a script that rewrites a value', async () => {
-    await ok(['create', '-f', manifest('edit.yaml', configMap('edited', { mode: 'slow', keep: 'me' })), ...validate]);
+    await ok(['create', '-f', manifest('edit.yaml', configMap('edited', { mode: 'slow', keep: 'me' }))]);
     const before = await getJson('edited');
-    const editor = path.join(dir, 'editor.sh');
+    const editor = path.join(e2e.dir, 'editor.sh');
     writeFileSync(editor, '#!/bin/sh\nsed -i \'s/^  mode: slow$/  mode: fast/\' "$1"\n', { mode: 0o755 });
-    const res = await ok(['edit', 'configmap', 'edited', '-n', NS], { EDITOR: editor, KUBE_EDITOR: editor });
+    const res = await ok(['edit', 'configmap', 'edited', '-n', NS], { env: { EDITOR: editor, KUBE_EDITOR: editor } });
     expect(res.stdout.trim()).to.equal('configmap/edited edited');
     const after = await getJson('edited');
     expect(after.data).to.deep.equal({ mode: 'fast', keep: 'me' });
@@ -184,18 +140,18 @@ describe('kubectl write commands against the server process', function () {
   });
 
   it('create, apply, apply --server-side and delete with --dry-run=server leave etcd untouched', async () => {
-    await ok(['create', '-f', manifest('dry-existing.yaml', configMap('dry-existing', { k: 'v' })), ...validate]);
+    await ok(['create', '-f', manifest('dry-existing.yaml', configMap('dry-existing', { k: 'v' }))]);
     const before = await getJson('dry-existing');
     const revision = await etcdRevision();
 
-    const created = await ok(['create', '-f', manifest('dry-new.yaml', configMap('dry-new', { k: 'v' })), '--dry-run=server', ...validate]);
+    const created = await ok(['create', '-f', manifest('dry-new.yaml', configMap('dry-new', { k: 'v' })), '--dry-run=server']);
     expect(created.stdout.trim()).to.equal('configmap/dry-new created (server dry run)');
-    const applyNew = await ok(['apply', '-f', manifest('dry-new.yaml', configMap('dry-new', { k: 'v' })), '--dry-run=server', ...validate]);
+    const applyNew = await ok(['apply', '-f', manifest('dry-new.yaml', configMap('dry-new', { k: 'v' })), '--dry-run=server']);
     expect(applyNew.stdout.trim()).to.equal('configmap/dry-new created (server dry run)');
     const changed = manifest('dry-changed.yaml', configMap('dry-existing', { k: 'changed', added: 'x' }));
-    const applied = await ok(['apply', '-f', changed, '--dry-run=server', ...validate]);
+    const applied = await ok(['apply', '-f', changed, '--dry-run=server']);
     expect(applied.stdout.trim()).to.equal('configmap/dry-existing configured (server dry run)');
-    const ssa = await ok(['apply', '--server-side', '--force-conflicts', '-f', changed, '--dry-run=server', '-o', 'json', ...validate]);
+    const ssa = await ok(['apply', '--server-side', '--force-conflicts', '-f', changed, '--dry-run=server', '-o', 'json']);
     expect(JSON.parse(ssa.stdout).data, 'the dry run answers the would-be object').to.deep.equal({ k: 'changed', added: 'x' });
     const deleted = await ok(['delete', 'configmap', 'dry-existing', '-n', NS, '--dry-run=server']);
     expect(deleted.stdout.trim()).to.equal('configmap "dry-existing" deleted (server dry run)');

@@ -1,66 +1,24 @@
 /**
  * The real kubectl (1.32) against the real server process with its embedded etcd: the commands a
- * user types first. create/replace run with --validate=false (no OpenAPI yet); imperative
- * `create configmap|namespace` is left out (it sends protobuf).
+ * user types first, as the foundation issue listed them (create/replace with --validate=false).
+ * Default validation is covered by kubectl-openapi.test.ts, protobuf bodies by kubectl-protobuf.test.ts.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { startServerProcess, ServerProcess } from '../helpers/server-process';
-import { Kubectl, kubectlFor, KubectlResult, parseTable } from '../helpers/kubectl';
+import { parse as parseYaml } from 'yaml';
+import { parseTable } from '../helpers/kubectl';
+import { useKubectlServer } from '../helpers/e2e-server';
 
 const RFC3339_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('kubectl against the server process', function () {
   this.timeout(90_000);
-  let dir: string;
-  let server: ServerProcess | undefined;
-  let kubectl: Kubectl;
-
-  before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-kubectl-'));
-    server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0']);
-    kubectl = kubectlFor(server.kubeconfigPath, path.join(dir, 'kube-cache'));
-  });
-
-  after(async () => {
-    const exit = await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-    if (exit?.forced) throw new Error(`server did not exit on SIGTERM:\n${server!.stderrTail()}`);
-  });
-
-  /**
-   * Writes `obj` as a YAML manifest in the temp dir and returns its path. YAML 1.1 quoting, as
-   * kubectl reads YAML 1.1: unquoted `y` or `on` would reach the server as booleans.
-   */
-  function manifest(file: string, obj: unknown): string {
-    const p = path.join(dir, file);
-    writeFileSync(p, stringifyYaml(obj, { version: '1.1' }));
-    return p;
-  }
+  const e2e = useKubectlServer('kubectl');
+  const { ok, fails, manifest } = e2e;
 
   const configMap = (name: string, namespace: string, data: Record<string, string>, labels?: Record<string, string>) =>
     ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, ...(labels ? { labels } : {}) }, data });
   const namespace = (name: string) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-
-  /** Runs kubectl and fails the test, showing stderr, unless it exits 0. */
-  async function ok(args: string[], timeoutMs?: number): Promise<KubectlResult> {
-    const r = await kubectl(args, { timeoutMs });
-    const why = r.timedOut ? `timed out after ${timeoutMs ?? 20_000} ms` : 'failed';
-    expect(r.code, `kubectl ${args.join(' ')} ${why}:\n${r.stderr}`).to.equal(0);
-    return r;
-  }
-
-  /** Runs kubectl and fails the test unless it exits non-zero (not by timeout). */
-  async function fails(args: string[]): Promise<KubectlResult> {
-    const r = await kubectl(args);
-    expect(r.timedOut, `kubectl ${args.join(' ')} timed out`).to.equal(false);
-    expect(r.code, `kubectl ${args.join(' ')} succeeded:\n${r.stdout}`).to.be.a('number').and.not.equal(0);
-    return r;
-  }
 
   const createFile = (file: string, obj: unknown) => ok(['create', '-f', manifest(file, obj), '--validate=false']);
 
@@ -146,7 +104,7 @@ describe('kubectl against the server process', function () {
     });
 
     // kubectl deletes, then GETs; while the namespace is Terminating it lists and watches it by name.
-    const del = await ok(['delete', 'ns', 'e2e-doomed'], 60_000);
+    const del = await ok(['delete', 'ns', 'e2e-doomed'], { timeoutMs: 60_000 });
     expect(del.stdout.trim()).to.equal('namespace "e2e-doomed" deleted');
 
     const gone = await fails(['get', 'ns', 'e2e-doomed']);
@@ -159,10 +117,10 @@ describe('kubectl against the server process', function () {
     await createFile('wait-cm.yaml', configMap('awaited', 'default', { phase: 'ready' }));
     // kubectl returns only once its watch request has returned: the server must send the watch's
     // headers at once, not with the first event (the next one could be a minute away).
-    const met = await ok(['wait', '--for=jsonpath={.data.phase}=ready', 'configmap/awaited', '-n', 'default', '--timeout=60s'], 20_000);
+    const met = await ok(['wait', '--for=jsonpath={.data.phase}=ready', 'configmap/awaited', '-n', 'default', '--timeout=60s'], { timeoutMs: 20_000 });
     expect(met.stdout.trim()).to.equal('configmap/awaited condition met');
 
-    const waiting = kubectl(['wait', '--for=delete', 'configmap/awaited', '-n', 'default', '--timeout=60s'], { timeoutMs: 20_000 });
+    const waiting = e2e.kubectl(['wait', '--for=delete', 'configmap/awaited', '-n', 'default', '--timeout=60s'], { timeoutMs: 20_000 });
     await new Promise((r) => setTimeout(r, 1_000));
     await ok(['delete', 'configmap', 'awaited', '-n', 'default']);
     const deleted = await waiting;

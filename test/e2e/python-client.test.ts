@@ -14,6 +14,7 @@ import { stringify as stringifyYaml } from 'yaml';
 import { startServerProcess, ServerProcess } from '../helpers/server-process';
 import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 import { Kubectl, kubectlFor, KubectlResult } from '../helpers/kubectl';
+import { expectKubectlOk } from '../helpers/e2e-server';
 import { LineProcess, spawnLines } from '../helpers/line-process';
 
 /** Debian's interpreter, where apt installs python3-kubernetes (a pyenv python3 may be first on PATH). */
@@ -107,11 +108,7 @@ describe('python3-kubernetes watch against the server process', function () {
     }
   });
 
-  async function ok(args: string[]): Promise<KubectlResult> {
-    const r = await kubectl(args);
-    expect(r.code, `kubectl ${args.join(' ')} failed:\n${r.stderr}`).to.equal(0);
-    return r;
-  }
+  const ok = (args: string[]): Promise<KubectlResult> => expectKubectlOk(kubectl, args, {}, server);
 
   let manifests = 0;
   const configMap = (namespace: string, name: string, data: Record<string, string>) =>

@@ -12,8 +12,14 @@ export interface KubectlResult {
   timedOut: boolean;
 }
 
-/** `env`: variables added to this process's environment for the one command (e.g. EDITOR). */
-export type Kubectl = (args: string[], opts?: { timeoutMs?: number; env?: Record<string, string> }) => Promise<KubectlResult>;
+export interface KubectlOptions {
+  /** Kills kubectl after this long (the default given to kubectlFor, 20 s unless told). */
+  timeoutMs?: number;
+  /** Variables added to this process's environment for the one command (e.g. EDITOR). */
+  env?: Record<string, string>;
+}
+
+export type Kubectl = (args: string[], opts?: KubectlOptions) => Promise<KubectlResult>;
 
 /** Never rejects: a failing command is a result the test inspects. */
 export function kubectlFor(kubeconfigPath: string, cacheDir: string, defaultTimeoutMs = 20_000): Kubectl {

@@ -1,6 +1,8 @@
 /**
- * E2E harness: the built server as a real child process (`node dist/lib/server/main.js`), as a
- * user starts it. Ready once it has printed its admin kubeconfig and `/readyz` answers 200.
+ * The built server as a real child process (`node [nodeArgs] dist/lib/server/main.js`), as a
+ * user starts it: for the e2e tests, and for the benchmarks (so the load generator and the server
+ * do not share one event loop; they pass node flags such as --cpu-prof or --inspect).
+ * Ready once it has printed its admin kubeconfig and `/readyz` answers 200.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import https from 'node:https';
@@ -12,6 +14,8 @@ export interface ServerProcess {
   /** Path of the admin kubeconfig the server wrote. */
   kubeconfigPath: string;
   process: ChildProcess;
+  /** `ws://127.0.0.1:<port>/<id>` when the server runs with --inspect (see test/bench/inspector-gc.ts). */
+  inspectorUrl?: string;
   /** The last lines the server wrote to stderr, for failure messages. */
   stderrTail(): string;
   /**
@@ -24,13 +28,22 @@ export interface ServerProcess {
 const MAIN_JS = path.resolve(__dirname, '../../lib/server/main.js');
 const STDERR_TAIL_LINES = 30;
 
+export interface StartServerOptions {
+  /** Flags for node itself, before the script, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] or ['--inspect=127.0.0.1:0']. */
+  nodeArgs?: string[];
+  /** How long start-up may take; 30 s by default. */
+  timeoutMs?: number;
+}
+
 /** Spawns the server with `args`; rejects (with no process left) if it is not ready in `timeoutMs`. */
-export async function startServerProcess(args: string[], timeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [MAIN_JS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServerProcess(args: string[], opts: StartServerOptions = {}): Promise<ServerProcess> {
+  const { nodeArgs = [], timeoutMs = 30_000 } = opts;
+  const child = spawn(process.execPath, [...nodeArgs, MAIN_JS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderrLines: string[] = [];
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    handle.inspectorUrl ??= /Debugger listening on (ws:\/\/\S+)/.exec(chunk)?.[1];
     stderrLines = stderrLines.concat(chunk.split('\n').filter(Boolean)).slice(-STDERR_TAIL_LINES);
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
