@@ -56,18 +56,18 @@ export async function list(store: GenericStore, namespace: string | undefined, o
   const prefix = store.collectionPrefix(namespace);
   const token = opts.continue ? decodeContinue(opts.continue) : undefined;
   const plan = planList({ resourceVersion: opts.resourceVersion, resourceVersionMatch: opts.resourceVersionMatch, limit: opts.limit, continueRevision: token?.rv });
-  if (token && Date.now() - token.issuedAt > store.deps.continueTtlMs) throw await expiredContinue(store, prefix, token);
+  if (token && Date.now() - token.issuedAt > store.deps.continueTtlMs) throw await expiredContinue(store, token);
   let source: ReadSource;
   try {
     source = await openReadSource(store.storage, store.deps.cache, plan);
   } catch (err) {
-    if (token && err instanceof ApiError && err.code === 410) throw await expiredContinue(store, prefix, token);
+    if (token && err instanceof ApiError && err.code === 410) throw await expiredContinue(store, token);
     throw err;
   }
   try {
     return await readPage(store, namespace, prefix, source, opts, token, raw);
   } catch (err) {
-    if (token && err instanceof ApiError && err.code === 410) throw await expiredContinue(store, prefix, token);
+    if (token && err instanceof ApiError && err.code === 410) throw await expiredContinue(store, token);
     throw err;
   }
 }
@@ -128,7 +128,7 @@ async function readPage(store: GenericStore, namespace: string | undefined, pref
 }
 
 /** 410 Expired with a fresh, inconsistent token that resumes at the same key at the current revision. */
-async function expiredContinue(store: GenericStore, _prefix: string, token: ContinueToken): Promise<ApiError> {
+async function expiredContinue(store: GenericStore, token: ContinueToken): Promise<ApiError> {
   let fresh: string | undefined;
   try {
     fresh = encodeContinue({ rv: await store.storage.currentRevision(), start: token.start, issuedAt: Date.now() });

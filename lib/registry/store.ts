@@ -7,7 +7,7 @@
 import { ApiObject, ObjectMeta, ResourceDef, StrategyContext, apiVersionOf } from '../scheme/types';
 import { Storage, KeyValue } from '../storage/interfaces';
 import { decodeKv, encodeForStorage } from '../scheme/storage-codec';
-import { ApiError, GroupResource, errors } from '../meta/api-errors';
+import { GroupResource, errors } from '../meta/api-errors';
 import { FieldError, fieldErrors } from '../meta/field-errors';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../meta/validation';
 import { AdmissionChain } from '../admission/interfaces';
@@ -269,5 +269,3 @@ export class GenericStore {
     }
   }
 }
-
-export { ApiError };

@@ -28,7 +28,7 @@ export class Http2WatchClient {
   private readonly sessions: http2.ClientHttp2Session[] = [];
   private next = 0;
 
-  constructor(private readonly conn: ServerConnection, sessionCount: number) {
+  constructor(conn: ServerConnection, sessionCount: number) {
     for (let i = 0; i < sessionCount; i++) {
       const s = http2.connect(conn.url, {
         ca: conn.ca, cert: conn.cert, key: conn.key,

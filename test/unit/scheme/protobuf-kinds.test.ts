@@ -9,10 +9,9 @@
  * - byte equality with protoc --encode vectors for a PersistentVolumeClaim and a StorageClass.
  */
 import { expect } from 'chai';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { ensureProtoc, protocEncode } from '../../helpers/protoc';
 import { decodeProtobuf, encodeProtobuf, hasProtobuf } from '../../../lib/scheme/protobuf';
 import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/message-codec';
-import { protoDir } from '../../../lib/scheme/protobuf/loader';
 import { Schema } from '../../../lib/scheme/schema';
 import { podSchema } from '../../../lib/scheme/schemas/pod';
 import { persistentVolumeClaimSchema, persistentVolumeSchema } from '../../../lib/scheme/schemas/core-storage';
@@ -243,25 +242,4 @@ describe('protobuf for Pod, PersistentVolumeClaim, PersistentVolume and storage/
   });
 });
 
-function protocEncode(messageType: string, textproto: string): Buffer {
-  const dir = protoDir();
-  return execFileSync('protoc', [`-I${dir}`, '--deterministic_output', `--encode=${messageType}`,
-    `${dir}/core-v1.proto`, `${dir}/storage-v1.proto`, `${dir}/resource.proto`], { input: textproto, cwd: dir });
-}
 
-/** protoc (Debian's protobuf-compiler, libprotobuf-dev for descriptor.proto), installed when missing and root. */
-function ensureProtoc(): void {
-  const works = () => spawnSync('protoc', [`-I${protoDir()}`, '--descriptor_set_out=/dev/null', `${protoDir()}/storage-v1.proto`]).status === 0;
-  if (works()) return;
-  const packages = ['protobuf-compiler', 'libprotobuf-dev'];
-  if (process.getuid?.() !== 0) {
-    throw new Error(`protoc with google/protobuf/descriptor.proto is needed for the byte-compatibility vectors: run as root \`apt-get install -y ${packages.join(' ')}\``);
-  }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () => spawnSync('apt-get', ['install', '-y', '-q', ...packages], { env, stdio: 'ignore' }).status === 0;
-  if (!install()) {
-    spawnSync('apt-get', ['update', '-q'], { env, stdio: 'ignore' });
-    if (!install()) throw new Error(`apt-get install -y ${packages.join(' ')} failed: protoc is needed for the byte-compatibility vectors`);
-  }
-  if (!works()) throw new Error('protoc was installed but cannot compile proto/ (google/protobuf/descriptor.proto missing?)');
-}

@@ -5,14 +5,14 @@
  * out by hand as Go's marshalling writes it (every Go value field, zero values included).
  */
 import { expect } from 'chai';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { ensureProtoc, protocEncode } from '../../helpers/protoc';
 import { parse as parseProto } from 'protobufjs';
 import { ApiError } from '../../../lib/meta/api-errors';
 import {
   PROTOBUF_PREFIX, decodeProtobuf, decodeWatchEvent, encodeProtobuf, encodeWatchFrame, hasProtobuf, splitWatchFrames,
 } from '../../../lib/scheme/protobuf';
 import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/message-codec';
-import { loadProtoRoot, protoDir } from '../../../lib/scheme/protobuf/loader';
+import { loadProtoRoot } from '../../../lib/scheme/protobuf/loader';
 import { registeredMessageNames } from '../../../lib/scheme/protobuf/kinds';
 import { decodeFromStorage, encodeForStorage } from '../../../lib/scheme/storage-codec';
 import { ApiObject } from '../../../lib/scheme/types';
@@ -330,28 +330,4 @@ function octal(bytes: Buffer): string {
   return [...bytes].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
 }
 
-function protocEncode(messageType: string, textproto: string): Buffer {
-  const dir = protoDir();
-  return execFileSync('protoc', [`-I${dir}`, '--deterministic_output', `--encode=${messageType}`,
-    `${dir}/core-v1.proto`, `${dir}/intstr.proto`, `${dir}/resource.proto`], { input: textproto, cwd: dir });
-}
 
-/**
- * protoc, and descriptor.proto for proto/options.proto, from Debian's protobuf-compiler and
- * libprotobuf-dev: installed here when missing and running as root, else a clear failure.
- */
-function ensureProtoc(): void {
-  const works = () => spawnSync('protoc', [`-I${protoDir()}`, '--descriptor_set_out=/dev/null', `${protoDir()}/core-v1.proto`]).status === 0;
-  if (works()) return;
-  const packages = ['protobuf-compiler', 'libprotobuf-dev'];
-  if (process.getuid?.() !== 0) {
-    throw new Error(`protoc with google/protobuf/descriptor.proto is needed for the byte-compatibility vectors: run as root \`apt-get install -y ${packages.join(' ')}\``);
-  }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () => spawnSync('apt-get', ['install', '-y', '-q', ...packages], { env, stdio: 'ignore' }).status === 0;
-  if (!install()) {
-    spawnSync('apt-get', ['update', '-q'], { env, stdio: 'ignore' });
-    if (!install()) throw new Error(`apt-get install -y ${packages.join(' ')} failed: protoc is needed for the byte-compatibility vectors`);
-  }
-  if (!works()) throw new Error('protoc was installed but cannot compile proto/ (google/protobuf/descriptor.proto missing?)');
-}
