@@ -10,7 +10,8 @@ import { AddressInfo } from 'node:net';
 import { ServerConfig } from './flags';
 import { ensurePki, Pki, writeKubeconfig } from './pki';
 import { startEmbeddedEtcd, EmbeddedEtcd } from './embedded-etcd';
-import { createEtcdClient } from '../storage/etcd3/client';
+import { createEtcdClient, EtcdClientOptions } from '../storage/etcd3/client';
+import { EtcdKvClient } from '../storage/etcd3/kv-client';
 import { Etcd3Storage } from '../storage/etcd3/store';
 import { startCompactor } from '../storage/etcd3/compactor';
 import { Storage } from '../storage/interfaces';
@@ -73,11 +74,14 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     endpoints = [etcd.clientUrl];
     logger.info('embedded etcd started', { clientUrl: etcd.clientUrl });
   }
-  const etcdClient = createEtcdClient({
+  const etcdOptions: EtcdClientOptions = {
     endpoints, caFile: config.etcdCafile || undefined, certFile: config.etcdCertfile || undefined, keyFile: config.etcdKeyfile || undefined,
-  });
-  const storage = new Etcd3Storage(etcdClient);
-  const compactor = startCompactor(etcdClient, config.etcdCompactionIntervalMs, logger);
+  };
+  // Reads and writes go through the lean KV client; watches through the etcd3 package's client.
+  // storage.close() closes both.
+  const kvClient = new EtcdKvClient(etcdOptions);
+  const storage = new Etcd3Storage(kvClient, createEtcdClient(etcdOptions));
+  const compactor = startCompactor(kvClient, config.etcdCompactionIntervalMs, logger);
 
   const resources = builtinResources(naming, gates);
   const stores: StoreIndex = new Map();
@@ -93,7 +97,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // One watch cache per resource: one etcd watch feeds every list, get and watch of it.
   const cachers: Cacher[] = [];
   if (config.watchCache) {
-    const probe = new Etcd3Probe(etcdClient);
+    const probe = new Etcd3Probe(kvClient);
     await Promise.all([...stores.values()].map(async (store) => {
       const cacher = new Cacher(storage, store.collectionPrefix(), { probe, log: logger });
       await cacher.start();

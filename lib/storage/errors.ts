@@ -22,16 +22,23 @@ export function isStorageError(e: unknown): e is StorageError {
   return e instanceof StorageError;
 }
 
-/** Maps an etcd3/gRPC client error onto a StorageError code by etcd's own error texts. */
-export function fromEtcdError(err: unknown): StorageError {
-  if (err instanceof StorageError) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  const name = err instanceof Error ? err.constructor.name : '';
+/** etcd's own error texts that have a code of their own, whatever the gRPC status or client said. */
+function fromEtcdMessage(message: string): StorageError | undefined {
   if (/request is too large|message larger than max|trying to send message larger/i.test(message)) {
     return new StorageError('RequestTooLarge', 'etcdserver: request is too large');
   }
   if (/required revision has been compacted/.test(message)) return new StorageError('Compacted', 'mvcc: required revision has been compacted');
   if (/required revision is a future revision/.test(message)) return new StorageError('FutureRevision', 'mvcc: required revision is a future revision');
+  return undefined;
+}
+
+/** Maps an etcd3/gRPC client error onto a StorageError code by etcd's own error texts. */
+export function fromEtcdError(err: unknown): StorageError {
+  if (err instanceof StorageError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  const name = err instanceof Error ? err.constructor.name : '';
+  const known = fromEtcdMessage(message);
+  if (known) return known;
   if (/DeadlineExceeded|deadline exceeded|request timed out/i.test(name + message)) {
     return new StorageError('Timeout', 'the storage did not answer in time');
   }
@@ -39,4 +46,33 @@ export function fromEtcdError(err: unknown): StorageError {
     return new StorageError('Unavailable', 'the storage backend is not reachable');
   }
   return new StorageError('Internal', message);
+}
+
+/** The gRPC status codes (grpc/status.proto) the mapping below tells apart. */
+export const GrpcStatus = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  DEADLINE_EXCEEDED: 4,
+  RESOURCE_EXHAUSTED: 8,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+} as const;
+
+/**
+ * Maps a gRPC status (code and grpc-message) onto a StorageError: etcd's texts first, as
+ * fromEtcdError, then the code. Used by the lean KV client (etcd3/kv-client.ts), also for its
+ * own transport failures (a lost connection is UNAVAILABLE, a missed deadline DEADLINE_EXCEEDED).
+ */
+export function fromGrpcStatus(code: number, message: string): StorageError {
+  const known = fromEtcdMessage(message);
+  if (known) return known;
+  // etcd's "etcdserver: request timed out" comes as UNAVAILABLE; it is a timeout all the same.
+  if (code === GrpcStatus.DEADLINE_EXCEEDED || /request timed out/.test(message)) {
+    return new StorageError('Timeout', 'the storage did not answer in time');
+  }
+  if (code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.CANCELLED) {
+    return new StorageError('Unavailable', `the storage backend is not reachable${message ? `: ${message}` : ''}`);
+  }
+  return new StorageError('Internal', message || `etcd answered with gRPC status ${code}`);
 }

@@ -9,6 +9,7 @@ import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 import { eventually } from '../helpers/server-harness';
 import { createEtcdClient } from '../../lib/storage/etcd3/client';
 import { Etcd3Storage } from '../../lib/storage/etcd3/store';
+import { EtcdKvClient } from '../../lib/storage/etcd3/kv-client';
 import { Storage, WatchHandlers } from '../../lib/storage/interfaces';
 import { Cacher, CacherOptions } from '../../lib/storage/cacher/cacher';
 import { Etcd3Probe } from '../../lib/storage/cacher/etcd3-probe';
@@ -20,6 +21,7 @@ const soon = (fn: () => boolean) => eventually(async () => fn(), 10_000, 10);
 describe('Cacher consistent reads', () => {
   let etcd: TestEtcd;
   let client: Etcd3;
+  let kv: EtcdKvClient;
   let storage: Etcd3Storage;
   let probe: Etcd3Probe;
   const cachers: Cacher[] = [];
@@ -49,8 +51,9 @@ describe('Cacher consistent reads', () => {
   before(async () => {
     etcd = await startTestEtcd();
     client = createEtcdClient({ endpoints: [etcd.endpoint] });
-    storage = new Etcd3Storage(client);
-    probe = new Etcd3Probe(client);
+    kv = new EtcdKvClient({ endpoints: [etcd.endpoint] });
+    storage = new Etcd3Storage(kv, client);
+    probe = new Etcd3Probe(kv);
   });
   afterEach(async () => {
     await Promise.all(cachers.splice(0).map((c) => c.stop()));

@@ -5,14 +5,15 @@
  */
 import { expect } from 'chai';
 import { promises as fsp } from 'fs';
-import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { Etcd3 } from 'etcd3';
 import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 import { eventually } from '../helpers/server-harness';
+import { portOf, startRelay } from '../helpers/tcp-relay';
 import { createEtcdClient } from '../../lib/storage/etcd3/client';
 import { Etcd3Storage } from '../../lib/storage/etcd3/store';
+import { EtcdKvClient } from '../../lib/storage/etcd3/kv-client';
 import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
 import { Storage, StorageEvent, WatchHandle, WatchHandlers } from '../../lib/storage/interfaces';
 import { StorageError } from '../../lib/storage/errors';
@@ -72,29 +73,11 @@ class BreakableStorage {
   }
 }
 
-/** A TCP relay with a fixed address in front of an etcd whose port changes across restarts. */
-async function startRelay(targetPort: number) {
-  let target = targetPort;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((down) => {
-    const up = net.connect(target, '127.0.0.1');
-    const end = () => { down.destroy(); up.destroy(); sockets.delete(down); sockets.delete(up); };
-    for (const s of [down, up]) { sockets.add(s); s.on('error', end).on('close', end); }
-    down.pipe(up);
-    up.pipe(down);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    retarget(port: number) { target = port; for (const s of [...sockets]) s.destroy(); },
-    close: () => new Promise<void>((resolve) => { for (const s of [...sockets]) s.destroy(); server.close(() => resolve()); }),
-  };
-}
-const portOf = (url: string) => Number(new URL(url).port);
 
 describe('Cacher recovery', () => {
   let etcd: TestEtcd;
   let client: Etcd3;
+  let kv: EtcdKvClient;
   let storage: Etcd3Storage;
   const cachers: Cacher[] = [];
   const put = async (key: string, value: string) => Number((await client.put(key).value(value).exec()).header.revision);
@@ -103,7 +86,8 @@ describe('Cacher recovery', () => {
   before(async () => {
     etcd = await startTestEtcd();
     client = createEtcdClient({ endpoints: [etcd.endpoint] });
-    storage = new Etcd3Storage(client);
+    kv = new EtcdKvClient({ endpoints: [etcd.endpoint] });
+    storage = new Etcd3Storage(kv, client);
   });
   afterEach(async () => {
     await Promise.all(cachers.splice(0).map((c) => c.stop()));
@@ -115,7 +99,7 @@ describe('Cacher recovery', () => {
 
   it('a broken etcd watch resumes after the last applied revision: watchers see no gap and no error', async () => {
     const b = new BreakableStorage(storage);
-    const c = new Cacher(b.storage, '/resume/cms/', { probe: new Etcd3Probe(client), freshnessTimeoutMs: 300 });
+    const c = new Cacher(b.storage, '/resume/cms/', { probe: new Etcd3Probe(kv), freshnessTimeoutMs: 300 });
     cachers.push(c);
     await c.start();
     const rec = new Recorder();
@@ -139,7 +123,7 @@ describe('Cacher recovery', () => {
 
   it('when the resume revision was compacted meanwhile, it re-lists and ends watchers with Compacted', async () => {
     const b = new BreakableStorage(storage);
-    const c = new Cacher(b.storage, '/relist/cms/', { probe: new Etcd3Probe(client) });
+    const c = new Cacher(b.storage, '/relist/cms/', { probe: new Etcd3Probe(kv) });
     cachers.push(c);
     await c.start();
     const rec = new Recorder();
@@ -173,7 +157,8 @@ describe('Cacher recovery', () => {
     let node = await startEmbeddedEtcd({ dataDir, etcdBinary: process.env.ETCD_BINARY || undefined });
     const relay = await startRelay(portOf(node.clientUrl));
     const c2 = createEtcdClient({ endpoints: [relay.url], callTimeoutMs: 2_000 });
-    const s2 = new Etcd3Storage(c2);
+    const kv2 = new EtcdKvClient({ endpoints: [relay.url], callTimeoutMs: 2_000 });
+    const s2 = new Etcd3Storage(kv2, c2);
     const write = (key: string) => eventually(async () => {
       try {
         return Number((await c2.put(key).value('v').exec()).header.revision);
@@ -182,7 +167,7 @@ describe('Cacher recovery', () => {
       }
     }, 60_000, 200);
     try {
-      const c = new Cacher(s2, '/restart/cms/', { probe: new Etcd3Probe(c2) });
+      const c = new Cacher(s2, '/restart/cms/', { probe: new Etcd3Probe(kv2) });
       cachers.push(c);
       await c.start();
       const rec = new Recorder();
@@ -200,7 +185,7 @@ describe('Cacher recovery', () => {
       expect(await c.consistentRevision()).to.be.at.least(last);
     } finally {
       await Promise.all(cachers.splice(0).map((x) => x.stop()));
-      c2.close();
+      await s2.close();
       await relay.close();
       await node.stop();
       await fsp.rm(dataDir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 import { eventually } from '../helpers/server-harness';
 import { createEtcdClient } from '../../lib/storage/etcd3/client';
 import { Etcd3Storage } from '../../lib/storage/etcd3/store';
+import { EtcdKvClient } from '../../lib/storage/etcd3/kv-client';
 import { StorageEvent } from '../../lib/storage/interfaces';
 import { Cacher } from '../../lib/storage/cacher/cacher';
 import { Etcd3Probe } from '../../lib/storage/cacher/etcd3-probe';
@@ -21,13 +22,15 @@ describe('Cacher at scale', function () {
   this.timeout(120_000);
   let etcd: TestEtcd;
   let client: Etcd3;
+  let kv: EtcdKvClient;
   let storage: Etcd3Storage;
   let cacher: Cacher | undefined;
 
   before(async () => {
     etcd = await startTestEtcd();
     client = createEtcdClient({ endpoints: [etcd.endpoint] });
-    storage = new Etcd3Storage(client);
+    kv = new EtcdKvClient({ endpoints: [etcd.endpoint] });
+    storage = new Etcd3Storage(kv, client);
   });
   afterEach(async () => {
     await cacher?.stop();
@@ -39,7 +42,7 @@ describe('Cacher at scale', function () {
   });
 
   it('delivers to 1,000 watchers of one resource with p99 latency under 100 ms', async () => {
-    const c = (cacher = new Cacher(storage, '/scale/cms/', { probe: new Etcd3Probe(client) }));
+    const c = (cacher = new Cacher(storage, '/scale/cms/', { probe: new Etcd3Probe(kv) }));
     await c.start();
     const writtenAt = new Map<string, number>();
     const latencies: number[] = [];
@@ -70,7 +73,7 @@ describe('Cacher at scale', function () {
   it('serves consistent gets at concurrency 64 faster than etcd serves the same gets', async () => {
     const keys = Array.from({ length: 500 }, (_, i) => `/bench/cms/ns${i % 5}/cm${i}`);
     for (const key of keys) await client.put(key).value('x'.repeat(1024)).exec();
-    const c = (cacher = new Cacher(storage, '/bench/cms/', { probe: new Etcd3Probe(client) }));
+    const c = (cacher = new Cacher(storage, '/bench/cms/', { probe: new Etcd3Probe(kv) }));
     await c.start();
     // Another resource is written meanwhile, so the cache cannot take freshness for granted.
     let writing = true;

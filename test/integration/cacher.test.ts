@@ -9,6 +9,7 @@ import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 import { eventually } from '../helpers/server-harness';
 import { createEtcdClient } from '../../lib/storage/etcd3/client';
 import { Etcd3Storage } from '../../lib/storage/etcd3/store';
+import { EtcdKvClient } from '../../lib/storage/etcd3/kv-client';
 import { KeyValue, Storage, StorageEvent, WatchHandle } from '../../lib/storage/interfaces';
 import { StorageError } from '../../lib/storage/errors';
 import { Cacher } from '../../lib/storage/cacher/cacher';
@@ -33,6 +34,7 @@ const view = (kvs: KeyValue[]) => kvs.map((kv) => [kv.key, kv.value.toString(), 
 describe('Cacher', () => {
   let etcd: TestEtcd;
   let client: Etcd3;
+  let kv: EtcdKvClient;
   let storage: Etcd3Storage;
   const cachers: Cacher[] = [];
 
@@ -48,7 +50,8 @@ describe('Cacher', () => {
   before(async () => {
     etcd = await startTestEtcd();
     client = createEtcdClient({ endpoints: [etcd.endpoint] });
-    storage = new Etcd3Storage(client);
+    kv = new EtcdKvClient({ endpoints: [etcd.endpoint] });
+    storage = new Etcd3Storage(kv, client);
   });
   afterEach(async () => {
     await Promise.all(cachers.splice(0).map((c) => c.stop()));

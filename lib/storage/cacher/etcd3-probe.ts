@@ -3,33 +3,28 @@
  * min_mod_revision = since + 1. etcd applies mod-revision filters after counting, so `count` is
  * every key under the prefix while `kvs` are only the changed ones (see the cacher tests).
  */
-import { Etcd3 } from 'etcd3';
-import { fromEtcdError } from '../errors';
+import { EtcdKvClient } from '../etcd3/kv-client';
 import { prefixEnd } from '../etcd3/store';
 import { FreshnessProbe, ProbeResult } from './freshness';
 
 export class Etcd3Probe implements FreshnessProbe {
-  constructor(private readonly client: Etcd3) {}
+  constructor(private readonly client: EtcdKvClient) {}
 
+  /** Throws StorageError (the client's) when etcd cannot answer. */
   async probe(prefix: string, sinceRevision: number): Promise<ProbeResult> {
-    let res;
-    try {
-      res = await this.client.kv.range({
-        key: Buffer.from(prefix),
-        range_end: prefixEnd(prefix),
-        keys_only: true,
-        min_mod_revision: String(sinceRevision + 1),
-      });
-    } catch (err) {
-      throw fromEtcdError(err);
-    }
+    const res = await this.client.range({
+      key: Buffer.from(prefix),
+      rangeEnd: prefixEnd(prefix),
+      keysOnly: true,
+      minModRevision: sinceRevision + 1,
+    });
     let maxModRevision = 0;
-    for (const kv of res.kvs) maxModRevision = Math.max(maxModRevision, Number(kv.mod_revision));
+    for (const kv of res.kvs) maxModRevision = Math.max(maxModRevision, kv.modRevision);
     return {
       changedKeys: res.kvs.length,
       maxModRevision,
-      count: Number(res.count),
-      revision: Number(res.header.revision),
+      count: res.count,
+      revision: res.header.revision,
     };
   }
 }

@@ -4,7 +4,7 @@
  * (`compact_rev_key`, as kube-apiserver) lets only one of them compact per interval; the
  * others see the key moved and adopt its version.
  */
-import { Etcd3 } from 'etcd3';
+import { EtcdKvClient } from './kv-client';
 import { fromEtcdError } from '../errors';
 
 export const COMPACT_REV_KEY = 'compact_rev_key';
@@ -21,23 +21,23 @@ export interface CompactState {
  * records the current revision and compacts to `state.revision`. Returns the next state and
  * the revision compacted to (0 when another server won or there was nothing to compact).
  */
-export async function compactRound(client: Etcd3, state: CompactState): Promise<{ next: CompactState; compacted: number }> {
+export async function compactRound(client: EtcdKvClient, state: CompactState): Promise<{ next: CompactState; compacted: number }> {
   const key = Buffer.from(COMPACT_REV_KEY);
   try {
     // The put's value is irrelevant: what counts is the key's version, bumped by each winner.
-    const res = await client.kv.txn({
+    const res = await client.txn({
       compare: [{ key, target: 'Version', result: 'Equal', version: state.version }],
-      success: [{ request_put: { key, value: Buffer.from(String(state.revision)) } }],
-      failure: [{ request_range: { key } }],
+      success: [{ put: { key, value: Buffer.from(String(state.revision)) } }],
+      failure: [{ range: { key } }],
     });
-    const current = Number(res.header.revision);
+    const current = res.header.revision;
     if (!res.succeeded) {
-      const kv = res.responses[0].response_range.kvs[0];
-      return { next: { version: kv ? Number(kv.version) : 0, revision: current }, compacted: 0 };
+      const kv = res.responses[0]?.responseRange?.kvs[0];
+      return { next: { version: kv ? kv.version : 0, revision: current }, compacted: 0 };
     }
     const next = { version: state.version + 1, revision: current };
     if (state.revision === 0) return { next, compacted: 0 };
-    await client.kv.compact({ revision: state.revision, physical: false });
+    await client.compact(state.revision, false);
     return { next, compacted: state.revision };
   } catch (err) {
     const e = fromEtcdError(err);
@@ -50,7 +50,7 @@ export async function compactRound(client: Etcd3, state: CompactState): Promise<
 export interface Compactor { stop(): void }
 
 /** Runs compactRound every `intervalMs` until stopped; 0 disables compaction. */
-export function startCompactor(client: Etcd3, intervalMs: number, log: { info: (m: string, meta?: object) => void; warn: (m: string, meta?: object) => void }): Compactor {
+export function startCompactor(client: EtcdKvClient, intervalMs: number, log: { info: (m: string, meta?: object) => void; warn: (m: string, meta?: object) => void }): Compactor {
   if (intervalMs <= 0) return { stop() {} };
   let state: CompactState = { version: 0, revision: 0 };
   let stopped = false;
