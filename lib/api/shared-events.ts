@@ -46,3 +46,18 @@ export function encodedOnce(object: object, key: string, encode: () => string | 
   }
   return bytes;
 }
+
+const batches = new WeakMap<readonly StorageEvent[], Map<string, Buffer>>();
+
+/**
+ * The bytes of a whole delivery, made once per representation `key`: the watch cache hands the
+ * same array of changes to every watcher of a prefix, so watchers without selectors write the
+ * same bytes. Entries go with the array.
+ */
+export function encodedBatchOnce(events: readonly StorageEvent[], key: string, encode: () => Buffer): Buffer {
+  let byKey = batches.get(events);
+  if (!byKey) batches.set(events, (byKey = new Map()));
+  let bytes = byKey.get(key);
+  if (bytes === undefined) byKey.set(key, (bytes = encode()));
+  return bytes;
+}

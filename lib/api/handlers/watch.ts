@@ -16,7 +16,7 @@ import { ApiObject } from '../../scheme/types';
 import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../../storage/interfaces';
 import { StorageError } from '../../storage/errors';
 import { toApiError } from '../response-writer';
-import { decodeEvent, encodedOnce } from '../shared-events';
+import { decodeEvent, encodedBatchOnce, encodedOnce } from '../shared-events';
 import { negotiateResponse } from '../negotiation';
 import { watchEncoder } from '../watch-encoder';
 
@@ -42,12 +42,21 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   const out = new WatchSink();
   const send = (ev: WatchEvent): boolean => (out.ended ? true : out.write(encoder.encode(ev)));
   // A change goes to many streams: streams of one representation share its encoding.
-  const sendShared = (type: WatchEvent['type'], object: ApiObject): boolean => {
-    if (out.ended) return true;
-    if (!encoder.shareable) return send({ type, object });
-    return out.write(encodedOnce(object, `${encoder.contentType}|${type}`, () => encoder.encode({ type, object })));
-  };
+  const memoKeys = { ADDED: `${encoder.contentType}|ADDED`, MODIFIED: `${encoder.contentType}|MODIFIED`, DELETED: `${encoder.contentType}|DELETED` };
+  const encodeShared = (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject): Buffer | string =>
+    (encoder.shareable ? encodedOnce(object, memoKeys[type], () => encoder.encode({ type, object })) : encoder.encode({ type, object }));
   const output = (obj: ApiObject) => store.output(obj);
+  const sameForAll = encoder.shareable && !opts.labelSelector && !opts.fieldSelector;
+  /** A delivery's events (without selectors) as one buffer. */
+  const encodeDelivery = (events: StorageEvent[]): Buffer => {
+    const parts: Buffer[] = [];
+    for (const ev of events) {
+      const { next, prev } = decodeEvent(ev, output);
+      const bytes = next ? encodeShared(prev ? 'MODIFIED' : 'ADDED', next) : prev ? encodeShared('DELETED', prev) : undefined;
+      if (bytes !== undefined) parts.push(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+    }
+    return Buffer.concat(parts);
+  };
   let lastRevision = 0;
   const bookmark = (annotations?: Record<string, string>) => {
     const metadata: Record<string, unknown> = { resourceVersion: String(lastRevision) };
@@ -67,16 +76,32 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   };
   const handlers: WatchHandlers & { onEvents(events: StorageEvent[]): void | Promise<void> } = {
     onEvents: (events) => {
-      let ok = true;
+      if (out.ended) return undefined;
+      // Without selectors every watcher of the representation writes the same bytes: made once.
+      if (sameForAll && events.length > 1) {
+        lastRevision = Math.max(lastRevision, events[events.length - 1].revision);
+        const ok = out.write(encodedBatchOnce(events, encoder.contentType, () => encodeDelivery(events)));
+        return !ok && !finished ? out.drained() : undefined;
+      }
+      // One write per delivery: each write to a stream has a fixed cost, whatever its size.
+      let first: Buffer | string | undefined;
+      let more: Array<Buffer | string> | undefined;
       for (const ev of events) {
+        lastRevision = Math.max(lastRevision, ev.revision);
+        if (out.ended) continue;
         const { next, prev } = decodeEvent(ev, output);
         const nowIn = next ? matches(store, next, opts) : false;
         const wasIn = prev ? matches(store, prev, opts) : false;
-        if (next && nowIn) ok = sendShared(wasIn ? 'MODIFIED' : 'ADDED', next) && ok;
-        else if (next && wasIn) ok = sendShared('DELETED', next) && ok;
-        else if (!next && prev && wasIn) ok = sendShared('DELETED', prev) && ok;
-        lastRevision = Math.max(lastRevision, ev.revision);
+        let bytes: Buffer | string | undefined;
+        if (next && nowIn) bytes = encodeShared(wasIn ? 'MODIFIED' : 'ADDED', next);
+        else if (next && wasIn) bytes = encodeShared('DELETED', next);
+        else if (!next && prev && wasIn) bytes = encodeShared('DELETED', prev);
+        if (bytes === undefined) continue;
+        if (first === undefined) first = bytes;
+        else (more ??= [first]).push(bytes);
       }
+      if (first === undefined || out.ended) return undefined;
+      const ok = out.write(more ? Buffer.concat(more.map((b) => (typeof b === 'string' ? Buffer.from(b) : b))) : first);
       // Back-pressure: a slow client holds its own queue, never the others'.
       if (!ok && !finished) return out.drained();
       return undefined;

@@ -32,6 +32,8 @@ export class CacheWatcher implements WatchHandle {
   /** Nothing more will be delivered. */
   private done = false;
   private closedByClient = false;
+  /** The revision of the last event queued (initially the start). */
+  private queuedThrough: number;
 
   /**
    * @param prefix keys this watcher receives
@@ -47,16 +49,24 @@ export class CacheWatcher implements WatchHandle {
     private readonly queueLimit: number,
     private readonly schedule: (w: CacheWatcher) => void,
     private readonly detach: (w: CacheWatcher) => void,
-  ) {}
+  ) {
+    this.queuedThrough = afterRevision;
+  }
 
   get closed(): boolean {
     return this.done;
   }
 
-  /** Queues events (already filtered by prefix, in revision order) for delivery. */
+  /**
+   * Queues events (already filtered by prefix, in revision order) for delivery. Events at or
+   * below what it already queued are dropped: a replay from the ring and a later live delivery
+   * of the same changes overlap when the watch starts between a change and its delivery.
+   */
   push(events: StorageEvent[], live: boolean): void {
-    if (this.done || !events.length || events[events.length - 1].revision <= this.afterRevision) return;
-    const evs = events[0].revision > this.afterRevision ? events : events.filter((e) => e.revision > this.afterRevision);
+    const after = this.queuedThrough;
+    if (this.done || !events.length || events[events.length - 1].revision <= after) return;
+    const evs = events[0].revision > after ? events : events.filter((e) => e.revision > after);
+    this.queuedThrough = evs[evs.length - 1].revision;
     this.queue.push({ events: evs, live });
     if (live) {
       this.liveQueued += evs.length;
@@ -115,6 +125,13 @@ export class CacheWatcher implements WatchHandle {
 
   /** Whole queued batches, at least one, up to about MAX_DELIVERY events. */
   private takeBatch(): StorageEvent[] {
+    if (this.queue.length === 1) {
+      // The common case under steady load: one batch waiting.
+      const only = this.queue[0];
+      this.queue.length = 0;
+      if (only.live) this.liveQueued -= only.events.length;
+      return only.events;
+    }
     let taken = 0;
     let n = 0;
     while (n < this.queue.length && (n === 0 || taken + this.queue[n].events.length <= MAX_DELIVERY)) {

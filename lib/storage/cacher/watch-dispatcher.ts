@@ -1,16 +1,28 @@
 /**
- * Fans the cache's changes out to its watchers. Publishing only queues (filtered once per
- * distinct watch prefix, arrays shared between watchers); delivery happens in one later turn of
- * the event loop, so a consumer never runs inside the etcd watch callback.
+ * Fans the cache's changes out to its watchers. Publishing only collects; delivery happens in a
+ * later turn of the event loop (so a consumer never runs inside the etcd watch callback), at most
+ * once per `minIntervalMs`: the changes published in between go out together, as one array
+ * shared by every watcher of a prefix (filtered once per distinct prefix), which a consumer can
+ * encode once for all (api/shared-events.ts). Each delivery to a stream has a fixed cost, so with
+ * a thousand watchers fewer, larger deliveries are what keeps latency low under load.
  */
 import { StorageEvent } from '../interfaces';
 import { CacheWatcher } from './cache-watcher';
 
+/** Default spacing of deliveries. */
+export const DEFAULT_MIN_FLUSH_INTERVAL_MS = 5;
+
 export class WatchDispatcher {
   private readonly groups = new Map<string, Set<CacheWatcher>>();
-  private readonly ready = new Set<CacheWatcher>();
+  private ready = new Set<CacheWatcher>();
+  /** Changes published since the last delivery, in revision order. */
+  private pending: StorageEvent[][] = [];
   private scheduled = false;
+  private flushing = false;
+  private lastFlush = -Infinity;
   private count = 0;
+
+  constructor(private readonly minIntervalMs = DEFAULT_MIN_FLUSH_INTERVAL_MS) {}
 
   /** Number of open watchers. */
   get size(): number {
@@ -32,22 +44,20 @@ export class WatchDispatcher {
     if (!group.size) this.groups.delete(w.prefix);
   }
 
-  /** Queues a batch of changes (revision order) to every watcher whose prefix matches. */
+  /**
+   * Queues a batch of changes (revision order) for every watcher whose prefix matches. A watcher
+   * added before the delivery also receives it; CacheWatcher drops what it already has.
+   */
   publish(events: StorageEvent[]): void {
-    for (const [prefix, group] of this.groups) {
-      const matching = events.filter((e) => e.key.startsWith(prefix));
-      if (!matching.length) continue;
-      const shared = matching.length === events.length ? events : matching;
-      for (const w of group) w.push(shared, true);
-    }
+    if (!this.count || !events.length) return;
+    this.pending.push(events);
+    this.request();
   }
 
   /** Asks for `w.drain()` in a later turn; many requests share one turn. */
   readonly schedule = (w: CacheWatcher): void => {
     this.ready.add(w);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(this.flush);
+    if (!this.flushing) this.request();
   };
 
   /** Ends every watcher with `err` (each gets onError unless it closes first). */
@@ -55,10 +65,37 @@ export class WatchDispatcher {
     for (const group of [...this.groups.values()]) for (const w of [...group]) w.fail(err);
   }
 
+  private request(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const wait = this.lastFlush + this.minIntervalMs - performance.now();
+    if (wait >= 1) setTimeout(this.flush, wait);
+    else setImmediate(this.flush);
+  }
+
   private readonly flush = (): void => {
     this.scheduled = false;
-    const ws = [...this.ready];
-    this.ready.clear();
-    for (const w of ws) w.drain();
+    this.flushing = true;
+    this.lastFlush = performance.now();
+    try {
+      const batches = this.pending;
+      this.pending = [];
+      if (batches.length) {
+        const events = batches.length === 1 ? batches[0] : batches.flat();
+        for (const [prefix, group] of this.groups) {
+          const matching = events.filter((e) => e.key.startsWith(prefix));
+          if (!matching.length) continue;
+          const shared = matching.length === events.length ? events : matching;
+          for (const w of group) w.push(shared, true);
+        }
+      }
+      // Swapped, not copied: watchers that ask again while draining wait for the next turn.
+      const ws = this.ready;
+      this.ready = new Set();
+      for (const w of ws) w.drain();
+    } finally {
+      this.flushing = false;
+    }
+    if (this.ready.size || this.pending.length) this.request();
   };
 }
