@@ -4,7 +4,7 @@
  * form one snapshot. Selectors that filter items out read on until the page is full.
  */
 import { ApiObject } from '../scheme/types';
-import { decodeKv, jsonWithResourceVersion } from '../scheme/storage-codec';
+import { decodeKv, servedJson, ServedJson } from '../scheme/storage-codec';
 import { matchesLabels } from '../meta/label-selector';
 import { matchesFields, requirementFor } from '../meta/field-selector';
 import { ApiError, errors } from '../meta/api-errors';
@@ -17,8 +17,8 @@ import { openReadSource, ReadSource } from './read-source';
 export interface ListResult {
   /** The items as objects; empty when `raw` was asked for. */
   items: ApiObject[];
-  /** With `raw`: each item's JSON as served, made from the stored bytes where possible. */
-  rawItems?: Buffer[];
+  /** With `raw`: each item's JSON as served, made from the stored bytes where possible (see joinJson). */
+  rawItems?: Array<Buffer | ServedJson>;
   resourceVersion: string;
   continue: string;
   remainingItemCount?: number;
@@ -84,7 +84,7 @@ async function readPage(store: GenericStore, namespace: string | undefined, pref
   }
 
   const items: ApiObject[] = [];
-  const rawItems: Buffer[] = [];
+  const rawItems: Array<Buffer | ServedJson> = [];
   // Objects are decoded only to match selectors or to shape output; a plain raw list splices bytes.
   const decodeAll = !raw || !!opts.labelSelector || !!opts.fieldSelector || !!store.def.strategy.decorate;
   let taken = 0;
@@ -104,10 +104,10 @@ async function readPage(store: GenericStore, namespace: string | undefined, pref
       if (decodeAll) {
         const obj = store.output(decodeKv(kv));
         if (!matches(store, obj, opts)) continue;
-        if (raw) rawItems.push(store.def.strategy.decorate ? Buffer.from(JSON.stringify(obj)) : jsonWithResourceVersion(kv.value, kv.modRevision) ?? Buffer.from(JSON.stringify(obj)));
+        if (raw) rawItems.push(store.def.strategy.decorate ? Buffer.from(JSON.stringify(obj)) : servedJson(kv.value, kv.modRevision) ?? Buffer.from(JSON.stringify(obj)));
         else items.push(obj);
       } else {
-        rawItems.push(jsonWithResourceVersion(kv.value, kv.modRevision) ?? Buffer.from(JSON.stringify(store.output(decodeKv(kv)))));
+        rawItems.push(servedJson(kv.value, kv.modRevision) ?? Buffer.from(JSON.stringify(store.output(decodeKv(kv)))));
       }
       taken++;
       if (limit && taken >= limit) break;

@@ -65,10 +65,15 @@ export class GenericStore {
    * table: unset is a consistent read, "0" any version, N a version not older than N.
    */
   async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<ApiObject> {
+    return this.output(decodeKv(await this.getStored(namespace, name, resourceVersion)));
+  }
+
+  /** As get, but the stored key and value (shared with the cache: not to be mutated). */
+  async getStored(namespace: string | undefined, name: string, resourceVersion?: string): Promise<KeyValue> {
     const source = await openReadSource(this.storage, this.deps.cache, planGet(resourceVersion));
     const kv = await source.get(this.key(namespace, name));
     if (!kv) throw errors.notFound(this.gr, name);
-    return this.output(decodeKv(kv));
+    return kv;
   }
 
   /** Sets kind/apiVersion and applies the strategy's output shaping. */
@@ -128,16 +133,16 @@ export class GenericStore {
     const onMissing = s.allowCreateOnUpdate && !opts.subresource
       ? () => { const { resourceVersion: _ignored, ...meta } = input.metadata ?? {}; return { ...input, metadata: meta }; }
       : undefined;
-    return this.updateWith(ctx, name, () => input, { ...opts, precondition: wantedRv, onMissing, incomingManagedFields: input.metadata?.managedFields, requestBody: input });
+    return this.updateWith(ctx, name, input, { ...opts, precondition: wantedRv, onMissing, incomingManagedFields: input.metadata?.managedFields, requestBody: input });
   }
 
   /**
-   * The update pipeline shared by PUT, PATCH and apply: read, compute the new object from the
-   * current one, prepare, validate, admit, and write with a compare on mod_revision. A lost race
-   * is retried with a fresh read unless the client named a resourceVersion (`precondition`).
+   * The update pipeline shared by PUT, PATCH and apply: read, compute the new object from a copy
+   * of the current one (or take `compute` as it), prepare, validate, admit, and write with a
+   * compare on mod_revision. A lost race is retried with a fresh read unless the client named a resourceVersion (`precondition`).
    * `onMissing` supplies an object to create when the key does not exist (else NotFound).
    */
-  async updateWith(ctx: StrategyContext, name: string, compute: (current: ApiObject) => ApiObject,
+  async updateWith(ctx: StrategyContext, name: string, compute: ((current: ApiObject) => ApiObject) | ApiObject,
     opts: UpdateOptions & { precondition?: string; onMissing?: () => ApiObject; incomingManagedFields?: unknown; requestBody?: unknown }):
     Promise<{ object: ApiObject; created: boolean }> {
     const s = this.def.strategy;
@@ -152,7 +157,8 @@ export class GenericStore {
         }
         if (opts.precondition && opts.precondition !== String(kv.modRevision)) throw errors.modified(this.gr, name);
         const current = decodeKv(kv);
-        const input = compute(clone(current));
+        // A replacement (PUT) ignores the current object: no copy of it to compute from.
+        const input = typeof compute === 'function' ? compute(clone(current)) : compute;
         const uid = input.metadata?.uid;
         if (uid && uid !== current.metadata?.uid) {
           throw errors.conflict(this.gr, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata?.uid}`);

@@ -21,28 +21,81 @@ export function encodeForStorage(obj: ApiObject, mediaType = 'application/json')
 }
 
 const HEAD = Buffer.from('{"apiVersion":"');
-const KIND = Buffer.from('"kind":"');
-const METADATA = Buffer.from('"metadata":{');
+const KIND = Buffer.from(',"kind":"');
+const METADATA = Buffer.from(',"metadata":{');
 
 /**
- * The object's JSON as served (with metadata.resourceVersion), made from the stored JSON bytes
- * without parsing them: the stored layout puts apiVersion, kind and metadata first, so the first
- * `"metadata":{` is the object's own. Undefined when the value is not in that layout (protobuf,
- * or written otherwise): the caller decodes instead.
+ * An object's JSON as served (with metadata.resourceVersion) without building it: the stored
+ * bytes with `rv` to be inserted at `at`. `write` puts it into a larger buffer (a list body).
  */
-export function jsonWithResourceVersion(value: Buffer, modRevision: number): Buffer | undefined {
-  if (value.length < HEAD.length || value.compare(HEAD, 0, HEAD.length, 0, HEAD.length) !== 0) return undefined;
-  const at = value.indexOf(METADATA);
-  if (at < 0 || value.indexOf(KIND) > at || value.indexOf(KIND) < 0) return undefined;
-  const insertAt = at + METADATA.length;
+export class ServedJson {
+  constructor(readonly value: Buffer, readonly at: number, readonly rv: string) {}
+
+  get length(): number {
+    return this.value.length + this.rv.length;
+  }
+
+  /** Writes the served bytes at `offset` of `out`; returns the offset after them. */
+  write(out: Buffer, offset: number): number {
+    offset += this.value.copy(out, offset, 0, this.at);
+    offset += out.write(this.rv, offset, 'latin1');
+    return offset + this.value.copy(out, offset, this.at);
+  }
+}
+
+/**
+ * The object's JSON as served, made from the stored JSON bytes without parsing them: the stored
+ * layout puts apiVersion, kind and metadata first, so the first `"metadata":{` is the object's
+ * own. Undefined when the value is not in that layout (protobuf, or written otherwise): the
+ * caller decodes instead.
+ */
+export function servedJson(value: Buffer, modRevision: number): ServedJson | undefined {
+  // Exactly {"apiVersion":"…","kind":"…","metadata":{ (no escapes in the two values).
+  if (!startsWithAt(value, HEAD, 0)) return undefined;
+  const apiVersionEnd = value.indexOf(0x22, HEAD.length);
+  if (apiVersionEnd < 0 || value[apiVersionEnd - 1] === 0x5c || !startsWithAt(value, KIND, apiVersionEnd + 1)) return undefined;
+  const kindEnd = value.indexOf(0x22, apiVersionEnd + 1 + KIND.length);
+  if (kindEnd < 0 || value[kindEnd - 1] === 0x5c || !startsWithAt(value, METADATA, kindEnd + 1)) return undefined;
+  const insertAt = kindEnd + 1 + METADATA.length;
   const empty = value[insertAt] === 0x7d; // '}'
-  const rv = Buffer.from(`"resourceVersion":"${modRevision}"${empty ? '' : ','}`);
-  return Buffer.concat([value.subarray(0, insertAt), rv, value.subarray(insertAt)]);
+  return new ServedJson(value, insertAt, empty ? `"resourceVersion":"${modRevision}"` : `"resourceVersion":"${modRevision}",`);
+}
+
+/** A byte loop: for these short markers it beats Buffer.compare's argument checks (once per list item). */
+function startsWithAt(value: Buffer, what: Buffer, at: number): boolean {
+  if (value.length < at + what.length) return false;
+  for (let i = 0; i < what.length; i++) if (value[at + i] !== what[i]) return false;
+  return true;
+}
+
+/** servedJson as one buffer. */
+export function jsonWithResourceVersion(value: Buffer, modRevision: number): Buffer | undefined {
+  const served = servedJson(value, modRevision);
+  if (!served) return undefined;
+  const out = Buffer.allocUnsafe(served.length);
+  served.write(out, 0);
+  return out;
+}
+
+/** `head` + items joined by commas + `tail` in one allocation (a list body from its items' bytes). */
+export function joinJson(head: string, items: ReadonlyArray<Buffer | ServedJson>, tail: string): Buffer {
+  let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
+  for (const item of items) size += item.length;
+  const out = Buffer.allocUnsafe(size);
+  let offset = out.write(head, 0);
+  for (let i = 0; i < items.length; i++) {
+    if (i) out[offset++] = 0x2c; // ','
+    const item = items[i];
+    offset = item instanceof ServedJson ? item.write(out, offset) : offset + item.copy(out, offset);
+  }
+  out.write(tail, offset);
+  return out;
 }
 
 export function decodeFromStorage(value: Buffer, modRevision: number): ApiObject {
   const obj = hasProtobufPrefix(value) ? decodeStoredProtobuf(value) : JSON.parse(value.toString('utf8')) as ApiObject;
-  obj.metadata = { ...(obj.metadata ?? {}), resourceVersion: String(modRevision) };
+  // A freshly decoded object: its metadata is set in place, not copied.
+  (obj.metadata ??= {}).resourceVersion = String(modRevision);
   return obj;
 }
 

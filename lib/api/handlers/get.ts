@@ -1,12 +1,24 @@
 /** GET one object (or one object through a subresource that reads the whole object). */
 import { ResourceScope } from './scope';
-import { writeObject } from '../response-writer';
+import { wantsPretty, writeObject } from '../response-writer';
 import { negotiateResponse } from '../negotiation';
 import { represent } from '../represent';
+import { decodeKv, joinJson, servedJson } from '../../scheme/storage-codec';
 
 export async function handleGet(s: ResourceScope): Promise<void> {
   const rv = s.ctx.query.resourceVersion;
-  const obj = await s.store.get(s.info.namespace, s.info.name as string, typeof rv === 'string' && rv ? rv : undefined);
-  const n = negotiateResponse(s.ctx.get('accept'), 'object', obj);
-  writeObject(s.ctx, 200, represent(s.store.def, obj, n, s.ctx.querystring), n);
+  const store = s.store;
+  const kv = await store.getStored(s.info.namespace, s.info.name as string, typeof rv === 'string' && rv ? rv : undefined);
+  const n = negotiateResponse(s.ctx.get('accept'), 'object', { apiVersion: store.apiVersion, kind: store.def.kind });
+  // Plain compact JSON of an undecorated kind is the stored bytes with the resourceVersion spliced in.
+  const served = n.format === 'json' && n.encoding === 'json' && !store.def.strategy.decorate && !wantsPretty(s.ctx, n)
+    ? servedJson(kv.value, kv.modRevision) : undefined;
+  if (served) {
+    s.ctx.status = 200;
+    s.ctx.type = n.mediaType;
+    s.ctx.body = joinJson('', [served], '\n');
+    return;
+  }
+  const obj = store.output(decodeKv(kv));
+  writeObject(s.ctx, 200, represent(store.def, obj, n, s.ctx.querystring), n);
 }

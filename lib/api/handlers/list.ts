@@ -5,6 +5,7 @@ import { negotiateResponse } from '../negotiation';
 import { represent } from '../represent';
 import { parseListOptions } from '../query';
 import { list } from '../../registry/list';
+import { jsonListBody } from '../json-list-body';
 
 export function selectableFields(s: ResourceScope): string[] {
   const base = ['metadata.name'];
@@ -24,16 +25,12 @@ export async function handleList(s: ResourceScope): Promise<void> {
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   if (raw && result.rawItems) {
     const head = JSON.stringify({ kind: s.store.def.listKind, apiVersion: s.store.apiVersion, metadata }).slice(0, -1);
-    const parts: Buffer[] = [Buffer.from(`${head},"items":[`)];
-    result.rawItems.forEach((item, i) => { if (i) parts.push(COMMA); parts.push(item); });
-    parts.push(TAIL);
     s.ctx.status = 200;
     s.ctx.type = n.mediaType;
-    s.ctx.body = Buffer.concat(parts);
+    const body = jsonListBody(`${head},"items":[`, result.rawItems, ']}\n');
+    s.ctx.body = body.body;
+    s.ctx.length = body.length;
     return;
   }
   writeObject(s.ctx, 200, represent(s.store.def, listBody(s, result.items, metadata), n, s.ctx.querystring), n);
 }
-
-const COMMA = Buffer.from(',');
-const TAIL = Buffer.from(']}\n');

@@ -1,0 +1,54 @@
+/**
+ * The stored JSON layout and the byte splicing that serves lists and gets without a parse: what
+ * comes out must be exactly the object with its resourceVersion, or nothing (then the caller decodes).
+ */
+import { expect } from 'chai';
+import { decodeFromStorage, encodeForStorage, joinJson, jsonWithResourceVersion, servedJson } from '../../../lib/scheme/storage-codec';
+
+const configMap = {
+  apiVersion: 'v1', kind: 'ConfigMap',
+  metadata: { name: 'a', namespace: 'ns', uid: 'u1', resourceVersion: '7', labels: { x: 'y' } },
+  data: { 'metadata': '{"kind":"x","metadata":{}}', quote: 'a"b\\c' },
+};
+
+describe('storage codec: served JSON from stored bytes', () => {
+  it('splices the resourceVersion into the stored bytes: the result parses to the decoded object', () => {
+    const stored = encodeForStorage(configMap);
+    expect(JSON.parse(stored.toString()).metadata).to.not.have.property('resourceVersion');
+    const served = jsonWithResourceVersion(stored, 42);
+    expect(served).to.not.equal(undefined);
+    expect(JSON.parse(served!.toString())).to.deep.equal(decodeFromStorage(stored, 42));
+    expect(JSON.parse(served!.toString()).metadata.resourceVersion).to.equal('42');
+  });
+
+  it('handles empty metadata (no trailing comma)', () => {
+    const stored = Buffer.from('{"apiVersion":"v1","kind":"Namespace","metadata":{},"spec":{}}');
+    expect(JSON.parse(jsonWithResourceVersion(stored, 5)!.toString())).to.deep.equal({
+      apiVersion: 'v1', kind: 'Namespace', metadata: { resourceVersion: '5' }, spec: {},
+    });
+  });
+
+  it('refuses values in another layout, so that the caller decodes them instead', () => {
+    for (const text of [
+      '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a"}}',
+      '{"apiVersion":"v1","metadata":{"ownerReferences":[{"kind":"X"}]},"kind":"ConfigMap"}',
+      '{"apiVersion":"v1","kind":"ConfigMap","data":{"metadata":{}}}',
+      '{"apiVersion":"v\\"1","kind":"ConfigMap","metadata":{}}',
+      '{"apiVersion":"v1"',
+      'k8s\u0000garbage',
+    ]) {
+      expect(servedJson(Buffer.from(text), 3), text).to.equal(undefined);
+    }
+  });
+
+  it('joins items (spliced and plain) into one list body', () => {
+    const a = encodeForStorage({ ...configMap, metadata: { ...configMap.metadata, name: 'a' } });
+    const b = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', resourceVersion: '9' } }));
+    const body = joinJson('{"kind":"ConfigMapList","items":[', [servedJson(a, 8)!, b], ']}\n');
+    const parsed = JSON.parse(body.toString());
+    expect(parsed.items.map((i: { metadata: { name: string; resourceVersion: string } }) => [i.metadata.name, i.metadata.resourceVersion]))
+      .to.deep.equal([['a', '8'], ['b', '9']]);
+    expect(body.toString().endsWith(']}\n')).to.equal(true);
+    expect(JSON.parse(joinJson('{"items":[', [], ']}').toString())).to.deep.equal({ items: [] });
+  });
+});
