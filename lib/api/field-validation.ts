@@ -16,30 +16,38 @@ export function parseFieldValidation(value: string | undefined): FieldValidation
 }
 
 /** Paths (dotted, list items as `[i]`) of fields the schema does not define. */
-export function unknownFields(value: unknown, schema: Schema | undefined, path = ''): string[] {
-  if (!schema || schema['x-kubernetes-preserve-unknown-fields'] || value === null || typeof value !== 'object') return [];
+export function unknownFields(value: unknown, schema: Schema | undefined): string[] {
   const out: string[] = [];
+  collectUnknown(value, schema, '', out);
+  return out;
+}
+
+function collectUnknown(value: unknown, schema: Schema | undefined, path: string, out: string[]): void {
+  if (!schema || schema['x-kubernetes-preserve-unknown-fields'] || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    value.forEach((item, i) => out.push(...unknownFields(item, schema.items, `${path}[${i}]`)));
-    return out;
+    // Only an item schema can find something; the item paths are built only then.
+    if (schema.items) for (let i = 0; i < value.length; i++) collectUnknown(value[i], schema.items, `${path}[${i}]`, out);
+    return;
   }
-  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    const childPath = path ? `${path}.${key}` : key;
+  for (const key in value as Record<string, unknown>) {
+    if (!Object.hasOwn(value, key)) continue;
     const childSchema = (schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined) ?? schema.additionalProperties;
     if (!childSchema) {
-      if (schema.properties) out.push(childPath);
+      if (schema.properties) out.push(path ? `${path}.${key}` : key);
       continue;
     }
-    out.push(...unknownFields(child, childSchema, childPath));
+    const child = (value as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object') collectUnknown(child, childSchema, path ? `${path}.${key}` : key, out);
   }
-  return out;
 }
 
 /**
  * A copy of `value` without the fields unknownFields reports: Kubernetes decodes a body into the
  * kind's type, so under Warn and Ignore an unknown field is dropped, never stored.
+ * `unknown`: that report, when already made; empty means there is nothing to drop (no copy).
  */
-export function dropUnknownFields<T>(value: T, schema: Schema | undefined): T {
+export function dropUnknownFields<T>(value: T, schema: Schema | undefined, unknown?: readonly string[]): T {
+  if (unknown && !unknown.length) return value;
   if (!schema || schema['x-kubernetes-preserve-unknown-fields'] || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => dropUnknownFields(item, schema.items)) as T;
   const kept: Array<[string, unknown]> = [];
@@ -52,57 +60,97 @@ export function dropUnknownFields<T>(value: T, schema: Schema | undefined): T {
   return Object.fromEntries(kept) as T;
 }
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
 /**
  * Paths of keys that appear twice in one JSON object. A small scanner over the raw text, so
  * the body is still parsed by JSON.parse (which keeps the last value, as Go's decoder does).
+ * String values are skipped, not decoded; a path is only spelled out for a duplicate.
  */
 export function duplicateJsonFields(text: string): string[] {
   const dups: string[] = [];
-  let i = 0;
-  const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
-  const str = (): string => {
-    const start = i;
-    i++;
-    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    i++;
-    return JSON.parse(text.slice(start, i));
+  // The path to the current value, one segment per level: a key, or an item index.
+  const segments: Array<string | number> = [];
+  const pathOf = (): string => {
+    let p = '';
+    for (const seg of segments) p = typeof seg === 'number' ? `${p}[${seg}]` : p ? `${p}.${seg}` : seg;
+    return p;
   };
-  const value = (path: string): void => {
+  let i = 0;
+  const n = text.length;
+  const ws = (): void => {
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return;
+    }
+  };
+  /** Moves past the string that starts at i (a quote not preceded by an odd run of backslashes ends it). */
+  const skipString = (): void => {
+    let from = i + 1;
+    for (;;) {
+      const q = text.indexOf('"', from);
+      if (q < 0) { i = n; return; }
+      let b = q - 1;
+      while (text.charCodeAt(b) === BACKSLASH) b--;
+      if ((q - 1 - b) % 2 === 0) { i = q + 1; return; }
+      from = q + 1;
+    }
+  };
+  const key = (): string => {
+    const start = i;
+    skipString();
+    const raw = text.slice(start + 1, i - 1);
+    return raw.includes('\\') ? JSON.parse(text.slice(start, i)) : raw;
+  };
+  const value = (): void => {
     ws();
-    const c = text[i];
-    if (c === '{') {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b) { // {
       i++;
-      const seen = new Set<string>();
       ws();
-      if (text[i] === '}') { i++; return; }
+      if (text.charCodeAt(i) === 0x7d) { i++; return; }
+      let seen: Set<string> | undefined;
+      let only: string | undefined;
       for (;;) {
         ws();
-        const key = str();
-        const childPath = path ? `${path}.${key}` : key;
-        if (seen.has(key)) dups.push(childPath);
-        seen.add(key);
+        const k = key();
+        // Most objects are small: a Set only from the second key on.
+        if (only === undefined && !seen) only = k;
+        else {
+          if (!seen) { seen = new Set([only as string]); only = undefined; }
+          if (seen.has(k)) { segments.push(k); dups.push(pathOf()); segments.pop(); }
+          seen.add(k);
+        }
         ws(); i++; // ':'
-        value(childPath);
+        segments.push(k);
+        value();
+        segments.pop();
         ws();
-        if (text[i++] === '}') return;
+        if (text.charCodeAt(i++) === 0x7d) return;
       }
-    } else if (c === '[') {
+    } else if (c === 0x5b) { // [
       i++;
       ws();
-      if (text[i] === ']') { i++; return; }
-      for (let n = 0; ; n++) {
-        value(`${path}[${n}]`);
+      if (text.charCodeAt(i) === 0x5d) { i++; return; }
+      for (let item = 0; ; item++) {
+        segments.push(item);
+        value();
+        segments.pop();
         ws();
-        if (text[i++] === ']') return;
+        if (text.charCodeAt(i++) === 0x5d) return;
       }
-    } else if (c === '"') {
-      str();
+    } else if (c === QUOTE) {
+      skipString();
     } else {
-      while (i < text.length && !',}] \t\r\n'.includes(text[i])) i++;
+      for (; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x2c || d === 0x7d || d === 0x5d || d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d) break;
+      }
     }
   };
   try {
-    value('');
+    value();
   } catch {
     // The body was already parsed successfully; a scanner slip must not reject it.
   }

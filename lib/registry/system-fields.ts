@@ -4,9 +4,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ApiObject, ObjectMeta } from '../scheme/types';
 
-/** RFC 3339 with second precision, as Kubernetes serialises metav1.Time. */
+let lastSecond = -1;
+let lastText = '';
+
+/** RFC 3339 with second precision, as Kubernetes serialises metav1.Time (formatted once per second). */
 export function now(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return lastText;
 }
 
 const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
@@ -51,7 +59,26 @@ export function carryOverUpdateFields(obj: ApiObject, old: ApiObject): void {
   if (meta.managedFields === undefined && oldMeta.managedFields !== undefined) meta.managedFields = oldMeta.managedFields;
 }
 
-/** Deep copy of a JSON object. */
+/**
+ * Deep copy of a JSON value (what JSON.parse or a YAML decode gives: plain objects, arrays,
+ * strings, numbers, booleans, null; undefined members are kept). A plain walk: several times
+ * faster than structuredClone, which serialises.
+ */
 export function clone<T>(v: T): T {
-  return structuredClone(v);
+  return copyJson(v) as T;
+}
+
+function copyJson(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyJson(v[i]);
+    return out;
+  }
+  if (v instanceof Date) return new Date(v.getTime());
+  const out: Record<string, unknown> = {};
+  for (const k in v) {
+    if (Object.prototype.hasOwnProperty.call(v, k)) out[k] = copyJson((v as Record<string, unknown>)[k]);
+  }
+  return out;
 }

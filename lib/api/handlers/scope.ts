@@ -78,17 +78,21 @@ export async function readObject(s: ResourceScope): Promise<ApiObject> {
     throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: metadata must be an object`);
   }
   const fv = s.ctx.query.fieldValidation;
-  enforceFieldValidation(s.ctx, parseFieldValidation(typeof fv === 'string' ? fv : undefined), {
-    unknown: unknownFields(obj, def.schema),
-    duplicate: contentType === 'application/json' ? duplicateJsonFields(raw.toString('utf8')) : [],
-  }, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: `);
+  const mode = parseFieldValidation(typeof fv === 'string' ? fv : undefined);
+  const unknown = unknownFields(obj, def.schema);
+  if (mode !== 'Ignore') {
+    enforceFieldValidation(s.ctx, mode, {
+      unknown,
+      duplicate: contentType === 'application/json' ? duplicateJsonFields(raw.toString('utf8')) : [],
+    }, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: `);
+  }
   const problem = def.strategy.checkDecode?.(obj);
   if (problem) throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${problem}`);
   const ns = obj.metadata?.namespace;
   if (def.namespaced && ns && ns !== s.info.namespace) {
     throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  return { ...dropUnknownFields(obj, def.schema), apiVersion: want, kind: def.kind };
+  return { ...dropUnknownFields(obj, def.schema, unknown), apiVersion: want, kind: def.kind };
 }
 
 /** The item list of a collection response. */
