@@ -4,6 +4,7 @@
  * main.ts calls this with parsed flags; tests call it directly.
  */
 import http2 from 'node:http2';
+import tls from 'node:tls';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AddressInfo } from 'node:net';
@@ -52,6 +53,8 @@ export interface RunningServer {
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
+const TLS13_PREFERENCE = 'TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_256_GCM_SHA384';
+
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   setLogLevel(config.logLevel);
   const naming = namingFor(config.flavor);
@@ -88,7 +91,12 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const nsStoreHolder: { store?: GenericStore } = {};
   const admission = new AdmissionChain([
     namespaceLifecycle({
-      get: async (name) => nsStoreHolder.store!.get(undefined, name).catch((e) => { if (e.code === 404) return undefined; throw e; }),
+      // As Kubernetes' plugin reads its informer: the watch cache first (any version), and only
+      // a namespace missing there (it may have just been created) or asked live is read consistently.
+      get: async (name, live) => {
+        const read = (rv?: string) => nsStoreHolder.store!.get(undefined, name, rv).catch((e) => { if (e.code === 404) return undefined; throw e; });
+        return (live ? undefined : await read('0')) ?? read(undefined);
+      },
     }, [naming.defaultNamespace, naming.systemNamespace, naming.publicNamespace]),
   ]);
   for (const def of resources) {
@@ -132,6 +140,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const clientCa = readFileSync(config.clientCaFile || pki.caCertFile);
   const server = http2.createSecureServer({
     cert: tlsCert, key: tlsKey, ca: clientCa, requestCert: true, rejectUnauthorized: false, allowHTTP1: true,
+    // TLS 1.3 with AES-128-GCM first, as Go's crypto/tls (so kube-apiserver) prefers on AES
+    // hardware: ~15% cheaper per byte than OpenSSL's default AES-256-GCM, which big lists feel.
+    ciphers: `${TLS13_PREFERENCE}:${tls.DEFAULT_CIPHERS}`, honorCipherOrder: true,
   }, app.callback());
   server.setTimeout(0);
   const sessions = new Set<http2.ServerHttp2Session>();
