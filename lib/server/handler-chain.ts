@@ -1,6 +1,6 @@
 /**
  * The Koa application: one ordered list of filters in front of the routers.
- *   errors+log -> request-info -> authentication -> non-resource routes -> resources -> 404
+ *   errors+log -> request-info -> authentication -> resources, or non-resource routes -> 404
  * Every error, from any layer, leaves through writeError as a Status.
  */
 import Koa from 'koa';
@@ -43,6 +43,8 @@ async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
   } catch (err) {
     writeError(ctx, err);
   }
+  // Below the level nothing is built: winston would format the line before its transport drops it.
+  if (!logger.isLevelEnabled('info')) return;
   const info = ctx.state.requestInfo as RequestInfo | undefined;
   const user = ctx.state.user as User | undefined;
   logger.info('request', {
@@ -81,7 +83,11 @@ export function buildApp(deps: AppDeps): Koa {
   app.use(errorsAndLog);
   app.use(requestInfo);
   app.use(authenticate(deps.anonymousAuth));
-  app.use(router.routes());
-  app.use(resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming));
+  // Resource requests skip the router's route matching (discovery, OpenAPI, health, version).
+  const routes = router.routes();
+  const resources = resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming);
+  app.use((ctx: Context, next: Next) => ((ctx.state.requestInfo as RequestInfo).isResourceRequest
+    ? resources(ctx, next)
+    : routes(ctx as Parameters<typeof routes>[0], () => resources(ctx, next))));
   return app;
 }
