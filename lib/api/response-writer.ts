@@ -6,6 +6,7 @@ import { ApiError, errors, isApiError } from '../meta/api-errors';
 import { isStorageError, StorageError } from '../storage/errors';
 import { encodeBody, negotiateResponse, Negotiated } from './negotiation';
 import { logger } from '../server/logger';
+import { joinJson, storedFormOf } from '../scheme/storage-codec';
 
 /**
  * Writes `obj` in the negotiated encoding (negotiated here when not given). It does not transform:
@@ -15,7 +16,10 @@ export function writeObject(ctx: Context, code: number, obj: unknown, negotiated
   const n = negotiated ?? negotiateResponse(ctx.get('accept'), 'object', typeof obj === 'object' && obj !== null ? obj : undefined);
   ctx.status = code;
   ctx.type = n.mediaType;
-  ctx.body = encodeBody(obj, n, wantsPretty(ctx, n));
+  const pretty = wantsPretty(ctx, n);
+  // An object just written (or read) as stored: its stored bytes are the compact JSON answer.
+  const stored = n.format === 'json' && n.encoding === 'json' && !pretty ? storedFormOf(obj) : undefined;
+  ctx.body = stored ? joinJson('', [stored], '\n') : encodeBody(obj, n, pretty);
 }
 
 /**

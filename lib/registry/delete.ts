@@ -11,7 +11,7 @@ import { errors } from '../meta/api-errors';
 import { GenericStore } from './store';
 import { DeleteOptions, ListOptions, WriteOptions } from './options';
 import { list } from './list';
-import { now } from './system-fields';
+import { clone, now } from './system-fields';
 import { deletionFinalizers } from './propagation';
 
 export interface DeleteResult {
@@ -59,7 +59,7 @@ export async function deleteObject(store: GenericStore, ctx: StrategyContext, na
     const keep = gc.finalizers.length > 0 || !!store.def.strategy.blocksRemoval?.(current);
     if (keep) {
       if (meta.deletionTimestamp && !gc.changed) return { object: store.output(current), removed: false };
-      const next = structuredClone(current);
+      const next = clone(current);
       const nextMeta = next.metadata as ObjectMeta;
       if (gc.changed) {
         if (gc.finalizers.length) nextMeta.finalizers = gc.finalizers;
@@ -80,7 +80,7 @@ export async function deleteObject(store: GenericStore, ctx: StrategyContext, na
     }
     if (wopts.dryRun) return { object: store.output(current), removed: true };
     const res = await store.storage.delete(key, kv.modRevision);
-    if (res.ok) return { object: store.output(current), removed: true };
+    if (res.ok) return { object: store.outputStored(current, kv.value, kv.modRevision), removed: true };
   }
   throw errors.conflict(store.gr, name, 'the object is being changed too often; please retry');
 }

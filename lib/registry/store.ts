@@ -6,7 +6,7 @@
  */
 import { ApiObject, ObjectMeta, ResourceDef, StrategyContext, apiVersionOf } from '../scheme/types';
 import { Storage, KeyValue } from '../storage/interfaces';
-import { decodeKv, encodeForStorage } from '../scheme/storage-codec';
+import { decodeKv, encodeForStorage, withStoredForm } from '../scheme/storage-codec';
 import { GroupResource, errors } from '../meta/api-errors';
 import { FieldError, fieldErrors } from '../meta/field-errors';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../meta/validation';
@@ -76,6 +76,15 @@ export class GenericStore {
     return kv;
   }
 
+  /**
+   * output() of an object just stored as `value` at `revision`: without output shaping the
+   * response can be the stored bytes (withStoredForm).
+   */
+  outputStored(obj: ApiObject, value: Buffer, revision: number): ApiObject {
+    const out = this.output(obj);
+    return this.def.strategy.decorate ? out : withStoredForm(out, value, revision);
+  }
+
   /** Sets kind/apiVersion and applies the strategy's output shaping. */
   output(obj: ApiObject): ApiObject {
     const shaped = this.def.strategy.decorate ? this.def.strategy.decorate(obj) : obj;
@@ -106,10 +115,11 @@ export class GenericStore {
 
     for (let attempt = 0; ; attempt++) {
       const key = this.key(ctx.namespace, meta.name as string);
-      const res = await this.storage.create(key, encodeForStorage(obj, this.deps.storageMediaType));
+      const value = encodeForStorage(obj, this.deps.storageMediaType);
+      const res = await this.storage.create(key, value);
       if (res.ok) {
         meta.resourceVersion = String(res.revision);
-        return this.output(obj);
+        return this.outputStored(obj, value, res.revision);
       }
       // A generated name that collides is drawn again, as Kubernetes does since 1.30.
       if (!generated || attempt >= 7) throw errors.alreadyExists(this.gr, meta.name as string);
@@ -231,16 +241,17 @@ export class GenericStore {
     s.canonicalize?.(obj);
     const removing = this.readyForRemoval(obj);
     if (opts.dryRun) return this.output({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(kv.modRevision) } });
-    const res = removing
+    const value = removing ? undefined : encodeForStorage(obj, this.deps.storageMediaType);
+    const res = value === undefined
       ? await this.storage.delete(kv.key, kv.modRevision)
-      : await this.storage.update(kv.key, encodeForStorage(obj, this.deps.storageMediaType), kv.modRevision);
+      : await this.storage.update(kv.key, value, kv.modRevision);
     if (!res.ok) {
       if (!res.current) throw errors.notFound(this.gr, name);
       if (conflictIsFinal) throw errors.modified(this.gr, name);
       return undefined;
     }
     obj.metadata = { ...obj.metadata, resourceVersion: String(removing ? kv.modRevision : res.revision) };
-    return this.output(obj);
+    return value === undefined ? this.output(obj) : this.outputStored(obj, value, res.revision);
   }
 
   /** Deleted, with nothing left that keeps it. */

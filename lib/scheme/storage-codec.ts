@@ -68,6 +68,25 @@ function startsWithAt(value: Buffer, what: Buffer, at: number): boolean {
   return true;
 }
 
+const STORED = Symbol('stored form');
+
+/**
+ * Remembers, on an object a store returns, the bytes it was stored as and their revision, so a
+ * plain JSON response can be those bytes with the resourceVersion spliced in (no stringify).
+ * Only for objects that are exactly what was stored (no output decoration); a symbol member, so
+ * JSON.stringify and copies never carry it.
+ */
+export function withStoredForm<T extends object>(obj: T, value: Buffer, modRevision: number): T {
+  (obj as Record<symbol, unknown>)[STORED] = { value, modRevision };
+  return obj;
+}
+
+/** The served JSON of an object from withStoredForm, when its stored bytes are in the JSON layout. */
+export function storedFormOf(obj: unknown): ServedJson | undefined {
+  const stored = typeof obj === 'object' && obj !== null ? (obj as Record<symbol, { value: Buffer; modRevision: number } | undefined>)[STORED] : undefined;
+  return stored ? servedJson(stored.value, stored.modRevision) : undefined;
+}
+
 /** servedJson as one buffer. */
 export function jsonWithResourceVersion(value: Buffer, modRevision: number): Buffer | undefined {
   const served = servedJson(value, modRevision);
