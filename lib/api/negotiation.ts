@@ -18,7 +18,21 @@ export interface MediaRange {
  * Parses an Accept header into media ranges: highest q first, then (as Kubernetes' goautoneg)
  * concrete types before wildcards, otherwise in header order. q=0 entries are dropped.
  */
-export function parseAccept(header: string | undefined): MediaRange[] {
+export function parseAccept(header: string | undefined): readonly MediaRange[] {
+  const key = header ?? '';
+  let parsed = acceptMemo.get(key);
+  if (!parsed) {
+    // Clients send a handful of distinct headers: remembered, in a bounded table.
+    if (acceptMemo.size >= ACCEPT_MEMO_SIZE) acceptMemo.clear();
+    acceptMemo.set(key, (parsed = Object.freeze(parseAcceptUncached(header))));
+  }
+  return parsed;
+}
+
+const ACCEPT_MEMO_SIZE = 256;
+const acceptMemo = new Map<string, readonly MediaRange[]>();
+
+function parseAcceptUncached(header: string | undefined): MediaRange[] {
   if (!header || !header.trim()) return [{ type: '*', subtype: '*', params: {}, q: 1 }];
   const ranges: MediaRange[] = [];
   for (const part of header.split(',')) {
@@ -103,14 +117,22 @@ function offer(encoding: Encoding, mediaType: string, streams: boolean): Offer {
  * The serializers in Kubernetes' order: JSON first (what `*\/*` gets), YAML (no watch framing),
  * protobuf (unless `kind` is one it does not cover, e.g. a custom resource).
  */
-function offers(kind?: ResponseKind): Offer[] {
-  const out = [offer('json', 'application/json', true), offer('yaml', 'application/yaml', false)];
+function offers(kind?: ResponseKind): readonly Offer[] {
   const pb = protobufSerializer;
-  if (pb && (!kind || !pb.supports || pb.supports(String(kind.apiVersion ?? ''), String(kind.kind ?? '')))) {
-    for (const mt of pb.mediaTypes) out.push(offer('protobuf', mt, true));
+  const withProtobuf = !!pb && (!kind || !pb.supports || pb.supports(String(kind.apiVersion ?? ''), String(kind.kind ?? '')));
+  if (!offersFor || offersFor.serializer !== pb) offersFor = { serializer: pb, lists: new Map() };
+  const memo = offersFor;
+  let out = memo.lists.get(withProtobuf);
+  if (!out) {
+    const list = [offer('json', 'application/json', true), offer('yaml', 'application/yaml', false)];
+    if (withProtobuf && pb) for (const mt of pb.mediaTypes) list.push(offer('protobuf', mt, true));
+    memo.lists.set(withProtobuf, (out = list));
   }
   return out;
 }
+
+/** The two offer lists (with and without protobuf) for the registered serializer. */
+let offersFor: { serializer: ProtobufSerializer | undefined; lists: Map<boolean, readonly Offer[]> } | undefined;
 
 const TRANSFORM_KINDS: TransformKind[] = ['Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'];
 const META_VERSIONS = ['v1', 'v1beta1'];

@@ -23,14 +23,25 @@ export interface RequestInfo {
 /** Subresources of the namespace object itself (`/namespaces/<name>/<sub>`). */
 const namespaceSubresources = new Set(['status', 'finalize']);
 
+/** The path's segments; empty ones are dropped at the ends (a leading or trailing '/') but kept inside. */
+function pathSegments(path: string): string[] {
+  const all = path.split('/');
+  let start = 0;
+  let end = all.length;
+  if (end && all[0] === '') start++;
+  if (end > start && all[end - 1] === '') end--;
+  return start === 0 && end === all.length ? all : all.slice(start, end);
+}
+
 function checkSegment(kind: string, value: string): void {
   if (value === '.' || value === '..') throw errors.badRequest(`${kind} may not be '${value}'`);
   if (value.includes('%')) throw errors.badRequest(`${kind} may not contain '%'`);
 }
 
-export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+/** `query`: the query string (without '?'); only a GET's `watch` parameter is read from it. */
+export function parseRequestInfo(method: string, path: string, query: string): RequestInfo {
   const nonResource: RequestInfo = { isResourceRequest: false, path, verb: method.toLowerCase(), group: '', version: '', resource: '' };
-  const parts = path.split('/').filter((p, i, all) => p !== '' || (i > 0 && i < all.length - 1));
+  const parts = pathSegments(path);
   if (parts[0] !== 'api' && parts[0] !== 'apis') return nonResource;
   const apiPrefix = parts[0] as 'api' | 'apis';
   let rest: string[];
@@ -62,7 +73,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   let verb: string;
   switch (method) {
     case 'GET': case 'HEAD':
-      verb = parseBool(query.get('watch') ?? undefined, 'watch') ? 'watch' : name ? 'get' : 'list';
+      verb = query.includes('watch') && parseBool(new URLSearchParams(query).get('watch') ?? undefined, 'watch') ? 'watch' : name ? 'get' : 'list';
       break;
     case 'POST': verb = 'create'; break;
     case 'PUT': verb = 'update'; break;

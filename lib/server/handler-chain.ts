@@ -57,7 +57,7 @@ async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
 }
 
 function requestInfo(ctx: Context, next: Next): Promise<void> {
-  ctx.state.requestInfo = parseRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+  ctx.state.requestInfo = parseRequestInfo(ctx.method, ctx.path, ctx.querystring);
   return next();
 }
 
