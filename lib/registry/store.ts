@@ -34,6 +34,9 @@ export interface StoreDeps {
 /** How many times a server-side read-modify-write retries a lost compare-and-swap. */
 const MAX_CAS_RETRIES = 16;
 
+/** How long a write with a resourceVersion precondition waits for the watch cache to reach it. */
+const PRECONDITION_WAIT_MS = 50;
+
 export class GenericStore {
   readonly gr: GroupResource;
 
@@ -206,7 +209,14 @@ export class GenericStore {
   async currentForWrite(key: string, attempt: number, precondition?: string): Promise<{ kv?: KeyValue; cached: boolean }> {
     const cache = this.deps.cache;
     if (attempt === 0 && cache?.ready) {
-      const kv = cache.get(key).kv;
+      let kv = cache.get(key).kv;
+      // A client writing right after its previous write names a version the cache may not have
+      // applied yet: waiting a moment for the watch is cheaper than a read from etcd.
+      const wanted = precondition ? Number(precondition) : NaN;
+      if (wanted > 0 && Number.isSafeInteger(wanted) && (!kv || kv.modRevision < wanted)
+        && await cache.waitForWatch(wanted, PRECONDITION_WAIT_MS)) {
+        kv = cache.get(key).kv;
+      }
       if (kv && (!precondition || String(kv.modRevision) === precondition)) return { kv, cached: true };
     }
     return { kv: (await this.storage.get(key)).kv, cached: false };

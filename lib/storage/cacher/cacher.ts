@@ -150,6 +150,17 @@ export class Cacher {
     }
   }
 
+  /**
+   * Resolves true once the watch itself has applied `revision`, false after `timeoutMs` or when
+   * the cache stops. For a revision known to be a change under this cache's prefix (an object's
+   * resourceVersion); sends nothing to etcd.
+   */
+  async waitForWatch(revision: number, timeoutMs: number): Promise<boolean> {
+    if (!this.isReady) return false;
+    if (this.applied < revision) await this.waitForApplied(revision, Date.now() + timeoutMs);
+    return this.isReady && this.applied >= revision;
+  }
+
   /** One key from memory, with the revision the state is at. */
   get(key: string): { kv?: KeyValue; revision: number } {
     this.assertReady();
