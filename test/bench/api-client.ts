@@ -19,6 +19,10 @@ export interface ApiResponse {
   status: number;
   /** The raw body: benchmarks decide whether parsing it is part of what they measure. */
   body: Buffer;
+  /** Bytes received; with `discardBody` the body is empty and only this is kept. */
+  bodyLength: number;
+  /** The Content-Length header as a number, when sent. */
+  contentLength?: number;
 }
 
 /** The first cluster and user of a kubeconfig written by the server (certificate data inline). */
@@ -47,7 +51,7 @@ export class ApiClient {
    * Sends one request (a body as JSON, with `contentType`, e.g. a patch type); resolves once the
    * whole body has arrived, whatever the status.
    */
-  request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> {
+  request(method: string, path: string, body?: unknown, contentType = 'application/json', discardBody = false): Promise<ApiResponse> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers: Record<string, string> = { accept: 'application/json' };
     if (payload) {
@@ -56,9 +60,14 @@ export class ApiClient {
     }
     return new Promise((resolve, reject) => {
       const req = https.request(`${this.conn.url}${path}`, { method, headers, agent: this.agent }, (res) => {
+        // Discarding counts the bytes as they arrive: no copy of a big body into one buffer.
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        let bodyLength = 0;
+        res.on('data', (c: Buffer) => { bodyLength += c.length; if (!discardBody) chunks.push(c); });
+        res.on('end', () => resolve({
+          status: res.statusCode ?? 0, body: Buffer.concat(chunks), bodyLength,
+          contentLength: res.headers['content-length'] === undefined ? undefined : Number(res.headers['content-length']),
+        }));
         res.on('error', reject);
       });
       req.on('error', reject);

@@ -32,7 +32,7 @@ export class Http2ApiClient {
       const chunks: Buffer[] = [];
       req.on('response', (h) => { status = Number(h[':status']); });
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => resolve({ status, body: Buffer.concat(chunks) }));
+      req.on('end', () => { const b = Buffer.concat(chunks); resolve({ status, body: b, bodyLength: b.length }); });
       req.on('error', reject);
       req.end(payload);
     });
