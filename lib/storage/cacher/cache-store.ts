@@ -1,12 +1,10 @@
 /**
  * The cached state of one resource: every key under its prefix with its value and revisions,
- * kept in etcd's key order so that a list is a binary search plus a slice, never a sort.
+ * kept in etcd's key order so that a list is a binary search plus a walk, never a sort.
  */
 import { KeyValue, StorageEvent } from '../interfaces';
-import { compareKeys, lowerBound, prefixEndIndex } from './key-order';
-
-/** Above this many keys appearing or disappearing in one batch, one merge beats repeated splices. */
-const SPLICE_LIMIT = 32;
+import { compareKeys } from './key-order';
+import { SortedKeys } from './sorted-keys';
 
 export interface CacheListResult {
   kvs: KeyValue[];
@@ -19,7 +17,7 @@ export interface CacheListResult {
 export class CacheStore {
   private readonly byKey = new Map<string, KeyValue>();
   /** The keys of `byKey`, sorted by compareKeys. */
-  private keys: string[] = [];
+  private readonly keys = new SortedKeys();
 
   get size(): number {
     return this.byKey.size;
@@ -41,10 +39,10 @@ export class CacheStore {
       if (i > 0 && sorted && compareKeys(keys[i - 1], keys[i]) >= 0) sorted = false;
     }
     if (!sorted) keys.sort(compareKeys);
-    this.keys = keys;
+    this.keys.reset(keys);
   }
 
-  /** Applies watch events in revision order. The key order is updated once for the batch. */
+  /** Applies watch events in revision order; the key order learns only the keys that appeared or vanished. */
   apply(events: readonly StorageEvent[]): void {
     // Existence of each touched key before the batch, to know which keys appeared or vanished.
     const before = new Map<string, boolean>();
@@ -70,12 +68,8 @@ export class CacheStore {
       if (exists && !existed) added.push(key);
       else if (!exists && existed) removed.push(key);
     }
-    if (added.length + removed.length <= SPLICE_LIMIT) {
-      for (const key of removed) this.keys.splice(lowerBound(this.keys, key), 1);
-      for (const key of added) this.keys.splice(lowerBound(this.keys, key), 0, key);
-    } else {
-      this.keys = mergeKeys(this.keys, new Set(removed), added.sort(compareKeys));
-    }
+    for (const key of removed) this.keys.remove(key);
+    for (const key of added) this.keys.insert(key);
   }
 
   /**
@@ -84,25 +78,10 @@ export class CacheStore {
    */
   list(prefix: string, opts: { startKey?: string; limit?: number } = {}): CacheListResult {
     const from = opts.startKey && compareKeys(opts.startKey, prefix) > 0 ? opts.startKey : prefix;
-    const start = lowerBound(this.keys, from);
-    const end = prefixEndIndex(this.keys, prefix, start);
-    const count = end - start;
-    const n = opts.limit && opts.limit > 0 ? Math.min(opts.limit, count) : count;
+    const { keys, count } = this.keys.range(from, prefix, opts.limit && opts.limit > 0 ? opts.limit : 0);
+    const n = keys.length;
     const kvs: KeyValue[] = new Array(n);
-    for (let i = 0; i < n; i++) kvs[i] = this.byKey.get(this.keys[start + i]) as KeyValue;
+    for (let i = 0; i < n; i++) kvs[i] = this.byKey.get(keys[i]) as KeyValue;
     return { kvs, more: n < count, count };
   }
-}
-
-/** `keys` without `removed`, merged with sorted `added` (disjoint from the kept keys). */
-function mergeKeys(keys: readonly string[], removed: ReadonlySet<string>, added: readonly string[]): string[] {
-  const out: string[] = [];
-  let j = 0;
-  for (const key of keys) {
-    if (removed.has(key)) continue;
-    while (j < added.length && compareKeys(added[j], key) < 0) out.push(added[j++]);
-    out.push(key);
-  }
-  while (j < added.length) out.push(added[j++]);
-  return out;
 }
