@@ -11,8 +11,7 @@ import { AddressInfo } from 'node:net';
 import { ServerConfig } from './flags';
 import { ensurePki, Pki, writeKubeconfig } from './pki';
 import { startEmbeddedEtcd, EmbeddedEtcd } from './embedded-etcd';
-import { createEtcdClient, EtcdClientOptions } from '../storage/etcd3/client';
-import { EtcdKvClient } from '../storage/etcd3/kv-client';
+import { EtcdClientOptions, EtcdKvClient } from '../storage/etcd3/kv-client';
 import { Etcd3Storage } from '../storage/etcd3/store';
 import { startCompactor } from '../storage/etcd3/compactor';
 import { Storage } from '../storage/interfaces';
@@ -80,10 +79,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const etcdOptions: EtcdClientOptions = {
     endpoints, caFile: config.etcdCafile || undefined, certFile: config.etcdCertfile || undefined, keyFile: config.etcdKeyfile || undefined,
   };
-  // Reads and writes go through the lean KV client; watches through the etcd3 package's client.
-  // storage.close() closes both.
+  // One lean client for reads, writes and watches (no grpc-js in the server); storage.close() closes it.
   const kvClient = new EtcdKvClient(etcdOptions);
-  const storage = new Etcd3Storage(kvClient, createEtcdClient(etcdOptions));
+  const storage = new Etcd3Storage(kvClient);
   const compactor = startCompactor(kvClient, config.etcdCompactionIntervalMs, logger);
 
   const resources = builtinResources(naming, gates);

@@ -52,7 +52,7 @@ describe('Cacher consistent reads', () => {
     etcd = await startTestEtcd();
     client = createEtcdClient({ endpoints: [etcd.endpoint] });
     kv = new EtcdKvClient({ endpoints: [etcd.endpoint] });
-    storage = new Etcd3Storage(kv, client);
+    storage = new Etcd3Storage(kv);
     probe = new Etcd3Probe(kv);
   });
   afterEach(async () => {
@@ -60,6 +60,7 @@ describe('Cacher consistent reads', () => {
   });
   after(async () => {
     await storage?.close();
+    client?.close();
     await etcd?.stop();
   });
 

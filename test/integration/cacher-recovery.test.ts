@@ -87,13 +87,14 @@ describe('Cacher recovery', () => {
     etcd = await startTestEtcd();
     client = createEtcdClient({ endpoints: [etcd.endpoint] });
     kv = new EtcdKvClient({ endpoints: [etcd.endpoint] });
-    storage = new Etcd3Storage(kv, client);
+    storage = new Etcd3Storage(kv);
   });
   afterEach(async () => {
     await Promise.all(cachers.splice(0).map((c) => c.stop()));
   });
   after(async () => {
     await storage?.close();
+    client?.close();
     await etcd?.stop();
   });
 
@@ -158,7 +159,7 @@ describe('Cacher recovery', () => {
     const relay = await startRelay(portOf(node.clientUrl));
     const c2 = createEtcdClient({ endpoints: [relay.url], callTimeoutMs: 2_000 });
     const kv2 = new EtcdKvClient({ endpoints: [relay.url], callTimeoutMs: 2_000 });
-    const s2 = new Etcd3Storage(kv2, c2);
+    const s2 = new Etcd3Storage(kv2);
     const write = (key: string) => eventually(async () => {
       try {
         return Number((await c2.put(key).value('v').exec()).header.revision);
@@ -186,6 +187,7 @@ describe('Cacher recovery', () => {
     } finally {
       await Promise.all(cachers.splice(0).map((x) => x.stop()));
       await s2.close();
+      c2.close();
       await relay.close();
       await node.stop();
       await fsp.rm(dataDir, { recursive: true, force: true });

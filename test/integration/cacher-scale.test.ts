@@ -30,7 +30,7 @@ describe('Cacher at scale', function () {
     etcd = await startTestEtcd();
     client = createEtcdClient({ endpoints: [etcd.endpoint] });
     kv = new EtcdKvClient({ endpoints: [etcd.endpoint] });
-    storage = new Etcd3Storage(kv, client);
+    storage = new Etcd3Storage(kv);
   });
   afterEach(async () => {
     await cacher?.stop();
@@ -38,6 +38,7 @@ describe('Cacher at scale', function () {
   });
   after(async () => {
     await storage?.close();
+    client?.close();
     await etcd?.stop();
   });
 

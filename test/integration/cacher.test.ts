@@ -51,13 +51,14 @@ describe('Cacher', () => {
     etcd = await startTestEtcd();
     client = createEtcdClient({ endpoints: [etcd.endpoint] });
     kv = new EtcdKvClient({ endpoints: [etcd.endpoint] });
-    storage = new Etcd3Storage(kv, client);
+    storage = new Etcd3Storage(kv);
   });
   afterEach(async () => {
     await Promise.all(cachers.splice(0).map((c) => c.stop()));
   });
   after(async () => {
     await storage?.close();
+    client?.close();
     await etcd?.stop();
   });
 

@@ -127,8 +127,8 @@ export class Reflector {
   }
 
   /**
-   * Throws StorageError Compacted when a watch from `revision` could not be served. etcd's
-   * watch may report a compacted start only as a cancellation without a reason, so ask a read.
+   * Throws StorageError Compacted when a watch from `revision` could not be served. The watch
+   * itself reports a compacted start too; a read before resuming avoids a watch that would fail.
    */
   private async assertNotCompacted(revision: number): Promise<void> {
     try {

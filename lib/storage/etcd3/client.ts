@@ -1,18 +1,14 @@
 /**
- * Builds the etcd3 client for the store: several endpoints, optional TLS, and a deadline on
- * every unary call so that an unreachable etcd fails requests quickly instead of hanging.
+ * Builds a client of the etcd3 package (grpc-js) with the store's options: several endpoints,
+ * optional TLS, and a deadline on every unary call. The server itself no longer uses it (all of
+ * its etcd traffic goes through the lean client, kv-client.ts, so that it loads no grpc-js); the
+ * tests and benchmarks do, as an independent client to write and cross-check with.
  */
 import { readFileSync } from 'node:fs';
 import { Etcd3, IOptions } from 'etcd3';
+import { EtcdClientOptions } from './kv-client';
 
-export interface EtcdClientOptions {
-  endpoints: string[];
-  caFile?: string;
-  certFile?: string;
-  keyFile?: string;
-  /** Deadline of a unary call in milliseconds. */
-  callTimeoutMs?: number;
-}
+export type { EtcdClientOptions };
 
 export function createEtcdClient(opts: EtcdClientOptions): Etcd3 {
   const timeout = opts.callTimeoutMs ?? 10_000;

@@ -5,7 +5,7 @@
  * Why: under write load the etcd3 package (grpc-js, protobufjs, Long, cockatiel) took about a
  * fifth of the server's single core. This client does the same calls with one Buffer per request
  * (sizes computed first), an offset-based reader for the answer, revisions as plain numbers, and
- * no closures per call beyond the Promise's own. Watches still use the etcd3 package (watcher.ts).
+ * no closures per call beyond the Promise's own. Watches ride the same sessions (watch-stream.ts).
  *
  * Connections: one HTTP/2 session at a time, to the first endpoint that accepts, made on the first
  * call and again after it closes, fails or receives GOAWAY. Every call has a deadline (also sent as
@@ -15,8 +15,29 @@
  */
 import http2, { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http2';
 import { readFileSync } from 'node:fs';
-import { EtcdClientOptions } from './client';
 import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
+
+export interface EtcdClientOptions {
+  endpoints: string[];
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+  /** Deadline of a unary call (and of a watch's creation) in milliseconds. */
+  callTimeoutMs?: number;
+}
+
+/** The first key after every key that starts with `prefix` (etcd's prefix range end). */
+export function prefixEnd(prefix: string): Buffer {
+  const b = Buffer.from(prefix);
+  for (let i = b.length - 1; i >= 0; i--) {
+    if (b[i] < 0xff) {
+      const end = Buffer.from(b.subarray(0, i + 1));
+      end[i] += 1;
+      return end;
+    }
+  }
+  return Buffer.from([0]);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Messages (etcdserverpb rpc.proto, mvccpb kv.proto): the fields this server uses.
@@ -118,12 +139,12 @@ export interface CompactResponse {
 // ---------------------------------------------------------------------------------------------
 // Encoding: sizes first, then one Buffer with the 5-byte gRPC message prefix in front.
 
-const EMPTY = Buffer.alloc(0);
+export const EMPTY = Buffer.alloc(0);
 const TARGETS: Record<CompareTarget, number> = { Version: 0, Create: 1, Mod: 2, Value: 3 };
 const RESULTS: Record<CompareResult, number> = { Equal: 0, Greater: 1, Less: 2, NotEqual: 3 };
 
 /** Bytes of a varint; negative int64s take ten. */
-function varintSize(v: number): number {
+export function varintSize(v: number): number {
   if (v < 0) return 10;
   if (v < 0x80) return 1;
   if (v < 0x4000) return 2;
@@ -160,22 +181,22 @@ function writeVarint(buf: Buffer, pos: number, v: number): number {
 }
 
 /** A length-delimited field (field numbers below 16: one tag byte). */
-const bytesSize = (b: Buffer): number => 1 + varintSize(b.length) + b.length;
+export const bytesSize = (b: Buffer): number => 1 + varintSize(b.length) + b.length;
 
-function writeBytes(buf: Buffer, pos: number, tag: number, b: Buffer): number {
+export function writeBytes(buf: Buffer, pos: number, tag: number, b: Buffer): number {
   buf[pos++] = tag;
   pos = writeVarint(buf, pos, b.length);
   buf.set(b, pos);
   return pos + b.length;
 }
 
-function writeUint(buf: Buffer, pos: number, tag: number, v: number): number {
+export function writeUint(buf: Buffer, pos: number, tag: number, v: number): number {
   buf[pos++] = tag;
   return writeVarint(buf, pos, v);
 }
 
 /** A nested message field of `size` bytes: tag and length; the caller writes the body. */
-const messageSize = (size: number): number => 1 + varintSize(size) + size;
+export const messageSize = (size: number): number => 1 + varintSize(size) + size;
 
 function rangeSize(r: RangeRequest): number {
   let n = r.key.length ? bytesSize(r.key) : 0;
@@ -273,14 +294,14 @@ function writeCompare(buf: Buffer, pos: number, c: Compare): number {
 }
 
 /** A Buffer for one gRPC message of `size` bytes, its prefix (not compressed, length) written. */
-function frame(size: number): Buffer {
+export function frame(size: number): Buffer {
   const buf = Buffer.allocUnsafe(5 + size);
   buf[0] = 0;
   buf.writeUInt32BE(size, 1);
   return buf;
 }
 
-function done(buf: Buffer, pos: number): Buffer {
+export function done(buf: Buffer, pos: number): Buffer {
   if (pos !== buf.length) throw new Error(`etcd request encoding wrote ${pos} of ${buf.length} bytes`);
   return buf;
 }
@@ -329,9 +350,10 @@ export function encodeCompactionRequest(revision: number, physical: boolean): Bu
 
 // ---------------------------------------------------------------------------------------------
 // Decoding: one reader over the message, nested messages as [pos, end) ranges of it. Bytes
-// fields are views of the message buffer, as protobufjs gives them (no copy).
+// fields are views of the message buffer, as protobufjs gives them (no copy). Exported for the
+// watch's decoder (watch-stream.ts).
 
-class Reader {
+export class Reader {
   pos = 0;
   constructor(readonly buf: Buffer, readonly end: number) {}
 
@@ -386,11 +408,11 @@ class Reader {
   }
 }
 
-function endOf(r: Reader, end: number): void {
+export function endOf(r: Reader, end: number): void {
   if (r.pos !== end) throw new Error('truncated message');
 }
 
-function decodeHeader(r: Reader, end: number): ResponseHeader {
+export function decodeHeader(r: Reader, end: number): ResponseHeader {
   let revision = 0;
   while (r.pos < end) {
     const tag = r.tag();
@@ -401,7 +423,7 @@ function decodeHeader(r: Reader, end: number): ResponseHeader {
   return { revision };
 }
 
-function decodeKv(r: Reader, end: number): EtcdKeyValue {
+export function decodeKv(r: Reader, end: number): EtcdKeyValue {
   let key: Buffer = EMPTY;
   let value: Buffer = EMPTY;
   let createRevision = 0;
@@ -422,7 +444,7 @@ function decodeKv(r: Reader, end: number): EtcdKeyValue {
   return { key, value, createRevision, modRevision, version };
 }
 
-const NO_HEADER = (): ResponseHeader => ({ revision: 0 });
+export const NO_HEADER = (): ResponseHeader => ({ revision: 0 });
 
 function decodeRange(r: Reader, end: number): RangeResponse {
   let header: ResponseHeader | undefined;
@@ -581,7 +603,7 @@ function onDeadline(stream: CallStream): void {
   c.client.checkAlive(c.session);
 }
 
-function percentDecode(s: string): string {
+export function percentDecode(s: string): string {
   if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
@@ -590,12 +612,12 @@ function percentDecode(s: string): string {
   }
 }
 
-function headerString(v: string | string[] | number | undefined): string {
+export function headerString(v: string | string[] | number | undefined): string {
   return v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v);
 }
 
 /** HTTP statuses of answers that are not gRPC, as gRPC's spec maps them. */
-function grpcCodeOfHttp(status: number): number {
+export function grpcCodeOfHttp(status: number): number {
   switch (status) {
     case 429: case 502: case 503: case 504: return GrpcStatus.UNAVAILABLE;
     case 400: return GrpcStatus.INTERNAL;
@@ -650,17 +672,26 @@ function transportFailure(c: Call, stream: ClientHttp2Stream): StorageError {
   }
 }
 
-function requestHeaders(path: string, timeoutMs: number): OutgoingHttpHeaders {
-  return {
+/** The headers of a gRPC call to `path`; without `timeoutMs` (a stream) no grpc-timeout. */
+export function requestHeaders(path: string, timeoutMs?: number): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {
     ':method': 'POST',
     ':path': path,
     'content-type': 'application/grpc',
     te: 'trailers',
-    // gRPC allows at most 8 digits.
-    'grpc-timeout': timeoutMs < 1e8 ? `${timeoutMs}m` : `${Math.ceil(timeoutMs / 1000)}S`,
     'user-agent': 'orch-apiserver-etcd-kv',
   };
+  // gRPC allows at most 8 digits.
+  if (timeoutMs !== undefined) headers['grpc-timeout'] = timeoutMs < 1e8 ? `${timeoutMs}m` : `${Math.ceil(timeoutMs / 1000)}S`;
+  return headers;
 }
+
+/**
+ * Set on a long-lived stream the client resets itself (client closed, GOAWAY), before the reset:
+ * why it ended, for the stream's owner to report.
+ */
+export const STREAM_CUT = Symbol('etcdStreamCut');
+export type LongLivedStream = ClientHttp2Stream & { [STREAM_CUT]?: string };
 
 interface Endpoint {
   url: string;
@@ -671,7 +702,8 @@ const noop = (): void => undefined;
 
 export class EtcdKvClient {
   private readonly endpoints: Endpoint[];
-  private readonly timeoutMs: number;
+  /** The deadline of a unary call, and of a watch's creation. */
+  readonly timeoutMs: number;
   private readonly rangeHeaders: OutgoingHttpHeaders;
   private readonly txnHeaders: OutgoingHttpHeaders;
   private readonly compactHeaders: OutgoingHttpHeaders;
@@ -683,6 +715,8 @@ export class EtcdKvClient {
   private next = 0;
   private probing: ClientHttp2Session | undefined;
   private closed = false;
+  /** Open long-lived streams (watches), on whichever session: close() and GOAWAY cut them. */
+  private readonly streams = new Set<LongLivedStream>();
 
   constructor(opts: EtcdClientOptions) {
     if (!opts.endpoints.length) throw new Error('EtcdKvClient needs at least one endpoint');
@@ -733,10 +767,53 @@ export class EtcdKvClient {
     return this.unary(this.compactHeaders, encodeCompactionRequest(revision, physical), decodeCompactionResponse) as Promise<CompactResponse>;
   }
 
-  /** No new calls; calls in flight finish (or meet their deadline) before the session closes. */
+  /**
+   * Opens a long-lived stream (a watch) to `headers[':path']` on the session the calls use,
+   * connecting when there is none, and hands it to `setup` before anything can happen on it (so
+   * that no event is missed). It has no deadline: its owner ends it. The client resets it with
+   * CANCEL, STREAM_CUT set, when the client closes or its session receives GOAWAY. While it is
+   * open it keeps the process alive, as a socket being read would.
+   * Rejects with StorageError Unavailable when no session can be had.
+   */
+  async openStream(headers: OutgoingHttpHeaders, setup: (stream: LongLivedStream, session: ClientHttp2Session) => void): Promise<void> {
+    for (let retried = false; ; retried = true) {
+      const s = this.session;
+      const session = s !== undefined && !s.closed && !s.destroyed ? s : await this.connect();
+      let stream: LongLivedStream;
+      try {
+        stream = session.request(headers, { endStream: false });
+      } catch (err) {
+        // As for calls: nothing was sent, so once more on a new session.
+        this.drop(session);
+        if (retried) throw fromGrpcStatus(GrpcStatus.UNAVAILABLE, (err as Error).message);
+        continue;
+      }
+      this.streams.add(stream);
+      session.ref();
+      stream.once('close', () => {
+        this.streams.delete(stream);
+        for (const other of this.streams) if (other.session === session) return;
+        session.unref();
+      });
+      setup(stream, session);
+      return;
+    }
+  }
+
+  private cut(stream: LongLivedStream, reason: string): void {
+    if (stream.closed || stream.destroyed) return;
+    stream[STREAM_CUT] = reason;
+    stream.close(NGHTTP2_CANCEL);
+  }
+
+  /**
+   * No new calls; calls in flight finish (or meet their deadline) before the session closes.
+   * Long-lived streams are cut at once.
+   */
   async close(): Promise<void> {
     this.closed = true;
     this.dialing?.destroy();
+    for (const stream of this.streams) this.cut(stream, 'the etcd client is closed');
     const s = this.session;
     this.session = undefined;
     if (s && !s.destroyed) await new Promise<void>((resolve) => s.close(() => resolve()));
@@ -851,7 +928,12 @@ export class EtcdKvClient {
       if (this.drop(s)) this.next = (index + 1) % this.endpoints.length;
     };
     s.on('close', lost);
-    s.on('goaway', lost);
+    s.on('goaway', () => {
+      lost();
+      // Streams may run on after GOAWAY, but a watch's never ends by itself: etcd is going away
+      // (shutting down) and would cut it later. Cut it now, so its owner watches again elsewhere.
+      for (const stream of this.streams) if (stream.session === s) this.cut(stream, 'etcd sent GOAWAY');
+    });
     // Frame errors end their stream (its call fails); the session itself may go on.
     s.on('frameError', noop);
   }

@@ -1,13 +1,15 @@
 /**
  * Storage over etcd v3: every verb is one etcd request or one transaction, in etcd's words
  * (revision, mod_revision, create_revision). See ../interfaces.ts for the contract.
- * Range, Txn and Compact go through the lean KV client (kv-client.ts); watches through the
- * etcd3 package's client (watcher.ts).
+ * Everything goes through the lean client: Range, Txn and Compact (kv-client.ts), and watches
+ * on the same sessions (watcher.ts, watch-stream.ts).
  */
-import { Etcd3 } from 'etcd3';
 import { CasResult, KeyValue, RangeOptions, RangeResult, Storage, WatchHandle, WatchHandlers } from '../interfaces';
-import { Compare, EtcdKeyValue, EtcdKvClient, RangeRequest, RequestOp } from './kv-client';
+import { Compare, EtcdKeyValue, EtcdKvClient, RangeRequest, RequestOp, prefixEnd } from './kv-client';
 import { watchPrefix } from './watcher';
+
+// Where callers have long found it.
+export { prefixEnd };
 
 const toKv = (kv: EtcdKeyValue): KeyValue => ({
   key: kv.key.toString(),
@@ -19,22 +21,9 @@ const toKv = (kv: EtcdKeyValue): KeyValue => ({
 /** The key of the cheapest read: a count of the single key "\0". */
 const REVISION_PROBE_KEY = Buffer.from([0]);
 
-/** The first key after every key that starts with `prefix` (etcd's prefix range end). */
-export function prefixEnd(prefix: string): Buffer {
-  const b = Buffer.from(prefix);
-  for (let i = b.length - 1; i >= 0; i--) {
-    if (b[i] < 0xff) {
-      const end = Buffer.from(b.subarray(0, i + 1));
-      end[i] += 1;
-      return end;
-    }
-  }
-  return Buffer.from([0]);
-}
-
 export class Etcd3Storage implements Storage {
-  /** `kv` serves every read and write, `watchClient` the watches; close() closes both. */
-  constructor(private readonly kv: EtcdKvClient, private readonly watchClient: Etcd3) {}
+  /** `kv` serves every read, write and watch; close() closes it, which ends open watches. */
+  constructor(private readonly kv: EtcdKvClient) {}
 
   async get(key: string, opts: { revision?: number } = {}): Promise<{ kv?: KeyValue; revision: number }> {
     const req: RangeRequest = { key: Buffer.from(key) };
@@ -85,7 +74,7 @@ export class Etcd3Storage implements Storage {
   }
 
   watch(prefix: string, afterRevision: number, handlers: WatchHandlers): Promise<WatchHandle> {
-    return watchPrefix(this.watchClient, prefix, afterRevision, handlers);
+    return watchPrefix(this.kv, prefix, afterRevision, handlers);
   }
 
   async currentRevision(): Promise<number> {
@@ -99,7 +88,6 @@ export class Etcd3Storage implements Storage {
   }
 
   async close(): Promise<void> {
-    this.watchClient.close();
     await this.kv.close();
   }
 }

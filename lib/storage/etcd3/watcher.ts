@@ -1,68 +1,58 @@
 /**
- * One etcd watch over a key prefix, delivering batches of changes with their revisions.
- * The etcd3 client re-establishes a broken stream from the last seen revision by itself;
- * a compacted start revision ends the watch with a StorageError Compacted.
+ * One etcd watch over a key prefix, delivering batches of changes with their revisions, on the
+ * lean client's watch stream (watch-stream.ts). A broken stream is not resumed here: the watch
+ * ends with one onError (Unavailable, or Compacted when etcd cancelled it for a compacted start
+ * revision) and the caller watches again from the last revision it actually received.
  */
-import { Etcd3, IWatchResponse } from 'etcd3';
 import { StorageEvent, WatchHandle, WatchHandlers } from '../interfaces';
 import { StorageError, fromEtcdError } from '../errors';
+import { EMPTY, EtcdKvClient, prefixEnd } from './kv-client';
+import { EVENT_PUT, WatchResponse, WatchStreamHandler, openWatch } from './watch-stream';
 
-export async function watchPrefix(client: Etcd3, prefix: string, afterRevision: number,
-  handlers: WatchHandlers): Promise<WatchHandle> {
-  let closed = false;
-  const watcher = await client.watch().prefix(prefix).withPreviousKV()
-    .startRevision(String(afterRevision + 1)).create()
-    .catch((err) => { throw fromEtcdError(err); });
+/** Maps etcd's responses onto the storage contract's events: one object per event, no closures. */
+class PrefixWatch implements WatchStreamHandler {
+  constructor(private readonly handlers: WatchHandlers) {}
 
-  watcher.on('data', (res: IWatchResponse) => {
-    if (closed) return;
-    const revision = Number(res.header.revision);
-    if (Number(res.compact_revision) > 0) {
-      closed = true;
-      handlers.onError(new StorageError('Compacted', 'mvcc: required revision has been compacted', Number(res.compact_revision)));
+  onResponse(res: WatchResponse): void {
+    const evs = res.events;
+    const revision = res.header.revision;
+    if (evs.length === 0) {
+      this.handlers.onProgress?.(revision);
       return;
     }
-    if (!res.events.length) {
-      handlers.onProgress?.(revision);
-      return;
-    }
-    const events: StorageEvent[] = res.events.map((ev) => {
-      const isPut = ev.type === 'Put';
-      return {
+    const events: StorageEvent[] = new Array(evs.length);
+    for (let i = 0; i < evs.length; i++) {
+      const ev = evs[i];
+      const kv = ev.kv;
+      const isPut = ev.type === EVENT_PUT;
+      events[i] = {
         type: isPut ? 'put' : 'delete',
-        key: ev.kv.key.toString(),
-        value: isPut ? ev.kv.value : (ev.prev_kv?.value ?? Buffer.alloc(0)),
-        prevValue: isPut ? ev.prev_kv?.value : undefined,
-        revision: Number(ev.kv.mod_revision),
-        created: isPut && ev.kv.create_revision === ev.kv.mod_revision,
+        key: kv.key.toString(),
+        value: isPut ? kv.value : (ev.prevKv?.value ?? EMPTY),
+        prevValue: isPut ? ev.prevKv?.value : undefined,
+        revision: kv.modRevision,
+        created: isPut && kv.createRevision === kv.modRevision,
       };
-    });
-    handlers.onEvents(events, revision);
-  });
-  // Ends the watch for the caller. The etcd3 client would resume a broken stream by itself, but
-  // from a header revision that can lie past undelivered events; the caller resumes instead, from
-  // the last revision it actually received.
-  let cancelled: Promise<void> | undefined;
-  const cancel = () => (cancelled ??= Promise.race([
-    watcher.cancel().catch(() => undefined),
-    new Promise<void>((r) => setTimeout(r, 1000).unref()),
-  ]).then(() => undefined));
-  const fail = (err: StorageError) => {
-    if (closed) return;
-    closed = true;
-    void cancel();
-    handlers.onError(err);
-  };
-  watcher.on('error', (err: Error) => {
-    const e = fromEtcdError(err);
-    fail(/compacted/.test(err.message) ? new StorageError('Compacted', e.message) : e);
-  });
-  watcher.on('disconnected', () => fail(new StorageError('Unavailable', 'the etcd watch stream was interrupted')));
+    }
+    this.handlers.onEvents(events, revision);
+  }
 
-  return {
-    close() {
-      closed = true;
-      return cancel();
-    },
-  };
+  onError(err: StorageError): void {
+    this.handlers.onError(err);
+  }
+}
+
+/** Resolves once etcd has created the watch; rejects with a StorageError when it cannot. */
+export async function watchPrefix(client: EtcdKvClient, prefix: string, afterRevision: number,
+  handlers: WatchHandlers): Promise<WatchHandle> {
+  try {
+    return await openWatch(client, {
+      key: Buffer.from(prefix),
+      rangeEnd: prefixEnd(prefix),
+      startRevision: afterRevision + 1,
+      prevKv: true,
+    }, new PrefixWatch(handlers));
+  } catch (err) {
+    throw fromEtcdError(err);
+  }
 }

@@ -1,0 +1,420 @@
+/**
+ * etcd's Watch service (etcdserverpb.Watch/Watch, a bidirectional gRPC stream) on the lean KV
+ * client's HTTP/2 sessions, with the protobuf wire format encoded and decoded by hand.
+ *
+ * Why: every etcd write comes back to the server as a watch event. Through the etcd3 package
+ * (grpc-js, protobufjs, Long) receiving them cost several % of the server's single core; here a
+ * response is cut from the DATA frames, copied once and read by the KV client's offset reader
+ * into plain objects, and the server needs no grpc-js at all.
+ *
+ * One HTTP/2 stream per watch, carrying one create request, on the session the KV calls use
+ * (EtcdKvClient.openStream): no extra connection or handshake, and a connection the KV calls
+ * find dead (a missed deadline, then an unanswered ping) takes its watches down with it instead
+ * of leaving them silent. With one watch per stream, every response on it is that watch's.
+ *
+ * Life of a watch: openWatch resolves once etcd has answered `created` (and rejects with a
+ * StorageError when it cannot be created, also after the client's call deadline). Then every
+ * response goes to handler.onResponse, in order, until the watch ends: etcd cancels it (its start
+ * revision was compacted: Compacted), the stream breaks (connection lost, GOAWAY, reset, a
+ * grpc-status that is not OK: Unavailable or the status's code) or the client closes. Then
+ * handler.onError gets one StorageError. close() resets the stream (etcd cancels the watcher with
+ * it) and ends deliveries at once, without onError. Nothing is resumed here: the caller knows the
+ * revision it has reached and watches again from there.
+ */
+import http2, { ClientHttp2Session, IncomingHttpHeaders } from 'node:http2';
+import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
+import {
+  EMPTY, EtcdKeyValue, EtcdKvClient, LongLivedStream, NO_HEADER, Reader, ResponseHeader, STREAM_CUT,
+  bytesSize, decodeHeader, decodeKv, done, endOf, frame, grpcCodeOfHttp, headerString, messageSize,
+  percentDecode, requestHeaders, varintSize, writeBytes, writeUint,
+} from './kv-client';
+
+// ---------------------------------------------------------------------------------------------
+// Messages (etcdserverpb rpc.proto, mvccpb kv.proto): the fields the server uses.
+
+export interface WatchCreateRequest {
+  key: Buffer;
+  /** [key, rangeEnd); absent: the key alone. */
+  rangeEnd?: Buffer;
+  /** The first revision to deliver (inclusive); 0 or absent: from now. */
+  startRevision?: number;
+  /** Periodic empty responses while nothing changes (etcd decides how often). */
+  progressNotify?: boolean;
+  /** Events carry the key as it was before them. */
+  prevKv?: boolean;
+}
+
+/** mvccpb.Event.EventType */
+export const EVENT_PUT = 0;
+export const EVENT_DELETE = 1;
+
+export interface WatchEvent {
+  /** EVENT_PUT or EVENT_DELETE. */
+  type: number;
+  /** For a delete: the key, with mod_revision the revision of the delete, no value. */
+  kv: EtcdKeyValue;
+  /** With prevKv asked for: the key before the event, when it existed (and was not compacted). */
+  prevKv: EtcdKeyValue | undefined;
+}
+
+export interface WatchResponse {
+  header: ResponseHeader;
+  watchId: number;
+  created: boolean;
+  canceled: boolean;
+  /** Set (> 0) when the watch's start revision was compacted: the oldest revision left. */
+  compactRevision: number;
+  cancelReason: string;
+  fragment: boolean;
+  events: WatchEvent[];
+}
+
+export interface WatchStreamHandler {
+  /** Every response after the `created` one, in order. Not called after close() or onError. */
+  onResponse(res: WatchResponse): void;
+  /** The watch has ended; called at most once, and never after close(). */
+  onError(err: StorageError): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding.
+
+/** WatchRequest{create_request}, with the 5-byte gRPC message prefix. */
+export function encodeWatchCreateRequest(req: WatchCreateRequest): Buffer {
+  let size = req.key.length ? bytesSize(req.key) : 0;
+  if (req.rangeEnd?.length) size += bytesSize(req.rangeEnd);
+  if (req.startRevision) size += 1 + varintSize(req.startRevision);
+  if (req.progressNotify) size += 2;
+  if (req.prevKv) size += 2;
+  const buf = frame(messageSize(size));
+  let pos = writeUint(buf, 5, 0x0a, size); // WatchRequest 1 create_request
+  if (req.key.length) pos = writeBytes(buf, pos, 0x0a, req.key); // 1 key
+  if (req.rangeEnd?.length) pos = writeBytes(buf, pos, 0x12, req.rangeEnd); // 2 range_end
+  if (req.startRevision) pos = writeUint(buf, pos, 0x18, req.startRevision); // 3 start_revision
+  if (req.progressNotify) pos = writeUint(buf, pos, 0x20, 1); // 4 progress_notify
+  if (req.prevKv) pos = writeUint(buf, pos, 0x30, 1); // 6 prev_kv
+  return done(buf, pos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding.
+
+/** An int64 varint; a negative one (watch_id -1 on a failed create) takes ten bytes. */
+function int64(r: Reader): number {
+  const start = r.pos;
+  const v = r.varint();
+  if (r.pos - start < 10) return v;
+  let x = 0n;
+  for (let i = r.pos - 1; i >= start; i--) x = (x << 7n) | BigInt(r.buf[i] & 0x7f);
+  return Number(BigInt.asIntN(64, x));
+}
+
+const noKv = (): EtcdKeyValue => ({ key: EMPTY, value: EMPTY, createRevision: 0, modRevision: 0, version: 0 });
+
+function decodeEvent(r: Reader, end: number): WatchEvent {
+  let type = EVENT_PUT;
+  let kv: EtcdKeyValue | undefined;
+  let prevKv: EtcdKeyValue | undefined;
+  while (r.pos < end) {
+    const tag = r.tag();
+    switch (tag) {
+      case 0x08: type = r.varint(); break; // 1 type
+      case 0x12: kv = decodeKv(r, r.delimited()); break; // 2 kv
+      case 0x1a: prevKv = decodeKv(r, r.delimited()); break; // 3 prev_kv
+      default: r.skip(tag);
+    }
+  }
+  endOf(r, end);
+  return { type, kv: kv ?? noKv(), prevKv };
+}
+
+/** One WatchResponse (without the gRPC prefix). Bytes fields are views of `msg`. */
+export function decodeWatchResponse(msg: Buffer): WatchResponse {
+  const r = new Reader(msg, msg.length);
+  let header: ResponseHeader | undefined;
+  let watchId = 0;
+  let created = false;
+  let canceled = false;
+  let compactRevision = 0;
+  let cancelReason = '';
+  let fragment = false;
+  const events: WatchEvent[] = [];
+  while (r.pos < msg.length) {
+    const tag = r.tag();
+    switch (tag) {
+      case 0x0a: header = decodeHeader(r, r.delimited()); break; // 1 header
+      case 0x10: watchId = int64(r); break; // 2 watch_id
+      case 0x18: created = r.varint() !== 0; break; // 3 created
+      case 0x20: canceled = r.varint() !== 0; break; // 4 canceled
+      case 0x28: compactRevision = int64(r); break; // 5 compact_revision
+      case 0x32: cancelReason = r.bytes().toString(); break; // 6 cancel_reason
+      case 0x38: fragment = r.varint() !== 0; break; // 7 fragment
+      case 0x5a: events.push(decodeEvent(r, r.delimited())); break; // 11 events
+      default: r.skip(tag);
+    }
+  }
+  endOf(r, msg.length);
+  return { header: header ?? NO_HEADER(), watchId, created, canceled, compactRevision, cancelReason, fragment, events };
+}
+
+/**
+ * Cuts a gRPC response body into messages (a 5-byte prefix: compressed flag and length, then the
+ * message), which DATA frames may split or pack several to a frame. Every message comes out in
+ * a Buffer of its own: node:http2's chunks are views of the socket's whole read buffer, and what
+ * is decoded from a message (views of it) may live long in a cache.
+ */
+export class GrpcMessageCutter {
+  /** The start of an incomplete message: views of chunks, copied when it completes. */
+  private parts: Buffer[] = [];
+  private held = 0;
+  /** Prefix and message bytes of the incomplete message once its prefix is in; 0 before. */
+  private need = 0;
+
+  /** Takes the next chunk of the body; appends the messages it completes to `out`. Throws on a compressed message. */
+  push(chunk: Buffer, out: Buffer[]): void {
+    let data = chunk;
+    // A Buffer just concatenated belongs to its first message alone, which need not be copied again.
+    let fresh = false;
+    if (this.held > 0) {
+      this.parts.push(chunk);
+      this.held += chunk.length;
+      if (this.need === 0 && this.held >= 5) this.need = 5 + lengthOf(this.parts);
+      if (this.need === 0 || this.held < this.need) return;
+      data = Buffer.concat(this.parts, this.held);
+      fresh = true;
+      this.parts = [];
+      this.held = 0;
+      this.need = 0;
+    }
+    const n = data.length;
+    let pos = 0;
+    while (n - pos >= 5) {
+      if (data[pos] !== 0) throw new Error('etcd sent a compressed gRPC message, which was not asked for');
+      const end = pos + 5 + data.readUInt32BE(pos + 1);
+      if (end > n) break;
+      if (fresh && pos === 0) {
+        out.push(data.subarray(5, end));
+      } else {
+        const msg = Buffer.allocUnsafe(end - pos - 5);
+        data.copy(msg, 0, pos + 5, end);
+        out.push(msg);
+      }
+      pos = end;
+    }
+    if (pos < n) {
+      const rest = data.subarray(pos);
+      this.parts.push(rest);
+      this.held = rest.length;
+      this.need = rest.length >= 5 ? 5 + rest.readUInt32BE(1) : 0;
+    }
+  }
+}
+
+/** The message length in a prefix that may be spread over several parts. */
+function lengthOf(parts: Buffer[]): number {
+  let length = 0;
+  let i = 0;
+  for (const p of parts) {
+    for (let j = 0; j < p.length && i < 5; j++, i++) if (i > 0) length = length * 256 + p[j];
+    if (i === 5) break;
+  }
+  return length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The stream.
+
+const WATCH_HEADERS = requestHeaders('/etcdserverpb.Watch/Watch');
+const { NGHTTP2_CANCEL } = http2.constants;
+const RESOLVED = Promise.resolve();
+
+const CREATING = 0;
+const OPEN = 1;
+const ENDED = 2;
+
+/** One watch, hung on its stream so that the listeners below are shared functions. */
+export class EtcdWatch {
+  state = CREATING;
+  /** The creation deadline. */
+  timer: NodeJS.Timeout | undefined = undefined;
+  headers: IncomingHttpHeaders | undefined = undefined;
+  trailers: IncomingHttpHeaders | undefined = undefined;
+  error: Error | undefined = undefined;
+  /** The watch_id etcd gave it (informational: the stream carries no other watch). */
+  watchId = 0;
+  readonly cutter = new GrpcMessageCutter();
+  /** The messages of the current chunk; reused. */
+  readonly messages: Buffer[] = [];
+
+  constructor(
+    readonly client: EtcdKvClient,
+    readonly session: ClientHttp2Session,
+    readonly stream: LongLivedStream,
+    readonly handler: WatchStreamHandler,
+    readonly resolve: (w: EtcdWatch) => void,
+    readonly reject: (e: StorageError) => void,
+  ) {}
+
+  /** Ends deliveries now and resets the stream; etcd drops the watcher with it. */
+  close(): Promise<void> {
+    if (this.state !== ENDED) {
+      const creating = this.state === CREATING;
+      end(this);
+      if (creating) this.reject(new StorageError('Unavailable', 'the watch was closed before etcd created it'));
+    }
+    return RESOLVED;
+  }
+}
+
+const WATCH = Symbol('etcdWatch');
+type WatchStream = LongLivedStream & { [WATCH]: EtcdWatch };
+
+/**
+ * Creates a watch; resolves once etcd has created it. `handler` receives what follows (see the
+ * header comment). Rejects with a StorageError.
+ */
+export function openWatch(client: EtcdKvClient, req: WatchCreateRequest, handler: WatchStreamHandler): Promise<EtcdWatch> {
+  let body: Buffer;
+  try {
+    body = encodeWatchCreateRequest(req);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return new Promise<EtcdWatch>((resolve, reject) => {
+    client.openStream(WATCH_HEADERS, (stream, session) => {
+      const w = new EtcdWatch(client, session, stream, handler, resolve, reject);
+      const s = stream as WatchStream;
+      s[WATCH] = w;
+      s.on('response', onResponse);
+      s.on('trailers', onTrailers);
+      s.on('data', onData);
+      s.on('error', onStreamError);
+      s.on('end', onEnd);
+      s.on('close', onEnd);
+      w.timer = setTimeout(onCreateDeadline, client.timeoutMs, s);
+      s.write(body);
+    }).catch(reject);
+  });
+}
+
+function onResponse(this: WatchStream, headers: IncomingHttpHeaders): void {
+  this[WATCH].headers = headers;
+}
+
+function onTrailers(this: WatchStream, trailers: IncomingHttpHeaders): void {
+  this[WATCH].trailers = trailers;
+}
+
+function onStreamError(this: WatchStream, err: Error): void {
+  this[WATCH].error ??= err;
+}
+
+function onData(this: WatchStream, chunk: Buffer): void {
+  const w = this[WATCH];
+  if (w.state === ENDED) return;
+  const messages = w.messages;
+  try {
+    w.cutter.push(chunk, messages);
+  } catch (err) {
+    messages.length = 0;
+    fail(w, new StorageError('Internal', `malformed watch stream from etcd: ${(err as Error).message}`));
+    return;
+  }
+  for (let i = 0; i < messages.length && w.state !== ENDED; i++) {
+    let res: WatchResponse;
+    try {
+      res = decodeWatchResponse(messages[i]);
+    } catch (err) {
+      fail(w, new StorageError('Internal', `malformed watch response from etcd: ${(err as Error).message}`));
+      break;
+    }
+    dispatch(w, res);
+  }
+  messages.length = 0;
+}
+
+function dispatch(w: EtcdWatch, res: WatchResponse): void {
+  if (w.state === CREATING) {
+    if (!res.created) {
+      fail(w, new StorageError('Internal', 'etcd answered a watch before creating it'));
+      return;
+    }
+    if (res.canceled || res.compactRevision > 0) {
+      fail(w, cancelError(res));
+      return;
+    }
+    w.state = OPEN;
+    w.watchId = res.watchId;
+    clearTimeout(w.timer);
+    w.timer = undefined;
+    w.resolve(w);
+    return;
+  }
+  if (res.canceled || res.compactRevision > 0) {
+    fail(w, cancelError(res));
+    return;
+  }
+  w.handler.onResponse(res);
+}
+
+/** Why etcd cancelled a watch: its start revision was compacted, or what cancel_reason says. */
+function cancelError(res: WatchResponse): StorageError {
+  if (res.compactRevision > 0) return new StorageError('Compacted', 'mvcc: required revision has been compacted', res.compactRevision);
+  return fromGrpcStatus(GrpcStatus.UNKNOWN, `etcd cancelled the watch${res.cancelReason ? `: ${res.cancelReason}` : ''}`);
+}
+
+/** 'end' (etcd finished the stream) or 'close' (reset, lost, or cut by the client). */
+function onEnd(this: WatchStream): void {
+  const w = this[WATCH];
+  if (w.state !== ENDED) fail(w, streamError(w));
+}
+
+function onCreateDeadline(stream: WatchStream): void {
+  const w = stream[WATCH];
+  w.timer = undefined;
+  if (w.state !== CREATING) return;
+  fail(w, fromGrpcStatus(GrpcStatus.DEADLINE_EXCEEDED, 'etcd did not create the watch in time'));
+  w.client.checkAlive(w.session);
+}
+
+/** Ends the watch with `err`: the creation's rejection, or the one onError. */
+function fail(w: EtcdWatch, err: StorageError): void {
+  if (w.state === ENDED) return;
+  const creating = w.state === CREATING;
+  end(w);
+  if (creating) w.reject(err);
+  else w.handler.onError(err);
+}
+
+function end(w: EtcdWatch): void {
+  w.state = ENDED;
+  if (w.timer !== undefined) {
+    clearTimeout(w.timer);
+    w.timer = undefined;
+  }
+  if (!w.stream.closed && !w.stream.destroyed) w.stream.close(NGHTTP2_CANCEL);
+}
+
+/** Why the stream ended without the watch being cancelled or closed. */
+function streamError(w: EtcdWatch): StorageError {
+  // A trailers-only answer (an error before any message) carries grpc-status in its headers.
+  const meta = w.trailers?.['grpc-status'] !== undefined ? w.trailers : w.headers;
+  const status = meta?.['grpc-status'];
+  if (status !== undefined) {
+    const code = Number(status);
+    const message = percentDecode(headerString(meta!['grpc-message']));
+    if (code !== GrpcStatus.OK) return fromGrpcStatus(code, message);
+    return fromGrpcStatus(GrpcStatus.UNAVAILABLE, 'etcd ended the watch stream');
+  }
+  // node:http2 gives :status as a number, though its types say string.
+  const httpStatus = w.headers?.[':status'] as number | string | undefined;
+  if (httpStatus !== undefined && Number(httpStatus) !== 200) {
+    return fromGrpcStatus(grpcCodeOfHttp(Number(httpStatus)), `etcd answered the watch with HTTP ${httpStatus}`);
+  }
+  const stream = w.stream;
+  const reason = stream[STREAM_CUT]
+    ?? (w.session.destroyed || w.session.closed ? `connection lost${w.error ? `: ${w.error.message}` : ''}` : undefined)
+    ?? w.error?.message
+    ?? `stream reset (HTTP/2 code ${stream.rstCode})`;
+  return fromGrpcStatus(GrpcStatus.UNAVAILABLE, `the etcd watch stream was interrupted (${reason})`);
+}
