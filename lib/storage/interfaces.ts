@@ -62,6 +62,15 @@ export interface WatchHandlers {
   onError(err: Error): void;
 }
 
+export interface WatchOptions {
+  /**
+   * Deliver previous values (prevValue of an update, value of a delete); default true. A
+   * consumer that keeps the state itself (the watch cache) fills them from it and spares etcd
+   * the lookup and half the bytes of every event.
+   */
+  prevValues?: boolean;
+}
+
 export interface WatchHandle {
   close(): Promise<void>;
 }
@@ -78,7 +87,7 @@ export interface Storage {
   /** Delete only if the key's mod_revision equals `modRevision`. */
   delete(key: string, modRevision: number): Promise<CasResult>;
   /** Watch keys under `prefix` for changes after `afterRevision`. */
-  watch(prefix: string, afterRevision: number, handlers: WatchHandlers): Promise<WatchHandle>;
+  watch(prefix: string, afterRevision: number, handlers: WatchHandlers, opts?: WatchOptions): Promise<WatchHandle>;
   /** The current etcd revision (a cheap read). */
   currentRevision(): Promise<number>;
   /** Compact history up to `revision`. */

@@ -120,6 +120,9 @@ describe('Cacher', () => {
     expect(all.keys()).to.deep.equal(['put:/replay/cms/ns2/b', 'put:/replay/cms/ns1/a', 'delete:/replay/cms/ns1/a', 'put:/replay/cms/ns1/c']);
     expect(ns1.keys()).to.deep.equal(['put:/replay/cms/ns1/a', 'put:/replay/cms/ns1/a', 'delete:/replay/cms/ns1/a', 'put:/replay/cms/ns1/c']);
     expect(all.events[2].value.toString()).to.equal('2'); // a delete carries the previous value
+    // The cache's etcd watch asks for no previous values: the cache fills them from its state.
+    expect(all.events[1].prevValue?.toString()).to.equal('1');
+    expect(all.events[0].prevValue).to.equal(undefined);
     const revs = all.events.map((e) => e.revision);
     expect(revs).to.deep.equal([...revs].sort((x, y) => x - y)).and.satisfy((r: number[]) => r[0] > r0);
     expect(all.errors.concat(ns1.errors)).to.deep.equal([]);

@@ -42,12 +42,20 @@ export class CacheStore {
     this.keys.reset(keys);
   }
 
-  /** Applies watch events in revision order; the key order learns only the keys that appeared or vanished. */
+  /**
+   * Applies watch events in revision order; the key order learns only the keys that appeared or
+   * vanished. Events from a watch without previous values get them here, from the state the
+   * event replaces: prevValue of an update, value of a delete.
+   */
   apply(events: readonly StorageEvent[]): void {
     // Existence of each touched key before the batch, to know which keys appeared or vanished.
     const before = new Map<string, boolean>();
     for (const ev of events) {
       const old = this.byKey.get(ev.key);
+      if (old) {
+        if (ev.type === 'put' && ev.prevValue === undefined && !ev.created) ev.prevValue = old.value;
+        else if (ev.type === 'delete' && !ev.value.length) ev.value = old.value;
+      }
       if (!before.has(ev.key)) before.set(ev.key, old !== undefined);
       if (ev.type === 'delete') {
         this.byKey.delete(ev.key);

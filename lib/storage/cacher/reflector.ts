@@ -87,7 +87,7 @@ export class Reflector {
       onError: (err) => {
         if (generation === this.generation) void this.resume(err);
       },
-    });
+    }, { prevValues: false }); // the cache store fills them from the state it holds
     if (generation !== this.generation) {
       await handle.close().catch(() => undefined);
       return;

@@ -4,7 +4,7 @@
  * Everything goes through the lean client: Range, Txn and Compact (kv-client.ts), and watches
  * on the same sessions (watcher.ts, watch-stream.ts).
  */
-import { CasResult, KeyValue, RangeOptions, RangeResult, Storage, WatchHandle, WatchHandlers } from '../interfaces';
+import { CasResult, KeyValue, RangeOptions, RangeResult, Storage, WatchHandle, WatchHandlers, WatchOptions } from '../interfaces';
 import { Compare, EtcdKeyValue, EtcdKvClient, RangeRequest, RequestOp, prefixEnd } from './kv-client';
 import { watchPrefix } from './watcher';
 
@@ -73,8 +73,8 @@ export class Etcd3Storage implements Storage {
     return { ok: false, revision, current: kvs.length ? toKv(kvs[0]) : undefined };
   }
 
-  watch(prefix: string, afterRevision: number, handlers: WatchHandlers): Promise<WatchHandle> {
-    return watchPrefix(this.kv, prefix, afterRevision, handlers);
+  watch(prefix: string, afterRevision: number, handlers: WatchHandlers, opts: WatchOptions = {}): Promise<WatchHandle> {
+    return watchPrefix(this.kv, prefix, afterRevision, handlers, opts.prevValues !== false);
   }
 
   async currentRevision(): Promise<number> {

@@ -44,13 +44,13 @@ class PrefixWatch implements WatchStreamHandler {
 
 /** Resolves once etcd has created the watch; rejects with a StorageError when it cannot. */
 export async function watchPrefix(client: EtcdKvClient, prefix: string, afterRevision: number,
-  handlers: WatchHandlers): Promise<WatchHandle> {
+  handlers: WatchHandlers, prevValues = true): Promise<WatchHandle> {
   try {
     return await openWatch(client, {
       key: Buffer.from(prefix),
       rangeEnd: prefixEnd(prefix),
       startRevision: afterRevision + 1,
-      prevKv: true,
+      prevKv: prevValues,
     }, new PrefixWatch(handlers));
   } catch (err) {
     throw fromEtcdError(err);
