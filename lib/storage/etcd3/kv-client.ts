@@ -16,6 +16,7 @@
 import http2, { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http2';
 import { readFileSync } from 'node:fs';
 import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
+import { installCheapAsyncResourceBind } from './async-bind';
 
 export interface EtcdClientOptions {
   endpoints: string[];
@@ -720,6 +721,7 @@ export class EtcdKvClient {
 
   constructor(opts: EtcdClientOptions) {
     if (!opts.endpoints.length) throw new Error('EtcdKvClient needs at least one endpoint');
+    installCheapAsyncResourceBind();
     this.timeoutMs = opts.callTimeoutMs ?? 10_000;
     const tls: http2.SecureClientSessionOptions = {};
     if (opts.caFile) tls.ca = readFileSync(opts.caFile);
