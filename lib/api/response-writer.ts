@@ -29,7 +29,8 @@ export function writeObject(ctx: Context, code: number, obj: unknown, negotiated
  */
 export function wantsPretty(ctx: Context, n: Negotiated): boolean {
   if (n.pretty) return true;
-  const pretty = new URLSearchParams(ctx.querystring).get('pretty');
+  const qs = ctx.querystring;
+  const pretty = qs.includes('pretty') ? new URLSearchParams(qs).get('pretty') : null;
   if (pretty) return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(pretty);
   return /^(curl|Wget|Mozilla\/5\.0)/.test(ctx.get('user-agent'));
 }

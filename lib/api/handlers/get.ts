@@ -6,9 +6,10 @@ import { represent } from '../represent';
 import { decodeKv, joinJson, servedJson } from '../../scheme/storage-codec';
 
 export async function handleGet(s: ResourceScope): Promise<void> {
-  const rv = s.ctx.query.resourceVersion;
+  const qs = s.ctx.querystring;
+  const rv = qs.includes('resourceVersion') ? new URLSearchParams(qs).get('resourceVersion') : null;
   const store = s.store;
-  const kv = await store.getStored(s.info.namespace, s.info.name as string, typeof rv === 'string' && rv ? rv : undefined);
+  const kv = await store.getStored(s.info.namespace, s.info.name as string, rv || undefined);
   const n = negotiateResponse(s.ctx.get('accept'), 'object', { apiVersion: store.apiVersion, kind: store.def.kind });
   // Plain compact JSON of an undecorated kind is the stored bytes with the resourceVersion spliced in.
   const served = n.format === 'json' && n.encoding === 'json' && !store.def.strategy.decorate && !wantsPretty(s.ctx, n)
