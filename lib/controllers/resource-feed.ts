@@ -6,7 +6,7 @@
  */
 import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
-import { decodeFromStorage } from '../scheme/storage-codec';
+import { decodeFromStorage, decodeStoredMetadata } from '../scheme/storage-codec';
 import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../storage/interfaces';
 import { logger } from '../server/logger';
 
@@ -31,7 +31,12 @@ export class ResourceFeed {
   /** Counts handed-over batches, so sync() can tell when deliveries have stopped. */
   private deliveries = 0;
 
-  constructor(readonly store: GenericStore, private readonly handlers: FeedHandlers, private readonly label: string) {}
+  /**
+   * @param opts.metadataOnly the handlers read nothing but `metadata`: objects are handed over as
+   *   `{ metadata }`, parsed from the metadata bytes alone (far less work and garbage per change).
+   */
+  constructor(readonly store: GenericStore, private readonly handlers: FeedHandlers, private readonly label: string,
+    private readonly opts: { metadataOnly?: boolean } = {}) {}
 
   /** Delivers the current state through the handlers, then follows changes. */
   async start(): Promise<void> {
@@ -132,6 +137,10 @@ export class ResourceFeed {
 
   private decode(value: Buffer, revision: number): ApiObject | undefined {
     try {
+      if (this.opts.metadataOnly) {
+        const metadata = decodeStoredMetadata(value, revision);
+        if (metadata) return { metadata };
+      }
       return decodeFromStorage(value, revision);
     } catch (err) {
       logger.warn(`${this.label}: a stored object could not be decoded`, { resource: this.store.def.resource, error: String(err) });

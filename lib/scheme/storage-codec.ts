@@ -6,7 +6,7 @@
  */
 import { KeyValue } from '../storage/interfaces';
 import { protobufMediaTypes } from '../naming';
-import { ApiObject } from './types';
+import { ApiObject, ObjectMeta } from './types';
 import { decodeProtobuf, encodeProtobuf, hasProtobuf, hasProtobufPrefix } from './protobuf';
 
 /** `mediaType`: the --storage-media-type flag; absent means JSON. */
@@ -125,6 +125,31 @@ function decodeStoredProtobuf(value: Buffer): ApiObject {
   } catch (err) {
     throw new Error(`a stored protobuf value could not be decoded: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/**
+ * Only the metadata of a stored object (with its resourceVersion), parsed from the metadata
+ * object's bytes alone: for consumers that need nothing else (the garbage collector follows every
+ * object of every resource). Undefined when the value is not stored JSON in the stored layout.
+ */
+export function decodeStoredMetadata(value: Buffer, modRevision: number): ObjectMeta | undefined {
+  const served = servedJson(value, modRevision);
+  if (!served) return undefined;
+  const start = served.at - 1; // the metadata object's '{'
+  let depth = 0;
+  for (let i = start; i < value.length; i++) {
+    const c = value[i];
+    if (c === 0x22) { // a string: skip to its closing quote (bytes of multi-byte characters are >= 0x80)
+      for (i++; i < value.length && value[i] !== 0x22; i++) if (value[i] === 0x5c) i++;
+    } else if (c === 0x7b || c === 0x5b) {
+      depth++;
+    } else if ((c === 0x7d || c === 0x5d) && --depth === 0) {
+      const meta = JSON.parse(value.toString('utf8', start, i + 1)) as ObjectMeta;
+      meta.resourceVersion = String(modRevision);
+      return meta;
+    }
+  }
+  return undefined;
 }
 
 export function decodeKv(kv: KeyValue): ApiObject {

@@ -57,7 +57,7 @@ export class GarbageCollector {
       const feed = new ResourceFeed(store, {
         upsert: (obj) => this.schedule(this.graph.observe(obj, this.coordinates(store, obj))),
         remove: (obj) => this.schedule(this.graph.remove(obj.metadata?.uid as string)),
-      }, 'garbage collector');
+      }, 'garbage collector', { metadataOnly: true });
       await feed.start();
       this.feeds.push(feed);
     }

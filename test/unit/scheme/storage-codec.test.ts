@@ -3,7 +3,7 @@
  * comes out must be exactly the object with its resourceVersion, or nothing (then the caller decodes).
  */
 import { expect } from 'chai';
-import { decodeFromStorage, encodeForStorage, joinJson, jsonWithResourceVersion, servedJson } from '../../../lib/scheme/storage-codec';
+import { decodeFromStorage, decodeStoredMetadata, encodeForStorage, joinJson, jsonWithResourceVersion, servedJson } from '../../../lib/scheme/storage-codec';
 
 const configMap = {
   apiVersion: 'v1', kind: 'ConfigMap',
@@ -50,5 +50,23 @@ describe('storage codec: served JSON from stored bytes', () => {
       .to.deep.equal([['a', '8'], ['b', '9']]);
     expect(body.toString().endsWith(']}\n')).to.equal(true);
     expect(JSON.parse(joinJson('{"items":[', [], ']}').toString())).to.deep.equal({ items: [] });
+  });
+
+  it('decodes the metadata alone, equal to the full decode\'s, whatever the strings in it hold', () => {
+    const obj = {
+      apiVersion: 'v1', kind: 'ConfigMap',
+      metadata: {
+        name: 'a', namespace: 'ns', uid: 'u1', labels: { 'x/y': 'z' },
+        annotations: { tricky: '} ] { [ \\" \\ "quoted" ünïcødé 🙂' },
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u0', controller: true }],
+        finalizers: ['f'], managedFields: [{ manager: 'm', fieldsV1: { 'f:data': { 'f:k': {} } } }],
+      },
+      data: { k: '"metadata":{}' },
+    };
+    const stored = encodeForStorage(obj);
+    expect(decodeStoredMetadata(stored, 9)).to.deep.equal(decodeFromStorage(stored, 9).metadata);
+    expect(decodeStoredMetadata(Buffer.from('{"apiVersion":"v1","kind":"Namespace","metadata":{},"spec":{}}'), 4)).to.deep.equal({ resourceVersion: '4' });
+    expect(decodeStoredMetadata(Buffer.from('{"kind":"X","apiVersion":"v1","metadata":{"name":"a"}}'), 1)).to.equal(undefined);
+    expect(decodeStoredMetadata(Buffer.from('{"apiVersion":"v1","kind":"X","metadata":{"name":"a"'), 1)).to.equal(undefined);
   });
 });
