@@ -5,6 +5,9 @@
 import http2 from 'node:http2';
 import { ApiResponse, ServerConnection } from './api-client';
 
+const STREAM_WINDOW = 4 << 20;
+const CONNECTION_WINDOW = 1 << 30;
+
 export class Http2ApiClient {
   private readonly sessions: http2.ClientHttp2Session[] = [];
   private next = 0;
@@ -12,7 +15,10 @@ export class Http2ApiClient {
   /** @param sessionCount TLS connections; requests go to them in turn. */
   constructor(readonly conn: ServerConnection, sessionCount = 1) {
     for (let i = 0; i < sessionCount; i++) {
-      const s = http2.connect(conn.url, { ca: conn.ca, cert: conn.cert, key: conn.key });
+      // Flow-control windows as client-go's transport sets them (4 MiB per stream, 1 GiB per
+      // connection); Node's defaults (64 KiB each) would stall a burst of answers mid-way.
+      const s = http2.connect(conn.url, { ca: conn.ca, cert: conn.cert, key: conn.key, settings: { initialWindowSize: STREAM_WINDOW } });
+      s.on('connect', () => s.setLocalWindowSize(CONNECTION_WINDOW));
       // Errors surface on the requests; an unhandled session 'error' would crash the run.
       s.on('error', () => undefined);
       this.sessions.push(s);
