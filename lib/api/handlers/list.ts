@@ -5,7 +5,7 @@ import { negotiateResponse } from '../negotiation';
 import { represent } from '../represent';
 import { parseListOptions } from '../query';
 import { list } from '../../registry/list';
-import { jsonListBody } from '../json-list-body';
+import { sendJsonList } from '../json-list-body';
 
 export function selectableFields(s: ResourceScope): string[] {
   const base = ['metadata.name'];
@@ -25,11 +25,7 @@ export async function handleList(s: ResourceScope): Promise<void> {
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   if (raw && result.rawItems) {
     const head = JSON.stringify({ kind: s.store.def.listKind, apiVersion: s.store.apiVersion, metadata }).slice(0, -1);
-    s.ctx.status = 200;
-    s.ctx.type = n.mediaType;
-    const body = jsonListBody(`${head},"items":[`, result.rawItems, ']}\n');
-    s.ctx.body = body.body;
-    s.ctx.length = body.length;
+    await sendJsonList(s.ctx, n.mediaType, `${head},"items":[`, result.rawItems, ']}\n');
     return;
   }
   writeObject(s.ctx, 200, represent(s.store.def, listBody(s, result.items, metadata), n, s.ctx.querystring), n);
