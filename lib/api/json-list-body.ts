@@ -7,7 +7,7 @@
  * not allocate 14 MB of fresh buffers (whose external memory would bring on full collections).
  */
 import type { Context } from 'koa';
-import { joinJson, ServedJson } from '../scheme/storage-codec';
+import { joinJson, ServedJson, writeJoined } from '../scheme/storage-codec';
 
 const CHUNK_BYTES = 512 * 1024;
 /** Chunk buffers (1 MiB each) kept for reuse across all lists: at most 8 MiB. */
@@ -48,7 +48,7 @@ export async function sendJsonList(ctx: Context, contentType: string, head: stri
     const last = end === items.length;
     if (last) size += Buffer.byteLength(tail);
     const buf = takeBuffer(size);
-    const n = writeItems(buf, start === 0 ? head : ',', items, start, end, last ? tail : '');
+    const n = writeJoined(buf, start === 0 ? head : ',', items, start, end, last ? tail : '');
     const more = res.write(buf.subarray(0, n), () => giveBack(buf));
     start = end;
     if (closed) return;
@@ -56,16 +56,4 @@ export async function sendJsonList(ctx: Context, contentType: string, head: stri
     if (closed) return;
   }
   res.end();
-}
-
-/** joinJson of items[start, end) into `out`; returns the bytes written. */
-function writeItems(out: Buffer, head: string, items: ReadonlyArray<Buffer | ServedJson>, start: number, end: number, tail: string): number {
-  let offset = out.write(head, 0);
-  for (let i = start; i < end; i++) {
-    if (i > start) out[offset++] = 0x2c; // ','
-    const item = items[i];
-    if (item instanceof ServedJson) offset = item.write(out, offset);
-    else { out.set(item, offset); offset += item.length; }
-  }
-  return offset + out.write(tail, offset);
 }

@@ -16,10 +16,14 @@ export function writeObject(ctx: Context, code: number, obj: unknown, negotiated
   const n = negotiated ?? negotiateResponse(ctx.get('accept'), 'object', typeof obj === 'object' && obj !== null ? obj : undefined);
   ctx.status = code;
   ctx.type = n.mediaType;
-  const pretty = wantsPretty(ctx, n);
   // An object just written (or read) as stored: its stored bytes are the compact JSON answer.
-  const stored = n.format === 'json' && n.encoding === 'json' && !pretty ? storedFormOf(obj) : undefined;
-  ctx.body = stored ? joinJson('', [stored], '\n') : encodeBody(obj, n, pretty);
+  const stored = wantsCompactJson(ctx, n) ? storedFormOf(obj) : undefined;
+  ctx.body = stored ? joinJson('', [stored], '\n') : encodeBody(obj, n, wantsPretty(ctx, n));
+}
+
+/** The answer is the object itself as compact JSON: what stored JSON bytes can be served as. */
+export function wantsCompactJson(ctx: Context, n: Negotiated): boolean {
+  return n.format === 'json' && n.encoding === 'json' && !wantsPretty(ctx, n);
 }
 
 /**

@@ -91,29 +91,26 @@ export function storedFormOf(obj: unknown): ServedJson | undefined {
   return stored ? servedJson(stored.value, stored.modRevision) : undefined;
 }
 
-/** servedJson as one buffer. */
-export function jsonWithResourceVersion(value: Buffer, modRevision: number): Buffer | undefined {
-  const served = servedJson(value, modRevision);
-  if (!served) return undefined;
-  const out = Buffer.allocUnsafe(served.length);
-  served.write(out, 0);
-  return out;
-}
-
 /** `head` + items joined by commas + `tail` in one allocation (a list body from its items' bytes). */
 export function joinJson(head: string, items: ReadonlyArray<Buffer | ServedJson>, tail: string): Buffer {
   let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
   for (const item of items) size += item.length;
   const out = Buffer.allocUnsafe(size);
+  writeJoined(out, head, items, 0, items.length, tail);
+  return out;
+}
+
+/** `head` + items[start, end) joined by commas + `tail`, written at the start of `out`; returns the bytes written. */
+export function writeJoined(out: Buffer, head: string, items: ReadonlyArray<Buffer | ServedJson>,
+  start: number, end: number, tail: string): number {
   let offset = out.write(head, 0);
-  for (let i = 0; i < items.length; i++) {
-    if (i) out[offset++] = 0x2c; // ','
+  for (let i = start; i < end; i++) {
+    if (i > start) out[offset++] = 0x2c; // ','
     const item = items[i];
     if (item instanceof ServedJson) offset = item.write(out, offset);
     else { out.set(item, offset); offset += item.length; }
   }
-  out.write(tail, offset);
-  return out;
+  return offset + out.write(tail, offset);
 }
 
 export function decodeFromStorage(value: Buffer, modRevision: number): ApiObject {

@@ -1,6 +1,6 @@
 /** GET one object (or one object through a subresource that reads the whole object). */
 import { ResourceScope } from './scope';
-import { wantsPretty, writeObject } from '../response-writer';
+import { wantsCompactJson, writeObject } from '../response-writer';
 import { negotiateResponse } from '../negotiation';
 import { represent } from '../represent';
 import { decodeKv, joinJson, servedJson } from '../../scheme/storage-codec';
@@ -12,8 +12,7 @@ export async function handleGet(s: ResourceScope): Promise<void> {
   const kv = await store.getStored(s.info.namespace, s.info.name as string, rv || undefined);
   const n = negotiateResponse(s.ctx.get('accept'), 'object', { apiVersion: store.apiVersion, kind: store.def.kind });
   // Plain compact JSON of an undecorated kind is the stored bytes with the resourceVersion spliced in.
-  const served = n.format === 'json' && n.encoding === 'json' && !store.def.strategy.decorate && !wantsPretty(s.ctx, n)
-    ? servedJson(kv.value, kv.modRevision) : undefined;
+  const served = !store.def.strategy.decorate && wantsCompactJson(s.ctx, n) ? servedJson(kv.value, kv.modRevision) : undefined;
   if (served) {
     s.ctx.status = 200;
     s.ctx.type = n.mediaType;

@@ -1,6 +1,6 @@
 /** GET a collection: selectors, chunks (limit/continue) and the list's resourceVersion. */
 import { ResourceScope, listBody } from './scope';
-import { wantsPretty, writeObject } from '../response-writer';
+import { wantsCompactJson, writeObject } from '../response-writer';
 import { negotiateResponse } from '../negotiation';
 import { represent } from '../represent';
 import { parseListOptions } from '../query';
@@ -17,7 +17,7 @@ export async function handleList(s: ResourceScope): Promise<void> {
   const opts = parseListOptions(new URLSearchParams(s.ctx.querystring), selectableFields(s));
   const n = negotiateResponse(s.ctx.get('accept'), 'list', { apiVersion: s.store.apiVersion, kind: s.store.def.kind });
   // Plain compact JSON is assembled from the items' JSON bytes: no parse/stringify per item.
-  const raw = n.format === 'json' && n.encoding === 'json' && !wantsPretty(s.ctx, n);
+  const raw = wantsCompactJson(s.ctx, n);
   const result = await list(s.store, s.info.namespace, opts, raw);
   const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
   // The spec: `continue` is the empty string when the list is complete (Kubernetes omits it; both read the same).

@@ -46,17 +46,18 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   const encodeShared = (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject): Buffer | string =>
     (encoder.shareable ? encodedOnce(object, memoKeys[type], () => encoder.encode({ type, object })) : encoder.encode({ type, object }));
   const output = (obj: ApiObject) => store.output(obj);
-  const sameForAll = encoder.shareable && !opts.labelSelector && !opts.fieldSelector;
-  /** A delivery's events (without selectors) as one buffer. */
-  const encodeDelivery = (events: StorageEvent[]): Buffer => {
-    const parts: Buffer[] = [];
-    for (const ev of events) {
-      const { next, prev } = decodeEvent(ev, output);
-      const bytes = next ? encodeShared(prev ? 'MODIFIED' : 'ADDED', next) : prev ? encodeShared('DELETED', prev) : undefined;
-      if (bytes !== undefined) parts.push(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
-    }
-    return Buffer.concat(parts);
+  /** What one change means to this watch (selectors move objects in and out), encoded; undefined: nothing. */
+  const eventBytes = (ev: StorageEvent): Buffer | string | undefined => {
+    const { next, prev } = decodeEvent(ev, output);
+    const nowIn = next ? matches(store, next, opts) : false;
+    const wasIn = prev ? matches(store, prev, opts) : false;
+    if (next && nowIn) return encodeShared(wasIn ? 'MODIFIED' : 'ADDED', next);
+    if (next && wasIn) return encodeShared('DELETED', next);
+    if (!next && prev && wasIn) return encodeShared('DELETED', prev);
+    return undefined;
   };
+  const concatBytes = (parts: Array<Buffer | string>): Buffer => Buffer.concat(parts.map((b) => (typeof b === 'string' ? Buffer.from(b) : b)));
+  const sameForAll = encoder.shareable && !opts.labelSelector && !opts.fieldSelector;
   let lastRevision = 0;
   const bookmark = (annotations?: Record<string, string>) => {
     const metadata: Record<string, unknown> = { resourceVersion: String(lastRevision) };
@@ -80,7 +81,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
       // Without selectors every watcher of the representation writes the same bytes: made once.
       if (sameForAll && events.length > 1) {
         lastRevision = Math.max(lastRevision, events[events.length - 1].revision);
-        const ok = out.write(encodedBatchOnce(events, encoder.contentType, () => encodeDelivery(events)));
+        const ok = out.write(encodedBatchOnce(events, encoder.contentType, () => concatBytes(events.map(eventBytes).filter((b) => b !== undefined))));
         return !ok && !finished ? out.drained() : undefined;
       }
       // One write per delivery: each write to a stream has a fixed cost, whatever its size.
@@ -89,19 +90,13 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
       for (const ev of events) {
         lastRevision = Math.max(lastRevision, ev.revision);
         if (out.ended) continue;
-        const { next, prev } = decodeEvent(ev, output);
-        const nowIn = next ? matches(store, next, opts) : false;
-        const wasIn = prev ? matches(store, prev, opts) : false;
-        let bytes: Buffer | string | undefined;
-        if (next && nowIn) bytes = encodeShared(wasIn ? 'MODIFIED' : 'ADDED', next);
-        else if (next && wasIn) bytes = encodeShared('DELETED', next);
-        else if (!next && prev && wasIn) bytes = encodeShared('DELETED', prev);
+        const bytes = eventBytes(ev);
         if (bytes === undefined) continue;
         if (first === undefined) first = bytes;
         else (more ??= [first]).push(bytes);
       }
       if (first === undefined || out.ended) return undefined;
-      const ok = out.write(more ? Buffer.concat(more.map((b) => (typeof b === 'string' ? Buffer.from(b) : b))) : first);
+      const ok = out.write(more ? concatBytes(more) : first);
       // Back-pressure: a slow client holds its own queue, never the others'.
       if (!ok && !finished) return out.drained();
       return undefined;

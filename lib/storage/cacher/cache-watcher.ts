@@ -44,7 +44,7 @@ export class CacheWatcher implements WatchHandle {
    */
   constructor(
     readonly prefix: string,
-    private readonly afterRevision: number,
+    afterRevision: number,
     private readonly handlers: CacheWatchHandlers,
     private readonly queueLimit: number,
     private readonly schedule: (w: CacheWatcher) => void,

@@ -3,7 +3,13 @@
  * comes out must be exactly the object with its resourceVersion, or nothing (then the caller decodes).
  */
 import { expect } from 'chai';
-import { decodeFromStorage, decodeStoredMetadata, encodeForStorage, joinJson, jsonWithResourceVersion, servedJson } from '../../../lib/scheme/storage-codec';
+import { decodeFromStorage, decodeStoredMetadata, encodeForStorage, joinJson, servedJson } from '../../../lib/scheme/storage-codec';
+
+/** The served bytes of a stored value, as a get answers them (without the trailing newline). */
+const jsonWithResourceVersion = (value: Buffer, rv: number) => {
+  const served = servedJson(value, rv);
+  return served && joinJson('', [served], '');
+};
 
 const configMap = {
   apiVersion: 'v1', kind: 'ConfigMap',
