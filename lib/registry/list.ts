@@ -4,7 +4,7 @@
  * form one snapshot. Selectors that filter items out read on until the page is full.
  */
 import { ApiObject } from '../scheme/types';
-import { decodeKv, servedJson, ServedJson } from '../scheme/storage-codec';
+import { decodeKv, servedJsonOf, ServedJson } from '../scheme/storage-codec';
 import { matchesLabels } from '../meta/label-selector';
 import { matchesFields, requirementFor } from '../meta/field-selector';
 import { ApiError, errors } from '../meta/api-errors';
@@ -104,10 +104,10 @@ async function readPage(store: GenericStore, namespace: string | undefined, pref
       if (decodeAll) {
         const obj = store.output(decodeKv(kv));
         if (!matches(store, obj, opts)) continue;
-        if (raw) rawItems.push(store.def.strategy.decorate ? Buffer.from(JSON.stringify(obj)) : servedJson(kv.value, kv.modRevision) ?? Buffer.from(JSON.stringify(obj)));
+        if (raw) rawItems.push(store.def.strategy.decorate ? Buffer.from(JSON.stringify(obj)) : servedJsonOf(kv) ?? Buffer.from(JSON.stringify(obj)));
         else items.push(obj);
       } else {
-        rawItems.push(servedJson(kv.value, kv.modRevision) ?? Buffer.from(JSON.stringify(store.output(decodeKv(kv)))));
+        rawItems.push(servedJsonOf(kv) ?? Buffer.from(JSON.stringify(store.output(decodeKv(kv)))));
       }
       taken++;
       if (limit && taken >= limit) break;

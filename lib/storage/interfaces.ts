@@ -12,6 +12,11 @@ export interface KeyValue {
   value: Buffer;
   createRevision: number;
   modRevision: number;
+  /**
+   * A memo of scheme/storage-codec's servedJsonOf: where metadata.resourceVersion goes in `value`
+   * (-1: not stored JSON in the stored layout). Unset until a response is first built from it.
+   */
+  jsonSpliceAt?: number;
 }
 
 export interface RangeOptions {

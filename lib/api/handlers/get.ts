@@ -3,7 +3,7 @@ import { ResourceScope } from './scope';
 import { wantsCompactJson, writeObject } from '../response-writer';
 import { negotiateResponse } from '../negotiation';
 import { represent } from '../represent';
-import { decodeKv, joinJson, servedJson } from '../../scheme/storage-codec';
+import { decodeKv, joinJson, servedJsonOf } from '../../scheme/storage-codec';
 
 export async function handleGet(s: ResourceScope): Promise<void> {
   const qs = s.ctx.querystring;
@@ -12,7 +12,7 @@ export async function handleGet(s: ResourceScope): Promise<void> {
   const kv = await store.getStored(s.info.namespace, s.info.name as string, rv || undefined);
   const n = negotiateResponse(s.ctx.get('accept'), 'object', { apiVersion: store.apiVersion, kind: store.def.kind });
   // Plain compact JSON of an undecorated kind is the stored bytes with the resourceVersion spliced in.
-  const served = !store.def.strategy.decorate && wantsCompactJson(s.ctx, n) ? servedJson(kv.value, kv.modRevision) : undefined;
+  const served = !store.def.strategy.decorate && wantsCompactJson(s.ctx, n) ? servedJsonOf(kv) : undefined;
   if (served) {
     s.ctx.status = 200;
     s.ctx.type = n.mediaType;

@@ -3,7 +3,7 @@
  * comes out must be exactly the object with its resourceVersion, or nothing (then the caller decodes).
  */
 import { expect } from 'chai';
-import { decodeFromStorage, decodeStoredMetadata, encodeForStorage, joinJson, servedJson } from '../../../lib/scheme/storage-codec';
+import { decodeFromStorage, decodeStoredMetadata, encodeForStorage, joinJson, servedJson, servedJsonOf } from '../../../lib/scheme/storage-codec';
 
 /** The served bytes of a stored value, as a get answers them (without the trailing newline). */
 const jsonWithResourceVersion = (value: Buffer, rv: number) => {
@@ -32,6 +32,30 @@ describe('storage codec: served JSON from stored bytes', () => {
     expect(JSON.parse(jsonWithResourceVersion(stored, 5)!.toString())).to.deep.equal({
       apiVersion: 'v1', kind: 'Namespace', metadata: { resourceVersion: '5' }, spec: {},
     });
+  });
+
+  it('writes every resourceVersion exactly, at each number of digits', () => {
+    const stored = encodeForStorage(configMap);
+    const empty = Buffer.from('{"apiVersion":"v1","kind":"Namespace","metadata":{},"spec":{}}');
+    for (const rv of [1, 9, 10, 99, 100, 12345, 999999, 1000000, 2 ** 31, 2 ** 53 - 1]) {
+      for (const value of [stored, empty]) {
+        const served = jsonWithResourceVersion(value, rv)!;
+        expect(served.length, `${rv}`).to.equal(servedJson(value, rv)!.length);
+        expect(JSON.parse(served.toString()), `${rv}`).to.deep.equal(decodeFromStorage(value, rv));
+      }
+    }
+  });
+
+  it('remembers on a stored key where its resourceVersion goes, and serves the same bytes', () => {
+    const kv = { key: '/registry/configmaps/ns/a', value: encodeForStorage(configMap), createRevision: 3, modRevision: 42 };
+    const first = joinJson('', [servedJsonOf(kv)!], '');
+    expect(kv).to.have.property('jsonSpliceAt').that.is.above(0);
+    expect(joinJson('', [servedJsonOf(kv)!], '').equals(first)).to.equal(true);
+    expect(first.equals(jsonWithResourceVersion(kv.value, 42)!)).to.equal(true);
+    const other = { key: 'k', value: Buffer.from('{"kind":"X","apiVersion":"v1","metadata":{}}'), createRevision: 1, modRevision: 1 };
+    expect(servedJsonOf(other)).to.equal(undefined);
+    expect(other).to.have.property('jsonSpliceAt', -1);
+    expect(servedJsonOf(other)).to.equal(undefined);
   });
 
   it('refuses values in another layout, so that the caller decodes them instead', () => {
