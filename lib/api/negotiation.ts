@@ -194,17 +194,48 @@ export function metaApiVersion(n: Negotiated): string {
 /** Kubernetes' cap on request bodies. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
-export async function readRawBody(ctx: Context, limit = MAX_BODY_BYTES): Promise<Buffer> {
+/**
+ * The whole request body, at most `limit` bytes (else 413, answered without reading the rest:
+ * what is left is discarded, so the connection stays usable). Read with stream events rather
+ * than an async iterator, which costs several microseconds per request more.
+ */
+export function readRawBody(ctx: Context, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const tooLarge = () => errors.tooLarge(`Request entity too large: limit is ${limit}`);
   const declared = Number(ctx.get('content-length') || 0);
-  if (declared > limit) throw errors.tooLarge(`Request entity too large: limit is ${limit}`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw errors.tooLarge(`Request entity too large: limit is ${limit}`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  if (declared > limit) return Promise.reject(tooLarge());
+  const req = ctx.req;
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        done();
+        req.resume();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => { done(); reject(err); };
+    // A client gone before the end of its body: nothing to answer, and nothing is written.
+    const onClose = () => { done(); reject(new Error('the request was closed before its body ended')); };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 export const DECODABLE = ['application/json', 'application/yaml'];

@@ -217,6 +217,35 @@ describe('bad input', () => {
       expect((await t.get(cmPath('huge'))).status).to.equal(404);
     });
 
+    it('a chunked body (no Content-Length) over 3 MiB is 413 too, answered before the client has finished sending', async () => {
+      const url = new URL(t.server.url);
+      const res = await withoutWrites(() => new Promise<HttpResponse>((resolve, reject) => {
+        const req = https.request({
+          hostname: url.hostname, port: url.port, path: cmPath(), method: 'POST', ca: t.server.pki.caCertPem,
+          cert: readFileSync(t.server.pki.adminCertFile), key: readFileSync(t.server.pki.adminKeyFile),
+          headers: { accept: 'application/json', 'content-type': 'application/json' },
+        }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (c: Buffer) => chunks.push(c));
+          response.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, text, body: JSON.parse(text) });
+          });
+        });
+        req.on('error', reject);
+        // 1 MiB chunks for ever: only the server's answer ends this request.
+        const chunk = Buffer.alloc(1024 * 1024, 0x61);
+        let sent = 0;
+        const pump = () => {
+          while (sent < 64 && !req.destroyed && req.write(sent === 0 ? Buffer.from('{"data":{"big":"') : chunk)) sent++;
+          if (sent < 64 && !req.destroyed) req.once('drain', () => { sent++; pump(); });
+        };
+        pump();
+      }));
+      expectStatus(res, 413, 'RequestEntityTooLarge');
+      expect((await t.get(cmPath('existing'))).status, 'the server still answers').to.equal(200);
+    });
+
     it('a ConfigMap over the 1 MiB data limit but under the body limit is refused with a clear message', async () => {
       const res = await withoutWrites(() => t.post(cmPath(), configMap('big', { data: { big: 'y'.repeat(1.2 * 1024 * 1024) } })));
       expect(res.status).to.be.oneOf([413, 422]);
