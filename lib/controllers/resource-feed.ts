@@ -20,7 +20,6 @@ export interface FeedHandlers {
 interface Known { uid: string; name?: string; namespace?: string }
 
 const RESTART_MS = 1000;
-const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 
 export class ResourceFeed {
   private readonly known = new Map<string, Known>();
@@ -28,15 +27,23 @@ export class ResourceFeed {
   private viaCache = false;
   private stopped = false;
   private restartTimer?: NodeJS.Timeout;
-  /** Counts handed-over batches, so sync() can tell when deliveries have stopped. */
-  private deliveries = 0;
+
+  /** `"field"` as bytes, for each of opts.readsOnly. */
+  private readonly mentions: Buffer[];
 
   /**
    * @param opts.metadataOnly the handlers read nothing but `metadata`: objects are handed over as
    *   `{ metadata }`, parsed from the metadata bytes alone (far less work and garbage per change).
+   * @param opts.readsOnly the handlers read nothing of an object but its identity (uid, name,
+   *   namespace) and these metadata fields: a change of an object that has none of them before
+   *   and after (its stored JSON never mentions them) is not handed over, nor even parsed. Most
+   *   changes are of that kind for the garbage collector, which reads owner references,
+   *   finalizers and deletion.
    */
   constructor(readonly store: GenericStore, private readonly handlers: FeedHandlers, private readonly label: string,
-    private readonly opts: { metadataOnly?: boolean } = {}) {}
+    private readonly opts: { metadataOnly?: boolean; readsOnly?: readonly string[] } = {}) {
+    this.mentions = (opts.readsOnly ?? []).map((f) => Buffer.from(JSON.stringify(f)));
+  }
 
   /** Delivers the current state through the handlers, then follows changes. */
   async start(): Promise<void> {
@@ -73,20 +80,13 @@ export class ResourceFeed {
   async sync(revision: number, timeoutMs: number): Promise<boolean> {
     const cache = this.store.deps.cache;
     if (!this.viaCache || !cache) return true;
-    if (!(await cache.waitForRevision(revision, timeoutMs))) return false;
-    // The cache has published those changes; its dispatcher hands them over in later turns.
-    for (let turns = 0; turns < 100; turns++) {
-      const before = this.deliveries;
-      await nextTurn();
-      if (this.deliveries === before) break;
-    }
-    return true;
+    return cache.waitForDelivery(revision, timeoutMs);
   }
 
   private apply(events: StorageEvent[]): void {
-    this.deliveries++;
     for (const ev of events) {
       if (ev.type === 'put') {
+        if (this.irrelevant(ev)) continue;
         const obj = this.decode(ev.value, ev.revision);
         if (!obj) continue;
         const uid = obj.metadata?.uid as string;
@@ -104,9 +104,22 @@ export class ResourceFeed {
     }
   }
 
+  /**
+   * An update (same key, same object) whose old and new stored JSON both lack every field the
+   * handlers read: the handlers would see the same thing again. A mention anywhere (in data,
+   * say) only means the change is handed over; protobuf values are always handed over.
+   */
+  private irrelevant(ev: StorageEvent): boolean {
+    if (!this.mentions.length || ev.created || !ev.prevValue || !this.known.has(ev.key)) return false;
+    for (const value of [ev.prevValue, ev.value]) {
+      if (value[0] !== 0x7b) return false; // '{': stored JSON
+      for (const m of this.mentions) if (value.includes(m)) return false;
+    }
+    return true;
+  }
+
   /** A fresh state: what is no longer there (or is there with another uid) was removed. */
   private replace(kvs: KeyValue[]): void {
-    this.deliveries++;
     const objects = new Map<string, ApiObject>();
     for (const kv of kvs) {
       const obj = this.decode(kv.value, kv.modRevision);

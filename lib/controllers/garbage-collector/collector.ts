@@ -57,7 +57,7 @@ export class GarbageCollector {
       const feed = new ResourceFeed(store, {
         upsert: (obj) => this.schedule(this.graph.observe(obj, this.coordinates(store, obj))),
         remove: (obj) => this.schedule(this.graph.remove(obj.metadata?.uid as string)),
-      }, 'garbage collector', { metadataOnly: true });
+      }, 'garbage collector', { metadataOnly: true, readsOnly: ['ownerReferences', 'finalizers', 'deletionTimestamp'] });
       await feed.start();
       this.feeds.push(feed);
     }

@@ -151,6 +151,17 @@ export class Cacher {
   }
 
   /**
+   * Resolves true once every change up to `rev` has been handed to this cache's watchers
+   * (synchronous consumers have then seen it), false after `timeoutMs` or when the cache stops.
+   */
+  async waitForDelivery(rev: number, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    if (!(await this.waitForRevision(rev, timeoutMs))) return false;
+    const delivered = await raceDeadline(this.dispatcher.whenDelivered().then(() => true), deadline);
+    return delivered === true && this.isReady;
+  }
+
+  /**
    * Resolves true once the watch itself has applied `revision`, false after `timeoutMs` or when
    * the cache stops. For a revision known to be a change under this cache's prefix (an object's
    * resourceVersion); sends nothing to etcd.

@@ -21,6 +21,8 @@ export class WatchDispatcher {
   private flushing = false;
   private lastFlush = -Infinity;
   private count = 0;
+  /** whenDelivered() callers waiting for the current deliveries to go out. */
+  private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly minIntervalMs = DEFAULT_MIN_FLUSH_INTERVAL_MS) {}
 
@@ -60,6 +62,16 @@ export class WatchDispatcher {
     if (!this.flushing) this.request();
   };
 
+  /**
+   * Resolves once everything published so far has been handed to the watchers (a consumer
+   * still settling an earlier delivery gets the rest when it is done, so this holds only for
+   * synchronous consumers).
+   */
+  whenDelivered(): Promise<void> {
+    if (!this.scheduled && !this.flushing && !this.pending.length && !this.ready.size) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   /** Ends every watcher with `err` (each gets onError unless it closes first). */
   failAll(err: Error): void {
     for (const group of [...this.groups.values()]) for (const w of [...group]) w.fail(err);
@@ -97,5 +109,10 @@ export class WatchDispatcher {
       this.flushing = false;
     }
     if (this.ready.size || this.pending.length) this.request();
+    else if (this.idleWaiters.length) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
   };
 }
