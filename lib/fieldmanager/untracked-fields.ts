@@ -19,7 +19,10 @@ export function untrackedFields(): FieldSet {
   return FieldSet.of(...UNTRACKED);
 }
 
+/** One copy for stripUntracked, which only reads it (difference never changes its argument). */
+const UNTRACKED_SET = untrackedFields();
+
 /** `set` without the untracked paths. */
 export function stripUntracked(set: FieldSet): FieldSet {
-  return set.difference(untrackedFields());
+  return set.difference(UNTRACKED_SET);
 }

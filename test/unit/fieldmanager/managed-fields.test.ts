@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ANCIENT_CHANGES } from '../../../lib/fieldmanager/ancient-changes';
 import { updateManagedFields } from '../../../lib/fieldmanager/managed-fields';
+import { managerIdentifier } from '../../../lib/fieldmanager/manager-table';
 import { configMapSchema, namespaceSchema } from '../../../lib/scheme/schemas/core';
 import { DATA, at, applied, cm, created, entries, entry, owners, updated } from './fixtures';
 
@@ -181,5 +182,24 @@ describe('updateManagedFields', () => {
     obj = applied(obj, cm({ b: '2' }), 'y-applier', at(5));
     obj = updated(obj, cm({ a: '1', b: '2', c: '3' }), 'a-updater', at(5));
     expect(entries(obj).map((e) => `${e.operation} ${e.manager}`)).to.deep.equal(['Apply y-applier', 'Update z-updater', 'Update a-updater']);
+  });
+});
+
+describe('managerIdentifier', () => {
+  it('is the JSON of the identifying members, in Kubernetes\' order, whatever the names hold', () => {
+    const cases = [
+      { manager: 'kubectl', operation: 'Update' as const, apiVersion: 'v1' },
+      { manager: 'kubectl', operation: 'Apply' as const, apiVersion: 'apps/v1' },
+      { manager: '', operation: 'Update' as const, apiVersion: 'v1', subresource: 'status' },
+      { manager: 'odd "name" \\ ü \u0001', operation: 'Update' as const, apiVersion: '', subresource: 'scale' },
+    ];
+    for (const c of cases) {
+      const expected: Record<string, string> = {};
+      if (c.manager) expected.manager = c.manager;
+      expected.operation = c.operation;
+      if (c.operation !== 'Apply' && c.apiVersion) expected.apiVersion = c.apiVersion;
+      if (c.subresource) expected.subresource = c.subresource;
+      expect(managerIdentifier(c)).to.equal(JSON.stringify(expected));
+    }
   });
 });
