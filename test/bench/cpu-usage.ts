@@ -1,6 +1,6 @@
 /**
- * CPU time of the load generator and of the server process, so a result can say which side was
- * saturated. The server's comes from /proc (Linux); elsewhere it is unknown.
+ * CPU time of the load generator, the server process and etcd, so a result can say which side was
+ * saturated. The server's and etcd's come from /proc (Linux); elsewhere they are unknown.
  */
 import { readFileSync } from 'node:fs';
 
@@ -26,17 +26,23 @@ export function ownCpuSeconds(): number {
   return (u.user + u.system) / 1e6;
 }
 
+/** CPU use as % of one core of each side over a measurement; undefined where /proc cannot tell. */
+export interface CpuShares { generator: number; server?: number; etcd?: number }
+
 /** Starts a measurement; the returned function gives each side's CPU use as % of one core since. */
-export function cpuMeter(serverPid: number | undefined): () => { generator: number; server?: number } {
+export function cpuMeter(serverPid: number | undefined, etcdPid?: number): () => CpuShares {
   const t0 = Date.now();
   const own0 = ownCpuSeconds();
   const srv0 = processCpuSeconds(serverPid);
+  const etcd0 = processCpuSeconds(etcdPid);
   return () => {
     const wall = (Date.now() - t0) / 1000;
-    const srv1 = processCpuSeconds(serverPid);
+    const share = (before: number | undefined, after: number | undefined) =>
+      (before === undefined || after === undefined ? undefined : (100 * (after - before)) / wall);
     return {
       generator: (100 * (ownCpuSeconds() - own0)) / wall,
-      server: srv0 === undefined || srv1 === undefined ? undefined : (100 * (srv1 - srv0)) / wall,
+      server: share(srv0, processCpuSeconds(serverPid)),
+      etcd: share(etcd0, processCpuSeconds(etcdPid)),
     };
   };
 }

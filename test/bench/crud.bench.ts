@@ -7,7 +7,7 @@
 import { Benchmark, BenchContext, ResultRow, target } from './benchmark';
 import { CrudSide, RawEtcdCrud, ServerCrud, Version } from './crud-sides';
 import { LoopOptions, LoopResult, timedLoop } from './latency';
-import { cpuMeter } from './cpu-usage';
+import { CpuShares, cpuMeter } from './cpu-usage';
 
 const NAME = 'crud';
 const NAMESPACE = 'bench-crud';
@@ -35,8 +35,8 @@ interface Cell {
   concurrency: number;
   server: LoopResult;
   raw: LoopResult;
-  cpu: { server?: number; generator: number };
-  rawCpu: { generator: number };
+  cpu: CpuShares;
+  rawCpu: CpuShares;
   /** The loop stopped because every object was deleted, before its time was up. */
   exhausted?: boolean;
 }
@@ -67,7 +67,7 @@ export const crudBench: Benchmark = {
       if (!wanted.length) continue;
       const loop: LoopOptions = { durationMs: cellMs, maxIterations: 10_000_000, minIterations: 2 * c, concurrency: c };
       const objects = { server: new Map() as Objects, raw: new Map() as Objects };
-      let rawGet: { result: LoopResult; cpu: { generator: number } } | undefined;
+      let rawGet: { result: LoopResult; cpu: CpuShares } | undefined;
       for (const op of ['create', 'get', 'get RV=0', 'update', 'delete'] as Op[]) {
         // Create always runs (the other cells need objects), in full only when measured or when delete needs many.
         const measured = wanted.includes(op);
@@ -92,14 +92,14 @@ function matchesFocus(label: string, focus: string): boolean {
 
 /** Runs `op` on the raw side (unless `rawDone` already has it), then on the server, with the same loop options. */
 async function measureCell(ctx: BenchContext, sides: { server: CrudSide; raw: CrudSide }, objects: { server: Objects; raw: Objects },
-  op: Op, c: number, loop: LoopOptions, rawDone?: { result: LoopResult; cpu: { generator: number } }): Promise<Cell> {
+  op: Op, c: number, loop: LoopOptions, rawDone?: { result: LoopResult; cpu: CpuShares }): Promise<Cell> {
   let raw = rawDone ? { ...rawDone, exhausted: false } : undefined;
   if (!raw) {
-    const rawMeter = cpuMeter(undefined);
+    const rawMeter = cpuMeter(undefined, ctx.env.etcdPid);
     const r = await runOp(sides.raw, objects.raw, op, c, loop);
     raw = { ...r, cpu: rawMeter() };
   }
-  const meter = cpuMeter(ctx.env.serverPid);
+  const meter = cpuMeter(ctx.env.serverPid, ctx.env.etcdPid);
   const server = await runOp(sides.server, objects.server, op, c, loop);
   const cpu = meter();
   return { op, concurrency: c, server: server.result, raw: raw.result, cpu, rawCpu: raw.cpu, exhausted: server.exhausted || raw.exhausted };
@@ -151,14 +151,16 @@ async function warmUp(side: CrudSide, c: number, count: number): Promise<void> {
   for (const op of ['get', 'get RV=0', 'update', 'delete'] as Op[]) await runOp(side, objects, op, c, loop);
 }
 
+const pct = (share: number | undefined) => share?.toFixed(0) ?? '?';
+
 function rowsOf(cell: Cell): ResultRow[] {
   const { op, concurrency: c, server, raw } = cell;
   const spec = OPS[op];
   const label = `${spec.label} c=${c}`;
   const ratio = server.opsPerSec / raw.opsPerSec;
   const note = `${server.count} vs ${raw.count} ops${cell.exhausted ? ' (every object deleted before the time was up)' : ''}; `
-    + `baseline: ${spec.baseline}; CPU % of a core: server ${cell.cpu.server?.toFixed(0) ?? '?'}, load generator ${cell.cpu.generator.toFixed(0)} `
-    + `(etcd3 run: ${cell.rawCpu.generator.toFixed(0)})`;
+    + `baseline: ${spec.baseline}; CPU % of a core: server ${pct(cell.cpu.server)}, etcd ${pct(cell.cpu.etcd)}, load generator ${pct(cell.cpu.generator)} `
+    + `(etcd3 run: etcd ${pct(cell.rawCpu.etcd)}, load generator ${pct(cell.rawCpu.generator)})`;
   return [
     {
       benchmark: NAME, metric: `${label} throughput`, unit: 'ops/s', value: server.opsPerSec, baseline: raw.opsPerSec, ratio,

@@ -26,6 +26,8 @@ export interface BenchEnvironment {
   server: ServerConnection;
   /** The server process, for CPU accounting. */
   serverPid?: number;
+  /** The etcd process, for CPU accounting. */
+  etcdPid?: number;
   /** The server's inspector WebSocket, when its node args include --inspect (inspector-gc.ts). */
   serverInspectorUrl?: string;
   /** A new keep-alive HTTPS client with `maxSockets` = concurrency; closed by stop(). */
@@ -70,6 +72,7 @@ export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Prom
       etcdWatchesBeforeServer,
       server: conn,
       serverPid: server.process.pid,
+      etcdPid: etcd.pid,
       serverInspectorUrl: server.inspectorUrl,
       apiClient(maxSockets) {
         const c = new ApiClient(conn, maxSockets);

@@ -10,6 +10,8 @@ import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
 export interface TestEtcd {
   /** `http://127.0.0.1:<port>`, for etcd3 `hosts` or `--etcd-servers`. */
   endpoint: string;
+  /** The etcd process (for CPU accounting in benchmarks). */
+  pid?: number;
   /** Stops etcd and deletes its data dir. */
   stop(): Promise<void>;
 }
@@ -28,6 +30,7 @@ export async function startTestEtcd(): Promise<TestEtcd> {
     });
     return {
       endpoint: etcd.clientUrl,
+      pid: etcd.process.pid,
       async stop() {
         await etcd.stop();
         await fsp.rm(dataDir, { recursive: true, force: true });
