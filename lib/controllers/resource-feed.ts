@@ -17,7 +17,13 @@ export interface FeedHandlers {
   remove(obj: ApiObject): void;
 }
 
-interface Known { uid: string; name?: string; namespace?: string }
+interface Known {
+  uid: string;
+  name?: string;
+  namespace?: string;
+  /** The last value handed over mentions none of the fields in opts.readsOnly (see quiet()). */
+  quiet: boolean;
+}
 
 const RESTART_MS = 1000;
 
@@ -86,13 +92,16 @@ export class ResourceFeed {
   private apply(events: StorageEvent[]): void {
     for (const ev of events) {
       if (ev.type === 'put') {
-        if (this.irrelevant(ev)) continue;
+        const prev = this.known.get(ev.key);
+        const quiet = this.quiet(ev.value);
+        // An update of an object that mentioned none of the fields read and still does: the
+        // handlers would see the same thing again.
+        if (quiet && prev?.quiet && !ev.created) continue;
         const obj = this.decode(ev.value, ev.revision);
         if (!obj) continue;
         const uid = obj.metadata?.uid as string;
-        const prev = this.known.get(ev.key);
         if (prev && prev.uid !== uid) this.emitRemove(prev);
-        this.known.set(ev.key, { uid, name: obj.metadata?.name, namespace: obj.metadata?.namespace });
+        this.known.set(ev.key, { uid, name: obj.metadata?.name, namespace: obj.metadata?.namespace, quiet });
         this.emit('upsert', obj);
       } else {
         const prev = this.known.get(ev.key);
@@ -105,33 +114,30 @@ export class ResourceFeed {
   }
 
   /**
-   * An update (same key, same object) whose old and new stored JSON both lack every field the
-   * handlers read: the handlers would see the same thing again. A mention anywhere (in data,
-   * say) only means the change is handed over; protobuf values are always handed over.
+   * Stored JSON that mentions none of the fields the handlers read (opts.readsOnly). A mention
+   * anywhere (a data key of that name, say) only means the changes are handed over; protobuf
+   * values are never quiet, nor is anything without readsOnly.
    */
-  private irrelevant(ev: StorageEvent): boolean {
-    if (!this.mentions.length || ev.created || !ev.prevValue || !this.known.has(ev.key)) return false;
-    for (const value of [ev.prevValue, ev.value]) {
-      if (value[0] !== 0x7b) return false; // '{': stored JSON
-      for (const m of this.mentions) if (value.includes(m)) return false;
-    }
+  private quiet(value: Buffer): boolean {
+    if (!this.mentions.length || value[0] !== 0x7b) return false; // '{': stored JSON
+    for (const m of this.mentions) if (value.includes(m)) return false;
     return true;
   }
 
   /** A fresh state: what is no longer there (or is there with another uid) was removed. */
   private replace(kvs: KeyValue[]): void {
-    const objects = new Map<string, ApiObject>();
+    const objects = new Map<string, { obj: ApiObject; quiet: boolean }>();
     for (const kv of kvs) {
       const obj = this.decode(kv.value, kv.modRevision);
-      if (obj) objects.set(kv.key, obj);
+      if (obj) objects.set(kv.key, { obj, quiet: this.quiet(kv.value) });
     }
     for (const [key, prev] of [...this.known]) {
-      if (objects.get(key)?.metadata?.uid === prev.uid) continue;
+      if (objects.get(key)?.obj.metadata?.uid === prev.uid) continue;
       this.known.delete(key);
       this.emitRemove(prev);
     }
-    for (const [key, obj] of objects) {
-      this.known.set(key, { uid: obj.metadata?.uid as string, name: obj.metadata?.name, namespace: obj.metadata?.namespace });
+    for (const [key, { obj, quiet }] of objects) {
+      this.known.set(key, { uid: obj.metadata?.uid as string, name: obj.metadata?.name, namespace: obj.metadata?.namespace, quiet });
       this.emit('upsert', obj);
     }
   }

@@ -46,3 +46,43 @@ export function cpuMeter(serverPid: number | undefined, etcdPid?: number): () =>
     };
   };
 }
+
+/**
+ * CPU shares summed over several intervals (the rounds of one side): start() and stop() around
+ * each; shares() is CPU seconds over wall seconds of all intervals together.
+ */
+export class CpuAccumulator {
+  private wall = 0;
+  private readonly used = { generator: 0, server: 0, etcd: 0 };
+  private known = { server: true, etcd: true };
+  private open?: { t: number; own: number; server?: number; etcd?: number };
+
+  constructor(private readonly serverPid: number | undefined, private readonly etcdPid: number | undefined) {}
+
+  start(): void {
+    this.open = { t: Date.now(), own: ownCpuSeconds(), server: processCpuSeconds(this.serverPid), etcd: processCpuSeconds(this.etcdPid) };
+  }
+
+  stop(): void {
+    const o = this.open;
+    if (!o) return;
+    this.open = undefined;
+    this.wall += (Date.now() - o.t) / 1000;
+    this.used.generator += ownCpuSeconds() - o.own;
+    const server = processCpuSeconds(this.serverPid);
+    const etcd = processCpuSeconds(this.etcdPid);
+    if (o.server === undefined || server === undefined) this.known.server = false;
+    else this.used.server += server - o.server;
+    if (o.etcd === undefined || etcd === undefined) this.known.etcd = false;
+    else this.used.etcd += etcd - o.etcd;
+  }
+
+  shares(): CpuShares {
+    const pct = (s: number) => (this.wall > 0 ? (100 * s) / this.wall : 0);
+    return {
+      generator: pct(this.used.generator),
+      server: this.known.server ? pct(this.used.server) : undefined,
+      etcd: this.known.etcd ? pct(this.used.etcd) : undefined,
+    };
+  }
+}

@@ -6,8 +6,8 @@
  */
 import { Benchmark, BenchContext, ResultRow, target } from './benchmark';
 import { CrudSide, RawEtcdCrud, ServerCrud, Version } from './crud-sides';
-import { LoopOptions, LoopResult, timedLoop } from './latency';
-import { CpuShares, cpuMeter } from './cpu-usage';
+import { LoopOptions, LoopResult, mergeLoops, timedLoop } from './latency';
+import { CpuAccumulator, CpuShares } from './cpu-usage';
 
 const NAME = 'crud';
 const NAMESPACE = 'bench-crud';
@@ -16,6 +16,8 @@ const RAW_PREFIX = '/bench-raw/configmaps/bench-crud/';
 const CONCURRENCIES = [1, 16, 64];
 /** Targets (issue 7) hold at this concurrency: server rate / raw etcd3 rate. */
 const TARGET_CONCURRENCY = 64;
+/** Each measured cell alternates the two sides this many times (see measureCell); once in --quick. */
+const ROUNDS = 4;
 
 type Op = 'create' | 'get' | 'get RV=0' | 'update' | 'delete';
 
@@ -90,29 +92,42 @@ function matchesFocus(label: string, focus: string): boolean {
   return at >= 0 && !/[0-9]/.test(label.charAt(at + focus.length));
 }
 
-/** Runs `op` on the raw side (unless `rawDone` already has it), then on the server, with the same loop options. */
+/**
+ * Runs `op` on the raw side (unless `rawDone` already has it) and on the server, in alternating
+ * rounds with the same loop options split between them: whatever drifts during a run (etcd's
+ * database grows with every write of either side, the machine's other load) weighs on both sides
+ * alike, instead of on whichever side runs second.
+ */
 async function measureCell(ctx: BenchContext, sides: { server: CrudSide; raw: CrudSide }, objects: { server: Objects; raw: Objects },
   op: Op, c: number, loop: LoopOptions, rawDone?: { result: LoopResult; cpu: CpuShares }): Promise<Cell> {
-  let raw = rawDone ? { ...rawDone, exhausted: false } : undefined;
-  if (!raw) {
-    const rawMeter = cpuMeter(undefined, ctx.env.etcdPid);
-    const r = await runOp(sides.raw, objects.raw, op, c, loop);
-    raw = { ...r, cpu: rawMeter() };
+  const rounds = loop.durationMs > 0 && !ctx.quick ? ROUNDS : 1;
+  const perRound: LoopOptions = { ...loop, durationMs: loop.durationMs / rounds, minIterations: Math.ceil(loop.minIterations / rounds) };
+  const results = { server: [] as LoopResult[], raw: [] as LoopResult[] };
+  const cpu = { server: new CpuAccumulator(ctx.env.serverPid, ctx.env.etcdPid), raw: new CpuAccumulator(undefined, ctx.env.etcdPid) };
+  let exhausted = false;
+  for (let round = 0; round < rounds; round++) {
+    for (const side of rawDone ? ['server'] as const : ['raw', 'server'] as const) {
+      cpu[side].start();
+      const r = await runOp(sides[side], objects[side], op, c, perRound, round);
+      cpu[side].stop();
+      results[side].push(r.result);
+      exhausted ||= r.exhausted;
+    }
   }
-  const meter = cpuMeter(ctx.env.serverPid, ctx.env.etcdPid);
-  const server = await runOp(sides.server, objects.server, op, c, loop);
-  const cpu = meter();
-  return { op, concurrency: c, server: server.result, raw: raw.result, cpu, rawCpu: raw.cpu, exhausted: server.exhausted || raw.exhausted };
+  return {
+    op, concurrency: c, server: mergeLoops(results.server), raw: rawDone?.result ?? mergeLoops(results.raw),
+    cpu: cpu.server.shares(), rawCpu: rawDone?.cpu ?? cpu.raw.shares(), exhausted,
+  };
 }
 
 /** One loop of `op` on one side; create adds to `objects`, update changes versions, delete removes. */
-async function runOp(side: CrudSide, objects: Objects, op: Op, c: number, loop: LoopOptions): Promise<{ result: LoopResult; exhausted: boolean }> {
+async function runOp(side: CrudSide, objects: Objects, op: Op, c: number, loop: LoopOptions, round: number): Promise<{ result: LoopResult; exhausted: boolean }> {
   const names = [...objects.keys()];
   switch (op) {
     case 'create':
       return {
         result: await timedLoop(async (i) => {
-          const name = `c${c}-${i}`;
+          const name = `c${c}-${round}-${i}`;
           objects.set(name, await side.create(name, i));
         }, loop),
         exhausted: false,
@@ -127,7 +142,8 @@ async function runOp(side: CrudSide, objects: Objects, op: Op, c: number, loop: 
       return {
         result: await timedLoop(async (i) => {
           const name = free.pop()!;
-          objects.set(name, await side.update(name, objects.get(name)!, i));
+          // Data new to every write of the run (rounds restart i).
+          objects.set(name, await side.update(name, objects.get(name)!, round * 100_000_000 + i));
           free.push(name);
         }, loop),
         exhausted: false,
@@ -148,7 +164,7 @@ async function warmUp(side: CrudSide, c: number, count: number): Promise<void> {
   const objects: Objects = new Map();
   const loop = { durationMs: 0, maxIterations: count, minIterations: count, concurrency: c };
   await timedLoop(async (i) => { objects.set(`warm-${i}`, await side.create(`warm-${i}`, i)); }, loop);
-  for (const op of ['get', 'get RV=0', 'update', 'delete'] as Op[]) await runOp(side, objects, op, c, loop);
+  for (const op of ['get', 'get RV=0', 'update', 'delete'] as Op[]) await runOp(side, objects, op, c, loop, 0);
 }
 
 const pct = (share: number | undefined) => share?.toFixed(0) ?? '?';

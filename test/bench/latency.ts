@@ -38,6 +38,18 @@ export interface LoopResult extends LatencySummary {
   /** Completed operations per second of wall time. */
   opsPerSec: number;
   elapsedMs: number;
+  /** Every latency sample (ms), sorted: what mergeLoops needs. */
+  samples: Float64Array;
+}
+
+/** One result from several loops of the same operation (rounds): summed time, pooled samples. */
+export function mergeLoops(results: readonly LoopResult[]): LoopResult {
+  const total = results.reduce((n, r) => n + r.samples.length, 0);
+  const samples = new Float64Array(total);
+  let at = 0;
+  for (const r of results) { samples.set(r.samples, at); at += r.samples.length; }
+  const elapsedMs = results.reduce((ms, r) => ms + r.elapsedMs, 0);
+  return { ...summarize(samples), opsPerSec: elapsedMs > 0 ? total / (elapsedMs / 1000) : 0, elapsedMs, samples };
 }
 
 /** Runs `op` in a closed loop; `op` rejects to abort the whole loop. */
@@ -57,5 +69,6 @@ export async function timedLoop(op: (iteration: number) => Promise<void>, opts: 
   };
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
   const elapsedMs = performance.now() - t0;
-  return { ...summarize(Float64Array.from(samples)), opsPerSec: samples.length / (elapsedMs / 1000), elapsedMs };
+  const sorted = Float64Array.from(samples);
+  return { ...summarize(sorted), opsPerSec: samples.length / (elapsedMs / 1000), elapsedMs, samples: sorted };
 }

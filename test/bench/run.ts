@@ -38,6 +38,7 @@ async function main(): Promise<number> {
         only: { type: 'string' },
         focus: { type: 'string' },
         'server-cpu-prof': { type: 'string' },
+        'server-node-arg': { type: 'string', multiple: true },
         help: { type: 'boolean', default: false },
       },
     }).values;
@@ -56,7 +57,10 @@ async function main(): Promise<number> {
     return 2;
   }
   const selected = BENCHMARKS.filter((b) => !only || only.includes(b.name));
-  const serverNodeArgs = flags['server-cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['server-cpu-prof'])}`] : [];
+  const serverNodeArgs = [
+    ...(flags['server-cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['server-cpu-prof'])}`] : []),
+    ...(flags['server-node-arg'] ?? []),
+  ];
 
   const report: RunReport = { startedAt: new Date().toISOString(), quick: flags.quick, focus: flags.focus, failures: [], host: hostInfo(), rows: [] };
   let current: BenchEnvironment | undefined;
