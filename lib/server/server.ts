@@ -4,6 +4,7 @@
  * main.ts calls this with parsed flags; tests call it directly.
  */
 import http2 from 'node:http2';
+import { withTurnBudget } from './turn-budget';
 import tls from 'node:tls';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -51,6 +52,8 @@ export interface RunningServer {
 }
 
 const DRAIN_TIMEOUT_MS = 10_000;
+/** Requests started per event-loop turn; the rest of a burst in the next turns (turn-budget.ts). */
+const REQUESTS_PER_TURN = 16;
 
 const TLS13_PREFERENCE = 'TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_256_GCM_SHA384';
 
@@ -141,7 +144,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     // TLS 1.3 with AES-128-GCM first, as Go's crypto/tls (so kube-apiserver) prefers on AES
     // hardware: ~15% cheaper per byte than OpenSSL's default AES-256-GCM, which big lists feel.
     ciphers: `${TLS13_PREFERENCE}:${tls.DEFAULT_CIPHERS}`, honorCipherOrder: true,
-  }, app.callback());
+  }, withTurnBudget(app.callback(), REQUESTS_PER_TURN));
   server.setTimeout(0);
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });

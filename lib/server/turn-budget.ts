@@ -1,0 +1,43 @@
+/**
+ * Splits bursts of requests across turns of the event loop. Node answers every request that
+ * arrived in one read of a connection before it writes any response: with client-go's single
+ * HTTP/2 connection carrying dozens of requests at once, the client then waits for the whole
+ * burst and the server for the client's next one, each idle in turn. Starting at most `perTurn`
+ * requests per turn (the rest, in arrival order, in the turns right after) lets the first answers
+ * go out while the next are computed, so client and server work at the same time.
+ */
+export function withTurnBudget<R, S>(handle: (req: R, res: S) => unknown, perTurn: number): (req: R, res: S) => void {
+  const waiting: Array<[R, S]> = [];
+  let startedThisTurn = 0;
+  let scheduled = false;
+
+  const nextTurn = (): void => {
+    scheduled = false;
+    startedThisTurn = 0;
+    // What arrived in the meantime waits behind what was already waiting.
+    const n = Math.min(perTurn, waiting.length);
+    for (let i = 0; i < n; i++) {
+      const [req, res] = waiting.shift() as [R, S];
+      startedThisTurn++;
+      handle(req, res);
+    }
+    schedule();
+  };
+
+  function schedule(): void {
+    if (!scheduled && (startedThisTurn > 0 || waiting.length > 0)) {
+      scheduled = true;
+      setImmediate(nextTurn);
+    }
+  }
+
+  return (req: R, res: S) => {
+    if (startedThisTurn < perTurn && waiting.length === 0) {
+      startedThisTurn++;
+      handle(req, res);
+    } else {
+      waiting.push([req, res]);
+    }
+    schedule();
+  };
+}
