@@ -24,6 +24,12 @@ const PROBE_NAMESPACE = 'bench-memory-probe';
 const PUTS_PER_TXN = 128;
 const TXNS_IN_FLIGHT = 4;
 const MIB = 2 ** 20;
+/**
+ * Before the last reading of a full run the server is left idle this long, so that "before the
+ * GC" is what an operator sees once the load is over: V8 keeps the garbage of the load until its
+ * memory reducer runs, some seconds after allocation stops.
+ */
+const UNFORCED_IDLE_MS = 30_000;
 /** Target (issue 7): RSS ≤ 2x the JSON size + 150 MiB. */
 const targetBytes = (json: number) => 2 * json + 150 * MIB;
 
@@ -42,11 +48,12 @@ export const memoryBench: Benchmark = {
     for (const name of [NAMESPACE, PROBE_NAMESPACE]) {
       await api.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
-    const rss = async () => {
-      await new Promise((r) => setTimeout(r, settle.waitMs));
+    /** `idleMs`: how long the server is left alone first (V8's memory reducer runs after some seconds without allocation). */
+    const rss = async (idleMs = settle.waitMs) => {
+      await new Promise((r) => setTimeout(r, idleMs));
       const asFound = processMemory(ctx.env.serverPid).rss;
       if (inspector) await collectGarbage(inspector);
-      return { asFound, ...await settledRss(ctx.env.serverPid, settle.samples, settle.intervalMs) };
+      return { asFound, idleMs, ...await settledRss(ctx.env.serverPid, settle.samples, settle.intervalMs) };
     };
     const how = `${inspector ? 'after a full GC, ' : ''}min of ${settle.samples} readings`;
     const idle = await rss();
@@ -74,14 +81,16 @@ export const memoryBench: Benchmark = {
       await waitForCache(api, written.revision);
       const cacheMs = performance.now() - t0 - loadMs;
       await checkCount(api, count);
-      ctx.log(`${NAME}: ${count} in the cache; reading RSS`);
-      const m = await rss();
+      ctx.log(`${NAME}: ${count} in the cache; reading RSS${count === counts[counts.length - 1] && !ctx.quick ? ` after ${UNFORCED_IDLE_MS / 1000} s idle` : ''}`);
+      // The last step also shows what an operator sees without a forced GC, once V8 has had time.
+      const m = await rss(count === counts[counts.length - 1] && !ctx.quick ? UNFORCED_IDLE_MS : settle.waitMs);
       const bound = targetBytes(jsonBytes);
       rows.push({
         benchmark: NAME, metric: `RSS with ${count.toLocaleString('en-US')} ConfigMaps (1 KiB)`, unit: 'MiB', value: m.min / MIB, baseline: jsonBytes / MIB,
         ...target(`≤ ${(bound / MIB).toFixed(0)} MiB (2x JSON + 150 MiB)`, m.min <= bound),
         note: `baseline: JSON size as stored; growth over idle ${((m.min - idle.min) / MIB).toFixed(0)} MiB = `
-          + `${((m.min - idle.min) / jsonBytes).toFixed(2)}x JSON; ${how}; before the GC ${(m.asFound / MIB).toFixed(0)} MiB, `
+          + `${((m.min - idle.min) / jsonBytes).toFixed(2)}x JSON; ${how}; before the GC ${(m.asFound / MIB).toFixed(0)} MiB `
+          + `(server left idle ${(m.idleMs / 1000).toFixed(0)} s), `
           + `peak so far ${(m.peak / MIB).toFixed(0)} MiB; etcd load ${(loadMs / 1000).toFixed(1)} s, cache caught up ${(cacheMs / 1000).toFixed(1)} s later`,
       });
     }
