@@ -17,13 +17,20 @@ export interface ObjectCoordinates {
   name: string;
 }
 
+/**
+ * The dependents of a node that has none: shared, never added to (link() gives a node its own set
+ * first). Most nodes are nobody's owner, and an empty Set per object is memory for nothing.
+ */
+const NO_DEPENDENTS: ReadonlySet<GraphNode> = new Set<GraphNode>();
+
 export interface GraphNode {
   uid: string;
   /** Absent while virtual (only known as someone's owner). */
   coordinates?: ObjectCoordinates;
   /** The node's own metadata.ownerReferences. */
   owners: OwnerReference[];
-  dependents: Set<GraphNode>;
+  /** NO_DEPENDENTS until the node is someone's owner. */
+  dependents: ReadonlySet<GraphNode>;
   beingDeleted: boolean;
   /** Being deleted with the foregroundDeletion finalizer: waits for blocking dependents. */
   deletingDependents: boolean;
@@ -82,7 +89,7 @@ export class DependencyGraph {
     const wasObserved = !!node?.coordinates;
     const before = node ? { deletingDependents: node.deletingDependents, orphaning: node.orphaning } : undefined;
     if (!node) {
-      node = { uid, owners: [], dependents: new Set(), beingDeleted: false, deletingDependents: false, orphaning: false };
+      node = { uid, owners: [], dependents: NO_DEPENDENTS, beingDeleted: false, deletingDependents: false, orphaning: false };
       this.nodes.set(uid, node);
     }
     node.coordinates = coordinates;
@@ -169,16 +176,17 @@ export class DependencyGraph {
   private link(dependent: GraphNode, ownerUid: string): void {
     let owner = this.nodes.get(ownerUid);
     if (!owner) {
-      owner = { uid: ownerUid, owners: [], dependents: new Set(), beingDeleted: false, deletingDependents: false, orphaning: false };
+      owner = { uid: ownerUid, owners: [], dependents: NO_DEPENDENTS, beingDeleted: false, deletingDependents: false, orphaning: false };
       this.nodes.set(ownerUid, owner);
     }
-    owner.dependents.add(dependent);
+    if (owner.dependents === NO_DEPENDENTS) owner.dependents = new Set([dependent]);
+    else (owner.dependents as Set<GraphNode>).add(dependent);
   }
 
   private unlink(dependent: GraphNode, ownerUid: string): void {
     const owner = this.nodes.get(ownerUid);
     if (!owner) return;
-    owner.dependents.delete(dependent);
+    if (owner.dependents !== NO_DEPENDENTS) (owner.dependents as Set<GraphNode>).delete(dependent);
     // A virtual node exists only for its dependents.
     if (!owner.coordinates && !owner.dependents.size) this.nodes.delete(ownerUid);
   }

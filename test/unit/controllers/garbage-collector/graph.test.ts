@@ -19,6 +19,21 @@ describe('DependencyGraph', () => {
     expect([...g.get('u-owner')!.dependents].map((d) => d.uid)).to.deep.equal(['u-dep']);
   });
 
+  it('each owner has its own dependents, through gaining, losing and regaining them', () => {
+    const g = new DependencyGraph();
+    for (const name of ['a', 'b', 'loner']) g.observe(cm(name, `u-${name}`), at(name));
+    g.observe(cm('d1', 'u-d1', { ownerReferences: [ref('a', 'u-a')] }), at('d1'));
+    g.observe(cm('d2', 'u-d2', { ownerReferences: [ref('b', 'u-b')] }), at('d2'));
+    const deps = (uid: string) => [...g.get(uid)!.dependents].map((d) => d.uid).sort();
+    expect([deps('u-a'), deps('u-b'), deps('u-loner')]).to.deep.equal([['u-d1'], ['u-d2'], []]);
+    // d1 moves from a to b, then back to a with d2.
+    g.observe(cm('d1', 'u-d1', { ownerReferences: [ref('b', 'u-b')] }), at('d1'));
+    expect([deps('u-a'), deps('u-b'), deps('u-loner')]).to.deep.equal([[], ['u-d1', 'u-d2'], []]);
+    g.observe(cm('d1', 'u-d1', { ownerReferences: [ref('a', 'u-a')] }), at('d1'));
+    g.observe(cm('d2', 'u-d2', { ownerReferences: [ref('a', 'u-a')] }), at('d2'));
+    expect([deps('u-a'), deps('u-b'), deps('u-loner'), deps('u-d1')]).to.deep.equal([['u-d1', 'u-d2'], [], [], []]);
+  });
+
   it('an owner not observed is a virtual node, and the dependent is to be verified', () => {
     const g = new DependencyGraph();
     const work = g.observe(cm('dep', 'u-dep', { ownerReferences: [ref('gone', 'u-gone')] }), at('dep'));
