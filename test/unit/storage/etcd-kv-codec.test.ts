@@ -4,30 +4,10 @@
  * writes or reads, int64s past 2^32, oneof members that are 0, and malformed answers.
  */
 import { expect } from 'chai';
-import path from 'node:path';
-import protobuf from 'protobufjs';
+import { BIG, b, base64, decodeWith, encodeWith } from '../../helpers/etcd-proto';
 import {
   decodeRangeResponse, decodeTxnResponse, decodeCompactionResponse, encodeCompactionRequest, encodeRangeRequest, encodeTxnRequest,
 } from '../../../lib/storage/etcd3/kv-client';
-
-const root = protobuf.loadSync(path.join(require.resolve('etcd3/package.json'), '..', 'proto', 'rpc.proto'));
-const type = (name: string) => root.lookupType(name);
-const BIG = 2 ** 40 + 5;
-const b = (s: string) => Buffer.from(s);
-
-/** The message behind the 5-byte gRPC prefix, as protobufjs reads it into a plain object. */
-function decodeWith(name: string, framed: Buffer): Record<string, unknown> {
-  expect(framed[0]).to.equal(0);
-  expect(framed.readUInt32BE(1)).to.equal(framed.length - 5);
-  const t = type(name);
-  return t.toObject(t.decode(framed.subarray(5)), { longs: Number, bytes: String, oneofs: true, defaults: false });
-}
-
-const encodeWith = (name: string, obj: Record<string, unknown>): Buffer => {
-  const t = type(name);
-  return Buffer.from(t.encode(t.fromObject(obj)).finish());
-};
-const base64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe('etcd KV client wire format', () => {
   it('RangeRequest: every field, int64s past 2^32', () => {

@@ -4,27 +4,8 @@
  * and the cutting of a gRPC body into messages however DATA frames split or pack them.
  */
 import { expect } from 'chai';
-import path from 'node:path';
-import protobuf from 'protobufjs';
+import { BIG, b, base64, decodeWith, encodeWith } from '../../helpers/etcd-proto';
 import { GrpcMessageCutter, decodeWatchResponse, encodeWatchCreateRequest } from '../../../lib/storage/etcd3/watch-stream';
-
-const root = protobuf.loadSync(path.join(require.resolve('etcd3/package.json'), '..', 'proto', 'rpc.proto'));
-const type = (name: string) => root.lookupType(name);
-const BIG = 2 ** 40 + 5;
-const b = (s: string) => Buffer.from(s);
-const base64 = (s: string) => Buffer.from(s).toString('base64');
-
-function decodeWith(name: string, framed: Buffer): Record<string, unknown> {
-  expect(framed[0]).to.equal(0);
-  expect(framed.readUInt32BE(1)).to.equal(framed.length - 5);
-  const t = type(name);
-  return t.toObject(t.decode(framed.subarray(5)), { longs: Number, bytes: String, oneofs: true, defaults: false });
-}
-
-const encodeWith = (name: string, obj: Record<string, unknown>): Buffer => {
-  const t = type(name);
-  return Buffer.from(t.encode(t.fromObject(obj)).finish());
-};
 
 /** A gRPC message: the 5-byte prefix, then `msg`. */
 const framed = (msg: Buffer) => {
