@@ -17,12 +17,13 @@ import { memoryBench } from './memory.bench';
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [crudBench, watchFanout, listBench, applyBench, memoryBench];
 
-const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR]
+const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)
   --out=FILE            JSON results (default bench-results.json)
   --only=NAME,...       run only these benchmarks
   --focus=TEXT          measure only the cells whose metric contains TEXT (crud), e.g. --focus='update (PUT with resourceVersion) c=64'
   --server-cpu-prof=DIR write a V8 CPU profile of each server process into DIR (open in Chrome DevTools)
+  --server-node-arg=FLAG  a Node/V8 flag for each server process (repeatable), e.g. --server-node-arg=--max-semi-space-size=32
 benchmarks:
 ${BENCHMARKS.map((b) => `  ${b.name.padEnd(14)} ${b.description}`).join('\n')}`;
 
