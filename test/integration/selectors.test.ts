@@ -182,8 +182,12 @@ describe('selectors and chunked lists', () => {
       expect(active).to.not.include(held);
       expect(await listNames(`/api/v1/namespaces${q({ fieldSelector: 'status.phase!=Active' })}`)).to.deep.equal([held]);
 
-      // Release the finalizer so the namespace can go.
-      const current = (await t.get(cmPath(held, 'hold'))).body;
+      // Release the finalizer so the namespace can go, once the namespace controller has marked
+      // the ConfigMap deleted (a read before that mark would be a stale base for the PUT: 409).
+      const current = await eventually(async () => {
+        const res = await t.get(cmPath(held, 'hold'));
+        return res.body?.metadata?.deletionTimestamp ? res.body : undefined;
+      });
       const released = await t.put(cmPath(held, 'hold'), { ...current, metadata: { ...current.metadata, finalizers: [] } });
       expect(released.status, released.text).to.equal(200);
       await eventually(async () => (await t.get(`/api/v1/namespaces/${held}`)).status === 404);
