@@ -201,6 +201,24 @@ describe('Cacher', () => {
     expect(c.watcherCount).to.equal(2);
   });
 
+  it('a watcher that keeps up takes one delivery larger than the queue limit; a slow one is ended', async () => {
+    const c = await started('/bulk/cms/', { watcherQueueLimit: 10 });
+    const putAll = (n: number, value: string) => client.kv.txn({ compare: [], failure: [], success: Array.from({ length: n },
+      (_, i) => ({ request_put: { key: Buffer.from(`/bulk/cms/ns/k${i}`), value: Buffer.from(value) } })) });
+    const sync = new Recorder();
+    const slow = new Recorder();
+    c.watch('/bulk/cms/', c.revision, sync);
+    c.watch('/bulk/cms/', c.revision, { onEvents: () => new Promise<void>(() => undefined), onError: slow.onError });
+    // One transaction of 40 puts: one etcd watch response, one delivery of 40 events.
+    await putAll(40, 'v');
+    await soon(() => sync.events.length === 40);
+    // The slow watcher took the first delivery and never settled it; the next one piles up behind it.
+    await putAll(40, 'w');
+    await soon(() => sync.events.length === 80 && slow.errors.length === 1);
+    expect(sync.errors).to.deep.equal([]);
+    expect(slow.errors[0]).to.include({ message: 'watcher could not keep up' });
+  });
+
   it('runs exactly one etcd watch however many watchers it serves; stop ends them', async () => {
     let active = 0;
     let created = 0;

@@ -1,7 +1,7 @@
 /**
  * One client's watch on the cache: a bounded queue between the cache's single etcd watch and the
- * client. A client that falls behind by more than the queue limit is ended with an error (it
- * resumes from its last resourceVersion); it never slows the cache or other watchers down.
+ * client. A client that falls behind, with more than the queue limit waiting, is ended with an
+ * error (it resumes from its last resourceVersion); it never slows the cache or other watchers down.
  */
 import { StorageEvent, WatchHandle, WatchHandlers } from '../interfaces';
 import { StorageError } from '../errors';
@@ -38,7 +38,7 @@ export class CacheWatcher implements WatchHandle {
   /**
    * @param prefix keys this watcher receives
    * @param afterRevision only events with a higher revision are delivered
-   * @param queueLimit live events that may wait for the consumer before it is ended
+   * @param queueLimit live events that may wait for a consumer that is behind before it is ended
    * @param schedule asks for drain() to be called soon (never synchronously)
    * @param detach removes the watcher from whatever publishes to it
    */
@@ -67,10 +67,14 @@ export class CacheWatcher implements WatchHandle {
     if (this.done || !events.length || events[events.length - 1].revision <= after) return;
     const evs = events[0].revision > after ? events : events.filter((e) => e.revision > after);
     this.queuedThrough = evs[evs.length - 1].revision;
+    // Behind: the consumer still holds an earlier delivery or has events waiting. One delivery to a
+    // consumer that has taken everything is handed over whole, however large (a bulk write of
+    // thousands of keys lands in one delivery); only a backlog beyond the limit ends the watch.
+    const behind = this.busy || this.liveQueued > 0;
     this.queue.push({ events: evs, live });
     if (live) {
       this.liveQueued += evs.length;
-      if (this.liveQueued > this.queueLimit) {
+      if (behind && this.liveQueued > this.queueLimit) {
         this.fail(new StorageError('Internal', 'watcher could not keep up'));
         return;
       }
