@@ -1,6 +1,7 @@
 /**
- * A full garbage collection in another Node process, through its inspector (the process runs
- * with --inspect=127.0.0.1:0): `HeapProfiler.collectGarbage` over the inspector's WebSocket.
+ * A full garbage collection in, or the memory usage of, another Node process, through its
+ * inspector (the process runs with --inspect=127.0.0.1:0): `HeapProfiler.collectGarbage` and
+ * `Runtime.evaluate` over the inspector's WebSocket.
  * Node 20 has no WebSocket client, so this speaks just enough of RFC 6455 for one request.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,15 +10,27 @@ import { Socket } from 'node:net';
 
 /** Asks the process behind `wsUrl` (`ws://127.0.0.1:<port>/<id>`) for a full GC; resolves when it is done. */
 export async function collectGarbage(wsUrl: string, timeoutMs = 30_000): Promise<void> {
+  await inspectorCall(wsUrl, 'HeapProfiler.collectGarbage', {}, timeoutMs);
+}
+
+/** `process.memoryUsage()` of the process behind `wsUrl`, read without collecting anything. */
+export async function remoteMemoryUsage(wsUrl: string, timeoutMs = 30_000): Promise<NodeJS.MemoryUsage> {
+  const res = await inspectorCall(wsUrl, 'Runtime.evaluate',
+    { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true }, timeoutMs);
+  return JSON.parse(res.result.value);
+}
+
+/** One inspector method call; resolves with its result. */
+async function inspectorCall(wsUrl: string, method: string, params: object, timeoutMs: number): Promise<any> {
   const socket = await upgrade(wsUrl, timeoutMs);
   try {
     const reply = readMessages(socket);
-    socket.write(frame(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' })));
+    socket.write(frame(JSON.stringify({ id: 1, method, params })));
     for (;;) {
       const msg = JSON.parse(await reply.next(timeoutMs));
       if (msg.id !== 1) continue;
-      if (msg.error) throw new Error(`HeapProfiler.collectGarbage: ${JSON.stringify(msg.error)}`);
-      return;
+      if (msg.error) throw new Error(`${method}: ${JSON.stringify(msg.error)}`);
+      return msg.result;
     }
   } finally {
     socket.destroy();

@@ -14,7 +14,7 @@ import { Benchmark, BenchContext, ResultRow, target } from './benchmark';
 import { ApiClient } from './api-client';
 import { PAYLOAD } from './crud-sides';
 import { processMemory, settledRss } from './process-memory';
-import { collectGarbage } from './inspector-gc';
+import { collectGarbage, remoteMemoryUsage } from './inspector-gc';
 
 const NAME = 'memory';
 const NAMESPACE = 'bench-memory';
@@ -52,8 +52,10 @@ export const memoryBench: Benchmark = {
     const rss = async (idleMs = settle.waitMs) => {
       await new Promise((r) => setTimeout(r, idleMs));
       const asFound = processMemory(ctx.env.serverPid).rss;
+      const heapBefore = inspector ? heapOf(await remoteMemoryUsage(inspector)) : '';
       if (inspector) await collectGarbage(inspector);
-      return { asFound, idleMs, ...await settledRss(ctx.env.serverPid, settle.samples, settle.intervalMs) };
+      const heapAfter = inspector ? heapOf(await remoteMemoryUsage(inspector)) : '';
+      return { asFound, idleMs, heapBefore, heapAfter, ...await settledRss(ctx.env.serverPid, settle.samples, settle.intervalMs) };
     };
     const how = `${inspector ? 'after a full GC, ' : ''}min of ${settle.samples} readings`;
     const idle = await rss();
@@ -91,12 +93,20 @@ export const memoryBench: Benchmark = {
         note: `baseline: JSON size as stored; growth over idle ${((m.min - idle.min) / MIB).toFixed(0)} MiB = `
           + `${((m.min - idle.min) / jsonBytes).toFixed(2)}x JSON; ${how}; before the GC ${(m.asFound / MIB).toFixed(0)} MiB `
           + `(server left idle ${(m.idleMs / 1000).toFixed(0)} s), `
-          + `peak so far ${(m.peak / MIB).toFixed(0)} MiB; etcd load ${(loadMs / 1000).toFixed(1)} s, cache caught up ${(cacheMs / 1000).toFixed(1)} s later`,
+          + `peak so far ${(m.peak / MIB).toFixed(0)} MiB; `
+          + (inspector ? `before the GC ${m.heapBefore}, after it ${m.heapAfter}; ` : '')
+          + `etcd load ${(loadMs / 1000).toFixed(1)} s, cache caught up ${(cacheMs / 1000).toFixed(1)} s later`,
       });
     }
     return rows;
   },
 };
+
+/** V8's heap (used of total) and the memory outside it (Buffers and other external memory), MiB. */
+function heapOf(m: NodeJS.MemoryUsage): string {
+  const mib = (n: number) => (n / MIB).toFixed(0);
+  return `V8 heap ${mib(m.heapUsed)} of ${mib(m.heapTotal)} MiB, external ${mib(m.external)} MiB`;
+}
 
 /**
  * Puts ConfigMaps `cm-<from>` .. `cm-<to - 1>`, each the template with its own name and uid, in
