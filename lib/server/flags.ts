@@ -32,8 +32,6 @@ export interface ServerConfig {
   etcdCompactionIntervalMs: number;
   /** Lifetime of list continue tokens (not a kube-apiserver flag). */
   continueTokenTtlMs: number;
-  /** How often a quiet server checks whether a burst left memory to give back; 0: never (not a kube-apiserver flag). */
-  idleMemoryReclaimIntervalMs: number;
   storageMediaType: StorageMediaType;
   watchCache: boolean;
   /** 0: listen on a free port chosen by the OS. */
@@ -301,9 +299,6 @@ export const FLAGS: readonly FlagDef[] = [
   flag('watch-cache', 'watchCache', bool, true, 'Serve lists and watches from an in-memory cache of etcd.'),
   flag('continue-token-ttl', 'continueTokenTtlMs', duration, 300_000,
     'Lifetime of list continue tokens; an older token is answered 410 Expired.'),
-  flag('idle-memory-reclaim-interval', 'idleMemoryReclaimIntervalMs', duration, 5_000,
-    'After an interval this long with the server quiet, a full garbage collection gives back the memory left by the '
-    + 'work since the last one (1 s of work, or heap growth of 32 MiB or 25%); 0 disables it.'),
   flag('secure-port', 'securePort', int(0, 65535), 6443, 'HTTPS port; 0 picks a free port.'),
   flag('bind-address', 'bindAddress', text, '127.0.0.1',
     'IP address to listen on (0.0.0.0 or :: for all interfaces).', { check: requiredIp }),

@@ -5,7 +5,6 @@
 import { FlagError, helpText, parseFlags } from './flags';
 import { startServer } from './server';
 import { logger } from './logger';
-import { startIdleMemoryReclaim } from './idle-memory-reclaim';
 
 async function main(): Promise<void> {
   let config;
@@ -23,8 +22,6 @@ async function main(): Promise<void> {
     return;
   }
   const server = await startServer(config);
-  // A process-wide policy, so it belongs to the process rather than to startServer (tests run several servers in one).
-  const reclaim = startIdleMemoryReclaim(config.idleMemoryReclaimIntervalMs, logger);
   process.stdout.write([
     '',
     `orch-apiserver is serving at ${server.url}`,
@@ -37,7 +34,6 @@ async function main(): Promise<void> {
     signals++;
     if (signals > 1) process.exit(1);
     logger.info('shutting down', { signal: sig });
-    reclaim.stop();
     server.stop().then(() => process.exit(0), (err) => {
       logger.error('shutdown failed', { error: String(err) });
       process.exit(1);

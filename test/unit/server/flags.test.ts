@@ -151,13 +151,11 @@ describe('parseFlags', () => {
 
     it('fills the *Ms fields from duration flags', () => {
       const c = parseFlags(['--livez-grace-period=1h30m', '--request-timeout', '500ms',
-        '--shutdown-delay-duration=30s', '--shutdown-watch-termination-grace-period=0', '--etcd-compaction-interval=1m',
-        '--idle-memory-reclaim-interval=0']);
+        '--shutdown-delay-duration=30s', '--shutdown-watch-termination-grace-period=0', '--etcd-compaction-interval=1m']);
       expect(c).to.include({
         livezGracePeriodMs: 5_400_000, requestTimeoutMs: 500, shutdownDelayDurationMs: 30_000,
-        shutdownWatchTerminationGracePeriodMs: 0, etcdCompactionIntervalMs: 60_000, idleMemoryReclaimIntervalMs: 0,
+        shutdownWatchTerminationGracePeriodMs: 0, etcdCompactionIntervalMs: 60_000,
       });
-      expect(parseFlags([])).to.include({ idleMemoryReclaimIntervalMs: 5_000 });
     });
 
     it('reports a bad duration flag with the flag name', () => {
