@@ -59,7 +59,7 @@ export async function list(store: GenericStore, namespace: string | undefined, o
   if (token && Date.now() - token.issuedAt > store.deps.continueTtlMs) throw await expiredContinue(store, token);
   let source: ReadSource;
   try {
-    source = await openReadSource(store.storage, store.deps.cache, plan);
+    source = await openReadSource(store.storage, store.deps.cache, plan, prefix);
   } catch (err) {
     if (token && err instanceof ApiError && err.code === 410) throw await expiredContinue(store, token);
     throw err;

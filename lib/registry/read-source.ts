@@ -66,7 +66,27 @@ async function awaitEtcdRevision(storage: Storage, rev: number): Promise<void> {
   }
 }
 
-export async function openReadSource(storage: Storage, cache: Cacher | undefined, plan: ReadPlan): Promise<ReadSource> {
+/**
+ * The state at `revision` from memory while the cache can tell that the keys read have not changed
+ * since (Cacher.unchangedSince), else from `etcd` (etcd at exactly that revision).
+ */
+function fromCacheAt(cache: Cacher, etcd: ReadSource, revision: number): ReadSource {
+  return {
+    revision,
+    range: (prefix, opts) => (cache.unchangedSince(prefix, revision)
+      ? Promise.resolve({ ...cache.list(prefix, opts), revision })
+      : etcd.range(prefix, opts)),
+    get: (key) => (cache.unchangedSince(key, revision) ? Promise.resolve(cache.get(key).kv) : etcd.get(key)),
+  };
+}
+
+/**
+ * `prefix`: the keys an exact read will cover. Given with a ready cache, a read at an exact
+ * revision under which nothing has changed since is served from memory (a paginated list's later
+ * pages): etcd is asked only whether it still has that revision (410 when compacted, as a read
+ * from etcd would answer).
+ */
+export async function openReadSource(storage: Storage, cache: Cacher | undefined, plan: ReadPlan, prefix?: string): Promise<ReadSource> {
   const usable = cache?.ready ? cache : undefined;
   switch (plan.kind) {
     case 'any':
@@ -87,6 +107,12 @@ export async function openReadSource(storage: Storage, cache: Cacher | undefined
       return fromEtcd(storage, 0);
     }
     case 'exact': {
+      if (usable && prefix !== undefined && usable.unchangedSince(prefix, plan.revision)) {
+        const etcd = exactAt(storage, plan.revision);
+        // One small read at the revision: a compacted one is refused (a key that never exists).
+        await etcd.get(prefix);
+        return fromCacheAt(usable, etcd, plan.revision);
+      }
       await awaitEtcdRevision(storage, plan.revision);
       return exactAt(storage, plan.revision);
     }

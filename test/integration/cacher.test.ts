@@ -219,6 +219,26 @@ describe('Cacher', () => {
     expect(slow.errors[0]).to.include({ message: 'watcher could not keep up' });
   });
 
+  it('unchangedSince: true while nothing under the prefix changed after the revision and the ring still covers it', async () => {
+    const c = await started('/since/cms/', { eventCapacity: 3 });
+    const r0 = await put('/since/cms/a/k1', '1');
+    await soon(() => c.revision >= r0);
+    expect(c.unchangedSince('/since/cms/a/', r0)).to.equal(true);
+    expect(c.unchangedSince('/since/cms/a/', r0 - 1)).to.equal(false);
+    expect(c.unchangedSince('/since/cms/a/', c.revision + 1)).to.equal(false);
+    const r1 = await put('/since/cms/b/k1', '1');
+    await soon(() => c.revision >= r1);
+    expect(c.unchangedSince('/since/cms/a/', r0)).to.equal(true);
+    expect(c.unchangedSince('/since/cms/b/', r0)).to.equal(false);
+    expect(c.unchangedSince('/since/cms/', r0)).to.equal(false);
+    // Three more changes elsewhere push r0 out of a ring of three: it can no longer tell.
+    let last = r1;
+    for (let i = 0; i < 3; i++) last = await put(`/since/cms/b/k${i + 2}`, '1');
+    await soon(() => c.revision >= last);
+    expect(c.unchangedSince('/since/cms/a/', r0)).to.equal(false);
+    expect(c.unchangedSince('/since/cms/a/', last)).to.equal(true);
+  });
+
   it('runs exactly one etcd watch however many watchers it serves; stop ends them', async () => {
     let active = 0;
     let created = 0;

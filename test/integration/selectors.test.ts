@@ -299,6 +299,43 @@ describe('selectors and chunked lists', () => {
       expect(await listNames(cmPath(snap))).to.deep.equal(['s0', 's1', 's2', 's25', 's4', 's9']);
     });
 
+    it('later pages are the snapshot whether their namespace changed in between or only another one did', async () => {
+      const [quiet, busy] = ['sel-pages-quiet', 'sel-pages-busy'];
+      for (const ns of [quiet, busy]) {
+        await createNamespace(ns);
+        await createConfigMaps(ns, { q1: {}, q2: {}, q3: {}, q4: {}, q5: {} });
+      }
+      const first = (await t.get(cmPath(quiet) + q({ limit: '2' }))).body;
+      // Only the other namespace changes: the rest of the quiet one is as it was.
+      await createConfigMaps(busy, { q0: {} });
+      expect((await t.del(cmPath(busy, 'q4'))).status).to.equal(200);
+      const second = (await t.get(cmPath(quiet) + q({ limit: '2', continue: first.metadata.continue }))).body;
+      expect(second.items.map((i: any) => i.metadata.name)).to.deep.equal(['q3', 'q4']);
+      expect(second.metadata.resourceVersion).to.equal(first.metadata.resourceVersion);
+      expect(second.metadata.remainingItemCount).to.equal(1);
+      // Now a key already listed changes (q1) and one not yet listed goes: the last page still shows the snapshot.
+      const q1 = (await t.get(cmPath(quiet, 'q1'))).body;
+      expect((await t.put(cmPath(quiet, 'q1'), { ...q1, data: { changed: 'yes' } })).status).to.equal(200);
+      expect((await t.del(cmPath(quiet, 'q5'))).status).to.equal(200);
+      const last = (await t.get(cmPath(quiet) + q({ limit: '2', continue: second.metadata.continue }))).body;
+      expect(last.items.map((i: any) => i.metadata.name)).to.deep.equal(['q5']);
+      expect(last.metadata.resourceVersion).to.equal(first.metadata.resourceVersion);
+      expect(last.metadata.continue ?? '').to.equal('');
+      // Across all namespaces, pages keep the snapshot while namespaces change around them.
+      const everywhere = (await t.get(`/api/v1/configmaps${q({ limit: '3', labelSelector: '!absent' })}`)).body;
+      await createConfigMaps(busy, { q9: {} });
+      let token = everywhere.metadata.continue;
+      const seen: string[] = everywhere.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`);
+      while (token) {
+        const body = (await t.get(`/api/v1/configmaps${q({ limit: '3', labelSelector: '!absent', continue: token })}`)).body;
+        expect(body.metadata.resourceVersion).to.equal(everywhere.metadata.resourceVersion);
+        seen.push(...body.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`));
+        token = body.metadata.continue;
+      }
+      expect(seen).to.include(`${busy}/q0`).and.not.include(`${busy}/q9`);
+      expect(seen.filter((k) => k.startsWith(`${quiet}/`))).to.deep.equal(['q1', 'q2', 'q3', 'q4'].map((n) => `${quiet}/${n}`));
+    });
+
     it('a garbage continue token is 400 BadRequest', async () => {
       for (const token of ['garbage', 'eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ', Buffer.from('{"v":"meta.k8s.io/v1","rv":-1,"start":"x"}').toString('base64url')]) {
         const res = await t.get(cmPath(ns) + q({ limit: '2', continue: token }));

@@ -99,6 +99,17 @@ export class Cacher {
     return this.ring.startRevision;
   }
 
+  /**
+   * Whether the cached keys under `prefix` are, now, exactly as they were at `revision`: the cache
+   * knows the state up to a revision at least that one, its ring holds every change after it, and
+   * none of those is under `prefix`. Lets a read at an older revision (a list's next page) be
+   * served from memory. False whenever that cannot be told.
+   */
+  unchangedSince(prefix: string, revision: number): boolean {
+    return this.isReady && revision <= this.revision && revision >= this.ring.startRevision
+      && !this.ring.changedSince(revision, prefix);
+  }
+
   /** Number of cached keys. */
   get size(): number {
     return this.store.size;

@@ -67,6 +67,16 @@ export class EventRing {
     return out;
   }
 
+  /** Whether a retained event with a revision above `afterRevision` has a key starting with `prefix`. */
+  changedSince(afterRevision: number, prefix: string): boolean {
+    for (let i = this.length - 1; i >= 0; i--) {
+      const ev = this.at(i);
+      if (ev.revision <= afterRevision) return false;
+      if (ev.key.startsWith(prefix)) return true;
+    }
+    return false;
+  }
+
   private at(i: number): StorageEvent {
     return this.buf[(this.head + i) % this.capacity] as StorageEvent;
   }
