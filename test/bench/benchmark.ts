@@ -53,3 +53,9 @@ export interface Benchmark {
   /** Must end every loop and stream it starts; the runner stops the environment afterwards. */
   run(ctx: BenchContext): Promise<ResultRow[]>;
 }
+
+/** `label` contains `focus`, and not as the start of a longer number ('create c=1' is not 'create c=16'). */
+export function matchesFocus(label: string, focus: string): boolean {
+  const at = label.indexOf(focus);
+  return at >= 0 && !/[0-9]/.test(label.charAt(at + focus.length));
+}

@@ -4,7 +4,7 @@
  * each against the same operation done directly with etcd3 on the same etcd in the same run:
  * the transaction with the compare the server's storage uses, or a range of one key.
  */
-import { Benchmark, BenchContext, ResultRow, target } from './benchmark';
+import { Benchmark, BenchContext, matchesFocus, ResultRow, target } from './benchmark';
 import { CrudSide, RawEtcdCrud, ServerCrud, Version } from './crud-sides';
 import { LoopOptions, LoopResult, mergeLoops, timedLoop } from './latency';
 import { CpuAccumulator, CpuShares } from './cpu-usage';
@@ -85,12 +85,6 @@ export const crudBench: Benchmark = {
     return cells.flatMap(rowsOf);
   },
 };
-
-/** `label` contains `focus`, and not as the start of a longer number ('create c=1' is not 'create c=16'). */
-function matchesFocus(label: string, focus: string): boolean {
-  const at = label.indexOf(focus);
-  return at >= 0 && !/[0-9]/.test(label.charAt(at + focus.length));
-}
 
 /**
  * Runs `op` on the raw side (unless `rawDone` already has it) and on the server, in alternating

@@ -21,7 +21,7 @@ const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only
   --quick               smaller data and shorter phases (whole run under ~2 minutes)
   --out=FILE            JSON results (default bench-results.json)
   --only=NAME,...       run only these benchmarks
-  --focus=TEXT          measure only the cells whose metric contains TEXT (crud), e.g. --focus='update (PUT with resourceVersion) c=64'
+  --focus=TEXT          measure only the cells whose metric contains TEXT (crud, list), e.g. --focus='update (PUT with resourceVersion) c=64'
   --server-cpu-prof=DIR write a V8 CPU profile of each server process into DIR (open in Chrome DevTools)
   --server-node-arg=FLAG  a Node/V8 flag for each server process (repeatable), e.g. --server-node-arg=--max-semi-space-size=32
 benchmarks:
