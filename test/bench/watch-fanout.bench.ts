@@ -183,7 +183,7 @@ interface WriteResult {
  * MAX_WRITES_IN_FLIGHT are outstanding (the achieved rate then falls short and says so). Writes
  * not sent within `maxMs` are skipped, so a slow server cannot stretch the run without bound.
  */
-async function paceWrites(total: number, perSec: number, maxMs: number, write: (seq: number) => Promise<boolean>): Promise<WriteResult> {
+export async function paceWrites(total: number, perSec: number, maxMs: number, write: (seq: number) => Promise<boolean>): Promise<WriteResult> {
   const result: WriteResult = { succeeded: [], failed: 0, notSent: 0, latencies: [], elapsedMs: 0 };
   const t0 = performance.now();
   let next = 0;
