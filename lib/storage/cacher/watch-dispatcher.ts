@@ -1,7 +1,7 @@
 /**
  * Fans the cache's changes out to its watchers. Publishing only collects; delivery happens in a
- * later turn of the event loop (so a consumer never runs inside the etcd watch callback), and with
- * many watchers at most once per `minIntervalMs`: the changes published in between go out together, as one array
+ * later turn of the event loop (so a consumer never runs inside the etcd watch callback), at most
+ * once per `minIntervalMs`: the changes published in between go out together, as one array
  * shared by every watcher of a prefix (filtered once per distinct prefix), which a consumer can
  * encode once for all (api/shared-events.ts). Each delivery to a stream has a fixed cost, so with
  * a thousand watchers fewer, larger deliveries are what keeps latency low under load.
@@ -16,12 +16,6 @@ import { CacheWatcher } from './cache-watcher';
  * at 10 ms against 55-97 ms at 5 ms, where the server was saturated writing to the streams.
  */
 export const DEFAULT_MIN_FLUSH_INTERVAL_MS = 10;
-/**
- * Deliveries are spaced only while at least this many watchers are open. Fewer get each change in
- * the next turn: with 64 watchers at 200 writes/s, spacing added ~5 ms to every delivery (p50
- * 7.6 ms against etcd's own 2.3 ms) for a fan-out cost that does not need saving.
- */
-export const DEFAULT_SPACED_FROM_WATCHERS = 100;
 
 export class WatchDispatcher {
   private readonly groups = new Map<string, Set<CacheWatcher>>();
@@ -35,10 +29,7 @@ export class WatchDispatcher {
   /** whenDelivered() callers waiting for the current deliveries to go out. */
   private idleWaiters: Array<() => void> = [];
 
-  constructor(
-    private readonly minIntervalMs = DEFAULT_MIN_FLUSH_INTERVAL_MS,
-    private readonly spacedFromWatchers = DEFAULT_SPACED_FROM_WATCHERS,
-  ) {}
+  constructor(private readonly minIntervalMs = DEFAULT_MIN_FLUSH_INTERVAL_MS) {}
 
   /** Number of open watchers. */
   get size(): number {
@@ -94,7 +85,7 @@ export class WatchDispatcher {
   private request(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    const wait = this.count < this.spacedFromWatchers ? 0 : this.lastFlush + this.minIntervalMs - performance.now();
+    const wait = this.lastFlush + this.minIntervalMs - performance.now();
     if (wait >= 1) setTimeout(this.flush, wait);
     else setImmediate(this.flush);
   }

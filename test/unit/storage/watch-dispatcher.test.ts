@@ -12,7 +12,7 @@ const put = (key: string, revision: number): StorageEvent => ({ type: 'put', key
 
 describe('WatchDispatcher', () => {
   it('whenDelivered resolves only after the spaced delivery of everything published before it', async () => {
-    const dispatcher = new WatchDispatcher(30, 1);
+    const dispatcher = new WatchDispatcher(30);
     const seen: number[] = [];
     const w = new CacheWatcher('/r/', 0, { onEvents: (evs) => { for (const e of evs) seen.push(e.revision); }, onError: () => undefined },
       1000, dispatcher.schedule, (x) => dispatcher.remove(x));
@@ -31,27 +31,5 @@ describe('WatchDispatcher', () => {
     await dispatcher.whenDelivered();
     expect(seen).to.deep.equal([1, 2, 4]);
     await w.close();
-  });
-
-  it('with fewer watchers than the spacing threshold, delivers each change in the next turn', async () => {
-    const dispatcher = new WatchDispatcher(1_000, 3);
-    const seen: number[] = [];
-    const ws = [0, 1].map(() => new CacheWatcher('/r/', 0, { onEvents: (evs) => { for (const e of evs) seen.push(e.revision); }, onError: () => undefined },
-      1000, dispatcher.schedule, (x) => dispatcher.remove(x)));
-    for (const w of ws) dispatcher.add(w);
-    const turn = () => new Promise((r) => setImmediate(r));
-    dispatcher.publish([put('/r/a', 1)]);
-    await turn();
-    dispatcher.publish([put('/r/b', 2)]);
-    await turn();
-    // No 1 s spacing: both changes reached both watchers within two turns.
-    expect(seen).to.deep.equal([1, 1, 2, 2]);
-    // A third watcher reaches the threshold: the next change waits for the spacing.
-    const third = new CacheWatcher('/r/', 2, { onEvents: () => undefined, onError: () => undefined }, 1000, dispatcher.schedule, (x) => dispatcher.remove(x));
-    dispatcher.add(third);
-    dispatcher.publish([put('/r/c', 3)]);
-    await turn();
-    expect(seen).to.deep.equal([1, 1, 2, 2]);
-    for (const w of [...ws, third]) await w.close();
   });
 });
