@@ -33,6 +33,10 @@ export interface Naming {
   serviceAccountNameAnnotation: string;
   /** Secret type of bootstrap tokens: `bootstrap.orch.io/token`. */
   bootstrapTokenType: string;
+  /** Default service-account issuer: `https://orch.default.svc.cluster.local` / `https://kubernetes.default.svc.cluster.local`. */
+  defaultServiceAccountIssuer: string;
+  /** The root-CA ConfigMap published to every namespace: `orch-root-ca.crt` / `kube-root-ca.crt`. */
+  rootCaConfigMapName: string;
 }
 
 function make(flavor: Flavor): Naming {
@@ -56,6 +60,8 @@ function make(flavor: Flavor): Naming {
     serviceAccountTokenType: `${labelDomain}/service-account-token`,
     serviceAccountNameAnnotation: `${labelDomain}/service-account.name`,
     bootstrapTokenType: `bootstrap.${labelDomain}/token`,
+    defaultServiceAccountIssuer: `https://${flavor === 'orch' ? 'orch' : 'kubernetes'}.default.svc.cluster.local`,
+    rootCaConfigMapName: `${system}-root-ca.crt`,
   };
 }
 

@@ -8,7 +8,8 @@ import { GenericStore } from '../registry/store';
 import { errors } from '../meta/api-errors';
 import { Naming } from '../naming';
 import { negotiateResponse } from './negotiation';
-import { ResourceScope, User } from './handlers/scope';
+import { ResourceScope } from './handlers/scope';
+import { UserInfo } from '../authn/user';
 import { handleGet } from './handlers/get';
 import { handleList } from './handlers/list';
 import { handleCreate } from './handlers/create';
@@ -61,6 +62,6 @@ export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutS
     if (info.verb === 'create' && info.name !== undefined && info.subresource === undefined) throw errors.methodNotAllowed();
     // An Accept we cannot produce is refused before anything is written, as Kubernetes' handlers do.
     negotiateResponse(ctx.get('accept'), info.verb === 'watch' ? 'watch' : info.verb === 'list' ? 'list' : 'object', { apiVersion: store.apiVersion, kind: def.kind });
-    await handler({ ctx, info, store, user: ctx.state.user as User | undefined, limits, initialEventsAnnotation });
+    await handler({ ctx, info, store, user: ctx.state.user as UserInfo | undefined, limits, initialEventsAnnotation });
   };
 }

@@ -1,42 +1,54 @@
 /**
- * Client-certificate authentication: a certificate that chains to the client CA names the user
- * (CN) and its groups (O). TLS verification is done by the TLS layer (`authorized`).
+ * Client-certificate authentication (--client-ca-file, one or several CAs): a certificate that
+ * chains to the pool names the user by its subject's Common Name and a group per Organization.
+ * A certificate that does not verify is `invalid` (401 unless another credential authenticates);
+ * one without a Common Name is not this authenticator's, as in Kubernetes.
  */
 import type { TLSSocket } from 'node:tls';
-import type { Context } from 'koa';
-import { User } from '../api/handlers/scope';
+import { AuthResult, AuthnRequest, NOT_MINE, RequestAuthenticator, authenticated, invalid } from './authenticator';
+import { CertificatePool, peerChain } from './cert-pool';
 
-/** The TLS socket of a request, over HTTP/1.1 or HTTP/2. */
-function tlsSocketOf(ctx: Context): TLSSocket | undefined {
-  const req = ctx.req as unknown as { socket?: TLSSocket; stream?: { session?: { socket?: TLSSocket } } };
-  return req.stream?.session?.socket ?? req.socket;
+interface Memo { result: AuthResult; recheckAfter: number }
+
+/** The subject's CN and O fields of a connection's certificate (Node's parsed form). */
+export function subjectOf(socket: TLSSocket): { cn?: string; orgs: string[] } {
+  const subject = socket.getPeerCertificate().subject as Record<string, string | string[] | undefined> | undefined;
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const all = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  return { cn: first(subject?.CN), orgs: all(subject?.O) };
 }
 
-/**
- * The user of a connection, read once per TLS socket: a connection's client certificate cannot
- * change, and reading it costs tens of microseconds per request.
- */
-const usersBySocket = new WeakMap<TLSSocket, User | null>();
+export class X509Authenticator implements RequestAuthenticator {
+  readonly name = 'x509';
+  /**
+   * A connection's certificate cannot change: it is verified once per connection (verifying
+   * costs tens of microseconds) and again only once the answer may have expired.
+   */
+  private readonly bySocket = new WeakMap<TLSSocket, Memo>();
 
-export function userFromClientCertificate(ctx: Context): User | undefined {
-  const socket = tlsSocketOf(ctx);
-  if (!socket || typeof socket.getPeerCertificate !== 'function') return undefined;
-  let user = usersBySocket.get(socket);
-  if (user === undefined) {
-    user = readUser(socket) ?? null;
-    usersBySocket.set(socket, user);
+  constructor(private readonly pool: CertificatePool) {}
+
+  authenticate(req: AuthnRequest): AuthResult {
+    const socket = req.socket;
+    if (!socket) return NOT_MINE;
+    const now = Date.now();
+    const memo = this.bySocket.get(socket);
+    if (memo && now <= memo.recheckAfter) return memo.result;
+    const { result, recheckAfter } = this.check(socket, now);
+    this.bySocket.set(socket, { result, recheckAfter });
+    return result;
   }
-  return user ?? undefined;
-}
 
-function readUser(socket: TLSSocket): User | undefined {
-  if (!socket.authorized) return undefined;
-  const cert = socket.getPeerCertificate();
-  if (!cert || !cert.subject) return undefined;
-  const cn = cert.subject.CN;
-  const org = cert.subject.O;
-  if (!cn) return undefined;
-  const name = Array.isArray(cn) ? cn[0] : cn;
-  const groups = org === undefined ? [] : Array.isArray(org) ? org : [org];
-  return { name, groups: [...groups, 'system:authenticated'] };
+  private check(socket: TLSSocket, now: number): Memo {
+    const chain = peerChain(socket);
+    if (!chain.length) return { result: NOT_MINE, recheckAfter: Infinity };
+    const why = this.pool.verify(chain, new Date(now));
+    // A bad answer is looked at again in a minute (a CA may have been missing a moment).
+    if (why) return { result: invalid(`client certificate: ${why}`), recheckAfter: now + 60_000 };
+    const { cn, orgs } = subjectOf(socket);
+    if (!cn) return { result: NOT_MINE, recheckAfter: Infinity };
+    // A good answer holds until the first certificate on the way expires.
+    const expires = Math.min(...chain.map((c) => Date.parse(c.validTo)));
+    return { result: authenticated({ name: cn, groups: orgs }), recheckAfter: expires };
+  }
 }

@@ -65,7 +65,7 @@ export class ApiError extends Error {
       kind: 'Status', apiVersion: 'v1', metadata: { ...this.statusMetadata }, status: 'Failure',
       message: this.message, reason: this.reason, code: this.code,
     };
-    if (this.details && Object.keys(this.details).length) s.details = this.details;
+    if (this.details) s.details = this.details;
     return s;
   }
 }
@@ -102,6 +102,15 @@ export const errors = {
   unauthorized: (message = 'Unauthorized') => new ApiError(401, 'Unauthorized', message),
   forbidden: (gr: GroupResource, name: string, why: string) =>
     new ApiError(403, 'Forbidden', `${qualifiedResource(gr)} "${name}" is forbidden: ${why}`, gd(gr, name)),
+  /**
+   * Authorization's refusal (Kubernetes' responsewriters.Forbidden): `sentence` says who cannot
+   * do what (lib/authz/attributes.ts); a non-resource request has no group/resource.
+   */
+  forbiddenRequest: (gr: GroupResource, name: string, sentence: string) => {
+    if (!gr.resource) return new ApiError(403, 'Forbidden', `forbidden: ${sentence}`, {});
+    if (!name) return new ApiError(403, 'Forbidden', `${qualifiedResource(gr)} is forbidden: ${sentence}`, { ...(gr.group ? { group: gr.group } : {}), kind: gr.resource });
+    return new ApiError(403, 'Forbidden', `${qualifiedResource(gr)} "${name}" is forbidden: ${sentence}`, gd(gr, name));
+  },
   methodNotSupported: (gr: GroupResource, action: string) =>
     new ApiError(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualifiedResource(gr)}"`, { kind: gr.resource, group: gr.group || undefined }),
   methodNotAllowed: () => new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'),

@@ -5,6 +5,7 @@
 import { FieldError } from '../meta/field-errors';
 import { TableColumns } from '../meta/table';
 import { Schema } from './schema';
+import { UserInfo } from '../authn/user';
 
 /** Any API object as JSON. Objects stay plain JSON from decode to storage. */
 export interface ApiObject {
@@ -40,7 +41,8 @@ export interface ObjectMeta {
 /** Context handed to strategies: who is asking, in which namespace. */
 export interface StrategyContext {
   namespace?: string;
-  user?: { name: string; groups: string[] };
+  /** The request's user (after impersonation): what admission's `userInfo` is. */
+  user?: UserInfo;
 }
 
 /**

@@ -40,10 +40,30 @@ export interface ServerConfig {
   tlsCertFile: string; tlsPrivateKeyFile: string;
   clientCaFile: string; tokenAuthFile: string;
   anonymousAuth: boolean; enableBootstrapTokenAuth: boolean;
+  /** Authenticating proxy: headers trusted only from certificates of requestheaderClientCaFile. */
+  requestheaderUsernameHeaders: string[]; requestheaderGroupHeaders: string[];
+  requestheaderExtraHeadersPrefix: string[]; requestheaderClientCaFile: string; requestheaderAllowedNames: string[];
+  oidcIssuerUrl: string; oidcClientId: string; oidcUsernameClaim: string;
+  /** Unset (undefined) differs from empty: unset means the issuer URL + '#' unless the claim is email. */
+  oidcUsernamePrefix: string | undefined;
+  oidcGroupsClaim: string; oidcGroupsPrefix: string;
+  oidcRequiredClaim: Record<string, string>; oidcCaFile: string; oidcSigningAlgs: string[];
+  authenticationTokenWebhookConfigFile: string;
+  authenticationTokenWebhookVersion: 'v1' | 'v1beta1';
+  authenticationTokenWebhookCacheTtlMs: number;
   authorizationMode: AuthorizationMode[];
   enableAdmissionPlugins: string[]; disableAdmissionPlugins: string[];
-  serviceAccountIssuer: string; serviceAccountKeyFile: string; serviceAccountSigningKeyFile: string;
+  /** The first signs new tokens; all are accepted. Empty: the flavor's default issuer. */
+  serviceAccountIssuer: string[];
+  serviceAccountKeyFile: string[]; serviceAccountSigningKeyFile: string;
+  serviceAccountJwksUri: string;
+  /** 0: no maximum. */
+  serviceAccountMaxTokenExpirationMs: number;
+  serviceAccountLookup: boolean;
+  /** Empty: the service-account issuers. */
   apiAudiences: string[];
+  /** The CA published to every namespace (root-CA ConfigMap, token Secrets); empty: the generated CA. */
+  rootCaFile: string;
   /** `key[=bool]` entries, e.g. `{ 'api/all': true, 'batch/v1beta1': false }`. */
   runtimeConfig: Record<string, boolean>;
   featureGates: Record<string, boolean>;
@@ -213,6 +233,31 @@ function list<T extends string = string>(allowed?: readonly T[]): ValueKind<T[]>
   };
 }
 
+/** Repeatable, one value per use, commas kept (pflag's StringArray: issuers, key files). */
+const stringArray: ValueKind<string[]> = {
+  type: 'stringArray',
+  parse: (raw, previous) => [...(previous ?? []), raw],
+  show: (v) => v.join(','),
+};
+
+/** Optional text where unset differs from empty (`--oidc-username-prefix=""` is not unset). */
+const optionalText: ValueKind<string | undefined> = { type: 'string', parse: (raw) => raw, show: (v) => v ?? '' };
+
+/** Comma-separated `key=value` pairs, accumulating over repeats (pflag's mapStringString). */
+const stringMap: ValueKind<Record<string, string>> = {
+  type: 'mapStringString',
+  parse(raw, previous) {
+    const out = { ...(previous ?? {}) };
+    for (const item of raw.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+      const eq = item.indexOf('=');
+      if (eq <= 0) throw new Error(`${JSON.stringify(item)} must be formatted as key=value`);
+      out[item.slice(0, eq)] = item.slice(eq + 1);
+    }
+    return out;
+  },
+  show: (v) => Object.entries(v).map(([k, x]) => `${k}=${x}`).join(','),
+};
+
 /** Comma-separated `key=bool`; with `valueOptional`, a bare `key` means true (runtime-config). */
 function boolMap(valueOptional: boolean): ValueKind<Record<string, boolean>> {
   return {
@@ -258,6 +303,20 @@ function mustBeIssuer(v: string): string | undefined {
   if (!v.includes(':')) return undefined;
   try { new URL(v); return undefined; } catch { return 'contains a ":" but is not a valid URL'; }
 }
+
+const mustBeIssuers = (vs: string[]) => vs.map((v) => (v === '' ? 'must not be empty' : mustBeIssuer(v))).find((x) => x);
+
+/** Empty passes: the flag is optional. */
+function mustBeHttpsUrl(v: string): string | undefined {
+  if (v === '') return undefined;
+  let url: URL | undefined;
+  try { url = new URL(v); } catch { url = undefined; }
+  if (!url || url.protocol !== 'https:') return 'must be an https URL';
+  if (url.hash || url.search || url.username || url.password) return 'must not carry a query, fragment or user info';
+  return undefined;
+}
+
+const noBlanks = (vs: string[]) => (vs.some((v) => v.trim() === '') ? 'must not hold empty names' : undefined);
 
 function noRepeats(modes: string[]): string | undefined {
   if (modes.length === 0) return 'must name at least one mode';
@@ -311,23 +370,58 @@ export const FLAGS: readonly FlagDef[] = [
   flag('tls-private-key-file', 'tlsPrivateKeyFile', text, '', 'Key of --tls-cert-file (PEM).'),
   flag('client-ca-file', 'clientCaFile', text, '', 'CA bundle that verifies client certificates.'),
   flag('token-auth-file', 'tokenAuthFile', text, '', 'CSV of static bearer tokens: token,user,uid,"group1,group2".'),
-  flag('anonymous-auth', 'anonymousAuth', bool, true, 'Treat unauthenticated requests as system:anonymous.'),
+  flag('anonymous-auth', 'anonymousAuth', bool, true, 'Treat requests without credentials as system:anonymous.'),
   flag('enable-bootstrap-token-auth', 'enableBootstrapTokenAuth', bool, false,
     'Accept bootstrap tokens from Secrets in the system namespace.'),
+  flag('requestheader-username-headers', 'requestheaderUsernameHeaders', list(), [],
+    'Headers naming the user behind an authenticating proxy (e.g. X-Remote-User); the first with a value wins.', { check: noBlanks }),
+  flag('requestheader-group-headers', 'requestheaderGroupHeaders', list(), [],
+    'Headers whose every value is a group of the proxied user (e.g. X-Remote-Group).', { check: noBlanks }),
+  flag('requestheader-extra-headers-prefix', 'requestheaderExtraHeadersPrefix', list(), [],
+    'Header prefixes (e.g. X-Remote-Extra-) whose headers are extra attributes of the proxied user.', { check: noBlanks }),
+  flag('requestheader-client-ca-file', 'requestheaderClientCaFile', text, '',
+    'CA bundle a proxy\'s client certificate must chain to before its user headers are trusted.'),
+  flag('requestheader-allowed-names', 'requestheaderAllowedNames', list(), [],
+    'Common names allowed for proxy certificates; empty allows any certificate of the proxy CA.', { check: noBlanks }),
+  flag('oidc-issuer-url', 'oidcIssuerUrl', text, '', 'OpenID Connect issuer (https); enables ID-token authentication.', { check: mustBeHttpsUrl }),
+  flag('oidc-client-id', 'oidcClientId', text, '', 'Client ID every ID token must be issued to (its aud).'),
+  flag('oidc-username-claim', 'oidcUsernameClaim', text, 'sub', 'Claim used as the user name.', { check: notEmpty }),
+  flag('oidc-username-prefix', 'oidcUsernamePrefix', optionalText, undefined,
+    'Prefix of OIDC user names; "-" for none. Unset: the issuer URL and "#", unless the claim is email.'),
+  flag('oidc-groups-claim', 'oidcGroupsClaim', text, '', 'Claim (a string or a list of strings) used as groups.'),
+  flag('oidc-groups-prefix', 'oidcGroupsPrefix', text, '', 'Prefix of OIDC group names.'),
+  flag('oidc-required-claim', 'oidcRequiredClaim', stringMap, {}, 'key=value claims every ID token must carry; repeatable.'),
+  flag('oidc-ca-file', 'oidcCaFile', text, '', 'CA bundle of the OIDC issuer\'s serving certificate; empty: the system roots.'),
+  flag('oidc-signing-algs', 'oidcSigningAlgs', list(['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512']), ['RS256'],
+    'JOSE algorithms accepted for ID-token signatures.'),
+  flag('authentication-token-webhook-config-file', 'authenticationTokenWebhookConfigFile', text, '',
+    'Kubeconfig-format file of a remote service that authenticates bearer tokens by TokenReview.'),
+  flag('authentication-token-webhook-version', 'authenticationTokenWebhookVersion', oneOf<'v1' | 'v1beta1'>(['v1', 'v1beta1']), 'v1beta1',
+    'TokenReview version sent to the token webhook.'),
+  flag('authentication-token-webhook-cache-ttl', 'authenticationTokenWebhookCacheTtlMs', duration, 120_000,
+    'How long the token webhook\'s answers (yes and no) are cached.'),
   flag('authorization-mode', 'authorizationMode', list(AUTHORIZATION_MODES), ['AlwaysAllow'],
     'Ordered authorizers: AlwaysAllow, AlwaysDeny, RBAC, Node, Webhook, ABAC.', { check: noRepeats }),
   flag('enable-admission-plugins', 'enableAdmissionPlugins', list(), [],
     'Admission plugins to enable besides the default ones.'),
   flag('disable-admission-plugins', 'disableAdmissionPlugins', list(), [],
     'Admission plugins to disable even if on by default.'),
-  flag('service-account-issuer', 'serviceAccountIssuer', text, '',
-    'Issuer (iss) of service account tokens.', { check: mustBeIssuer }),
-  flag('service-account-key-file', 'serviceAccountKeyFile', text, '',
-    'PEM public keys that verify service account tokens.'),
+  flag('service-account-issuer', 'serviceAccountIssuer', stringArray, [],
+    'Issuer (iss) of service account tokens; repeatable: the first signs, all are accepted. Empty: the flavor\'s default.', { check: mustBeIssuers }),
+  flag('service-account-key-file', 'serviceAccountKeyFile', stringArray, [],
+    'PEM file of RSA or EC keys (public, private or certificates) that verify service account tokens; repeatable.'),
   flag('service-account-signing-key-file', 'serviceAccountSigningKeyFile', text, '',
-    'PEM private key that signs service account tokens.'),
+    'PEM private key (RSA or EC) that signs service account tokens; empty: a key generated under <data-dir>/pki.'),
+  flag('service-account-jwks-uri', 'serviceAccountJwksUri', text, '',
+    'jwks_uri of the issuer discovery document; empty: <issuer>/openid/v1/jwks.', { check: mustBeHttpsUrl }),
+  flag('service-account-max-token-expiration', 'serviceAccountMaxTokenExpirationMs', duration, 0,
+    'Longest lifetime a token request may get; 0 means no limit.'),
+  flag('service-account-lookup', 'serviceAccountLookup', bool, true,
+    'Reject tokens whose service account (or bound pod or secret) is gone or was replaced.'),
   flag('api-audiences', 'apiAudiences', list(), [],
-    'Audiences a token must carry; empty uses --service-account-issuer.'),
+    'Audiences this server accepts tokens for; empty: the service-account issuers.'),
+  flag('root-ca-file', 'rootCaFile', text, '',
+    'CA bundle published as ca.crt to every namespace and token Secret; empty: the generated CA.'),
   flag('runtime-config', 'runtimeConfig', boolMap(true), {},
     'key[=true|false] pairs turning API groups/versions on or off (e.g. api/all=false,v1=true).'),
   flag('feature-gates', 'featureGates', boolMap(false), {}, 'Name=true|false pairs for feature gates.'),
@@ -392,6 +486,14 @@ function checkCombinations(c: ServerConfig): void {
   };
   pair('tls-cert-file', c.tlsCertFile, 'tls-private-key-file', c.tlsPrivateKeyFile);
   pair('etcd-certfile', c.etcdCertfile, 'etcd-keyfile', c.etcdKeyfile);
+  pair('oidc-issuer-url', c.oidcIssuerUrl, 'oidc-client-id', c.oidcClientId);
+  if (c.requestheaderClientCaFile !== '' && !c.requestheaderUsernameHeaders.length) {
+    throw new FlagError('IncompatibleFlags', '--requestheader-client-ca-file needs --requestheader-username-headers', 'requestheader-username-headers');
+  }
+  if (c.requestheaderClientCaFile === '' && (c.requestheaderUsernameHeaders.length || c.requestheaderGroupHeaders.length
+    || c.requestheaderExtraHeadersPrefix.length || c.requestheaderAllowedNames.length)) {
+    throw new FlagError('IncompatibleFlags', '--requestheader-* headers are trusted only with --requestheader-client-ca-file', 'requestheader-client-ca-file');
+  }
   const both = c.enableAdmissionPlugins.find((p) => c.disableAdmissionPlugins.includes(p));
   if (both !== undefined) {
     throw new FlagError('IncompatibleFlags',

@@ -1,6 +1,7 @@
 /**
  * The Koa application: one ordered list of filters in front of the routers.
- *   errors+log -> request-info -> authentication -> resources, or non-resource routes -> 404
+ *   errors+log -> request-info -> authentication -> impersonation -> authorization
+ *   -> resources, or non-resource routes -> 404
  * Every error, from any layer, leaves through writeError as a Status.
  */
 import Koa from 'koa';
@@ -9,8 +10,13 @@ import type { Context, Next } from 'koa';
 import { parseRequestInfo, RequestInfo } from '../api/request-info';
 import { writeError } from '../api/response-writer';
 import { errors } from '../meta/api-errors';
-import { userFromClientCertificate } from '../authn/x509';
-import { User } from '../api/handlers/scope';
+import { AuthenticationChain, ChainOutcome } from '../authn/chain';
+import { authnRequestOf } from '../authn/request';
+import { isPromise } from '../authn/authenticator';
+import { UserInfo } from '../authn/user';
+import { impersonate, impersonationHeaders, impersonationRequests } from '../authn/impersonation';
+import { Authorizer } from '../authz/authorizer';
+import { attributesOf, forbiddenSentence } from '../authz/attributes';
 import { installDiscovery } from '../api/discovery';
 import { installOpenApi } from '../api/openapi/routes';
 import { installVersion } from '../api/version';
@@ -25,15 +31,12 @@ export interface AppDeps {
   resources: ResourceDef[];
   stores: StoreIndex;
   health: HealthChecks;
-  anonymousAuth: boolean;
+  authentication: AuthenticationChain;
+  /** Decides impersonation and every request (lib/authz). */
+  authorizer: Authorizer;
   /** A watch without timeoutSeconds ends after a random time in [this, 2*this) seconds. */
   minRequestTimeoutSeconds: number;
 }
-
-/** Paths anonymous users may read (Kubernetes' system:public-info-viewer). */
-const PUBLIC = /^\/(healthz|livez|readyz)(\/.*)?$|^\/version\/?$/;
-
-const ANONYMOUS: User = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
 async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
   const started = process.hrtime.bigint();
@@ -46,11 +49,15 @@ async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
   // Below the level nothing is built: winston would format the line before its transport drops it.
   if (!logger.isLevelEnabled('info')) return;
   const info = ctx.state.requestInfo as RequestInfo | undefined;
-  const user = ctx.state.user as User | undefined;
+  const user = ctx.state.user as UserInfo | undefined;
+  const impersonator = ctx.state.impersonator as UserInfo | undefined;
   logger.info('request', {
     verb: info?.verb ?? ctx.method.toLowerCase(),
     path: ctx.path,
     user: user?.name,
+    ...(impersonator ? { impersonator: impersonator.name } : {}),
+    // Why authentication failed: the authenticators' words, never the credential.
+    ...(ctx.state.authnFailure ? { authnFailure: ctx.state.authnFailure } : {}),
     status: ctx.status,
     latencyMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
   });
@@ -61,13 +68,57 @@ function requestInfo(ctx: Context, next: Next): Promise<void> {
   return next();
 }
 
-function authenticate(anonymousAuth: boolean) {
-  return (ctx: Context, next: Next): Promise<void> => {
-    const user = userFromClientCertificate(ctx);
-    if (user) ctx.state.user = user;
-    else if (anonymousAuth && PUBLIC.test(ctx.path)) ctx.state.user = ANONYMOUS;
-    else throw errors.unauthorized();
+/** Sets ctx.state.user, or answers 401 (`Unauthorized`, or a token webhook's own message). */
+function authenticate(chain: AuthenticationChain) {
+  const finish = (ctx: Context, outcome: ChainOutcome, next: Next): Promise<void> => {
+    if ('failure' in outcome) {
+      ctx.state.authnFailure = outcome.failure.reason;
+      throw errors.unauthorized(outcome.failure.clientMessage || 'Unauthorized');
+    }
+    ctx.state.user = outcome.user;
     return next();
+  };
+  return (ctx: Context, next: Next): Promise<void> => {
+    const outcome = chain.authenticate(authnRequestOf(ctx));
+    return isPromise(outcome) ? outcome.then((o) => finish(ctx, o, next)) : finish(ctx, outcome, next);
+  };
+}
+
+/** Whether any header asks for impersonation (a scan without allocation: most requests have none). */
+function asksImpersonation(ctx: Context): boolean {
+  for (const h in ctx.req.headers) if (h.startsWith('impersonate-')) return true;
+  return false;
+}
+
+/** Impersonate-* headers: the caller (kept as ctx.state.impersonator) becomes the user asked for. */
+function impersonation(authorizer: Authorizer, authenticationGroup: string) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    if (!asksImpersonation(ctx)) return next();
+    const req = authnRequestOf(ctx);
+    const requests = impersonationRequests(req);
+    if (requests.length) {
+      const requestor = ctx.state.user as UserInfo;
+      ctx.state.user = await impersonate(requestor, requests, authorizer, authenticationGroup);
+      ctx.state.impersonator = requestor;
+      logger.debug('impersonation', { user: requestor.name, as: (ctx.state.user as UserInfo).name });
+    }
+    req.removeHeaders(impersonationHeaders(req));
+    return next();
+  };
+}
+
+/** Every request must be allowed (403 with Kubernetes' sentence otherwise). */
+function authorize(authorizer: Authorizer) {
+  const finish = (ctx: Context, attrs: ReturnType<typeof attributesOf>, decision: string, reason: string, next: Next): Promise<void> => {
+    if (decision === 'allow') return next();
+    const sentence = forbiddenSentence(attrs);
+    throw errors.forbiddenRequest({ group: attrs.apiGroup, resource: attrs.isResourceRequest ? attrs.resource : '' }, attrs.name,
+      reason ? `${sentence}: ${reason}` : sentence);
+  };
+  return (ctx: Context, next: Next): Promise<void> => {
+    const attrs = attributesOf(ctx.state.user as UserInfo, ctx.state.requestInfo as RequestInfo);
+    const r = authorizer.authorize(attrs);
+    return isPromise(r) ? r.then((x) => finish(ctx, attrs, x.decision, x.reason, next)) : finish(ctx, attrs, r.decision, r.reason, next);
   };
 }
 
@@ -82,7 +133,9 @@ export function buildApp(deps: AppDeps): Koa {
 
   app.use(errorsAndLog);
   app.use(requestInfo);
-  app.use(authenticate(deps.anonymousAuth));
+  app.use(authenticate(deps.authentication));
+  app.use(impersonation(deps.authorizer, deps.naming.group('authentication')));
+  app.use(authorize(deps.authorizer));
   // Resource requests skip the router's route matching (discovery, OpenAPI, health, version).
   const routes = router.routes();
   const resources = resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming);

@@ -6,9 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { FLAGS, ServerConfig } from './flags';
 
 const PENDING = new Set<keyof ServerConfig>([
-  'tokenAuthFile', 'enableBootstrapTokenAuth',
-  'authorizationMode', 'enableAdmissionPlugins', 'disableAdmissionPlugins', 'serviceAccountIssuer',
-  'serviceAccountKeyFile', 'serviceAccountSigningKeyFile', 'apiAudiences', 'runtimeConfig',
+  'authorizationMode', 'enableAdmissionPlugins', 'disableAdmissionPlugins', 'runtimeConfig',
   'auditLogPath', 'auditPolicyFile', 'maxRequestsInflight', 'maxMutatingRequestsInflight',
   'enablePriorityAndFairness', 'requestTimeoutMs', 'shutdownWatchTerminationGracePeriodMs',
   'corsAllowedOrigins', 'goawayChance', 'profiling', 'v',

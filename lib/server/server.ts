@@ -36,6 +36,13 @@ import { pendingFlagsSet } from './pending-flags';
 import { loadProtoRoot } from '../scheme/protobuf';
 import { registerProtobufSerializer } from '../api/negotiation';
 import { protobufSerializer } from '../api/protobuf-serializer';
+import { CertificatePool } from '../authn/cert-pool';
+import { Authentication, buildAuthentication } from '../authn/build';
+import { ObjectLookup, storeLookup } from '../authn/object-lookup';
+import { interimAuthorizer } from '../authz/interim-authorizer';
+import { loadServiceAccountKeys, ServiceAccountKeys } from '../serviceaccount/keys';
+import { claimNames } from '../serviceaccount/claims';
+import { TokenGenerator } from '../serviceaccount/token-generator';
 
 export interface RunningServer {
   /** e.g. `https://127.0.0.1:6443` */
@@ -47,6 +54,10 @@ export interface RunningServer {
   storage: Storage;
   health: HealthChecks;
   stores: StoreIndex;
+  authentication: Authentication;
+  /** Signs service-account tokens (TokenRequest, the token controller). */
+  tokenGenerator: TokenGenerator;
+  serviceAccountKeys: ServiceAccountKeys;
   /** Graceful stop: readyz fails, the listener stays for the shutdown delay, then drains and closes etcd. */
   stop(): Promise<void>;
 }
@@ -135,12 +146,34 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const ephemeralVolumes = EphemeralVolumeController.forStores(stores.values());
   await ephemeralVolumes?.start();
 
-  const app = buildApp({ naming, resources, stores, health, anonymousAuth: config.anonymousAuth, minRequestTimeoutSeconds: config.minRequestTimeout });
+  const clientCa = CertificatePool.fromPem(readFileSync(config.clientCaFile || pki.caCertFile, 'utf8'), config.clientCaFile ? '--client-ca-file' : pki.caCertFile);
+  const issuers = config.serviceAccountIssuer.length ? config.serviceAccountIssuer : [naming.defaultServiceAccountIssuer];
+  const apiAudiences = config.apiAudiences.length ? config.apiAudiences : issuers;
+  const serviceAccountKeys = await loadServiceAccountKeys({
+    signingKeyFile: config.serviceAccountSigningKeyFile, keyFiles: config.serviceAccountKeyFile, pkiDir: path.join(dataDir, 'pki'), log: (m) => logger.info(m),
+  });
+  const names = claimNames(naming);
+  const tokenGenerator = new TokenGenerator(serviceAccountKeys.signing, issuers[0], names);
+  const lookup = (resource: string): ObjectLookup => {
+    const store = stores.get(storeKey('', 'v1', resource));
+    return store ? storeLookup(store) : { get: () => undefined };
+  };
+  const authentication = await buildAuthentication({
+    config, naming, clientCa, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
+    lookups: { secrets: lookup('secrets'), serviceAccounts: lookup('serviceaccounts'), pods: lookup('pods') },
+    warn: (m) => logger.warn(m),
+  });
+
+  const app = buildApp({
+    naming, resources, stores, health, authentication: authentication.chain, authorizer: interimAuthorizer,
+    minRequestTimeoutSeconds: config.minRequestTimeout,
+  });
   const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);
   const tlsKey = readFileSync(config.tlsPrivateKeyFile || pki.serverKeyFile);
-  const clientCa = readFileSync(config.clientCaFile || pki.caCertFile);
   const server = http2.createSecureServer({
-    cert: tlsCert, key: tlsKey, ca: clientCa, requestCert: true, rejectUnauthorized: false, allowHTTP1: true,
+    // Clients are asked for a certificate of any trusted CA; which CA vouches for it decides
+    // what it may do (lib/authn: client certificates, the request-header proxy).
+    cert: tlsCert, key: tlsKey, ca: CertificatePool.union(clientCa).pem, requestCert: true, rejectUnauthorized: false, allowHTTP1: true,
     // TLS 1.3 with AES-128-GCM first, as Go's crypto/tls (so kube-apiserver) prefers on AES
     // hardware: ~15% cheaper per byte than OpenSSL's default AES-256-GCM, which big lists feel.
     ciphers: `${TLS13_PREFERENCE}:${tls.DEFAULT_CIPHERS}`, honorCipherOrder: true,
@@ -177,6 +210,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_TIMEOUT_MS).unref())]);
       for (const s of sessions) s.destroy();
       for (const sock of sockets) sock.destroy();
+      authentication.close();
       await controller.stop();
       await ephemeralVolumes?.stop();
       await garbageCollector.stop();
@@ -187,5 +221,5 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     })();
     return stopping;
   };
-  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, stop };
+  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, authentication, tokenGenerator, serviceAccountKeys, stop };
 }

@@ -161,10 +161,17 @@ describe('discovery and health', () => {
       });
     }
 
-    it('/api/v1/namespaces is 401 without a client certificate', async () => {
+    it('/api/v1/namespaces is 403 for system:anonymous', async () => {
       const res = await t.get('/api/v1/namespaces', { identity: null });
-      expect(res.status).to.equal(401);
-      expect(res.body).to.include({ kind: 'Status', reason: 'Unauthorized' });
+      expect(res.status).to.equal(403);
+      expect(res.body).to.include({ kind: 'Status', reason: 'Forbidden' });
+    });
+
+    it('discovery (/apis) is 403 for system:anonymous, with the non-resource sentence', async () => {
+      const res = await t.get('/apis', { identity: null });
+      expect(res.status).to.equal(403);
+      expect(res.body).to.include({ reason: 'Forbidden', message: 'forbidden: User "system:anonymous" cannot get path "/apis"' });
+      expect(res.body.details).to.deep.equal({});
     });
   });
 });

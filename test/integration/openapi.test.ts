@@ -46,8 +46,8 @@ describe('OpenAPI endpoints', () => {
       expect(again.text).to.equal('');
     });
 
-    it('is refused without a client identity', async () => {
-      expect((await t.get('/openapi/v3', { identity: null })).status).to.equal(401);
+    it('is refused to system:anonymous', async () => {
+      expect((await t.get('/openapi/v3', { identity: null })).status).to.equal(403);
     });
   });
 

@@ -13,14 +13,14 @@ import { decodeRequestBody } from '../protobuf-body';
 import { parseDryRun } from '../query';
 import { dropUnknownFields, duplicateJsonFields, enforceFieldValidation, parseFieldValidation, unknownFields } from '../field-validation';
 import { WriteOptions } from '../../registry/options';
+import { UserInfo } from '../../authn/user';
 
-export interface User { name: string; groups: string[]; uid?: string; extra?: Record<string, string[]> }
 
 export interface ResourceScope {
   ctx: Context;
   info: RequestInfo;
   store: GenericStore;
-  user?: User;
+  user?: UserInfo;
   limits: { minRequestTimeoutSeconds: number };
   /** The BOOKMARK annotation that ends a watch's initial events (`k8s.io/initial-events-end`). */
   initialEventsAnnotation: string;

@@ -1,0 +1,71 @@
+/**
+ * Builds the authentication chain from the flags, in its fixed order (chain.ts):
+ *   request-header proxy, client certificate, bearer tokens (static file, bootstrap,
+ *   service-account JWT, OIDC, webhook), anonymous.
+ * A flag that names a file that cannot be read or parsed stops the start with one line.
+ */
+import type { ServerConfig } from '../server/flags';
+import { Naming } from '../naming';
+import { AuthenticationChain } from './chain';
+import { RequestAuthenticator, TokenAuthenticator } from './authenticator';
+import { CertificatePool } from './cert-pool';
+import { X509Authenticator } from './x509';
+import { BearerTokenAuthenticator } from './bearer-token';
+import { audienceAgnostic } from './audiences';
+import { TokenFileAuthenticator } from './token-file';
+import { BootstrapTokenAuthenticator } from './bootstrap-token';
+import { ServiceAccountTokenAuthenticator } from './service-account-token';
+import { ObjectLookup } from './object-lookup';
+import { ClaimNames } from '../serviceaccount/claims';
+import { VerificationKey } from '../serviceaccount/keys';
+
+export interface AuthenticationDeps {
+  config: ServerConfig;
+  naming: Naming;
+  /** --client-ca-file, or the generated CA. */
+  clientCa: CertificatePool;
+  /** --requestheader-client-ca-file, when set. */
+  requestheaderCa?: CertificatePool;
+  /** Service-account issuers (the flag's, or the flavor's default). */
+  issuers: string[];
+  apiAudiences: string[];
+  verificationKeys: VerificationKey[];
+  claimNames: ClaimNames;
+  lookups: { secrets: ObjectLookup; serviceAccounts: ObjectLookup; pods: ObjectLookup };
+  warn(message: string): void;
+}
+
+export interface Authentication {
+  chain: AuthenticationChain;
+  /** The bearer-token authenticators in order: what TokenReview asks. */
+  tokenAuthenticators: TokenAuthenticator[];
+  apiAudiences: string[];
+  /** Stops background work (key set refreshes, caches). */
+  close(): void;
+}
+
+export async function buildAuthentication(deps: AuthenticationDeps): Promise<Authentication> {
+  const { config, naming } = deps;
+  const closers: (() => void)[] = [];
+  const tokens: TokenAuthenticator[] = [];
+  if (config.tokenAuthFile) {
+    tokens.push(audienceAgnostic(TokenFileAuthenticator.fromFile(config.tokenAuthFile, deps.warn), deps.apiAudiences));
+  }
+  if (config.enableBootstrapTokenAuth) {
+    tokens.push(audienceAgnostic(new BootstrapTokenAuthenticator(deps.lookups.secrets, naming.systemNamespace, naming.bootstrapTokenType), deps.apiAudiences));
+  }
+  tokens.push(new ServiceAccountTokenAuthenticator({
+    issuers: deps.issuers, keys: deps.verificationKeys, names: deps.claimNames, lookup: config.serviceAccountLookup,
+    implicitAudiences: deps.apiAudiences, ...deps.lookups,
+  }));
+
+  const requestAuthenticators: RequestAuthenticator[] = [];
+  requestAuthenticators.push(new X509Authenticator(deps.clientCa));
+  requestAuthenticators.push(new BearerTokenAuthenticator(tokens, deps.apiAudiences));
+  return {
+    chain: new AuthenticationChain(requestAuthenticators, config.anonymousAuth),
+    tokenAuthenticators: tokens,
+    apiAudiences: deps.apiAudiences,
+    close: () => closers.forEach((c) => c()),
+  };
+}

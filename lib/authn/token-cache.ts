@@ -1,0 +1,48 @@
+/**
+ * Answers about tokens kept for a while, keyed by the token's SHA-256 digest (the token itself
+ * is never a key, so a heap dump does not hold it). Bounded: past `maxEntries`, the oldest go.
+ */
+import { createHash } from 'node:crypto';
+
+interface Entry<T> { value: T; expiresAt: number }
+
+export class TokenCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+
+  constructor(private readonly maxEntries = 8192) {}
+
+  static keyOf(token: string): string {
+    return createHash('sha256').update(token).digest('base64');
+  }
+
+  get(key: string, now = Date.now()): T | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    if (now >= e.expiresAt) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return e.value;
+  }
+
+  set(key: string, value: T, ttlMs: number, now = Date.now()): void {
+    if (ttlMs <= 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, { value, expiresAt: now + ttlMs });
+    if (this.entries.size > this.maxEntries) {
+      // Maps iterate in insertion order: the first keys are the oldest.
+      for (const k of this.entries.keys()) {
+        this.entries.delete(k);
+        if (this.entries.size <= this.maxEntries) break;
+      }
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
