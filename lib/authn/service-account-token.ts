@@ -1,0 +1,180 @@
+/**
+ * Service-account JWTs: bound tokens (TokenRequest; issuer one of --service-account-issuer,
+ * an audience of those asked, not expired, and their service account and bound pod or secret
+ * still there with the same uid) and legacy tokens (the token controller's, issuer
+ * `<flavor>/serviceaccount`, valid while their Secret holds them and the account exists, checked
+ * with --service-account-lookup). Signatures are verified with jose against every verification
+ * key; verified claims are cached by the token's digest, so a repeated token costs a hash and
+ * the in-memory lookups, never another signature check. Lookups run on every request: deleting
+ * the account revokes its tokens at once.
+ */
+import { compactVerify } from 'jose';
+import { AuthResult, MaybePromise, NOT_MINE, TokenAuthenticator, authenticated, invalid, isPromise } from './authenticator';
+import { intersectAudiences } from './audiences';
+import { ObjectLookup } from './object-lookup';
+import { TokenCache } from './token-cache';
+import { sameSecret } from './constant-time';
+import { UserInfo, serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername } from './user';
+import { ApiObject } from '../scheme/types';
+import { BoundPrivateClaim, ClaimNames } from '../serviceaccount/claims';
+import { VerificationKey } from '../serviceaccount/keys';
+
+/** Clock skew allowed on exp, nbf and iat, and on deletions (go-jose's DefaultLeeway). */
+const LEEWAY_S = 60;
+/** How long verified (or refused) signatures are remembered. */
+const VERIFIED_TTL_MS = 10 * 60_000;
+const REFUSED_TTL_MS = 10_000;
+
+type Claims = Record<string, unknown>;
+type Verified = { claims: Claims } | { refused: string };
+
+export interface ServiceAccountTokenOptions {
+  /** --service-account-issuer: bound tokens of these issuers are ours. */
+  issuers: string[];
+  keys: VerificationKey[];
+  names: ClaimNames;
+  /** --service-account-lookup: check legacy tokens against their Secret and account. */
+  lookup: boolean;
+  /** --api-audiences: what legacy tokens (no `aud`) are valid for. */
+  implicitAudiences: string[];
+  serviceAccounts: ObjectLookup;
+  pods: ObjectLookup;
+  secrets: ObjectLookup;
+}
+
+function decodeSegment(segment: string): Claims | undefined {
+  try {
+    const v = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const then = <T, U>(v: MaybePromise<T>, f: (x: T) => MaybePromise<U>): MaybePromise<U> => (isPromise(v) ? v.then(f) : f(v));
+
+/** An object deleted (deletionTimestamp) more than the leeway ago. */
+function deletedLongAgo(obj: ApiObject, nowMs: number): boolean {
+  const ts = obj.metadata?.deletionTimestamp;
+  return !!ts && Date.parse(ts) < nowMs - LEEWAY_S * 1000;
+}
+
+export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
+  readonly name = 'service-account-token';
+  private readonly verified = new TokenCache<Verified>();
+
+  constructor(private readonly opts: ServiceAccountTokenOptions) {}
+
+  authenticateToken(token: string, audiences: readonly string[]): MaybePromise<AuthResult> {
+    const parts = token.split('.');
+    if (parts.length !== 3) return NOT_MINE;
+    const key = TokenCache.keyOf(token);
+    const cached = this.verified.get(key);
+    if (cached) return this.afterVerify(cached, token, audiences);
+    const unverified = decodeSegment(parts[1]);
+    const iss = str(unverified?.iss);
+    const legacy = iss === this.opts.names.legacyIssuer;
+    if (!legacy && !this.opts.issuers.includes(iss)) return NOT_MINE;
+    return this.verify(token).then((v) => {
+      this.verified.set(key, v, 'refused' in v ? REFUSED_TTL_MS : VERIFIED_TTL_MS);
+      return this.afterVerify(v, token, audiences);
+    });
+  }
+
+  /** The signature checked against the key of the header's kid first, then every other key. */
+  private async verify(token: string): Promise<Verified> {
+    const header = decodeSegment(token.slice(0, token.indexOf('.')));
+    const kid = str(header?.kid);
+    const keys = [...this.opts.keys].sort((a, b) => Number(b.kid === kid) - Number(a.kid === kid));
+    for (const k of keys) {
+      try {
+        const { payload } = await compactVerify(token, k.key, { algorithms: [k.alg] });
+        const claims = decodeSegment(Buffer.from(payload).toString('base64url'));
+        if (claims) return { claims };
+      } catch {
+        // the next key
+      }
+    }
+    return { refused: 'service account token signature is invalid' };
+  }
+
+  private afterVerify(v: Verified, token: string, audiences: readonly string[]): MaybePromise<AuthResult> {
+    if ('refused' in v) return invalid(v.refused);
+    const c = v.claims;
+    const now = Date.now();
+    const nowS = now / 1000;
+    if (typeof c.exp === 'number' && nowS - LEEWAY_S > c.exp) return invalid('service account token has expired');
+    if (typeof c.nbf === 'number' && nowS + LEEWAY_S < c.nbf) return invalid('service account token is not valid yet');
+    if (typeof c.iat === 'number' && nowS + LEEWAY_S < c.iat) return invalid('service account token issued in the future');
+    const tokenAudiences = Array.isArray(c.aud) ? c.aud.filter((a): a is string => typeof a === 'string')
+      : typeof c.aud === 'string' ? [c.aud] : this.opts.implicitAudiences;
+    const auds = intersectAudiences(tokenAudiences, audiences);
+    if (!auds.length) {
+      return invalid(`token audiences ${JSON.stringify(tokenAudiences)} is invalid for the target audiences ${JSON.stringify(audiences)}`);
+    }
+    const user = c.iss === this.opts.names.legacyIssuer ? this.validateLegacy(c, token, now) : this.validateBound(c, now);
+    return then(user, (u) => (typeof u === 'string' ? invalid(u) : authenticated(u, auds)));
+  }
+
+  /** The user of a bound token, or why it is no longer valid. */
+  private validateBound(c: Claims, now: number): MaybePromise<UserInfo | string> {
+    const priv = c[this.opts.names.privateClaim] as BoundPrivateClaim | undefined;
+    const ns = str(priv?.namespace);
+    const sa = priv?.serviceaccount;
+    if (!ns || !sa || !str(sa.name) || !str(sa.uid)) return 'service account token claims are incomplete';
+    if (c.sub !== serviceAccountUsername(ns, sa.name)) return 'sub claim is invalid';
+    return then(this.opts.serviceAccounts.get(ns, sa.name), (account) => {
+      if (!account) return `service account ${ns}/${sa.name} was not found`;
+      if (deletedLongAgo(account, now)) return `service account ${ns}/${sa.name} has been deleted`;
+      if (account.metadata?.uid !== sa.uid) return `service account UID (${account.metadata?.uid}) does not match claim (${sa.uid})`;
+      const bound = priv!.pod ? { lookup: this.opts.pods, ref: priv!.pod, what: 'pod' } : priv!.secret ? { lookup: this.opts.secrets, ref: priv!.secret, what: 'secret' } : undefined;
+      const user = (): UserInfo => {
+        const extra: Record<string, string[]> = {};
+        if (priv!.pod) {
+          extra[this.opts.names.extraPodName] = [priv!.pod.name];
+          extra[this.opts.names.extraPodUid] = [priv!.pod.uid];
+        }
+        if (str(c.jti)) extra[this.opts.names.extraCredentialId] = [`JTI=${c.jti}`];
+        const u: UserInfo = { name: serviceAccountUsername(ns, sa.name), uid: sa.uid, groups: serviceAccountGroups(ns) };
+        if (Object.keys(extra).length) u.extra = extra;
+        return u;
+      };
+      if (!bound) return user();
+      return then(bound.lookup.get(ns, str(bound.ref.name)), (obj): UserInfo | string => {
+        if (!obj || deletedLongAgo(obj, now)) return 'service account token has been invalidated';
+        if (obj.metadata?.uid !== bound.ref.uid) return `${bound.what} UID (${obj.metadata?.uid}) does not match service account ${bound.what} ref claim (${bound.ref.uid})`;
+        return user();
+      });
+    });
+  }
+
+  /** The user of a legacy token, or why it is not valid. */
+  private validateLegacy(c: Claims, token: string, now: number): MaybePromise<UserInfo | string> {
+    const n = this.opts.names;
+    const ns = str(c[n.legacyNamespace]);
+    const secretName = str(c[n.legacySecretName]);
+    const saName = str(c[n.legacyServiceAccountName]);
+    const saUid = str(c[n.legacyServiceAccountUid]);
+    if (!str(c.sub)) return 'sub claim is missing';
+    if (!ns) return 'namespace claim is missing';
+    if (!secretName) return 'secretName claim is missing';
+    if (!saName) return 'serviceAccountName claim is missing';
+    if (!saUid) return 'serviceAccountUID claim is missing';
+    const subject = splitServiceAccountUsername(str(c.sub));
+    if (!subject || subject.namespace !== ns || subject.name !== saName) return 'sub claim is invalid';
+    const user: UserInfo = { name: serviceAccountUsername(ns, saName), uid: saUid, groups: serviceAccountGroups(ns) };
+    if (!this.opts.lookup) return user;
+    return then(this.opts.secrets.get(ns, secretName), (secret) => {
+      if (!secret || deletedLongAgo(secret, now)) return 'token has been invalidated';
+      const stored = (secret.data as Record<string, string> | undefined)?.token;
+      if (!stored || !sameSecret(Buffer.from(stored, 'base64').toString('utf8'), token)) return "token does not match server's copy";
+      return then(this.opts.serviceAccounts.get(ns, saName), (account): UserInfo | string => {
+        if (!account) return `service account ${ns}/${saName} was not found`;
+        if (deletedLongAgo(account, now)) return 'service account has been deleted';
+        if (account.metadata?.uid !== saUid) return `service account UID (${account.metadata?.uid}) does not match claim (${saUid})`;
+        return user;
+      });
+    });
+  }
+}
