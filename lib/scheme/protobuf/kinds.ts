@@ -18,6 +18,7 @@ interface GroupVersionLine {
 
 const CORE = 'k8s.io.api.core.v1';
 const STORAGE = 'k8s.io.api.storage.v1';
+const AUTHENTICATION = 'k8s.io.api.authentication.v1';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const META_V1BETA1 = 'k8s.io.apimachinery.pkg.apis.meta.v1beta1';
 const metaVersion = (v: string) => metaGroups.map((g) => `${g}/${v}`);
@@ -32,6 +33,11 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   {
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
+  },
+  // Request-and-answer kinds, never listed.
+  {
+    apiVersions: groupVersion('authentication', 'v1'), protoPackage: AUTHENTICATION, lists: false,
+    kinds: ['SelfSubjectReview', 'TokenRequest', 'TokenReview'],
   },
   { apiVersions: metaVersion('v1'), protoPackage: META, kinds: ['PartialObjectMetadata', 'PartialObjectMetadataList'], lists: false },
   // v1beta1 reuses v1's PartialObjectMetadata and has a list message of its own.

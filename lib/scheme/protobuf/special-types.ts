@@ -1,7 +1,7 @@
 /**
  * Messages whose JSON form is not an object of their fields, each with the wire form Go's
  * hand-written marshalling gives it (apimachinery's time_proto.go, micro_time_proto.go,
- * fieldsv1, RawExtension, intstr, resource.Quantity).
+ * fieldsv1, RawExtension, intstr, resource.Quantity) or the Go type behind them (a []string newtype).
  */
 import { Reader, Writer } from 'protobufjs';
 
@@ -184,6 +184,31 @@ const quantity: SpecialType = {
   isZero: (v) => v === '' || v === '0',
 };
 
+/**
+ * A Go `[]string` newtype (authentication's ExtraValue): a bare JSON list of strings; on the wire
+ * a message whose field 1 repeats each string. Read, an empty message is an empty list.
+ */
+const stringList: SpecialType = {
+  encode(w, value) {
+    if (value === undefined || value === null) return;
+    if (!Array.isArray(value)) throw new TypeError(`expected a list of strings, got ${JSON.stringify(value)}`);
+    for (const item of value) {
+      if (typeof item !== 'string') throw new TypeError(`expected a list of strings, got ${JSON.stringify(value)}`);
+      w.uint32(10).string(item);
+    }
+  },
+  decode(r, end) {
+    const items: string[] = [];
+    while (r.pos < end) {
+      const tag = r.uint32();
+      if (tag >>> 3 === 1) { expectWire(tag, 2, 'items'); items.push(r.string()); }
+      else r.skipType(tag & 7);
+    }
+    return items;
+  },
+  isZero: (v) => Array.isArray(v) && v.length === 0,
+};
+
 const SPECIAL: Record<string, SpecialType> = {
   'k8s.io.apimachinery.pkg.apis.meta.v1.Time': time,
   'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime': microTime,
@@ -191,6 +216,7 @@ const SPECIAL: Record<string, SpecialType> = {
   'k8s.io.apimachinery.pkg.runtime.RawExtension': rawExtension,
   'k8s.io.apimachinery.pkg.util.intstr.IntOrString': intOrString,
   'k8s.io.apimachinery.pkg.api.resource.Quantity': quantity,
+  'k8s.io.api.authentication.v1.ExtraValue': stringList,
 };
 
 /** The special handling of a message, by full name (no leading dot). */
