@@ -13,6 +13,7 @@ import { volumeAttachmentResource } from '../registry/storage/volume-attachments
 import { csiDriverResource } from '../registry/storage/csi-drivers';
 import { csiNodeResource } from '../registry/storage/csi-nodes';
 import { csiStorageCapacityResource } from '../registry/storage/csi-storage-capacities';
+import { serviceAccountResource } from '../registry/core/service-accounts';
 
 /** `gates`: the --feature-gates the kinds read (defaults when omitted). */
 export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates()): ResourceDef[] {
@@ -20,6 +21,6 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
-    csiStorageCapacityResource(naming),
+    csiStorageCapacityResource(naming), serviceAccountResource(naming),
   ];
 }

@@ -1,6 +1,8 @@
-/** Schemas of the core kinds served today: Namespace, ConfigMap, Secret. */
+/** Schemas of the core kinds served today: Namespace, ConfigMap, Secret, ServiceAccount. */
 import { Schema, atomicList, bool, bytes, mapList, object, str, stringMap, time } from '../schema';
 import { kindSchema } from './meta';
+import { objectReference } from './persistent-sources';
+import { localObjectReference } from './volume';
 
 const namespaceCondition: Schema = object({
   type: str('Type of namespace controller condition.'),
@@ -30,3 +32,10 @@ export const secretSchema: Schema = kindSchema({
   type: str('Used to facilitate programmatic handling of secret data.'),
   immutable: bool('If true, data cannot be changed.'),
 }, 'Secret holds secret data of a certain type.');
+
+/** secrets: a map list keyed by name (strategic merge on name); imagePullSecrets atomic. */
+export const serviceAccountSchema: Schema = kindSchema({
+  secrets: mapList(objectReference, ['name'], 'Secrets in the same namespace that pods running as this ServiceAccount may use.'),
+  imagePullSecrets: atomicList(localObjectReference, 'Secrets in the same namespace used to pull the images of pods running as this ServiceAccount.'),
+  automountServiceAccountToken: bool('Whether pods running as this ServiceAccount get an API token mounted automatically; pods may override it.'),
+}, 'ServiceAccount binds together a name, a principal that can be authenticated and authorized, and a set of secrets.');

@@ -1,6 +1,6 @@
 /**
  * Protobuf for the workload and storage kinds (Pod, PersistentVolumeClaim, PersistentVolume and
- * storage/v1's StorageClass, VolumeAttachment, CSIDriver, CSINode, CSIStorageCapacity):
+ * storage/v1's StorageClass, VolumeAttachment, CSIDriver, CSINode, CSIStorageCapacity) and ServiceAccount:
  * - every field each served schema has survives JSON -> protobuf -> JSON: the objects are
  *   generated from the schemas themselves, so a field the schema serves and proto/ lacks (which
  *   protobuf would silently drop) fails here;
@@ -15,6 +15,7 @@ import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/messa
 import { Schema } from '../../../lib/scheme/schema';
 import { podSchema } from '../../../lib/scheme/schemas/pod';
 import { persistentVolumeClaimSchema, persistentVolumeSchema } from '../../../lib/scheme/schemas/core-storage';
+import { serviceAccountSchema } from '../../../lib/scheme/schemas/core';
 import {
   csiDriverSchema, csiNodeSchema, csiStorageCapacitySchema, storageClassSchema, volumeAttachmentSchema,
 } from '../../../lib/scheme/schemas/storage';
@@ -99,9 +100,10 @@ const SERVED: Array<[string, string, Schema]> = [
   [SV, 'CSIDriver', csiDriverSchema],
   [SV, 'CSINode', csiNodeSchema],
   [SV, 'CSIStorageCapacity', csiStorageCapacitySchema],
+  ['v1', 'ServiceAccount', serviceAccountSchema],
 ];
 
-/** The valid objects of test/integration/storage-kinds.test.ts and pod-volumes.test.ts. */
+/** The valid objects of test/integration/storage-kinds.test.ts, pod-volumes.test.ts and service-accounts.test.ts. */
 const claimSpec = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } };
 const VALID: ApiObject[] = [
   { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'pvc', namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1.5Gi' } } } },
@@ -111,6 +113,10 @@ const VALID: ApiObject[] = [
   { apiVersion: SV, kind: 'CSIDriver', metadata: { name: 'csi.example.com' }, spec: {} },
   { apiVersion: SV, kind: 'CSINode', metadata: { name: 'node-1' }, spec: { drivers: [{ name: 'csi.example.com', nodeID: 'node-1', topologyKeys: ['topology.example.com/zone'] }] } },
   { apiVersion: SV, kind: 'CSIStorageCapacity', metadata: { name: 'csc', namespace: 'default' }, storageClassName: 'fast', capacity: '100Gi', nodeTopology: { matchLabels: { zone: 'a' } } },
+  {
+    apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder', namespace: 'default' },
+    secrets: [{ name: 'builder-token' }, { name: 'extra' }], imagePullSecrets: [{ name: 'registry' }], automountServiceAccountToken: false,
+  },
   {
     apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'pod-volumes', labels: { app: 'web' } },
     spec: {
