@@ -43,6 +43,9 @@ export interface APIResource {
   shortNames?: string[];
   categories?: string[];
   storageVersionHash?: string;
+  /** A subresource whose kind is of another group/version (serviceaccounts/token). */
+  group?: string;
+  version?: string;
 }
 
 export interface APIResourceList { kind: 'APIResourceList'; apiVersion: 'v1'; groupVersion: string; resources: APIResource[] }
@@ -146,7 +149,9 @@ export function buildApiResourceList(gv: GroupVersion, resources: ResourceDef[])
     const entry: APIResource = { name: r.resource, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: [...r.verbs] };
     out.push(withList(withList(entry, 'shortNames', r.shortNames), 'categories', r.categories));
     for (const s of [...r.subresources].sort(byName((x) => x.name))) {
-      out.push({ name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: [...s.verbs] });
+      const sub: APIResource = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: [...s.verbs] };
+      if (s.group !== undefined || s.version !== undefined) Object.assign(sub, { group: s.group ?? r.group, version: s.version ?? r.version });
+      out.push(sub);
     }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(gv), resources: out };
@@ -166,7 +171,7 @@ function resourceDiscovery(r: ResourceDef): APIResourceDiscovery {
   if (r.subresources.length) {
     entry.subresources = [...r.subresources].sort(byName((s) => s.name)).map((s) => ({
       subresource: s.name,
-      responseKind: { group: r.group, version: r.version, kind: s.kind },
+      responseKind: { group: s.group ?? r.group, version: s.version ?? r.version, kind: s.kind },
       verbs: [...s.verbs],
     }));
   }

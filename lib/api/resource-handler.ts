@@ -10,6 +10,7 @@ import { Naming } from '../naming';
 import { negotiateResponse } from './negotiation';
 import { ResourceScope } from './handlers/scope';
 import { UserInfo } from '../authn/user';
+import { ResourceDef } from '../scheme/types';
 import { handleGet } from './handlers/get';
 import { handleList } from './handlers/list';
 import { handleCreate } from './handlers/create';
@@ -26,6 +27,26 @@ export function storeKey(group: string, version: string, resource: string): stri
   return `${group}/${version}/${resource}`;
 }
 
+/** What a custom handler works with; `store` is the resource's, absent for a virtual resource. */
+export interface CustomScope {
+  ctx: Context;
+  info: RequestInfo;
+  def: ResourceDef;
+  store?: GenericStore;
+  user?: UserInfo;
+}
+
+/**
+ * Handlers of what the generic store does not do: a virtual resource's create (TokenReview,
+ * SelfSubjectReview), a subresource with a kind of its own (serviceaccounts/token). Keyed by
+ * customKey(); registered at start by the parts that own them.
+ */
+export type CustomHandlers = Map<string, (s: CustomScope) => Promise<void>>;
+
+export function customKey(group: string, version: string, resource: string, subresource: string | undefined, verb: string): string {
+  return `${storeKey(group, version, resource)}${subresource ? `/${subresource}` : ''}|${verb}`;
+}
+
 const handlers: Record<string, (s: ResourceScope) => Promise<void>> = {
   get: handleGet,
   list: handleList,
@@ -37,14 +58,17 @@ const handlers: Record<string, (s: ResourceScope) => Promise<void>> = {
   deletecollection: handleDeleteCollection,
 };
 
-export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutSeconds: number }, naming: Naming) {
+export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutSeconds: number }, naming: Naming,
+  virtual: ResourceDef[] = [], custom: CustomHandlers = new Map()) {
   const initialEventsAnnotation = `${naming.domain}/initial-events-end`;
+  const virtualDefs = new Map(virtual.map((d) => [storeKey(d.group, d.version, d.resource), d]));
   return async (ctx: Context, next: Next): Promise<void> => {
     const info = ctx.state.requestInfo as RequestInfo;
     if (!info?.isResourceRequest) return next();
-    const store = stores.get(storeKey(info.group, info.version, info.resource));
-    if (!store) throw errors.notFoundPath();
-    const def = store.def;
+    const key = storeKey(info.group, info.version, info.resource);
+    const store = stores.get(key);
+    const def = store?.def ?? virtualDefs.get(key);
+    if (!def) throw errors.notFoundPath();
     if (info.namespace !== undefined && !def.namespaced) throw errors.notFoundPath();
     if (def.namespaced && info.namespace === undefined && !['list', 'watch'].includes(info.verb)) {
       if (info.name !== undefined) throw errors.notFoundPath();
@@ -56,12 +80,20 @@ export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutS
       if (!sub) throw errors.notFoundPath();
       verbs = sub.verbs;
     }
-    const handler = handlers[info.verb];
-    if (!handler || !verbs.includes(info.verb)) throw errors.methodNotAllowed();
+    if (!verbs.includes(info.verb)) throw errors.methodNotAllowed();
     // POST goes to a collection; on an object path only a subresource (e.g. eviction) takes it.
     if (info.verb === 'create' && info.name !== undefined && info.subresource === undefined) throw errors.methodNotAllowed();
+    const user = ctx.state.user as UserInfo | undefined;
+    const customHandler = custom.get(customKey(info.group, info.version, info.resource, info.subresource, info.verb));
+    if (customHandler) {
+      negotiateResponse(ctx.get('accept'), 'object', undefined);
+      await customHandler({ ctx, info, def, store, user });
+      return;
+    }
+    const handler = handlers[info.verb];
+    if (!handler || !store) throw errors.methodNotAllowed();
     // An Accept we cannot produce is refused before anything is written, as Kubernetes' handlers do.
     negotiateResponse(ctx.get('accept'), info.verb === 'watch' ? 'watch' : info.verb === 'list' ? 'list' : 'object', { apiVersion: store.apiVersion, kind: def.kind });
-    await handler({ ctx, info, store, user: ctx.state.user as UserInfo | undefined, limits, initialEventsAnnotation });
+    await handler({ ctx, info, store, user, limits, initialEventsAnnotation });
   };
 }

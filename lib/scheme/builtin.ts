@@ -15,6 +15,8 @@ import { csiNodeResource } from '../registry/storage/csi-nodes';
 import { csiStorageCapacityResource } from '../registry/storage/csi-storage-capacities';
 import { serviceAccountResource } from '../registry/core/service-accounts';
 
+import { selfSubjectReviewResource, tokenReviewResource } from '../registry/authentication/kinds';
+
 /** `gates`: the --feature-gates the kinds read (defaults when omitted). */
 export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates()): ResourceDef[] {
   return [
@@ -22,5 +24,6 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming),
+    tokenReviewResource(naming), selfSubjectReviewResource(naming),
   ];
 }

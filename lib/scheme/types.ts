@@ -89,6 +89,9 @@ export interface SubresourceDef {
   name: string;
   /** Kind accepted and returned (usually the parent's kind). */
   kind: string;
+  /** The group and version of `kind` when not the parent's (serviceaccounts/token: authentication/v1 TokenRequest). */
+  group?: string;
+  version?: string;
   verbs: string[];
   /**
    * For writes through the subresource: the object to store, built from the incoming object and
@@ -120,6 +123,11 @@ export interface ResourceDef {
   schema: Schema;
   /** The kind's Table columns (kubectl's printed columns); without them the default Name / Created At table. */
   table?: TableColumns;
+  /**
+   * Not stored: no etcd keys, store or watch cache; its verbs (create) are answered by a handler
+   * registered at start (TokenReview, SelfSubjectReview, the access reviews).
+   */
+  virtual?: boolean;
 }
 
 export interface GroupVersion { group: string; version: string }

@@ -21,7 +21,7 @@ import { installDiscovery } from '../api/discovery';
 import { installOpenApi } from '../api/openapi/routes';
 import { installVersion } from '../api/version';
 import { HealthChecks, installHealth } from '../api/health';
-import { resourceHandler, StoreIndex } from '../api/resource-handler';
+import { CustomHandlers, resourceHandler, StoreIndex } from '../api/resource-handler';
 import { ResourceDef } from '../scheme/types';
 import { Naming } from '../naming';
 import { logger } from './logger';
@@ -34,6 +34,10 @@ export interface AppDeps {
   authentication: AuthenticationChain;
   /** Decides impersonation and every request (lib/authz). */
   authorizer: Authorizer;
+  /** Handlers of virtual resources and of subresources with kinds of their own. */
+  customHandlers: CustomHandlers;
+  /** Further non-resource routes (service-account issuer discovery). */
+  routes?: ((router: Router) => void)[];
   /** A watch without timeoutSeconds ends after a random time in [this, 2*this) seconds. */
   minRequestTimeoutSeconds: number;
 }
@@ -130,6 +134,7 @@ export function buildApp(deps: AppDeps): Koa {
   installHealth(router, deps.health);
   installDiscovery(router, { resources: () => deps.resources, naming: deps.naming });
   installOpenApi(router, { resources: () => deps.resources, naming: deps.naming });
+  for (const install of deps.routes ?? []) install(router);
 
   app.use(errorsAndLog);
   app.use(requestInfo);
@@ -138,7 +143,8 @@ export function buildApp(deps: AppDeps): Koa {
   app.use(authorize(deps.authorizer));
   // Resource requests skip the router's route matching (discovery, OpenAPI, health, version).
   const routes = router.routes();
-  const resources = resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming);
+  const resources = resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming,
+    deps.resources.filter((r) => r.virtual), deps.customHandlers);
   app.use((ctx: Context, next: Next) => ((ctx.state.requestInfo as RequestInfo).isResourceRequest
     ? resources(ctx, next)
     : routes(ctx as Parameters<typeof routes>[0], () => resources(ctx, next))));

@@ -5,7 +5,7 @@
 import type { Context } from 'koa';
 import { RequestInfo } from '../request-info';
 import { GenericStore } from '../../registry/store';
-import { ApiObject, StrategyContext, apiVersionOf } from '../../scheme/types';
+import { ApiObject, ResourceDef, StrategyContext, apiVersionOf } from '../../scheme/types';
 import { errors } from '../../meta/api-errors';
 import { fieldErrors } from '../../meta/field-errors';
 import { contentTypeOf, readRawBody } from '../negotiation';
@@ -42,8 +42,13 @@ export function managerFromUserAgent(userAgent: string): string {
 }
 
 export function writeOptions(s: ResourceScope): WriteOptions {
-  const query = new URLSearchParams(s.ctx.querystring);
-  const optionsKind = optionsKindByVerb[s.info.verb] ?? 'CreateOptions';
+  return writeOptionsOf(s.ctx, s.info.verb);
+}
+
+/** The write options of a request (dryRun, fieldManager) for `verb`'s options kind. */
+export function writeOptionsOf(ctx: Context, verb: string): WriteOptions {
+  const query = new URLSearchParams(ctx.querystring);
+  const optionsKind = optionsKindByVerb[verb] ?? 'CreateOptions';
   const dryRun = parseDryRun(query, optionsKind);
   const manager = query.get('fieldManager');
   if (manager !== null) {
@@ -51,17 +56,24 @@ export function writeOptions(s: ResourceScope): WriteOptions {
       : /[^\x20-\x7e]/.test(manager) ? 'must only contain printable characters' : undefined;
     if (why) throw errors.invalid(optionsKind, 'meta.k8s.io', '', [fieldErrors.invalid('fieldManager', manager, why)]);
   }
-  return { dryRun, fieldManager: manager || managerFromUserAgent(s.ctx.get('user-agent')) };
+  return { dryRun, fieldManager: manager || managerFromUserAgent(ctx.get('user-agent')) };
 }
 
 /**
  * Reads the body as an object of the resource's kind: JSON or YAML, kind and apiVersion
  * (when given) matching the request, and the kind's decode-time type checks.
  */
-export async function readObject(s: ResourceScope): Promise<ApiObject> {
-  const raw = await readRawBody(s.ctx);
-  const contentType = contentTypeOf(s.ctx);
-  const def = s.store.def;
+export function readObject(s: ResourceScope): Promise<ApiObject> {
+  return readBodyAs(s.ctx, s.store.def, s.info.namespace);
+}
+
+/**
+ * Reads the body as an object of `def`'s kind (a resource's, or a subresource's own kind such as
+ * TokenRequest), sent to a request in `namespace`.
+ */
+export async function readBodyAs(ctx: Context, def: ResourceDef, namespace: string | undefined): Promise<ApiObject> {
+  const raw = await readRawBody(ctx);
+  const contentType = contentTypeOf(ctx);
   const body = decodeRequestBody(raw, contentType, { apiVersion: apiVersionOf(def), kind: def.kind });
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw errors.badRequest(`the request body must be a JSON object of kind ${def.kind}`);
@@ -77,11 +89,11 @@ export async function readObject(s: ResourceScope): Promise<ApiObject> {
   if (obj.metadata !== undefined && (obj.metadata === null || typeof obj.metadata !== 'object' || Array.isArray(obj.metadata))) {
     throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: metadata must be an object`);
   }
-  const fv = s.ctx.query.fieldValidation;
+  const fv = ctx.query.fieldValidation;
   const mode = parseFieldValidation(typeof fv === 'string' ? fv : undefined);
   const unknown = unknownFields(obj, def.schema);
   if (mode !== 'Ignore') {
-    enforceFieldValidation(s.ctx, mode, {
+    enforceFieldValidation(ctx, mode, {
       unknown,
       duplicate: contentType === 'application/json' ? duplicateJsonFields(raw.toString('utf8')) : [],
     }, `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: `);
@@ -89,7 +101,7 @@ export async function readObject(s: ResourceScope): Promise<ApiObject> {
   const problem = def.strategy.checkDecode?.(obj);
   if (problem) throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${problem}`);
   const ns = obj.metadata?.namespace;
-  if (def.namespaced && ns && ns !== s.info.namespace) {
+  if (def.namespaced && ns && ns !== namespace) {
     throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
   return { ...dropUnknownFields(obj, def.schema, unknown), apiVersion: want, kind: def.kind };

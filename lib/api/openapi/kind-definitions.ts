@@ -60,16 +60,18 @@ export function kindDefinitions(w: SchemaWriter, defs: ResourceDef[]): Record<st
     properties.metadata = ref(w, metaNames.objectMeta, { default: {}, description: METADATA_DESCRIPTION });
     body.properties = properties;
     out[kindName(def)] = { ...body, ...gvkExtension(w, def.group, def.version, def.kind) };
-    out[listKindName(def)] = listDefinition(w, def);
+    if (def.verbs.includes('list')) out[listKindName(def)] = listDefinition(w, def);
     for (const [name, s] of kindParts(def)) if (w.named.get(s) === name) out[name] = writeSchema(w, s, true);
   }
   for (const def of defs) {
     for (const sub of def.subresources) {
-      const name = definitionName(def.group, def.version, sub.kind);
+      const group = sub.group ?? def.group;
+      const version = sub.version ?? def.version;
+      const name = definitionName(group, version, sub.kind);
       out[name] ??= {
         description: `${sub.kind}, the body of ${def.resource}/${sub.name}.`, type: 'object',
         ...vendorExtensions(w.naming, { 'preserve-unknown-fields': true }),
-        ...gvkExtension(w, def.group, def.version, sub.kind),
+        ...gvkExtension(w, group, version, sub.kind),
       };
     }
   }

@@ -164,8 +164,8 @@ function patchOperation(def: ResourceDef, op: OperationFactory, id: string, desc
 }
 
 function subresourceOperations(def: ResourceDef, sub: SubresourceDef, op: OperationFactory, subject: string): Operation[] {
-  const schema = definitionName(def.group, def.version, sub.kind);
-  const gvk = { group: def.group, version: def.version, kind: sub.kind };
+  const gvk = { group: sub.group ?? def.group, version: sub.version ?? def.version, kind: sub.kind };
+  const schema = definitionName(gvk.group, gvk.version, sub.kind);
   const id = (verb: string) => operationId(verb, def.group, def.version, `${subject}${upperFirst(sub.name)}`);
   const out: Operation[] = [];
   if (sub.verbs.includes('get')) {

@@ -2,7 +2,7 @@
  * ServiceAccount (core/v1, namespaced): an identity for workloads, with the secrets its pods may
  * use, the secrets that pull their images, and whether they get a token mounted. A secret
  * reference keeps only its name on every write. Beyond metadata (a DNS-subdomain name) nothing
- * is validated. DELETE answers the deleted object. Tokens (the `token` subresource) live elsewhere.
+ * is validated. DELETE answers the deleted object. Tokens: the `token` subresource (TokenRequest).
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
 import { serviceAccountSchema } from '../../scheme/schemas/core';
@@ -39,13 +39,14 @@ const serviceAccountTable: TableColumns = {
   ],
 };
 
-/** The ServiceAccount kind. `_naming`: the flavor, for the token subresource to come (nothing here spells a vendor name). */
-export function serviceAccountResource(_naming: Naming = flavors.orch): ResourceDef {
+/** The ServiceAccount kind; its `token` subresource answers authentication/v1 TokenRequest (registry/authentication). */
+export function serviceAccountResource(naming: Naming = flavors.orch): ResourceDef {
   return {
     group: '', version: 'v1', kind: 'ServiceAccount', listKind: 'ServiceAccountList', resource: 'serviceaccounts', singular: 'serviceaccount',
     namespaced: true, shortNames: ['sa'], categories: [],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-    subresources: [], deleteReturnsStatus: false, nameValidation: 'dns-subdomain', schema: serviceAccountSchema,
+    subresources: [{ name: 'token', kind: 'TokenRequest', group: naming.group('authentication'), version: 'v1', verbs: ['create'] }],
+    deleteReturnsStatus: false, nameValidation: 'dns-subdomain', schema: serviceAccountSchema,
     table: serviceAccountTable,
     strategy: {
       allowUnconditionalUpdate: true,

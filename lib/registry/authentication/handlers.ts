@@ -1,0 +1,24 @@
+/** The authentication group's handlers, keyed for the resource dispatcher. */
+import { CustomHandlers, StoreIndex, customKey } from '../../api/resource-handler';
+import { Authentication } from '../../authn/build';
+import { Naming } from '../../naming';
+import { TokenGenerator } from '../../serviceaccount/token-generator';
+import { tokenRequestKind } from './kinds';
+import { handleSelfSubjectReview } from './self-subject-review';
+import { tokenRequestHandler } from './token-request';
+import { tokenReviewHandler } from './token-review';
+
+export function authenticationHandlers(deps: {
+  naming: Naming; stores: StoreIndex; authentication: Authentication; generator: TokenGenerator; maxExpirationSeconds: number;
+}): CustomHandlers {
+  const group = deps.naming.group('authentication');
+  return new Map([
+    [customKey(group, 'v1', 'tokenreviews', undefined, 'create'),
+      tokenReviewHandler(() => deps.authentication.tokenAuthenticators, deps.authentication.apiAudiences)],
+    [customKey(group, 'v1', 'selfsubjectreviews', undefined, 'create'), handleSelfSubjectReview],
+    [customKey('', 'v1', 'serviceaccounts', 'token', 'create'), tokenRequestHandler({
+      stores: deps.stores, generator: deps.generator, apiAudiences: deps.authentication.apiAudiences,
+      maxExpirationSeconds: deps.maxExpirationSeconds, bodyKind: tokenRequestKind(deps.naming),
+    })],
+  ]);
+}
