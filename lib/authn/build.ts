@@ -10,11 +10,14 @@ import { AuthenticationChain } from './chain';
 import { RequestAuthenticator, TokenAuthenticator } from './authenticator';
 import { CertificatePool } from './cert-pool';
 import { X509Authenticator } from './x509';
+import { RequestHeaderAuthenticator } from './request-header';
 import { BearerTokenAuthenticator } from './bearer-token';
 import { audienceAgnostic } from './audiences';
 import { TokenFileAuthenticator } from './token-file';
 import { BootstrapTokenAuthenticator } from './bootstrap-token';
 import { ServiceAccountTokenAuthenticator } from './service-account-token';
+import { webhookTokenAuthenticator } from './webhook-token';
+import { OidcAuthenticator } from './oidc';
 import { ObjectLookup } from './object-lookup';
 import { ClaimNames } from '../serviceaccount/claims';
 import { VerificationKey } from '../serviceaccount/keys';
@@ -58,8 +61,21 @@ export async function buildAuthentication(deps: AuthenticationDeps): Promise<Aut
     issuers: deps.issuers, keys: deps.verificationKeys, names: deps.claimNames, lookup: config.serviceAccountLookup,
     implicitAudiences: deps.apiAudiences, ...deps.lookups,
   }));
+  if (config.oidcIssuerUrl) tokens.push(audienceAgnostic(OidcAuthenticator.fromFlags(config, deps.warn), deps.apiAudiences));
+  if (config.authenticationTokenWebhookConfigFile) {
+    // Last: the only token authenticator that calls out; audience-aware, so not wrapped.
+    const webhook = webhookTokenAuthenticator(config, naming, deps.apiAudiences);
+    tokens.push(webhook);
+    closers.push(() => webhook.close());
+  }
 
   const requestAuthenticators: RequestAuthenticator[] = [];
+  if (deps.requestheaderCa) {
+    requestAuthenticators.push(new RequestHeaderAuthenticator(deps.requestheaderCa, {
+      usernameHeaders: config.requestheaderUsernameHeaders, groupHeaders: config.requestheaderGroupHeaders,
+      extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix, allowedNames: config.requestheaderAllowedNames,
+    }));
+  }
   requestAuthenticators.push(new X509Authenticator(deps.clientCa));
   requestAuthenticators.push(new BearerTokenAuthenticator(tokens, deps.apiAudiences));
   return {

@@ -43,6 +43,10 @@ import { interimAuthorizer } from '../authz/interim-authorizer';
 import { loadServiceAccountKeys, ServiceAccountKeys } from '../serviceaccount/keys';
 import { claimNames } from '../serviceaccount/claims';
 import { TokenGenerator } from '../serviceaccount/token-generator';
+import { loadRequestHeaderPool } from '../authn/request-header';
+import { AuthenticationInfoController } from '../controllers/authentication-info-controller';
+import { authenticationHandlers } from '../registry/authentication/handlers';
+import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
 
 export interface RunningServer {
   /** e.g. `https://127.0.0.1:6443` */
@@ -112,6 +116,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     }, [naming.defaultNamespace, naming.systemNamespace, naming.publicNamespace]),
   ]);
   for (const def of resources) {
+    if (def.virtual) continue;
     stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage, prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
   }
   // One watch cache per resource: one etcd watch feeds every list, get and watch of it.
@@ -147,6 +152,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   await ephemeralVolumes?.start();
 
   const clientCa = CertificatePool.fromPem(readFileSync(config.clientCaFile || pki.caCertFile, 'utf8'), config.clientCaFile ? '--client-ca-file' : pki.caCertFile);
+  const requestheaderCa = config.requestheaderClientCaFile ? loadRequestHeaderPool(config.requestheaderClientCaFile) : undefined;
+  const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
+  await authenticationInfo.start();
   const issuers = config.serviceAccountIssuer.length ? config.serviceAccountIssuer : [naming.defaultServiceAccountIssuer];
   const apiAudiences = config.apiAudiences.length ? config.apiAudiences : issuers;
   const serviceAccountKeys = await loadServiceAccountKeys({
@@ -159,21 +167,29 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     return store ? storeLookup(store) : { get: () => undefined };
   };
   const authentication = await buildAuthentication({
-    config, naming, clientCa, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
+    config, naming, clientCa, requestheaderCa, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
     lookups: { secrets: lookup('secrets'), serviceAccounts: lookup('serviceaccounts'), pods: lookup('pods') },
     warn: (m) => logger.warn(m),
   });
 
+  const customHandlers = authenticationHandlers({
+    naming, stores, authentication, generator: tokenGenerator,
+    maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
+  });
+  let url = '';
+  const discoveryRoutes = await issuerDiscoveryRoutes({
+    issuer: issuers[0], jwksUri: config.serviceAccountJwksUri, serverUrl: () => url, keys: serviceAccountKeys.verification,
+  });
   const app = buildApp({
     naming, resources, stores, health, authentication: authentication.chain, authorizer: interimAuthorizer,
-    minRequestTimeoutSeconds: config.minRequestTimeout,
+    customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout,
   });
   const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);
   const tlsKey = readFileSync(config.tlsPrivateKeyFile || pki.serverKeyFile);
   const server = http2.createSecureServer({
     // Clients are asked for a certificate of any trusted CA; which CA vouches for it decides
     // what it may do (lib/authn: client certificates, the request-header proxy).
-    cert: tlsCert, key: tlsKey, ca: CertificatePool.union(clientCa).pem, requestCert: true, rejectUnauthorized: false, allowHTTP1: true,
+    cert: tlsCert, key: tlsKey, ca: CertificatePool.union(clientCa, requestheaderCa).pem, requestCert: true, rejectUnauthorized: false, allowHTTP1: true,
     // TLS 1.3 with AES-128-GCM first, as Go's crypto/tls (so kube-apiserver) prefers on AES
     // hardware: ~15% cheaper per byte than OpenSSL's default AES-256-GCM, which big lists feel.
     ciphers: `${TLS13_PREFERENCE}:${tls.DEFAULT_CIPHERS}`, honorCipherOrder: true,
@@ -190,7 +206,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
-  const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, {
     server: url, caCertPem: pki.caCertPem,
@@ -212,6 +228,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       for (const sock of sockets) sock.destroy();
       authentication.close();
       await controller.stop();
+      await authenticationInfo.stop();
       await ephemeralVolumes?.stop();
       await garbageCollector.stop();
       compactor.stop();
