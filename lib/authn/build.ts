@@ -11,7 +11,6 @@ import { RequestAuthenticator, TokenAuthenticator } from './authenticator';
 import { CertificatePool } from './cert-pool';
 import { X509Authenticator } from './x509';
 import { RequestHeaderAuthenticator } from './request-header';
-import { RequestHeaderAuthenticator } from './request-header';
 import { BearerTokenAuthenticator } from './bearer-token';
 import { audienceAgnostic } from './audiences';
 import { TokenFileAuthenticator } from './token-file';
@@ -71,12 +70,6 @@ export async function buildAuthentication(deps: AuthenticationDeps): Promise<Aut
   }
 
   const requestAuthenticators: RequestAuthenticator[] = [];
-  if (deps.requestheaderCa) {
-    requestAuthenticators.push(new RequestHeaderAuthenticator(deps.requestheaderCa, {
-      usernameHeaders: config.requestheaderUsernameHeaders, groupHeaders: config.requestheaderGroupHeaders,
-      extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix, allowedNames: config.requestheaderAllowedNames,
-    }));
-  }
   if (deps.requestheaderCa) {
     requestAuthenticators.push(new RequestHeaderAuthenticator(deps.requestheaderCa, {
       usernameHeaders: config.requestheaderUsernameHeaders, groupHeaders: config.requestheaderGroupHeaders,
