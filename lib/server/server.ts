@@ -87,6 +87,9 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     .filter((h) => h && h !== '0.0.0.0' && h !== '::');
   const pki = await ensurePki(path.join(dataDir, 'pki'), { serverHosts: hosts, log: (m) => logger.info(m) });
 
+  // Read before anything starts: a bad file stops the start with nothing to clean up.
+  const requestheaderCa = config.requestheaderClientCaFile ? loadRequestHeaderPool(config.requestheaderClientCaFile) : undefined;
+
   let etcd: EmbeddedEtcd | undefined;
   let endpoints = config.etcdServers;
   if (!endpoints.length) {
@@ -152,7 +155,6 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   await ephemeralVolumes?.start();
 
   const clientCa = CertificatePool.fromPem(readFileSync(config.clientCaFile || pki.caCertFile, 'utf8'), config.clientCaFile ? '--client-ca-file' : pki.caCertFile);
-  const requestheaderCa = config.requestheaderClientCaFile ? loadRequestHeaderPool(config.requestheaderClientCaFile) : undefined;
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   await authenticationInfo.start();
   const issuers = config.serviceAccountIssuer.length ? config.serviceAccountIssuer : [naming.defaultServiceAccountIssuer];
