@@ -113,6 +113,8 @@ export class OidcIssuer {
         [customFetch]: (url, init) => this.fetchResponse(url, init.signal),
       });
       this.lastRefresh = Date.now();
+      // Fetched now rather than by the first token, so a broken key set shows in the log at once.
+      this.keySet.reload().catch((err) => this.opts.log(`oidc: fetching the keys of ${this.opts.issuer}: ${(err as Error).message}`));
     }, (err) => {
       this.opts.log(`oidc: discovery of ${this.opts.issuer} failed (tokens are refused until it succeeds): ${(err as Error).message}`);
     }).finally(() => { this.pending = undefined; });
