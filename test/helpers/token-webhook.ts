@@ -23,7 +23,7 @@ export interface WebhookRequest {
 }
 
 /** A JSON reply, a raw one, or no reply at all (the connection is left hanging). */
-export type WebhookAnswer = { status?: number; json?: unknown; raw?: string; headers?: Record<string, string> } | 'hang';
+export type WebhookAnswer = { status?: number; json?: unknown; raw?: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 export interface TokenWebhook {
   url: string;
@@ -84,8 +84,12 @@ export async function startTokenWebhook(opts: TokenWebhookOptions = {}): Promise
         return;
       }
       const payload = answer.raw ?? JSON.stringify(answer.json ?? {});
-      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
-      res.end(payload);
+      const send = () => {
+        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
+        res.end(payload);
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -100,6 +104,6 @@ export async function startTokenWebhook(opts: TokenWebhookOptions = {}): Promise
 }
 
 /** A TokenReview reply of `apiVersion` with `status`. */
-export function review(apiVersion: string, status: Record<string, unknown>): { json: unknown } {
-  return { json: { apiVersion, kind: 'TokenReview', status } };
+export function review(apiVersion: string, status: Record<string, unknown>, delayMs?: number): WebhookAnswer {
+  return { json: { apiVersion, kind: 'TokenReview', status }, delayMs };
 }
