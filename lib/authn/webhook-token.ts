@@ -102,8 +102,8 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     try {
       reply = await this.call(body);
     } catch (err) {
-      if (!(err instanceof CallFailed)) throw err;
-      return { result: invalid(`token webhook ${this.opts.client.url}: ${err.message}`), cacheable: false };
+      // CallFailed, or anything unforeseen: either way an uncached invalid answer, never a throw.
+      return { result: invalid(`token webhook ${this.opts.client.url}: ${(err as Error).message}`), cacheable: false };
     }
     return this.decide(reply, audiences);
   }
