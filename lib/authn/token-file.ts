@@ -18,28 +18,33 @@ export interface TokenFileEntries {
   warnings: string[];
 }
 
-/** Parses the file's text; throws Error(`<path>: line N: ...`) on a bad record. */
+const FLAG = '--token-auth-file';
+
+/**
+ * Parses the file's text; throws a one-line Error naming the flag, the file and the line of a bad
+ * record (never its text: a token may be on it).
+ */
 export function parseTokenFile(text: string, path: string): TokenFileEntries {
   let records;
   try {
     records = parseCsv(text);
   } catch (err) {
-    if (err instanceof CsvError) throw new Error(`token file ${path}: line ${err.line}: ${err.message}`);
+    if (err instanceof CsvError) throw new Error(`${FLAG} ${path}: ${err.message}`);
     throw err;
   }
   const users = new Map<string, UserInfo>();
   const warnings: string[] = [];
   for (const { line, fields } of records) {
     if (fields.length < 3) {
-      throw new Error(`token file ${path}: line ${line}: must have at least 3 columns (token, user name, user uid), found ${fields.length}`);
+      throw new Error(`${FLAG} ${path}: line ${line}: must have at least 3 columns (token, user name, user uid), found ${fields.length}`);
     }
     const [token, name, uid] = fields;
     if (token === '') {
-      warnings.push(`token file ${path}: line ${line}: empty token, record skipped`);
+      warnings.push(`${FLAG} ${path}: line ${line}: empty token, record skipped`);
       continue;
     }
     const key = TokenCache.keyOf(token);
-    if (users.has(key)) warnings.push(`token file ${path}: line ${line}: duplicate token, this record replaces the earlier one`);
+    if (users.has(key)) warnings.push(`${FLAG} ${path}: line ${line}: duplicate token, this record replaces the earlier one`);
     const user: UserInfo = { name, groups: fields.length >= 4 ? fields[3].split(',') : [] };
     if (uid) user.uid = uid;
     users.set(key, user);
@@ -57,7 +62,7 @@ export class TokenFileAuthenticator implements TokenAuthenticator {
     try {
       text = readFileSync(path, 'utf8');
     } catch (err) {
-      throw new Error(`token file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new Error(`${FLAG} ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
     const { users, warnings } = parseTokenFile(text, path);
     warnings.forEach(warn);
