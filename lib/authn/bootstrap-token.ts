@@ -21,12 +21,39 @@ function dataOf(secret: ApiObject, key: string): string {
   return data && typeof data[key] === 'string' ? Buffer.from(data[key], 'base64').toString('utf8') : '';
 }
 
-/** Whether the Secret's `expiration` has passed; an unreadable one counts as expired. */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(Z|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * Milliseconds since the epoch of an RFC 3339 time as Go's time.Parse(time.RFC3339) reads it
+ * (fractional seconds allowed, fields in range, the day existing in its month); undefined
+ * otherwise. Date.parse is no stand-in: it also takes dates without time or zone.
+ */
+export function parseRfc3339(text: string): number | undefined {
+  const m = RFC3339.exec(text);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return undefined;
+  const date = new Date(Date.UTC(2000, 0, 1, h, mi, s));
+  date.setUTCFullYear(y, mo - 1, d); // not Date.UTC: it reads years 0-99 as 1900-1999
+  if (date.getUTCDate() !== d) return undefined; // e.g. February 30
+  const t = date.getTime();
+  let offset = 0;
+  if (m[8] !== 'Z') {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) return undefined;
+    offset = (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
+  }
+  const fraction = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
+  return t + fraction - offset;
+}
+
+/** Whether the Secret's `expiration` has passed; one that is not RFC 3339 counts as expired, as in Kubernetes. */
 export function bootstrapTokenExpired(secret: ApiObject, now: number): boolean {
   const expiration = dataOf(secret, 'expiration');
   if (!expiration) return false;
-  const t = Date.parse(expiration);
-  return Number.isNaN(t) || t <= now;
+  const t = parseRfc3339(expiration);
+  return t === undefined || t <= now;
 }
 
 /** `system:bootstrappers` and the extra groups, sorted and without repeats; undefined when one is invalid. */
