@@ -6,6 +6,7 @@
  */
 import { AuthResult, AuthnRequest, Invalid, MaybePromise, NOT_MINE, RequestAuthenticator, TokenAuthenticator, invalid, isPromise } from './authenticator';
 import { intersectAudiences } from './audiences';
+import { TokenCache, TokenDigest } from './token-cache';
 
 /**
  * The token of an Authorization header, as Kubernetes reads it: `Bearer` in any case, one space,
@@ -45,12 +46,19 @@ function noneAccepted(failures: Invalid[]): Invalid {
 
 export class BearerTokenAuthenticator implements RequestAuthenticator {
   readonly name = 'bearer-token';
+  /** Per connection, its last token's digest: a client repeats its token on every request. */
+  private readonly digests = new WeakMap<object, TokenDigest>();
 
   constructor(private readonly tokens: readonly TokenAuthenticator[], private readonly apiAudiences: readonly string[]) {}
 
   authenticate(req: AuthnRequest): MaybePromise<AuthResult> {
     const token = bearerToken(req.header('authorization'));
     if (token === undefined) return NOT_MINE;
+    if (req.socket) {
+      let d = this.digests.get(req.socket);
+      if (d?.token !== token) this.digests.set(req.socket, d = TokenCache.digest(token));
+      TokenCache.useDigest(d);
+    }
     const r = authenticateToken(this.tokens, token, this.apiAudiences);
     return isPromise(r) ? r.then((x) => this.finish(x)) : this.finish(r);
   }

@@ -9,12 +9,12 @@
  * the account revokes its tokens at once.
  */
 import { compactVerify } from 'jose';
-import { AuthResult, MaybePromise, NOT_MINE, TokenAuthenticator, authenticated, invalid, isPromise } from './authenticator';
+import { AuthResult, Authenticated, Invalid, MaybePromise, NOT_MINE, TokenAuthenticator, authenticated, invalid, isPromise } from './authenticator';
 import { intersectAudiences } from './audiences';
 import { ObjectLookup } from './object-lookup';
 import { TokenCache } from './token-cache';
 import { sameSecret } from './constant-time';
-import { UserInfo, serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername } from './user';
+import { ALL_AUTHENTICATED, UserInfo, serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername } from './user';
 import { ApiObject } from '../scheme/types';
 import { BoundPrivateClaim, ClaimNames } from '../serviceaccount/claims';
 import { VerificationKey } from '../serviceaccount/keys';
@@ -26,7 +26,16 @@ const VERIFIED_TTL_MS = 10 * 60_000;
 const REFUSED_TTL_MS = 10_000;
 
 type Claims = Record<string, unknown>;
-type Verified = { claims: Claims } | { refused: string };
+/** A token whose signature verified, with what was worked out from it once (shared; never mutated). */
+interface Accepted {
+  claims: Claims;
+  /** The user its claims name. */
+  user?: UserInfo;
+  /** The audiences last asked (the server asks with the same array every time) and the answer for them. */
+  asked?: readonly string[];
+  answer?: Authenticated | Invalid;
+}
+type Verified = Accepted | { refused: string };
 
 export interface ServiceAccountTokenOptions {
   /** --service-account-issuer: bound tokens of these issuers are ours. */
@@ -107,18 +116,61 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (typeof c.exp === 'number' && nowS - LEEWAY_S > c.exp) return invalid('service account token has expired');
     if (typeof c.nbf === 'number' && nowS + LEEWAY_S < c.nbf) return invalid('service account token is not valid yet');
     if (typeof c.iat === 'number' && nowS + LEEWAY_S < c.iat) return invalid('service account token issued in the future');
+    if (v.asked !== audiences) {
+      v.asked = audiences;
+      v.answer = this.audienceAnswer(v, audiences);
+    }
+    const answer = v.answer!;
+    if (answer.kind === 'invalid') return answer;
+    // Lookups on every request: a deleted account (or bound object) revokes the token at once.
+    const user = c.iss === this.opts.names.legacyIssuer ? this.validateLegacy(v, token, now) : this.validateBound(v, now);
+    return then(user, (u) => (typeof u === 'string' ? invalid(u) : answer));
+  }
+
+  /** The token's audiences among those asked (legacy tokens have the server's), with the user. */
+  private audienceAnswer(v: Accepted, audiences: readonly string[]): Authenticated | Invalid {
+    const c = v.claims;
     const tokenAudiences = Array.isArray(c.aud) ? c.aud.filter((a): a is string => typeof a === 'string')
       : typeof c.aud === 'string' ? [c.aud] : this.opts.implicitAudiences;
     const auds = intersectAudiences(tokenAudiences, audiences);
     if (!auds.length) {
       return invalid(`token audiences ${JSON.stringify(tokenAudiences)} is invalid for the target audiences ${JSON.stringify(audiences)}`);
     }
-    const user = c.iss === this.opts.names.legacyIssuer ? this.validateLegacy(c, token, now) : this.validateBound(c, now);
-    return then(user, (u) => (typeof u === 'string' ? invalid(u) : authenticated(u, auds)));
+    return authenticated(this.userOf(v), auds);
   }
 
-  /** The user of a bound token, or why it is no longer valid. */
-  private validateBound(c: Claims, now: number): MaybePromise<UserInfo | string> {
+  /**
+   * The user the claims name, built once per token. It carries `system:authenticated` already,
+   * so the chain hands it on as it is (no copy per request).
+   */
+  private userOf(v: Accepted): UserInfo {
+    if (v.user) return v.user;
+    const c = v.claims;
+    const n = this.opts.names;
+    let user: UserInfo;
+    if (c.iss === n.legacyIssuer) {
+      const ns = str(c[n.legacyNamespace]);
+      user = { name: serviceAccountUsername(ns, str(c[n.legacyServiceAccountName])), uid: str(c[n.legacyServiceAccountUid]), groups: serviceAccountGroups(ns) };
+    } else {
+      const priv = (c[n.privateClaim] ?? {}) as Partial<BoundPrivateClaim>;
+      const ns = str(priv.namespace);
+      user = { name: serviceAccountUsername(ns, str(priv.serviceaccount?.name)), uid: str(priv.serviceaccount?.uid), groups: serviceAccountGroups(ns) };
+      const extra: Record<string, string[]> = {};
+      if (priv.pod) {
+        extra[n.extraPodName] = [str(priv.pod.name)];
+        extra[n.extraPodUid] = [str(priv.pod.uid)];
+      }
+      if (str(c.jti)) extra[n.extraCredentialId] = [`JTI=${c.jti}`];
+      if (Object.keys(extra).length) user.extra = extra;
+    }
+    user.groups.push(ALL_AUTHENTICATED);
+    v.user = user;
+    return user;
+  }
+
+  /** Whether a bound token still holds (undefined), or why not. */
+  private validateBound(v: Accepted, now: number): MaybePromise<undefined | string> {
+    const c = v.claims;
     const priv = c[this.opts.names.privateClaim] as BoundPrivateClaim | undefined;
     const ns = str(priv?.namespace);
     const sa = priv?.serviceaccount;
@@ -129,28 +181,18 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
       if (deletedLongAgo(account, now)) return `service account ${ns}/${sa.name} has been deleted`;
       if (account.metadata?.uid !== sa.uid) return `service account UID (${account.metadata?.uid}) does not match claim (${sa.uid})`;
       const bound = priv!.pod ? { lookup: this.opts.pods, ref: priv!.pod, what: 'pod' } : priv!.secret ? { lookup: this.opts.secrets, ref: priv!.secret, what: 'secret' } : undefined;
-      const user = (): UserInfo => {
-        const extra: Record<string, string[]> = {};
-        if (priv!.pod) {
-          extra[this.opts.names.extraPodName] = [priv!.pod.name];
-          extra[this.opts.names.extraPodUid] = [priv!.pod.uid];
-        }
-        if (str(c.jti)) extra[this.opts.names.extraCredentialId] = [`JTI=${c.jti}`];
-        const u: UserInfo = { name: serviceAccountUsername(ns, sa.name), uid: sa.uid, groups: serviceAccountGroups(ns) };
-        if (Object.keys(extra).length) u.extra = extra;
-        return u;
-      };
-      if (!bound) return user();
-      return then(bound.lookup.get(ns, str(bound.ref.name)), (obj): UserInfo | string => {
+      if (!bound) return undefined;
+      return then(bound.lookup.get(ns, str(bound.ref.name)), (obj): undefined | string => {
         if (!obj || deletedLongAgo(obj, now)) return 'service account token has been invalidated';
         if (obj.metadata?.uid !== bound.ref.uid) return `${bound.what} UID (${obj.metadata?.uid}) does not match service account ${bound.what} ref claim (${bound.ref.uid})`;
-        return user();
+        return undefined;
       });
     });
   }
 
-  /** The user of a legacy token, or why it is not valid. */
-  private validateLegacy(c: Claims, token: string, now: number): MaybePromise<UserInfo | string> {
+  /** Whether a legacy token holds (undefined), or why not. */
+  private validateLegacy(v: Accepted, token: string, now: number): MaybePromise<undefined | string> {
+    const c = v.claims;
     const n = this.opts.names;
     const ns = str(c[n.legacyNamespace]);
     const secretName = str(c[n.legacySecretName]);
@@ -163,17 +205,16 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     if (!saUid) return 'serviceAccountUID claim is missing';
     const subject = splitServiceAccountUsername(str(c.sub));
     if (!subject || subject.namespace !== ns || subject.name !== saName) return 'sub claim is invalid';
-    const user: UserInfo = { name: serviceAccountUsername(ns, saName), uid: saUid, groups: serviceAccountGroups(ns) };
-    if (!this.opts.lookup) return user;
+    if (!this.opts.lookup) return undefined;
     return then(this.opts.secrets.get(ns, secretName), (secret) => {
       if (!secret || deletedLongAgo(secret, now)) return 'token has been invalidated';
       const stored = (secret.data as Record<string, string> | undefined)?.token;
       if (!stored || !sameSecret(Buffer.from(stored, 'base64').toString('utf8'), token)) return "token does not match server's copy";
-      return then(this.opts.serviceAccounts.get(ns, saName), (account): UserInfo | string => {
+      return then(this.opts.serviceAccounts.get(ns, saName), (account): undefined | string => {
         if (!account) return `service account ${ns}/${saName} was not found`;
         if (deletedLongAgo(account, now)) return 'service account has been deleted';
         if (account.metadata?.uid !== saUid) return `service account UID (${account.metadata?.uid}) does not match claim (${saUid})`;
-        return user;
+        return undefined;
       });
     });
   }

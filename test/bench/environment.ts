@@ -32,8 +32,8 @@ export interface BenchEnvironment {
   serverInspectorUrl?: string;
   /** A new keep-alive HTTPS client with `maxSockets` = concurrency; closed by stop(). */
   apiClient(maxSockets: number): ApiClient;
-  /** A new HTTP/2 client over `sessions` TLS connections; closed by stop(). */
-  http2ApiClient(sessions?: number): Http2ApiClient;
+  /** A new HTTP/2 client over `sessions` TLS connections (the admin certificate, or a bearer token); closed by stop(). */
+  http2ApiClient(sessions?: number, auth?: { bearerToken?: string }): Http2ApiClient;
   /** A raw etcd3 client built as the server builds its own (no message size limit); closed by stop(). */
   etcdClient(): Etcd3;
   /** The server's stderr tail, for diagnosing a failed benchmark. */
@@ -79,8 +79,8 @@ export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Prom
         cleanups.push(() => c.close());
         return c;
       },
-      http2ApiClient(sessions) {
-        const c = new Http2ApiClient(conn, sessions);
+      http2ApiClient(sessions, auth) {
+        const c = new Http2ApiClient(conn, sessions, auth);
         cleanups.push(() => c.close());
         return c;
       },

@@ -12,12 +12,17 @@ export class Http2ApiClient {
   private readonly sessions: http2.ClientHttp2Session[] = [];
   private next = 0;
 
-  /** @param sessionCount TLS connections; requests go to them in turn. */
-  constructor(readonly conn: ServerConnection, sessionCount = 1) {
+  /**
+   * @param sessionCount TLS connections; requests go to them in turn.
+   * @param auth how to authenticate: the connection's client certificate (default), or a bearer
+   *   token sent with every request and no certificate.
+   */
+  constructor(readonly conn: ServerConnection, sessionCount = 1, private readonly auth: { bearerToken?: string } = {}) {
+    const identity = auth.bearerToken === undefined ? { cert: conn.cert, key: conn.key } : {};
     for (let i = 0; i < sessionCount; i++) {
       // Flow-control windows as client-go's transport sets them (4 MiB per stream, 1 GiB per
       // connection); Node's defaults (64 KiB each) would stall a burst of answers mid-way.
-      const s = http2.connect(conn.url, { ca: conn.ca, cert: conn.cert, key: conn.key, settings: { initialWindowSize: STREAM_WINDOW } });
+      const s = http2.connect(conn.url, { ca: conn.ca, ...identity, settings: { initialWindowSize: STREAM_WINDOW } });
       s.on('connect', () => s.setLocalWindowSize(CONNECTION_WINDOW));
       // Errors surface on the requests; an unhandled session 'error' would crash the run.
       s.on('error', () => undefined);
@@ -29,6 +34,7 @@ export class Http2ApiClient {
   request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<ApiResponse> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers: http2.OutgoingHttpHeaders = { ':method': method, ':path': path, accept: 'application/json' };
+    if (this.auth.bearerToken !== undefined) headers.authorization = `Bearer ${this.auth.bearerToken}`;
     if (payload) headers['content-type'] = contentType;
     const session = this.sessions[this.next++ % this.sessions.length];
     return new Promise((resolve, reject) => {
