@@ -199,6 +199,11 @@ describe('negotiation', () => {
 
     it('a malformed body is 400 naming the format', () => {
       expect(() => decodeBody(Buffer.from('{'), 'application/json')).to.throw(ApiError, /could not be decoded as JSON/);
+      // No part of the body is quoted back (it may hold a token).
+      let message = '';
+      try { decodeBody(Buffer.from('s3cr3t-token-value'), 'application/json'); } catch (err) { message = (err as Error).message; }
+      expect(message).to.match(/could not be decoded as JSON: Unexpected token/);
+      expect(message).to.not.include('s3cr3t');
       expect(() => decodeBody(Buffer.from('a: [unclosed'), 'application/yaml')).to.throw(ApiError, /could not be decoded as YAML/);
       expect(() => decodeBody(Buffer.from('a: 1\n---\nb: 2\n'), 'application/yaml')).to.throw(ApiError, /exactly one YAML document/);
     });
