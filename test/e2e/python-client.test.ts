@@ -5,8 +5,7 @@
  * The server runs on a test etcd of our own, so the test can compact it; writes use kubectl.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Etcd3 } from 'etcd3';
@@ -16,51 +15,12 @@ import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 import { Kubectl, kubectlFor, KubectlResult } from '../helpers/kubectl';
 import { expectKubectlOk } from '../helpers/e2e-server';
 import { LineProcess, spawnLines } from '../helpers/line-process';
+import { ensurePythonKubernetes, PYTHON } from '../helpers/python-kubernetes';
 
-/** Debian's interpreter, where apt installs python3-kubernetes (a pyenv python3 may be first on PATH). */
-const PYTHON = '/usr/bin/python3';
 const SCRIPT = path.resolve(__dirname, '../../../test/e2e/python/watch_client.py');
 
 /** One line the script printed (see watch_client.py). */
 interface ScriptLine { type: string; name?: string | null; resourceVersion?: string; names?: string[]; status?: number }
-
-interface RunResult { code: number | null; stdout: string; stderr: string }
-
-function run(cmd: string, args: string[], timeoutMs: number): Promise<RunResult> {
-  return new Promise((resolve) => {
-    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 16 << 20, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } },
-      (err, stdout, stderr) => {
-        // A numeric code is the exit status; a string one (ENOENT ...) means it did not run.
-        const e = err as (Error & { code?: number | string }) | null;
-        const code = !e ? 0 : typeof e.code === 'number' ? e.code : null;
-        resolve({ code, stdout, stderr: e && code === null ? `${stderr}${e.message}` : stderr });
-      });
-  });
-}
-
-/**
- * Makes `import kubernetes` work in /usr/bin/python3: as root, apt-get installs
- * python3-kubernetes (after apt-get update when the package is unknown). Throws with the reason.
- */
-async function ensurePythonKubernetes(): Promise<void> {
-  const importable = () => run(PYTHON, ['-c', 'import kubernetes'], 30_000);
-  if (!existsSync(PYTHON)) throw new Error(`${PYTHON} does not exist: install Debian's python3 and python3-kubernetes`);
-  let probe = await importable();
-  if (probe.code === 0) return;
-  if (process.getuid?.() !== 0) {
-    throw new Error(`${PYTHON} cannot import kubernetes and this is not root: run \`sudo apt-get install -y python3-kubernetes\`\n${probe.stderr}`);
-  }
-  let install = await run('apt-get', ['install', '-y', 'python3-kubernetes'], 240_000);
-  if (install.code !== 0 && /Unable to locate package|no installation candidate/.test(install.stderr)) {
-    await run('apt-get', ['update'], 120_000);
-    install = await run('apt-get', ['install', '-y', 'python3-kubernetes'], 240_000);
-  }
-  probe = await importable();
-  if (probe.code !== 0) {
-    throw new Error(`python3-kubernetes is not importable by ${PYTHON} after apt-get install (exit ${install.code}):\n`
-      + `${install.stderr.slice(-2000)}\n${probe.stderr}`);
-  }
-}
 
 describe('python3-kubernetes watch against the server process', function () {
   this.timeout(60_000);
