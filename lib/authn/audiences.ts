@@ -20,7 +20,8 @@ export function audienceAgnostic(inner: TokenAuthenticator, apiAudiences: readon
   return {
     name: inner.name,
     authenticateToken(token: string, audiences: readonly string[]): MaybePromise<AuthResult> {
-      const auds = intersectAudiences(apiAudiences, audiences);
+      // The asked audiences' order, as Kubernetes' implicit.Intersect(asked).
+      const auds = intersectAudiences(audiences, apiAudiences);
       if (!auds.length) return NOT_MINE;
       const r = inner.authenticateToken(token, audiences);
       return isPromise(r) ? r.then((x) => finish(x, auds)) : finish(r, auds);

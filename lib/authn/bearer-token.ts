@@ -24,11 +24,18 @@ export function authenticateToken(auths: readonly TokenAuthenticator[], token: s
   const failures: Invalid[] = [];
   const from = (i: number): MaybePromise<AuthResult> => {
     for (; i < auths.length; i++) {
-      const r = auths[i].authenticateToken(token, audiences);
+      const a = auths[i];
+      let r: MaybePromise<AuthResult>;
+      try {
+        r = a.authenticateToken(token, audiences);
+      } catch (err) {
+        // The contract says never throw; one that does has failed on this token, as a rejection has.
+        r = invalid(`${a.name}: ${(err as Error)?.message ?? String(err)}`);
+      }
       if (isPromise(r)) {
         const next = i + 1;
         return r.then((x) => (x.kind === 'user' ? x : (record(x), from(next))),
-          (err) => (record(invalid(`${auths[i].name}: ${(err as Error).message}`)), from(next)));
+          (err) => (record(invalid(`${a.name}: ${(err as Error)?.message ?? String(err)}`)), from(next)));
       }
       if (r.kind === 'user') return r;
       record(r);

@@ -23,9 +23,15 @@ export class AuthenticationChain {
   private from(req: AuthnRequest, start: number, failures: Invalid[] | undefined): MaybePromise<ChainOutcome> {
     for (let i = start; i < this.authenticators.length; i++) {
       const a = this.authenticators[i];
-      const r = a.authenticate(req);
+      let r: MaybePromise<AuthResult>;
+      try {
+        r = a.authenticate(req);
+      } catch (err) {
+        // A throw is a failed credential check, as a rejection is: 401, not 500.
+        r = failed(a.name, err);
+      }
       if (isPromise(r)) {
-        return r.then((x) => this.step(req, i, x, failures), (err) => this.step(req, i, invalid(`${a.name}: ${(err as Error).message}`), failures));
+        return r.then((x) => this.step(req, i, x, failures), (err) => this.step(req, i, failed(a.name, err), failures));
       }
       if (r.kind === 'user') return this.success(r.user, a.name, req);
       if (r.kind === 'invalid') (failures ??= []).push(r);
@@ -46,6 +52,10 @@ export class AuthenticationChain {
     if (req.header('authorization') !== undefined) req.removeHeaders(['authorization']);
     return { user: withAuthenticatedGroup(user), authenticator };
   }
+}
+
+function failed(name: string, err: unknown): Invalid {
+  return invalid(`${name}: ${(err as Error)?.message ?? String(err)}`);
 }
 
 function combine(failures: Invalid[]): Invalid {

@@ -25,10 +25,12 @@ export const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
 export const anonymousUser = (): UserInfo => ({ name: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] });
 
 /**
- * Adds `system:authenticated` unless the user already carries it or `system:unauthenticated`
- * (Kubernetes' AuthenticatedGroupAdder). Returns the same object when nothing changes.
+ * Adds `system:authenticated` unless the user is `system:anonymous` or already carries
+ * `system:authenticated` or `system:unauthenticated` (Kubernetes' AuthenticatedGroupAdder).
+ * Returns the same object when nothing changes.
  */
 export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  if (user.name === ANONYMOUS_USER) return user;
   if (user.groups.includes(ALL_AUTHENTICATED) || user.groups.includes(ALL_UNAUTHENTICATED)) return user;
   return { ...user, groups: [...user.groups, ALL_AUTHENTICATED] };
 }
