@@ -43,22 +43,27 @@ export class CertificatePool {
   verify(chain: X509Certificate[], now: Date): string | undefined {
     const leaf = chain[0];
     if (!leaf) return 'no client certificate';
-    const eku = leaf.keyUsage;
-    if (eku && eku.length && !eku.includes(CLIENT_AUTH) && !eku.includes(ANY_EXTENDED_KEY_USAGE)) {
-      return 'x509: certificate specifies an incompatible key usage';
-    }
+    const incompatible = 'x509: certificate specifies an incompatible key usage';
     let current = leaf;
     for (let depth = 0; depth < MAX_CHAIN; depth++) {
       if (!validAt(current, now)) return 'x509: certificate has expired or is not yet valid';
+      // Go checks the extended key usage of every certificate of the chain, the root's too.
+      if (!allowsClientAuth(current)) return incompatible;
       if (this.certificates.some((ca) => ca.fingerprint256 === current.fingerprint256)) return undefined;
       const root = this.certificates.find((ca) => issued(ca, current) && validAt(ca, now));
-      if (root) return undefined;
+      if (root) return allowsClientAuth(root) ? undefined : incompatible;
       const next = chain.find((c) => c !== current && c.ca && issued(c, current));
       if (!next) return 'x509: certificate signed by unknown authority';
       current = next;
     }
     return 'x509: certificate chain too long';
   }
+}
+
+/** No extended key usage at all, or one naming client authentication or any usage. */
+function allowsClientAuth(cert: X509Certificate): boolean {
+  const eku = cert.keyUsage;
+  return !eku?.length || eku.includes(CLIENT_AUTH) || eku.includes(ANY_EXTENDED_KEY_USAGE);
 }
 
 function issued(issuer: X509Certificate, cert: X509Certificate): boolean {
