@@ -30,6 +30,9 @@ import { storeKey, StoreIndex } from '../api/resource-handler';
 import { NamespaceController } from '../controllers/namespace-controller';
 import { GarbageCollector } from '../controllers/garbage-collector/collector';
 import { EphemeralVolumeController } from '../controllers/ephemeral-volume-controller';
+import { ServiceAccountController } from '../controllers/service-account-controller';
+import { TokenController } from '../controllers/token-controller';
+import { RootCaPublisher, readRootCaFile } from '../controllers/root-ca-publisher';
 import { bootstrapNamespaces } from './bootstrap';
 import { logger, setLogLevel } from './logger';
 import { pendingFlagsSet } from './pending-flags';
@@ -89,6 +92,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 
   // Read before anything starts: a bad file stops the start with nothing to clean up.
   const requestheaderCa = config.requestheaderClientCaFile ? loadRequestHeaderPool(config.requestheaderClientCaFile) : undefined;
+  const rootCaPem = config.rootCaFile ? readRootCaFile(config.rootCaFile) : pki.caCertPem;
 
   let etcd: EmbeddedEtcd | undefined;
   let endpoints = config.etcdServers;
@@ -164,6 +168,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const names = claimNames(naming);
   const tokenGenerator = new TokenGenerator(serviceAccountKeys.signing, issuers[0], names);
+  // Each namespace's default account and root CA ConfigMap, and token Secrets; safe in every replica.
+  const serviceAccountControllers = [ServiceAccountController.forStores(stores.values(), naming),
+    TokenController.forStores(stores.values(), naming, tokenGenerator, rootCaPem), RootCaPublisher.forStores(stores.values(), naming, rootCaPem)];
+  for (const c of serviceAccountControllers) await c?.start();
   const lookup = (resource: string): ObjectLookup => {
     const store = stores.get(storeKey('', 'v1', resource));
     return store ? storeLookup(store) : { get: () => undefined };
@@ -230,6 +238,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       for (const sock of sockets) sock.destroy();
       authentication.close();
       await controller.stop();
+      for (const c of serviceAccountControllers) await c?.stop();
       await authenticationInfo.stop();
       await ephemeralVolumes?.stop();
       await garbageCollector.stop();
