@@ -49,7 +49,8 @@ function describe(r: ImpersonationRequest): string {
  */
 export function impersonationRequests(req: AuthnRequest): ImpersonationRequest[] {
   const out: ImpersonationRequest[] = [];
-  const user = req.header(IMPERSONATE_USER);
+  // The first line of a repeated header, as Go's Header.Get (Node joins the lines with ", ").
+  const user = req.headerValues(IMPERSONATE_USER)[0];
   if (user) {
     const sa = splitServiceAccountUsername(user);
     out.push(sa ? { kind: 'ServiceAccount', ...sa } : { kind: 'User', name: user });
@@ -60,7 +61,7 @@ export function impersonationRequests(req: AuthnRequest): ImpersonationRequest[]
     const key = unescapeExtraKey(header.slice(IMPERSONATE_EXTRA_PREFIX.length).toLowerCase());
     for (const value of req.headerValues(header)) out.push({ kind: 'UserExtra', key, value });
   }
-  const uid = req.header(IMPERSONATE_UID);
+  const uid = req.headerValues(IMPERSONATE_UID)[0];
   if (uid) out.push({ kind: 'UID', uid });
   if (out.length && !user) {
     throw errors.badRequest(`requested [${out.map(describe).join(', ')}] without impersonating a user`);
