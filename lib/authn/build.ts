@@ -29,6 +29,8 @@ export interface AuthenticationDeps {
   clientCa: CertificatePool;
   /** --requestheader-client-ca-file, when set. */
   requestheaderCa?: CertificatePool;
+  /** --token-auth-file read before the server starts anything (else read here). */
+  tokenFile?: TokenFileAuthenticator;
   /** Service-account issuers (the flag's, or the flavor's default). */
   issuers: string[];
   apiAudiences: string[];
@@ -52,7 +54,7 @@ export async function buildAuthentication(deps: AuthenticationDeps): Promise<Aut
   const closers: (() => void)[] = [];
   const tokens: TokenAuthenticator[] = [];
   if (config.tokenAuthFile) {
-    tokens.push(audienceAgnostic(TokenFileAuthenticator.fromFile(config.tokenAuthFile, deps.warn), deps.apiAudiences));
+    tokens.push(audienceAgnostic(deps.tokenFile ?? TokenFileAuthenticator.fromFile(config.tokenAuthFile, deps.warn), deps.apiAudiences));
   }
   if (config.enableBootstrapTokenAuth) {
     tokens.push(audienceAgnostic(new BootstrapTokenAuthenticator(deps.lookups.secrets, naming.systemNamespace, naming.bootstrapTokenType), deps.apiAudiences));

@@ -5,6 +5,7 @@
  * is valid now; the leaf may be used for client authentication.
  */
 import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -28,6 +29,17 @@ export class CertificatePool {
       }
     });
     return new CertificatePool(certs, blocks.join('\n') + '\n');
+  }
+
+  /** The bundle of a file; errors name `source` (the flag) and the file, on one line. */
+  static fromFile(file: string, source: string): CertificatePool {
+    let pem: string;
+    try {
+      pem = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new Error(`${source} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    return CertificatePool.fromPem(pem, `${source} ${file}`);
   }
 
   /** Both pools' certificates (the TLS layer asks clients for a certificate of either). */

@@ -47,6 +47,7 @@ import { loadServiceAccountKeys, ServiceAccountKeys } from '../serviceaccount/ke
 import { claimNames } from '../serviceaccount/claims';
 import { TokenGenerator } from '../serviceaccount/token-generator';
 import { loadRequestHeaderPool } from '../authn/request-header';
+import { TokenFileAuthenticator } from '../authn/token-file';
 import { AuthenticationInfoController } from '../controllers/authentication-info-controller';
 import { authenticationHandlers } from '../registry/authentication/handlers';
 import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
@@ -93,6 +94,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // Read before anything starts: a bad file stops the start with nothing to clean up.
   const requestheaderCa = config.requestheaderClientCaFile ? loadRequestHeaderPool(config.requestheaderClientCaFile) : undefined;
   const rootCaPem = config.rootCaFile ? readRootCaFile(config.rootCaFile) : pki.caCertPem;
+  const clientCa = config.clientCaFile ? CertificatePool.fromFile(config.clientCaFile, '--client-ca-file') : CertificatePool.fromPem(pki.caCertPem, pki.caCertFile);
+  const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;
 
   let etcd: EmbeddedEtcd | undefined;
   let endpoints = config.etcdServers;
@@ -158,7 +161,6 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const ephemeralVolumes = EphemeralVolumeController.forStores(stores.values());
   await ephemeralVolumes?.start();
 
-  const clientCa = CertificatePool.fromPem(readFileSync(config.clientCaFile || pki.caCertFile, 'utf8'), config.clientCaFile ? '--client-ca-file' : pki.caCertFile);
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   await authenticationInfo.start();
   const issuers = config.serviceAccountIssuer.length ? config.serviceAccountIssuer : [naming.defaultServiceAccountIssuer];
@@ -177,7 +179,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     return store ? storeLookup(store) : { get: () => undefined };
   };
   const authentication = await buildAuthentication({
-    config, naming, clientCa, requestheaderCa, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
+    config, naming, clientCa, requestheaderCa, tokenFile, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
     lookups: { secrets: lookup('secrets'), serviceAccounts: lookup('serviceaccounts'), pods: lookup('pods') },
     warn: (m) => logger.warn(m),
   });
