@@ -158,7 +158,6 @@ export class TokenController {
     const ref = { name: accountName, uid: sa.metadata?.uid as string };
     // Signed before the read-modify-write (which cannot wait); used only if the Secret still has none.
     const token = this.lacks(secret).includes(TOKEN) ? await this.generator.legacy(namespace, ref, name) : undefined;
-    let needTokenAgain = false;
     const opts = { dryRun: false, fieldManager: this.fieldManager };
     try {
       await this.secrets.guaranteedUpdate({ namespace }, name, (current) => {
@@ -173,10 +172,8 @@ export class TokenController {
         if (missing.includes(CA)) data[CA] = this.caData;
         if (missing.includes(NAMESPACE)) data[NAMESPACE] = b64(namespace);
         if (missing.includes(TOKEN)) {
-          if (!token) {
-            needTokenAgain = true;
-            return undefined;
-          }
+          // Taken away since the copy read above: that change is queued and signs one.
+          if (!token) return undefined;
           data[TOKEN] = b64(token);
         }
         const next = { ...current, data, metadata: { ...meta, annotations: { ...now, [this.nameAnnotation]: ref.name, [this.uidAnnotation]: ref.uid } } };
@@ -192,7 +189,6 @@ export class TokenController {
       }
       throw err;
     }
-    if (needTokenAgain) this.add(['secret', namespace, name]);
   }
 
   /** Which of token, ca.crt and namespace the Secret lacks (absent or empty). */

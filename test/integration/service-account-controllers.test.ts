@@ -94,7 +94,6 @@ describe('service-account controllers', () => {
       await api.namespace('sa-new');
       const sa = await eventually(async () => { const r = await t.get(saPath('sa-new', 'default')); return r.status === 200 && r.body; });
       expect(sa.metadata).to.include({ name: 'default', namespace: 'sa-new' });
-      expect(sa.metadata.managedFields.map((m: Obj) => m.manager)).to.deep.equal(['orch-controller-manager']);
       const cm = await eventually(async () => { const r = await t.get(cmPath('sa-new', ORCH.rootCa)); return r.status === 200 && r.body; });
       expect(cm.data).to.deep.equal({ 'ca.crt': caPem() });
       expect(cm.metadata.annotations).to.deep.equal({ 'orch.io/description': DESCRIPTION });
@@ -377,6 +376,34 @@ describe('service-account controllers with --root-ca-file', () => {
       await startTestServer([`--root-ca-file=${file}`]).then((s) => s.stop(), (e) => { error = e; });
       expect(error?.message).to.equal(`--root-ca-file=${file}: ${why}`);
     }
+  });
+});
+
+describe('service-account controllers with --watch-cache=false and protobuf storage', () => {
+  let t: TestServer;
+  const api = client(() => t, ORCH);
+  before(async () => { t = await startTestServer(['--watch-cache=false', '--storage-media-type=application/vnd.kubernetes.protobuf']); });
+  after(async () => { await t?.stop(); });
+
+  it('work from etcd watches alike', async () => {
+    await api.namespace('no-cache');
+    const first = await eventually(async () => { const r = await t.get(saPath('no-cache', 'default')); return r.status === 200 && r.body; });
+    const cm = await eventually(async () => { const r = await t.get(cmPath('no-cache', ORCH.rootCa)); return r.status === 200 && r.body; });
+    expect(cm.data).to.deep.equal({ 'ca.crt': t.server.pki.caCertPem });
+    expectStatus(await t.del(saPath('no-cache', 'default')), 200);
+    await eventually(async () => { const r = await t.get(saPath('no-cache', 'default')); return r.status === 200 && r.body.metadata.uid !== first.metadata.uid; }, 5000);
+    expectStatus(await t.put(cmPath('no-cache', ORCH.rootCa), { ...cm, data: { 'ca.crt': 'garbage' } }), 200);
+    await eventually(async () => (await t.get(cmPath('no-cache', ORCH.rootCa))).body.data['ca.crt'] === t.server.pki.caCertPem, 5000);
+
+    const sa = await api.account('no-cache', 'app');
+    await api.tokenSecret('no-cache', 'app-token', 'app');
+    const token = unb64((await api.filled('no-cache', 'app-token')).data.token);
+    const who = await api.whoami(token);
+    expectStatus(who, 201);
+    expect(who.body.status.userInfo).to.include({ username: 'system:serviceaccount:no-cache:app', uid: sa.metadata.uid });
+    expectStatus(await t.del(saPath('no-cache', 'app')), 200);
+    await api.gone(secretPath('no-cache', 'app-token'));
+    await api.refused(token);
   });
 });
 
