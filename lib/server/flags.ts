@@ -6,6 +6,7 @@
  */
 import { isIP } from 'node:net';
 import type { Flavor } from '../naming';
+import { checkControllerEntries } from '../controllers/enabled';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
@@ -64,6 +65,8 @@ export interface ServerConfig {
   apiAudiences: string[];
   /** The CA published to every namespace (root-CA ConfigMap, token Secrets); empty: the generated CA. */
   rootCaFile: string;
+  /** Which in-process controllers run: `*`, `name`, `-name` (lib/controllers/enabled.ts). */
+  controllers: string[];
   /** `key[=bool]` entries, e.g. `{ 'api/all': true, 'batch/v1beta1': false }`. */
   runtimeConfig: Record<string, boolean>;
   featureGates: Record<string, boolean>;
@@ -422,6 +425,9 @@ export const FLAGS: readonly FlagDef[] = [
     'Audiences this server accepts tokens for; empty: the service-account issuers.'),
   flag('root-ca-file', 'rootCaFile', text, '',
     'CA bundle published as ca.crt to every namespace and token Secret; empty: the generated CA.'),
+  flag('controllers', 'controllers', list(), ['*'],
+    'Controllers to run: "*" all on by default, "name" one more, "-name" one less (namespace, garbagecollector, '
+    + 'ephemeral-volume, serviceaccount, serviceaccount-token, root-ca-cert-publisher).', { check: checkControllerEntries }),
   flag('runtime-config', 'runtimeConfig', boolMap(true), {},
     'key[=true|false] pairs turning API groups/versions on or off (e.g. api/all=false,v1=true).'),
   flag('feature-gates', 'featureGates', boolMap(false), {}, 'Name=true|false pairs for feature gates.'),

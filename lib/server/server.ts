@@ -33,6 +33,7 @@ import { EphemeralVolumeController } from '../controllers/ephemeral-volume-contr
 import { ServiceAccountController } from '../controllers/service-account-controller';
 import { TokenController } from '../controllers/token-controller';
 import { RootCaPublisher, readRootCaFile } from '../controllers/root-ca-publisher';
+import { ControllerName, controllerEnabled } from '../controllers/enabled';
 import { bootstrapNamespaces } from './bootstrap';
 import { logger, setLogLevel } from './logger';
 import { pendingFlagsSet } from './pending-flags';
@@ -152,13 +153,15 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 
   await bootstrapNamespaces(namespaces, naming);
   bootstrapped = true;
-  const controller = new NamespaceController(namespaces, () => [...stores.values()].filter((s) => s.def.namespaced), naming.namespaceFinalizer);
-  await controller.start();
+  const enabled = (name: ControllerName) => controllerEnabled(name, config.controllers);
+  const controller = enabled('namespace')
+    ? new NamespaceController(namespaces, () => [...stores.values()].filter((s) => s.def.namespaced), naming.namespaceFinalizer) : undefined;
+  await controller?.start();
   // Driven by watches on every resource (the watch caches); safe to run in every replica.
-  const garbageCollector = new GarbageCollector(stores.values());
-  await garbageCollector.start();
+  const garbageCollector = enabled('garbagecollector') ? new GarbageCollector(stores.values()) : undefined;
+  await garbageCollector?.start();
   // Only once the server has both Pod and PersistentVolumeClaim.
-  const ephemeralVolumes = EphemeralVolumeController.forStores(stores.values());
+  const ephemeralVolumes = enabled('ephemeral-volume') ? EphemeralVolumeController.forStores(stores.values()) : undefined;
   await ephemeralVolumes?.start();
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
@@ -171,8 +174,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const names = claimNames(naming);
   const tokenGenerator = new TokenGenerator(serviceAccountKeys.signing, issuers[0], names);
   // Each namespace's default account and root CA ConfigMap, and token Secrets; safe in every replica.
-  const serviceAccountControllers = [ServiceAccountController.forStores(stores.values(), naming),
-    TokenController.forStores(stores.values(), naming, tokenGenerator, rootCaPem), RootCaPublisher.forStores(stores.values(), naming, rootCaPem)];
+  const serviceAccountControllers = [
+    enabled('serviceaccount') ? ServiceAccountController.forStores(stores.values(), naming) : undefined,
+    enabled('serviceaccount-token') ? TokenController.forStores(stores.values(), naming, tokenGenerator, rootCaPem) : undefined,
+    enabled('root-ca-cert-publisher') ? RootCaPublisher.forStores(stores.values(), naming, rootCaPem) : undefined,
+  ];
   for (const c of serviceAccountControllers) await c?.start();
   const lookup = (resource: string): ObjectLookup => {
     const store = stores.get(storeKey('', 'v1', resource));
@@ -239,11 +245,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       for (const s of sessions) s.destroy();
       for (const sock of sockets) sock.destroy();
       authentication.close();
-      await controller.stop();
+      await controller?.stop();
       for (const c of serviceAccountControllers) await c?.stop();
       await authenticationInfo.stop();
       await ephemeralVolumes?.stop();
-      await garbageCollector.stop();
+      await garbageCollector?.stop();
       compactor.stop();
       await Promise.all(cachers.map((c) => c.stop()));
       await storage.close();

@@ -150,6 +150,8 @@ async function waitForCache(api: ApiClient, revision: number): Promise<void> {
 /** A consistent list of one item: its remainingItemCount tells how many ConfigMaps etcd holds. */
 async function checkCount(api: ApiClient, want: number): Promise<void> {
   const list = await api.json('GET', `/api/v1/namespaces/${NAMESPACE}/configmaps?limit=1`);
-  const have = list.items.length + (list.metadata.remainingItemCount ?? 0);
+  // Every namespace also holds the root-CA ConfigMap (its publisher's).
+  const rootCa = (await api.request('GET', `/api/v1/namespaces/${NAMESPACE}/configmaps/orch-root-ca.crt`)).status === 200 ? 1 : 0;
+  const have = list.items.length + (list.metadata.remainingItemCount ?? 0) - rootCa;
   if (have !== want) throw new Error(`${want} ConfigMaps written, the server lists ${have}`);
 }

@@ -4,6 +4,7 @@
  * namespaces); --show-labels and -A read the rows' PartialObjectMetadata; --sort-by asks
  * includeObject=Object; `get -w` prints the Table rows of the watch events.
  */
+import { WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 import { expect } from 'chai';
 import { parseTable } from '../helpers/kubectl';
 import { useKubectlServer } from '../helpers/e2e-server';
@@ -14,7 +15,7 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe('kubectl get prints server-side Tables', function () {
   this.timeout(90_000);
-  const e2e = useKubectlServer('kubectl-table');
+  const e2e = useKubectlServer('kubectl-table', [WITHOUT_NAMESPACE_DEFAULTS]);
   const { ok } = e2e;
   let manifests = 0;
 

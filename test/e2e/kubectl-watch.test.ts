@@ -6,6 +6,7 @@
  * Writes use create -f / replace -f (--validate=false) and delete: imperative create sends
  * protobuf and label sends PATCH, neither served yet.
  */
+import { WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 import { expect } from 'chai';
 import { useKubectlServer } from '../helpers/e2e-server';
 import { LineProcess } from '../helpers/line-process';
@@ -14,7 +15,7 @@ interface PrintedEvent { type: string; name: string; resourceVersion: string; da
 
 describe('kubectl get -w against the server process', function () {
   this.timeout(60_000);
-  const e2e = useKubectlServer('kubectl-watch');
+  const e2e = useKubectlServer('kubectl-watch', [WITHOUT_NAMESPACE_DEFAULTS]);
   const { ok } = e2e;
 
   /**

@@ -4,6 +4,7 @@
  * from was compacted away (re-list, then watch from the fresh list's version).
  * The server runs on a test etcd of our own, so the test can compact it; writes use kubectl.
  */
+import { WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -34,7 +35,7 @@ describe('python3-kubernetes watch against the server process', function () {
   async function startServer(extraArgs: string[] = []): Promise<void> {
     await stopServer();
     server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0',
-      `--etcd-servers=${etcd!.endpoint}`, '--etcd-compaction-interval=0', ...extraArgs]);
+      `--etcd-servers=${etcd!.endpoint}`, '--etcd-compaction-interval=0', WITHOUT_NAMESPACE_DEFAULTS, ...extraArgs]);
     kubectl = kubectlFor(server.kubeconfigPath, path.join(dir, 'kube-cache'));
   }
 

@@ -45,6 +45,13 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/**
+ * For suites about storage semantics (lists, selectors, watches, tables): namespaces without the
+ * objects the service-account controllers put in each (the root-CA ConfigMap, the `default`
+ * ServiceAccount), as kube-apiserver serves them without a controller manager beside it.
+ */
+export const WITHOUT_NAMESPACE_DEFAULTS = '--controllers=*,-serviceaccount,-root-ca-cert-publisher';
+
 export async function startTestServer(extraFlags: string[] = []): Promise<TestServer> {
   const etcd = await startTestEtcd();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'orch-test-'));

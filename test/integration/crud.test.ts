@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import YAML from 'yaml';
-import { eventually, startTestServer, TestServer } from '../helpers/server-harness';
+import { eventually, startTestServer, TestServer, WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 
 const NS = 'crud';
 const OTHER_NS = 'crud-other';
@@ -27,7 +27,7 @@ function expectServerMetadata(meta: any): void {
 describe('CRUD over HTTPS', () => {
   let t: TestServer;
   before(async () => {
-    t = await startTestServer();
+    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS]);
     for (const name of [NS, OTHER_NS]) {
       const res = await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
       expect(res.status, res.text).to.equal(201);

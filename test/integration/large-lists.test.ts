@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import http2 from 'node:http2';
 import https from 'node:https';
-import { startTestServer, TestServer } from '../helpers/server-harness';
+import { startTestServer, TestServer, WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 
 const NS = 'big';
 const COUNT = 600;
@@ -18,7 +18,7 @@ describe('large lists (chunked bodies)', function () {
   const base = `/api/v1/namespaces/${NS}/configmaps`;
 
   before(async () => {
-    t = await startTestServer();
+    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS]);
     expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);
     for (let i = 0; i < COUNT; i += 50) {
       const batch = Array.from({ length: Math.min(50, COUNT - i) }, (_, j) => t.post(base, {

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { Etcd3 } from 'etcd3';
-import { startTestServer, TestServer, HttpResponse } from '../helpers/server-harness';
+import { startTestServer, TestServer, HttpResponse, WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 import { adminTarget, openWatch } from '../helpers/watch-client';
 
 const NS = 'rv';
@@ -60,7 +60,7 @@ for (const flags of [[], ['--watch-cache=false']]) {
     const list = (params: Record<string, string | number | undefined> = {}, ns = NS) => t.get(cmPath(ns) + q(params));
 
     before(async () => {
-      t = await startTestServer(flags);
+      t = await startTestServer([...flags, WITHOUT_NAMESPACE_DEFAULTS]);
       for (const ns of [NS, SEL_NS]) {
         expectStatus(await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }), 201, ns);
       }
@@ -415,7 +415,7 @@ for (const flags of [[], ['--watch-cache=false']]) {
 describe('continue-token lifetime (--continue-token-ttl=2s)', () => {
   let t: TestServer;
   before(async () => {
-    t = await startTestServer(['--continue-token-ttl=2s']);
+    t = await startTestServer(['--continue-token-ttl=2s', WITHOUT_NAMESPACE_DEFAULTS]);
     for (let i = 0; i < 3; i++) {
       expectStatus(await t.post(cmPath('default'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `ttl-${i}` } }), 201);
     }

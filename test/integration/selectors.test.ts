@@ -3,7 +3,7 @@
  * over one etcd snapshot, through HTTPS against a real etcd.
  */
 import { expect } from 'chai';
-import { eventually, startTestServer, TestServer } from '../helpers/server-harness';
+import { eventually, startTestServer, TestServer, WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 
 const NS = 'sel';
 const OTHER_NS = 'sel-other';
@@ -42,7 +42,7 @@ describe('selectors and chunked lists', () => {
   }
 
   before(async () => {
-    t = await startTestServer();
+    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS]);
     await createNamespace(NS);
     await createNamespace(OTHER_NS);
     await createConfigMaps(NS, FIXTURE);

@@ -5,7 +5,7 @@
  * the wrong type refused with nothing stored.
  */
 import { expect } from 'chai';
-import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+import { HttpResponse, startTestServer, TestServer, WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 import { PROTOBUF_PREFIX, decodeProtobuf, encodeProtobuf } from '../../lib/scheme/protobuf';
 
 const NS = 'service-accounts';
@@ -28,7 +28,7 @@ describe('ServiceAccount', () => {
   const names = async () => ((await t.get(saPath())).body.items as Obj[]).map((i) => i.metadata.name);
 
   before(async () => {
-    t = await startTestServer();
+    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS]);
     expectStatus(await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }), 201);
   });
   after(async () => { await t?.stop(); });

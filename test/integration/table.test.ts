@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import YAML from 'yaml';
-import { startTestServer, TestServer, HttpResponse } from '../helpers/server-harness';
+import { startTestServer, TestServer, HttpResponse, WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 import { adminTarget, openWatch, WatchClient } from '../helpers/watch-client';
 
 const NS = 'tables';
@@ -29,7 +29,7 @@ describe('Table, PartialObjectMetadata and content negotiation', () => {
   let t: TestServer;
   const watches: WatchClient[] = [];
   before(async () => {
-    t = await startTestServer();
+    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS]);
     expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);
     for (const body of [
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'alpha', labels: { app: 'alpha' } }, data: { a: '1', b: '2' }, binaryData: { c: b64('3') } },

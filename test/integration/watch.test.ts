@@ -5,7 +5,7 @@
  * event is lost or repeated, and one etcd watch per resource behind many client watches.
  */
 import { expect } from 'chai';
-import { eventually, HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+import { eventually, HttpResponse, startTestServer, TestServer, WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 import { adminTarget, openWatch, WatchClient, WatchEventJson, WatchTarget } from '../helpers/watch-client';
 
 const cmPath = (ns: string, name = '') => `/api/v1/namespaces/${ns}/configmaps${name ? `/${name}` : ''}`;
@@ -56,7 +56,7 @@ for (const flags of [[], ['--watch-cache=false']]) {
     }
 
     before(async () => {
-      t = await startTestServer(flags);
+      t = await startTestServer([...flags, WITHOUT_NAMESPACE_DEFAULTS]);
       target = adminTarget(t.server);
     });
     afterEach(() => { opened.splice(0).forEach((w) => w.close()); });
