@@ -154,12 +154,18 @@ describe('discovery and health', () => {
   });
 
   describe('anonymous access', () => {
-    for (const p of ['/healthz', '/livez', '/readyz', '/readyz/etcd', '/version']) {
+    for (const p of ['/healthz', '/livez', '/readyz', '/version', '/version/', '/readyz?verbose']) {
       it(`${p} is readable without a client certificate`, async () => {
         const res = await t.get(p, { identity: null });
         expect(res.status, res.text).to.equal(200);
       });
     }
+
+    it('single checks (/readyz/etcd) are not public: 403 for system:anonymous, as system:public-info-viewer grants only the exact paths', async () => {
+      const res = await t.get('/readyz/etcd', { identity: null });
+      expect(res.status).to.equal(403);
+      expect(res.body.message).to.equal('forbidden: User "system:anonymous" cannot get path "/readyz/etcd"');
+    });
 
     it('/api/v1/namespaces is 403 for system:anonymous', async () => {
       const res = await t.get('/api/v1/namespaces', { identity: null });
