@@ -66,7 +66,13 @@ export class BearerTokenAuthenticator implements RequestAuthenticator {
       if (d?.token !== token) this.digests.set(req.socket, d = TokenCache.digest(token));
       TokenCache.useDigest(d);
     }
-    const r = authenticateToken(this.tokens, token, this.apiAudiences);
+    let r: MaybePromise<AuthResult>;
+    try {
+      r = authenticateToken(this.tokens, token, this.apiAudiences);
+    } finally {
+      // Only the synchronous part used it; nothing keeps the token once this request moves on.
+      TokenCache.useDigest(undefined);
+    }
     return isPromise(r) ? r.then((x) => this.finish(x)) : this.finish(r);
   }
 

@@ -1,6 +1,8 @@
 /**
- * Answers about tokens kept for a while, keyed by the token's SHA-256 digest (the token itself
- * is never a key, so a heap dump does not hold it). Bounded: past `maxEntries`, the oldest go.
+ * Answers about tokens kept for a while, keyed by the token's SHA-256 digest: the token itself is
+ * never a cache key, so answers outlive no connection holding their token (only a live
+ * connection's last token is kept, beside its digest, by the bearer authenticator).
+ * Bounded: past `maxEntries`, the oldest go.
  */
 import { createHash } from 'node:crypto';
 
@@ -30,8 +32,8 @@ export class TokenCache<T> {
     return { token, digest: createHash('sha256').update(token).digest('base64') };
   }
 
-  /** keyOf(d.token) answers d.digest until the next call (see `current`). */
-  static useDigest(d: TokenDigest): void {
+  /** keyOf(d.token) answers d.digest until the next call (see `current`); undefined forgets it. */
+  static useDigest(d: TokenDigest | undefined): void {
     current = d;
   }
 

@@ -160,7 +160,10 @@ describe('OpenAPI documents', () => {
 
     it('makes DeleteOptions and WatchEvent kinds of every served group/version', () => {
       const gvks = schemas.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions']['x-kubernetes-group-version-kind'];
-      expect(gvks).to.deep.equal([{ group: '', kind: 'DeleteOptions', version: 'v1' }, { group: 'storage.orch.io', kind: 'DeleteOptions', version: 'v1' }]);
+      expect(gvks).to.deep.equal([
+        { group: '', kind: 'DeleteOptions', version: 'v1' }, { group: 'authentication.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'storage.orch.io', kind: 'DeleteOptions', version: 'v1' },
+      ]);
     });
 
     it('writes only x-kubernetes-* extensions in the kubernetes flavor', () => {
