@@ -207,6 +207,55 @@ describe('parseFlags', () => {
     });
   });
 
+  describe('authentication flags', () => {
+    it('has the defaults of kube-apiserver (and ours where it has none)', () => {
+      const c = parseFlags([]);
+      expect(c).to.deep.include({
+        serviceAccountIssuer: [], serviceAccountKeyFile: [], serviceAccountLookup: true, serviceAccountMaxTokenExpirationMs: 0,
+        oidcUsernameClaim: 'sub', oidcUsernamePrefix: undefined, oidcSigningAlgs: ['RS256'], oidcRequiredClaim: {},
+        authenticationTokenWebhookVersion: 'v1beta1', authenticationTokenWebhookCacheTtlMs: 120_000, controllers: ['*'],
+      });
+    });
+
+    it('repeats issuers and key files one value per use, commas kept', () => {
+      const c = parseFlags(['--service-account-issuer=https://a', '--service-account-issuer', 'https://b', '--service-account-key-file=/k,1.pem']);
+      expect(c.serviceAccountIssuer).to.deep.equal(['https://a', 'https://b']);
+      expect(c.serviceAccountKeyFile).to.deep.equal(['/k,1.pem']);
+      expect(flagError(['--service-account-issuer=']).message).to.contain('must not be empty');
+    });
+
+    it('tells an unset --oidc-username-prefix from an empty one, and reads required claims as key=value', () => {
+      const base = ['--oidc-issuer-url=https://idp.example', '--oidc-client-id=k'];
+      expect(parseFlags([...base, '--oidc-username-prefix=']).oidcUsernamePrefix).to.equal('');
+      expect(parseFlags([...base, '--oidc-required-claim=a=1,b=x=y', '--oidc-required-claim=c=3']).oidcRequiredClaim)
+        .to.deep.equal({ a: '1', b: 'x=y', c: '3' });
+      expect(flagError(['--oidc-required-claim=novalue']).message).to.contain('must be formatted as key=value');
+    });
+
+    it('needs the OIDC issuer and client id together, an https issuer, and known algorithms', () => {
+      expect(flagError(['--oidc-issuer-url=https://idp.example']).code).to.equal('IncompatibleFlags');
+      expect(flagError(['--oidc-issuer-url=http://idp.example', '--oidc-client-id=k']).message).to.contain('must be an https URL');
+      expect(flagError(['--oidc-signing-algs=HS256']).code).to.equal('InvalidValue');
+    });
+
+    it('trusts request headers only with their CA, and needs a username header with it', () => {
+      expect(flagError(['--requestheader-username-headers=X-Remote-User']).flag).to.equal('requestheader-client-ca-file');
+      expect(flagError(['--requestheader-client-ca-file=/ca.pem']).flag).to.equal('requestheader-username-headers');
+      expect(parseFlags(['--requestheader-client-ca-file=/ca.pem', '--requestheader-username-headers=X-Remote-User']).requestheaderUsernameHeaders)
+        .to.deep.equal(['X-Remote-User']);
+    });
+
+    it('takes the webhook version v1 or v1beta1 only', () => {
+      expect(parseFlags(['--authentication-token-webhook-version=v1']).authenticationTokenWebhookVersion).to.equal('v1');
+      expect(flagError(['--authentication-token-webhook-version=v2']).code).to.equal('InvalidValue');
+    });
+
+    it('knows the controllers by kube-controller-manager\'s names', () => {
+      expect(parseFlags(['--controllers=*,-serviceaccount']).controllers).to.deep.equal(['*', '-serviceaccount']);
+      expect(flagError(['--controllers=*,-nosuch']).message).to.contain('"nosuch" is not in the list of known controllers');
+    });
+  });
+
   describe('validation', () => {
     for (const bad of ['abc', '65536', '-1', '1.5', '']) {
       it(`rejects --secure-port=${JSON.stringify(bad)}`, () => {
