@@ -7,7 +7,7 @@
 import { AuthnRequest } from './authenticator';
 import {
   ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, UserInfo,
-  serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername,
+  serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername, unescapeExtraKey,
 } from './user';
 import { AuthorizationAttributes, forbiddenSentence } from '../authz/attributes';
 import { Authorizer } from '../authz/authorizer';
@@ -24,15 +24,6 @@ export type ImpersonationRequest =
   | { kind: 'Group'; name: string }
   | { kind: 'UserExtra'; key: string; value: string }
   | { kind: 'UID'; uid: string };
-
-/** `%`-decoded when it decodes (Go's url.PathUnescape), else as sent. */
-function unescapeExtraKey(key: string): string {
-  try {
-    return decodeURIComponent(key);
-  } catch {
-    return key;
-  }
-}
 
 function describe(r: ImpersonationRequest): string {
   switch (r.kind) {

@@ -15,7 +15,7 @@ import type { TLSSocket } from 'node:tls';
 import { AuthResult, AuthnRequest, Invalid, NOT_MINE, NotMine, RequestAuthenticator, authenticated, invalid } from './authenticator';
 import { CertificatePool, peerChain } from './cert-pool';
 import { subjectOf } from './x509';
-import { UserInfo } from './user';
+import { UserInfo, unescapeExtraKey } from './user';
 
 /** Which headers carry the proxied identity (the --requestheader-* flags). */
 export interface RequestHeaderNames {
@@ -134,23 +134,6 @@ export function userFromHeaders(req: Pick<AuthnRequest, 'headerValues' | 'header
     }
   }
   return extra ? { name, groups, extra } : { name, groups };
-}
-
-/** Go's url.PathUnescape: `%XX` escapes decoded; a malformed escape keeps the key as sent. */
-export function unescapeExtraKey(encoded: string): string {
-  if (!encoded.includes('%')) return encoded;
-  const bytes: number[] = [];
-  for (let i = 0; i < encoded.length; i++) {
-    if (encoded[i] !== '%') {
-      bytes.push(...Buffer.from(encoded[i], 'utf8'));
-      continue;
-    }
-    const hex = encoded.slice(i + 1, i + 3);
-    if (!/^[0-9a-fA-F]{2}$/.test(hex)) return encoded;
-    bytes.push(parseInt(hex, 16));
-    i += 2;
-  }
-  return Buffer.from(bytes).toString('utf8');
 }
 
 /** The --requestheader-client-ca-file pool; a one-line Error naming the flag and file otherwise. */

@@ -55,3 +55,24 @@ export function splitServiceAccountUsername(username: string): { namespace: stri
   if (parts.length !== 2 || isDns1123Label(parts[0]).length || isDns1123Subdomain(parts[1]).length) return undefined;
   return { namespace: parts[0], name: parts[1] };
 }
+
+/**
+ * An extra key sent in a header name (impersonation, the request-header proxy), as Kubernetes
+ * reads it: Go's url.PathUnescape: `%XX` escapes decoded; a malformed escape keeps
+ * the key as sent.
+ */
+export function unescapeExtraKey(encoded: string): string {
+  if (!encoded.includes('%')) return encoded;
+  const bytes: number[] = [];
+  for (let i = 0; i < encoded.length; i++) {
+    if (encoded[i] !== '%') {
+      bytes.push(...Buffer.from(encoded[i], 'utf8'));
+      continue;
+    }
+    const hex = encoded.slice(i + 1, i + 3);
+    if (!/^[0-9a-fA-F]{2}$/.test(hex)) return encoded;
+    bytes.push(parseInt(hex, 16));
+    i += 2;
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
