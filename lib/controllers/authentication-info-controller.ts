@@ -13,9 +13,9 @@ import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import type { ServerConfig } from '../server/flags';
-import { StorageEvent, WatchHandle } from '../storage/interfaces';
 import { logger } from '../server/logger';
 import { WorkQueue } from './work-queue';
+import { KeyWatch } from './key-watch';
 
 export const AUTHENTICATION_CONFIGMAP = 'extension-apiserver-authentication';
 
@@ -43,7 +43,6 @@ type ListKey = typeof LISTS[number];
 /** A CA that expired more than this long ago is dropped from the bundles (Kubernetes' slack). */
 const EXPIRED_SLACK_MS = 5 * 60_000;
 const RESYNC_MS = 60_000;
-const RESTART_MS = 1000;
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /**
@@ -114,15 +113,18 @@ export class AuthenticationInfoController {
   private readonly queue: WorkQueue;
   private readonly namespace: string;
   private readonly fieldManager: string;
-  private watch?: WatchHandle;
+  private readonly watch: KeyWatch;
   private resync?: NodeJS.Timeout;
-  private restartTimer?: NodeJS.Timeout;
-  private stopped = false;
 
   constructor(private readonly configMaps: GenericStore, naming: Naming, private readonly info: AuthenticationInfo) {
     this.namespace = naming.systemNamespace;
     // The manager Kubernetes' own write records (client-go's user agent, up to the '/').
     this.fieldManager = naming.flavor === 'kubernetes' ? 'kube-apiserver' : 'orch-apiserver';
+    // The system namespace's ConfigMaps, for ours; after a restart, what changed meanwhile is synced.
+    const key = this.configMaps.key(this.namespace, AUTHENTICATION_CONFIGMAP);
+    const queueSync = () => this.queue.add(AUTHENTICATION_CONFIGMAP);
+    this.watch = new KeyWatch(this.configMaps, this.configMaps.collectionPrefix(this.namespace),
+      (changed) => { if (changed === key) queueSync(); }, queueSync, AUTHENTICATION_CONFIGMAP);
     this.queue = new WorkQueue(() => this.sync(), {
       workers: 1, maxDelayMs: 10_000,
       onError: (_key, err) => logger.warn(`${AUTHENTICATION_CONFIGMAP}: write failed; will retry`, { error: err instanceof Error ? err.message : String(err) }),
@@ -142,7 +144,7 @@ export class AuthenticationInfoController {
 
   /** Follows the ConfigMap, then writes it (a failed first write is retried in the background). */
   async start(): Promise<void> {
-    await this.follow();
+    await this.watch.start();
     await this.sync().catch((err) => {
       logger.warn(`${AUTHENTICATION_CONFIGMAP}: first write failed; will retry`, { error: err instanceof Error ? err.message : String(err) });
       this.queue.add(AUTHENTICATION_CONFIGMAP);
@@ -152,43 +154,11 @@ export class AuthenticationInfoController {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     if (this.resync) clearInterval(this.resync);
-    if (this.restartTimer) clearTimeout(this.restartTimer);
     await this.queue.stop();
-    await this.watch?.close();
+    await this.watch.stop();
   }
 
-  /** Watches the system namespace's ConfigMaps (from the watch cache when it runs) for ours. */
-  private async follow(): Promise<void> {
-    const prefix = this.configMaps.collectionPrefix(this.namespace);
-    const key = this.configMaps.key(this.namespace, AUTHENTICATION_CONFIGMAP);
-    const handlers = {
-      onEvents: (events: StorageEvent[]) => {
-        if (events.some((e) => e.key === key)) this.queue.add(AUTHENTICATION_CONFIGMAP);
-      },
-      onError: (err: Error) => this.restartLater(err),
-    };
-    const cache = this.configMaps.deps.cache;
-    if (cache?.ready) {
-      this.watch = cache.watch(prefix, cache.revision, handlers);
-      return;
-    }
-    const storage = this.configMaps.storage;
-    this.watch = await storage.watch(prefix, await storage.currentRevision(), handlers, { prevValues: false });
-  }
-
-  private restartLater(err: Error): void {
-    if (this.stopped || this.restartTimer) return;
-    logger.warn(`${AUTHENTICATION_CONFIGMAP}: watch ended; restarting`, { error: err.message });
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      if (this.stopped) return;
-      void this.watch?.close();
-      // Changes made while no watch ran are caught by the sync that follows.
-      this.follow().then(() => this.queue.add(AUTHENTICATION_CONFIGMAP), (e) => this.restartLater(e instanceof Error ? e : new Error(String(e))));
-    }, RESTART_MS);
-  }
 
   private async sync(): Promise<void> {
     const ctx = { namespace: this.namespace };

@@ -21,11 +21,11 @@ import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import { CertificatePool } from '../authn/cert-pool';
-import { StorageEvent, WatchHandle } from '../storage/interfaces';
 import { logger } from '../server/logger';
 import { ResourceFeed } from './resource-feed';
+import { KeyWatch } from './key-watch';
 import { WorkQueue } from './work-queue';
-import { isAlreadyExists, namespaceActive, namespaceGoingAway } from './service-account-controller';
+import { activeNamespaceFeed, isAlreadyExists, namespaceActive, namespaceGoingAway } from './service-account-controller';
 
 export const ROOT_CA_KEY = 'ca.crt';
 /** Kubernetes' text, word for word. */
@@ -33,7 +33,6 @@ export const ROOT_CA_DESCRIPTION = 'Contains a CA bundle that can be used to ver
   + 'No other usage is guaranteed across distributions of Kubernetes clusters.';
 
 const LABEL = 'root CA publisher';
-const RESTART_MS = 1000;
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /** --root-ca-file's contents, which must hold PEM certificates; else a one-line Error naming the flag and file. */
@@ -103,9 +102,7 @@ export class RootCaPublisher {
   /** Namespace -> active, as the namespace feed last reported it. */
   private readonly namespaces = new Map<string, boolean>();
   private namespaceFeed?: ResourceFeed;
-  private watch?: WatchHandle;
-  private restartTimer?: NodeJS.Timeout;
-  private stopped = false;
+  private readonly configMapWatch: KeyWatch;
 
   constructor(private readonly namespaceStore: GenericStore, private readonly configMaps: GenericStore, naming: Naming,
     /** The CA bundle to publish (PEM). */
@@ -113,6 +110,15 @@ export class RootCaPublisher {
     this.name = naming.rootCaConfigMapName;
     this.annotation = `${naming.labelDomain}/description`;
     this.fieldManager = `${naming.flavor === 'kubernetes' ? 'kube' : 'orch'}-controller-manager`;
+    // Every ConfigMap change, by key `<prefix><namespace>/<name>`: ours queue their namespace;
+    // after a restart every namespace is looked at again.
+    const prefix = this.configMaps.collectionPrefix();
+    const suffix = `/${this.name}`;
+    this.configMapWatch = new KeyWatch(this.configMaps, prefix, (key) => {
+      if (!key.endsWith(suffix)) return;
+      const namespace = key.slice(prefix.length, key.length - suffix.length);
+      if (namespace && !namespace.includes('/')) this.queue.add(namespace);
+    }, () => { for (const [ns, active] of this.namespaces) if (active) this.queue.add(ns); }, LABEL);
     this.queue = new WorkQueue((ns) => this.sync(ns), {
       maxDelayMs: 10_000,
       onError: (ns, err) => logger.warn(`${LABEL}: will retry`, { namespace: ns, error: err instanceof Error ? err.message : String(err) }),
@@ -130,63 +136,17 @@ export class RootCaPublisher {
 
   /** Watches ConfigMaps first, then queues every namespace (the feed's initial state). */
   async start(): Promise<void> {
-    await this.follow();
-    this.namespaceFeed = new ResourceFeed(this.namespaceStore, {
-      upsert: (ns) => {
-        const name = ns.metadata?.name as string;
-        this.namespaces.set(name, namespaceActive(ns));
-        if (namespaceActive(ns)) this.queue.add(name);
-      },
-      remove: (ns) => { this.namespaces.delete(ns.metadata?.name as string); },
-    }, LABEL);
+    await this.configMapWatch.start();
+    this.namespaceFeed = activeNamespaceFeed(this.namespaceStore, this.namespaces, this.queue, LABEL);
     await this.namespaceFeed.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.restartTimer) clearTimeout(this.restartTimer);
     await this.queue.stop();
     await this.namespaceFeed?.stop();
-    await this.watch?.close();
+    await this.configMapWatch.stop();
   }
 
-  /** Every ConfigMap change, by key: `<prefix><namespace>/<name>`; ours queue their namespace. */
-  private async follow(): Promise<void> {
-    const prefix = this.configMaps.collectionPrefix();
-    const suffix = `/${this.name}`;
-    const handlers = {
-      onEvents: (events: StorageEvent[]) => {
-        for (const ev of events) {
-          if (!ev.key.endsWith(suffix)) continue;
-          const namespace = ev.key.slice(prefix.length, ev.key.length - suffix.length);
-          if (namespace && !namespace.includes('/')) this.queue.add(namespace);
-        }
-      },
-      onError: (err: Error) => this.restartLater(err),
-    };
-    const cache = this.configMaps.deps.cache;
-    if (cache?.ready) {
-      this.watch = cache.watch(prefix, cache.revision, handlers);
-      return;
-    }
-    const storage = this.configMaps.storage;
-    this.watch = await storage.watch(prefix, await storage.currentRevision(), handlers, { prevValues: false });
-  }
-
-  private restartLater(err: Error): void {
-    if (this.stopped || this.restartTimer) return;
-    logger.warn(`${LABEL}: watch ended; restarting`, { error: err.message });
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      if (this.stopped) return;
-      void this.watch?.close();
-      // What changed while no watch ran is found by looking at every namespace again.
-      this.follow().then(
-        () => { for (const [ns, active] of this.namespaces) if (active) this.queue.add(ns); },
-        (e) => this.restartLater(e instanceof Error ? e : new Error(String(e))),
-      );
-    }, RESTART_MS);
-  }
 
   /** The ConfigMap `cm` repaired, or undefined when it is as it should be. */
   private repair(cm: ApiObject): ApiObject | undefined {

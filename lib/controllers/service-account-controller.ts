@@ -36,6 +36,21 @@ export function namespaceGoingAway(err: unknown): boolean {
 
 export const isAlreadyExists = (err: unknown): boolean => (err as { reason?: string }).reason === 'AlreadyExists';
 
+/**
+ * A feed of namespaces for controllers that keep something in each: `known` follows every
+ * namespace (name -> active) and each active one is queued whenever it is seen.
+ */
+export function activeNamespaceFeed(store: GenericStore, known: Map<string, boolean>, queue: WorkQueue, label: string): ResourceFeed {
+  return new ResourceFeed(store, {
+    upsert: (ns) => {
+      const name = ns.metadata?.name as string;
+      known.set(name, namespaceActive(ns));
+      if (namespaceActive(ns)) queue.add(name);
+    },
+    remove: (ns) => { known.delete(ns.metadata?.name as string); },
+  }, label);
+}
+
 export class ServiceAccountController {
   private readonly queue: WorkQueue;
   private readonly feeds: ResourceFeed[] = [];
@@ -75,14 +90,7 @@ export class ServiceAccountController {
     }, LABEL, { metadataOnly: true });
     await accountFeed.start();
     this.feeds.push(accountFeed);
-    const namespaceFeed = new ResourceFeed(this.namespaceStore, {
-      upsert: (ns) => {
-        const name = ns.metadata?.name as string;
-        this.namespaces.set(name, namespaceActive(ns));
-        if (namespaceActive(ns)) this.queue.add(name);
-      },
-      remove: (ns) => { this.namespaces.delete(ns.metadata?.name as string); },
-    }, LABEL);
+    const namespaceFeed = activeNamespaceFeed(this.namespaceStore, this.namespaces, this.queue, LABEL);
     await namespaceFeed.start();
     this.feeds.push(namespaceFeed);
   }
