@@ -14,6 +14,11 @@ import { TokenCache, TokenDigest } from './token-cache';
  */
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
+  // The usual shape, `Bearer <token>` and nothing around it, without trimming and splitting ~1 KiB.
+  if (header.length > 7 && header.charCodeAt(6) === 32 && header.slice(0, 6).toLowerCase() === 'bearer'
+    && !/\s/.test(header[7]) && !/\s/.test(header[header.length - 1]) && header.indexOf(' ', 7) < 0) {
+    return header.slice(7);
+  }
   const parts = header.trim().split(' ');
   if (parts.length < 2 || parts[0].toLowerCase() !== 'bearer' || !parts[1]) return undefined;
   return parts[1];

@@ -42,9 +42,13 @@ export function loadKubeconfig(file: string): ServerConnection {
 export class ApiClient {
   private readonly agent: https.Agent;
 
-  /** @param maxSockets the concurrency: at most this many requests are on the wire at once. */
-  constructor(readonly conn: ServerConnection, maxSockets: number) {
-    this.agent = new https.Agent({ keepAlive: true, maxSockets, ca: conn.ca, cert: conn.cert, key: conn.key });
+  /**
+   * @param maxSockets the concurrency: at most this many requests are on the wire at once.
+   * @param auth the connection's client certificate (default), or a bearer token on every request and no certificate.
+   */
+  constructor(readonly conn: ServerConnection, maxSockets: number, private readonly auth: { bearerToken?: string } = {}) {
+    const identity = auth.bearerToken === undefined ? { cert: conn.cert, key: conn.key } : {};
+    this.agent = new https.Agent({ keepAlive: true, maxSockets, ca: conn.ca, ...identity });
   }
 
   /**
@@ -54,6 +58,7 @@ export class ApiClient {
   request(method: string, path: string, body?: unknown, contentType = 'application/json', discardBody = false): Promise<ApiResponse> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.auth.bearerToken !== undefined) headers.authorization = `Bearer ${this.auth.bearerToken}`;
     if (payload) {
       headers['content-type'] = contentType;
       headers['content-length'] = String(payload.length);

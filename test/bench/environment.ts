@@ -30,8 +30,8 @@ export interface BenchEnvironment {
   etcdPid?: number;
   /** The server's inspector WebSocket, when its node args include --inspect (inspector-gc.ts). */
   serverInspectorUrl?: string;
-  /** A new keep-alive HTTPS client with `maxSockets` = concurrency; closed by stop(). */
-  apiClient(maxSockets: number): ApiClient;
+  /** A new keep-alive HTTPS client with `maxSockets` = concurrency (the admin certificate, or a bearer token); closed by stop(). */
+  apiClient(maxSockets: number, auth?: { bearerToken?: string }): ApiClient;
   /** A new HTTP/2 client over `sessions` TLS connections (the admin certificate, or a bearer token); closed by stop(). */
   http2ApiClient(sessions?: number, auth?: { bearerToken?: string }): Http2ApiClient;
   /** A raw etcd3 client built as the server builds its own (no message size limit); closed by stop(). */
@@ -74,8 +74,8 @@ export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Prom
       serverPid: server.process.pid,
       etcdPid: etcd.pid,
       serverInspectorUrl: server.inspectorUrl,
-      apiClient(maxSockets) {
-        const c = new ApiClient(conn, maxSockets);
+      apiClient(maxSockets, auth) {
+        const c = new ApiClient(conn, maxSockets, auth);
         cleanups.push(() => c.close());
         return c;
       },
