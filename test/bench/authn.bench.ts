@@ -27,17 +27,17 @@ import { Benchmark, BenchContext, ResultRow, target } from './benchmark';
 import { LoopOptions, LoopResult, mergeLoops, timedLoop } from './latency';
 import { CpuAccumulator } from './cpu-usage';
 import { Http2ApiClient } from './http2-api-client';
-import { ApiResponse } from './api-client';
+import { LoadWorkers } from './load-worker';
 
-/** One transport's two sides: GET i with the admin certificate, GET i with the token. */
-interface Transport { name: string; certificate: (i: number) => Promise<void>; token: (i: number) => Promise<void> }
+/** One transport's two sides: loops of GETs with the admin certificate, with the token. */
+interface Transport { name: string; certificate: LoadWorkers; token: LoadWorkers }
 
 /** Both sides of one transport in alternating rounds (drift weighs on both alike). */
 async function measure(ctx: BenchContext, t: Transport): Promise<ResultRow[]> {
   ctx.log(`${NAME}: ${t.name}: warming up`);
   const warm = { durationMs: 0, maxIterations: 2000, minIterations: 2000, concurrency: CONCURRENCY };
-  await timedLoop(t.certificate, warm);
-  await timedLoop(t.token, warm);
+  await t.certificate.loop(warm);
+  await t.token.loop(warm);
   const cellMs = ctx.quick ? 2_000 : 10_000;
   const rounds = ctx.quick ? 1 : ROUNDS;
   const loop: LoopOptions = { durationMs: cellMs / rounds, maxIterations: 10_000_000, minIterations: CONCURRENCY, concurrency: CONCURRENCY };
@@ -47,7 +47,7 @@ async function measure(ctx: BenchContext, t: Transport): Promise<ResultRow[]> {
   for (let round = 0; round < rounds; round++) {
     for (const side of ['certificate', 'token'] as const) {
       cpu[side].start();
-      results[side].push(await timedLoop(t[side], loop));
+      results[side].push(await t[side].loop(loop));
       cpu[side].stop();
     }
   }
@@ -72,6 +72,7 @@ const NAMESPACE = 'bench-authn';
 const CONCURRENCY = 64;
 const ROUNDS = 4;
 const OBJECTS = 64;
+const GENERATOR_THREADS = 2;
 
 async function expectStatus(api: Http2ApiClient, method: string, path: string, body: unknown, status: number): Promise<any> {
   const res = await api.request(method, path, body);
@@ -133,17 +134,23 @@ export const authnBench: Benchmark = {
     const issued = await expectStatus(admin, 'POST', `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/reader/token`, {
       apiVersion: 'authentication.orch.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 },
     }, 201);
-    const get = (api: { request(method: string, path: string): Promise<ApiResponse> }) => async (i: number) => {
-      const res = await api.request('GET', `${base}/cm-${i % OBJECTS}?resourceVersion=0`);
-      if (res.status !== 200) throw new Error(`GET: ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
-    };
-    const token = { bearerToken: issued.status.token as string };
-    const transports: Transport[] = [
-      { name: 'HTTP/2', certificate: get(ctx.env.http2ApiClient(1)), token: get(ctx.env.http2ApiClient(1, token)) },
-      { name: 'HTTP/1.1', certificate: get(ctx.env.apiClient(CONCURRENCY)), token: get(ctx.env.apiClient(CONCURRENCY, token)) },
-    ];
+    const paths = Array.from({ length: OBJECTS }, (_, i) => `${base}/cm-${i}?resourceVersion=0`);
+    const bearerToken = issued.status.token as string;
     const rows: ResultRow[] = [];
-    for (const t of transports) rows.push(...await measure(ctx, t));
+    for (const name of ['HTTP/2', 'HTTP/1.1'] as const) {
+      // Two generator threads per side: one event loop could not keep the server busy.
+      const t: Transport = {
+        name,
+        certificate: new LoadWorkers(GENERATOR_THREADS, { conn: ctx.env.server, transport: name, paths }),
+        token: new LoadWorkers(GENERATOR_THREADS, { conn: ctx.env.server, transport: name, paths, bearerToken }),
+      };
+      try {
+        rows.push(...await measure(ctx, t));
+      } finally {
+        await t.certificate.close();
+        await t.token.close();
+      }
+    }
     ctx.log(`${NAME}: the authentication step in-process`);
     const step = await authenticationStep(ctx.quick ? 50_000 : 300_000);
     rows.push({
