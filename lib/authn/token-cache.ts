@@ -63,8 +63,4 @@ export class TokenCache<T> {
   clear(): void {
     this.entries.clear();
   }
-
-  get size(): number {
-    return this.entries.size;
-  }
 }

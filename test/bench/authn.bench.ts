@@ -24,10 +24,16 @@ import { claimNames } from '../../lib/serviceaccount/claims';
 import { TokenGenerator } from '../../lib/serviceaccount/token-generator';
 import { createTestCa, fakeTlsSocket, issueTestCert } from '../helpers/test-ca';
 import { Benchmark, BenchContext, ResultRow, target } from './benchmark';
-import { LoopOptions, LoopResult, mergeLoops, timedLoop } from './latency';
+import { LoopOptions, LoopResult, mergeLoops } from './latency';
 import { CpuAccumulator } from './cpu-usage';
-import { Http2ApiClient } from './http2-api-client';
 import { LoadWorkers } from './load-worker';
+
+const NAME = 'authn';
+const NAMESPACE = 'bench-authn';
+const CONCURRENCY = 64;
+const ROUNDS = 4;
+const OBJECTS = 64;
+const GENERATOR_THREADS = 2;
 
 /** One transport's two sides: loops of GETs with the admin certificate, with the token. */
 interface Transport { name: string; certificate: LoadWorkers; token: LoadWorkers }
@@ -67,19 +73,7 @@ async function measure(ctx: BenchContext, t: Transport): Promise<ResultRow[]> {
   ];
 }
 
-const NAME = 'authn';
-const NAMESPACE = 'bench-authn';
-const CONCURRENCY = 64;
-const ROUNDS = 4;
-const OBJECTS = 64;
-const GENERATOR_THREADS = 2;
 
-async function expectStatus(api: Http2ApiClient, method: string, path: string, body: unknown, status: number): Promise<any> {
-  const res = await api.request(method, path, body);
-  const text = res.body.toString('utf8');
-  if (res.status !== status) throw new Error(`${method} ${path}: ${res.status}, want ${status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
 
 /** µs per authentication of a request on an open connection, with a token and with a certificate. */
 async function authenticationStep(iterations: number): Promise<{ token: number; certificate: number }> {
@@ -124,14 +118,14 @@ export const authnBench: Benchmark = {
   name: NAME,
   description: 'get RV=0 at c=64 with a service-account token vs the admin client certificate',
   async run(ctx: BenchContext): Promise<ResultRow[]> {
-    const admin = ctx.env.http2ApiClient(1);
-    await expectStatus(admin, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }, 201);
+    const admin = ctx.env.apiClient(4);
+    await admin.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }, 201);
     const base = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
     for (let i = 0; i < OBJECTS; i++) {
-      await expectStatus(admin, 'POST', base, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` }, data: { payload: 'x'.repeat(1024) } }, 201);
+      await admin.json('POST', base, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` }, data: { payload: 'x'.repeat(1024) } }, 201);
     }
-    await expectStatus(admin, 'POST', `/api/v1/namespaces/${NAMESPACE}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'reader' } }, 201);
-    const issued = await expectStatus(admin, 'POST', `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/reader/token`, {
+    await admin.json('POST', `/api/v1/namespaces/${NAMESPACE}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'reader' } }, 201);
+    const issued = await admin.json('POST', `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/reader/token`, {
       apiVersion: 'authentication.orch.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 },
     }, 201);
     const paths = Array.from({ length: OBJECTS }, (_, i) => `${base}/cm-${i}?resourceVersion=0`);

@@ -30,10 +30,10 @@ export interface BenchEnvironment {
   etcdPid?: number;
   /** The server's inspector WebSocket, when its node args include --inspect (inspector-gc.ts). */
   serverInspectorUrl?: string;
-  /** A new keep-alive HTTPS client with `maxSockets` = concurrency (the admin certificate, or a bearer token); closed by stop(). */
-  apiClient(maxSockets: number, auth?: { bearerToken?: string }): ApiClient;
-  /** A new HTTP/2 client over `sessions` TLS connections (the admin certificate, or a bearer token); closed by stop(). */
-  http2ApiClient(sessions?: number, auth?: { bearerToken?: string }): Http2ApiClient;
+  /** A new keep-alive HTTPS client with `maxSockets` = concurrency; closed by stop(). */
+  apiClient(maxSockets: number): ApiClient;
+  /** A new HTTP/2 client over `sessions` TLS connections; closed by stop(). */
+  http2ApiClient(sessions?: number): Http2ApiClient;
   /** A raw etcd3 client built as the server builds its own (no message size limit); closed by stop(). */
   etcdClient(): Etcd3;
   /** The server's stderr tail, for diagnosing a failed benchmark. */
@@ -74,13 +74,13 @@ export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Prom
       serverPid: server.process.pid,
       etcdPid: etcd.pid,
       serverInspectorUrl: server.inspectorUrl,
-      apiClient(maxSockets, auth) {
-        const c = new ApiClient(conn, maxSockets, auth);
+      apiClient(maxSockets) {
+        const c = new ApiClient(conn, maxSockets);
         cleanups.push(() => c.close());
         return c;
       },
-      http2ApiClient(sessions, auth) {
-        const c = new Http2ApiClient(conn, sessions, auth);
+      http2ApiClient(sessions) {
+        const c = new Http2ApiClient(conn, sessions);
         cleanups.push(() => c.close());
         return c;
       },
