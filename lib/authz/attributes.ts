@@ -13,6 +13,8 @@ export interface AuthorizationAttributes {
   isResourceRequest: boolean;
   /** The request path (what non-resource rules match). */
   path: string;
+  /** The HTTP method (GET, POST, ...); '' for checks that are not a request (impersonation, access reviews). */
+  httpMethod?: string;
   apiGroup: string;
   apiVersion: string;
   resource: string;
@@ -21,9 +23,9 @@ export interface AuthorizationAttributes {
   name: string;
 }
 
-export function attributesOf(user: UserInfo, info: RequestInfo): AuthorizationAttributes {
+export function attributesOf(user: UserInfo, info: RequestInfo, httpMethod = ''): AuthorizationAttributes {
   return {
-    user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,
+    user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path, httpMethod,
     apiGroup: info.group, apiVersion: info.version, resource: info.resource, subresource: info.subresource ?? '',
     namespace: info.namespace ?? '', name: info.name ?? '',
   };

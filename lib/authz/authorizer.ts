@@ -10,6 +10,11 @@ export interface AuthorizationResult {
   decision: Decision;
   /** Why (for audit, and appended to a 403's message when not empty). */
   reason: string;
+  /**
+   * A mode could not decide (a webhook unreachable, a role missing): with no allow from any mode
+   * the request is answered 500 InternalError rather than 403, as kube-apiserver does.
+   */
+  error?: string;
 }
 
 export interface Authorizer {
@@ -19,3 +24,16 @@ export interface Authorizer {
 export const allow = (reason = ''): AuthorizationResult => ({ decision: 'allow', reason });
 export const noOpinion = (reason = ''): AuthorizationResult => ({ decision: 'no-opinion', reason });
 export const deny = (reason: string): AuthorizationResult => ({ decision: 'deny', reason });
+
+/** What a user may do in a namespace ('' for cluster-wide only), for SelfSubjectRulesReview and escalation checks. */
+export interface RulesResult {
+  rules: import('./rbac/types').PolicyRule[];
+  /** Some mode cannot list its rules (Webhook, Node, ABAC...): the list may miss permissions. */
+  incomplete: boolean;
+  /** Problems met while collecting (a binding to a missing role), as Kubernetes' evaluationError. */
+  errors: string[];
+}
+
+export interface RuleResolver {
+  rulesFor(user: import('../authn/user').UserInfo, namespace: string): RulesResult | Promise<RulesResult>;
+}

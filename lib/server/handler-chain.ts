@@ -15,8 +15,8 @@ import { authnRequestOf } from '../authn/request';
 import { isPromise } from '../authn/authenticator';
 import { UserInfo } from '../authn/user';
 import { impersonate, impersonationHeaders, impersonationRequests } from '../authn/impersonation';
-import { Authorizer } from '../authz/authorizer';
-import { attributesOf, forbiddenSentence } from '../authz/attributes';
+import { AuthorizationResult, Authorizer } from '../authz/authorizer';
+import { AuthorizationAttributes, attributesOf, forbiddenSentence } from '../authz/attributes';
 import { installDiscovery } from '../api/discovery';
 import { installOpenApi } from '../api/openapi/routes';
 import { installVersion } from '../api/version';
@@ -62,6 +62,9 @@ async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
     ...(impersonator ? { impersonator: impersonator.name } : {}),
     // Why authentication failed: the authenticators' words, never the credential.
     ...(ctx.state.authnFailure ? { authnFailure: ctx.state.authnFailure } : {}),
+    // Why authorization refused (the modes' reasons; a failing mode's error).
+    ...(ctx.state.authzReason ? { authzReason: ctx.state.authzReason } : {}),
+    ...(ctx.state.authzError ? { authzError: ctx.state.authzError } : {}),
     status: ctx.status,
     latencyMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
   });
@@ -112,18 +115,26 @@ function impersonation(authorizer: Authorizer, authenticationGroup: string) {
   return (ctx: Context, next: Next): Promise<void> => (asksImpersonation(ctx) ? act(ctx, next) : next());
 }
 
-/** Every request must be allowed (403 with Kubernetes' sentence otherwise). */
+/**
+ * Every request must be allowed: 403 with Kubernetes' sentence (and the modes' reasons), or 500
+ * when a mode failed to decide (a webhook unreachable) and none allowed.
+ */
 function authorize(authorizer: Authorizer) {
-  const finish = (ctx: Context, attrs: ReturnType<typeof attributesOf>, decision: string, reason: string, next: Next): Promise<void> => {
-    if (decision === 'allow') return next();
+  const finish = (ctx: Context, attrs: AuthorizationAttributes, r: AuthorizationResult, next: Next): Promise<void> => {
+    if (r.decision === 'allow') return next();
+    ctx.state.authzReason = r.reason;
+    if (r.error && r.decision !== 'deny') {
+      ctx.state.authzError = r.error;
+      throw errors.internal('authorization could not be decided');
+    }
     const sentence = forbiddenSentence(attrs);
     throw errors.forbiddenRequest({ group: attrs.apiGroup, resource: attrs.isResourceRequest ? attrs.resource : '' }, attrs.name,
-      reason ? `${sentence}: ${reason}` : sentence);
+      r.reason ? `${sentence}: ${r.reason}` : sentence);
   };
   return (ctx: Context, next: Next): Promise<void> => {
-    const attrs = attributesOf(ctx.state.user as UserInfo, ctx.state.requestInfo as RequestInfo);
+    const attrs = attributesOf(ctx.state.user as UserInfo, ctx.state.requestInfo as RequestInfo, ctx.method);
     const r = authorizer.authorize(attrs);
-    return isPromise(r) ? r.then((x) => finish(ctx, attrs, x.decision, x.reason, next)) : finish(ctx, attrs, r.decision, r.reason, next);
+    return isPromise(r) ? r.then((x) => finish(ctx, attrs, x, next)) : finish(ctx, attrs, r, next);
   };
 }
 

@@ -43,7 +43,7 @@ import { protobufSerializer } from '../api/protobuf-serializer';
 import { CertificatePool } from '../authn/cert-pool';
 import { Authentication, buildAuthentication } from '../authn/build';
 import { ObjectLookup, storeLookup } from '../authn/object-lookup';
-import { interimAuthorizer } from '../authz/interim-authorizer';
+import { Authorization, buildAuthorization } from '../authz/build';
 import { loadServiceAccountKeys, ServiceAccountKeys } from '../serviceaccount/keys';
 import { claimNames } from '../serviceaccount/claims';
 import { TokenGenerator } from '../serviceaccount/token-generator';
@@ -64,6 +64,7 @@ export interface RunningServer {
   health: HealthChecks;
   stores: StoreIndex;
   authentication: Authentication;
+  authorization: Authorization;
   /** Signs service-account tokens (TokenRequest, the token controller). */
   tokenGenerator: TokenGenerator;
   serviceAccountKeys: ServiceAccountKeys;
@@ -190,6 +191,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     warn: (m) => logger.warn(m),
   });
 
+  // Before serving: the first request is decided on the complete policy.
+  const authorization = buildAuthorization({ config, naming, stores, warn: (m) => logger.warn(m) });
+  await authorization.start();
+
   const customHandlers = authenticationHandlers({
     naming, stores, authentication, generator: tokenGenerator,
     maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
@@ -199,7 +204,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     issuer: issuers[0], jwksUri: config.serviceAccountJwksUri, serverUrl: () => url, keys: serviceAccountKeys.verification,
   });
   const app = buildApp({
-    naming, resources, stores, health, authentication: authentication.chain, authorizer: interimAuthorizer,
+    naming, resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout,
   });
   const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);
@@ -245,6 +250,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       for (const s of sessions) s.destroy();
       for (const sock of sockets) sock.destroy();
       authentication.close();
+      await authorization.stop();
       await controller?.stop();
       for (const c of serviceAccountControllers) await c?.stop();
       await authenticationInfo.stop();
@@ -257,5 +263,5 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     })();
     return stopping;
   };
-  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, authentication, tokenGenerator, serviceAccountKeys, stop };
+  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, authentication, authorization, tokenGenerator, serviceAccountKeys, stop };
 }

@@ -1,0 +1,60 @@
+/**
+ * Builds the --authorization-mode chain from the flags. Each mode lives in its own file; RBAC
+ * reads a PolicyIndex kept current from the RBAC kinds' watch caches.
+ */
+import { ServerConfig } from '../server/flags';
+import { Naming } from '../naming';
+import { StoreIndex, storeKey } from '../api/resource-handler';
+import { ModeChain, NamedAuthorizer } from './mode-chain';
+import { alwaysAllowMode, alwaysDenyMode } from './always';
+import { PolicyIndex } from './rbac/policy-index';
+import { PolicyFeeds } from './rbac/policy-feeds';
+import { RbacAuthorizer } from './rbac/rbac-authorizer';
+
+export interface Authorization {
+  /** What the handler chain, impersonation and the access reviews ask. */
+  chain: ModeChain;
+  /** The RBAC mode's policy (also read by escalation checks), when RBAC is in the chain or not. */
+  rbac: RbacAuthorizer;
+  /** Whether a mode other than RBAC is in the chain. */
+  modes: readonly string[];
+  /** Fills the in-memory policy (resolves when it is complete) and starts the modes' own work. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface AuthorizationDeps {
+  config: ServerConfig;
+  naming: Naming;
+  stores: StoreIndex;
+  warn(message: string): void;
+}
+
+export function buildAuthorization(deps: AuthorizationDeps): Authorization {
+  const { config, naming, stores } = deps;
+  const rbacGroup = naming.group('rbac.authorization');
+  // The index is kept even without the RBAC mode: escalation checks of the RBAC kinds read it.
+  const index = new PolicyIndex(rbacGroup);
+  const rbac = new RbacAuthorizer(index);
+  const starts: Array<() => Promise<void>> = [];
+  const stops: Array<() => Promise<void>> = [];
+  // Until the server has the RBAC kinds (and only then), the index stays empty.
+  if (stores.has(storeKey(rbacGroup, 'v1', 'clusterroles'))) {
+    const feeds = new PolicyFeeds(stores, rbacGroup, index);
+    starts.push(() => feeds.start());
+    stops.push(() => feeds.stop());
+  }
+  const modes: NamedAuthorizer[] = config.authorizationMode.map((mode): NamedAuthorizer => {
+    switch (mode) {
+      case 'AlwaysAllow': return alwaysAllowMode;
+      case 'AlwaysDeny': return alwaysDenyMode;
+      case 'RBAC': return { mode, authorizer: rbac, rules: rbac };
+      default: throw new Error(`--authorization-mode ${mode} is not served yet`);
+    }
+  });
+  return {
+    chain: new ModeChain(modes), rbac, modes: config.authorizationMode,
+    start: async () => { for (const s of starts) await s(); },
+    stop: async () => { for (const s of stops) await s(); },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The --authorization-mode chain: modes are asked in order; the first allow or deny decides;
+ * no opinion from all is a refusal whose reason joins theirs. `system:masters` is allowed before
+ * any mode is asked, whatever the modes (Kubernetes' privileged group). A mode's error (a webhook
+ * that cannot be reached) does not stop the chain: a later mode may still allow; with none, the
+ * request fails with that error (500) rather than 403.
+ */
+import { AuthorizationAttributes } from './attributes';
+import { AuthorizationResult, Authorizer, RuleResolver, RulesResult, allow } from './authorizer';
+import { SYSTEM_MASTERS, UserInfo } from '../authn/user';
+import { isPromise } from '../authn/authenticator';
+
+export interface NamedAuthorizer {
+  /** The mode name (RBAC, Webhook, ...). */
+  mode: string;
+  authorizer: Authorizer;
+  /** Absent: the mode cannot list what a user may do (SelfSubjectRulesReview is then incomplete). */
+  rules?: RuleResolver;
+}
+
+const PRIVILEGED: AuthorizationResult = allow('');
+
+export class ModeChain implements Authorizer, RuleResolver {
+  constructor(readonly modes: readonly NamedAuthorizer[]) {}
+
+  authorize(a: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult> {
+    if (a.user.groups.includes(SYSTEM_MASTERS)) return PRIVILEGED;
+    return this.from(0, a, [], []);
+  }
+
+  /** Synchronous while the modes answer synchronously (RBAC, Node, ABAC), a promise from the first that does not. */
+  private from(i: number, a: AuthorizationAttributes, reasons: string[], errors: string[]): AuthorizationResult | Promise<AuthorizationResult> {
+    for (; i < this.modes.length; i++) {
+      const r = this.modes[i].authorizer.authorize(a);
+      if (isPromise(r)) {
+        const next = i + 1;
+        return r.then((res) => this.step(res, reasons, errors) ?? this.from(next, a, reasons, errors));
+      }
+      const decided = this.step(r, reasons, errors);
+      if (decided) return decided;
+    }
+    const reason = reasons.join('\n');
+    return errors.length
+      ? { decision: 'no-opinion', reason, error: errors.join('; ') }
+      : { decision: 'no-opinion', reason };
+  }
+
+  private step(r: AuthorizationResult, reasons: string[], errors: string[]): AuthorizationResult | undefined {
+    if (r.decision !== 'no-opinion') return r;
+    if (r.reason) reasons.push(r.reason);
+    if (r.error) errors.push(r.error);
+    return undefined;
+  }
+
+  async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
+    const out: RulesResult = { rules: [], incomplete: false, errors: [] };
+    for (const m of this.modes) {
+      if (!m.rules) { out.incomplete = true; continue; }
+      const r = await m.rules.rulesFor(user, namespace);
+      out.rules.push(...r.rules);
+      out.errors.push(...r.errors);
+      out.incomplete ||= r.incomplete;
+    }
+    return out;
+  }
+}
