@@ -53,6 +53,12 @@ export interface ServerConfig {
   authenticationTokenWebhookVersion: 'v1' | 'v1beta1';
   authenticationTokenWebhookCacheTtlMs: number;
   authorizationMode: AuthorizationMode[];
+  /** Webhook mode: kubeconfig-format file of the SubjectAccessReview service. */
+  authorizationWebhookConfigFile: string;
+  authorizationWebhookVersion: 'v1' | 'v1beta1';
+  authorizationWebhookCacheAuthorizedTtlMs: number; authorizationWebhookCacheUnauthorizedTtlMs: number;
+  /** ABAC mode: one JSON policy per line. */
+  authorizationPolicyFile: string;
   enableAdmissionPlugins: string[]; disableAdmissionPlugins: string[];
   /** The first signs new tokens; all are accepted. Empty: the flavor's default issuer. */
   serviceAccountIssuer: string[];
@@ -405,6 +411,16 @@ export const FLAGS: readonly FlagDef[] = [
     'How long the token webhook\'s answers (yes and no) are cached.'),
   flag('authorization-mode', 'authorizationMode', list(AUTHORIZATION_MODES), ['AlwaysAllow'],
     'Ordered authorizers: AlwaysAllow, AlwaysDeny, RBAC, Node, Webhook, ABAC.', { check: noRepeats }),
+  flag('authorization-webhook-config-file', 'authorizationWebhookConfigFile', text, '',
+    'Kubeconfig-format file of a remote service that decides by SubjectAccessReview; used with --authorization-mode=Webhook.'),
+  flag('authorization-webhook-version', 'authorizationWebhookVersion', oneOf<'v1' | 'v1beta1'>(['v1', 'v1beta1']), 'v1beta1',
+    'SubjectAccessReview version sent to the authorization webhook.'),
+  flag('authorization-webhook-cache-authorized-ttl', 'authorizationWebhookCacheAuthorizedTtlMs', duration, 300_000,
+    'How long the authorization webhook\'s "authorized" answers are cached.'),
+  flag('authorization-webhook-cache-unauthorized-ttl', 'authorizationWebhookCacheUnauthorizedTtlMs', duration, 30_000,
+    'How long the authorization webhook\'s other answers are cached.'),
+  flag('authorization-policy-file', 'authorizationPolicyFile', text, '',
+    'ABAC policy, one JSON Policy per line; used with --authorization-mode=ABAC.'),
   flag('enable-admission-plugins', 'enableAdmissionPlugins', list(), [],
     'Admission plugins to enable besides the default ones.'),
   flag('disable-admission-plugins', 'disableAdmissionPlugins', list(), [],
@@ -500,6 +516,17 @@ function checkCombinations(c: ServerConfig): void {
     || c.requestheaderExtraHeadersPrefix.length || c.requestheaderAllowedNames.length)) {
     throw new FlagError('IncompatibleFlags', '--requestheader-* headers are trusted only with --requestheader-client-ca-file', 'requestheader-client-ca-file');
   }
+  // As kube-apiserver: a mode's file without the mode, or the mode without its file, is a mistake.
+  const modeFile = (mode: AuthorizationMode, name: string, value: string) => {
+    if (c.authorizationMode.includes(mode) && value === '') {
+      throw new FlagError('IncompatibleFlags', `--authorization-mode ${mode} needs --${name}`, name);
+    }
+    if (!c.authorizationMode.includes(mode) && value !== '') {
+      throw new FlagError('IncompatibleFlags', `--${name} needs ${mode} in --authorization-mode`, 'authorization-mode');
+    }
+  };
+  modeFile('Webhook', 'authorization-webhook-config-file', c.authorizationWebhookConfigFile);
+  modeFile('ABAC', 'authorization-policy-file', c.authorizationPolicyFile);
   const both = c.enableAdmissionPlugins.find((p) => c.disableAdmissionPlugins.includes(p));
   if (both !== undefined) {
     throw new FlagError('IncompatibleFlags',
