@@ -12,6 +12,7 @@ import { ApiClient, loadKubeconfig, ServerConnection } from './api-client';
 import { Http2ApiClient } from './http2-api-client';
 import { EtcdWatchGauges, readEtcdWatchGauges } from './etcd-metrics';
 import { ServerProcess, startServerProcess } from '../helpers/server-process';
+import { Pki, signClientCertificate } from '../../lib/server/pki';
 
 export interface EnvironmentOptions {
   /** Node flags for the server process, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof']. */
@@ -36,6 +37,8 @@ export interface BenchEnvironment {
   http2ApiClient(sessions?: number): Http2ApiClient;
   /** A raw etcd3 client built as the server builds its own (no message size limit); closed by stop(). */
   etcdClient(): Etcd3;
+  /** The server's connection with a client certificate for another user, signed by the server's CA. */
+  connectionAs(commonName: string, groups: string[]): ServerConnection;
   /** The server's stderr tail, for diagnosing a failed benchmark. */
   serverStderrTail(): string;
   stop(): Promise<void>;
@@ -88,6 +91,12 @@ export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Prom
         const c = createEtcdClient({ endpoints: [etcd.endpoint] });
         cleanups.push(() => c.close());
         return c;
+      },
+      connectionAs(commonName, groups) {
+        const pkiDir = path.join(dataDir, 'pki');
+        const pki = { caCertFile: path.join(pkiDir, 'ca.crt'), caKeyFile: path.join(pkiDir, 'ca.key'), caCertPem: conn.ca.toString('utf8') } as Pki;
+        const id = signClientCertificate(pki, { commonName, organizations: groups });
+        return { ...conn, cert: Buffer.from(id.certPem), key: Buffer.from(id.keyPem) };
       },
       serverStderrTail: () => server.stderrTail(),
       stop,

@@ -1,8 +1,8 @@
 /**
  * A load generator in a worker thread, so that a benchmark's client side can use more than the
  * one core of the bench process's event loop: the worker opens its own connection(s) (HTTP/2 or
- * HTTP/1.1 keep-alive, with the admin certificate or a bearer token) and runs closed loops of GETs
- * on request. LoadWorkers (below) drives several and pools their samples.
+ * HTTP/1.1 keep-alive, with the connection's certificate or a bearer token) and runs closed loops
+ * of GETs (or of creates) on request. LoadWorkers (below) drives several and pools their samples.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { ServerConnection, ApiClient } from './api-client';
@@ -15,6 +15,8 @@ interface WorkerSetup {
   bearerToken?: string;
   /** Paths to GET in turn. */
   paths: string[];
+  /** Instead of GETs: POST this body (JSON, with metadata.generateName) to paths[0]. */
+  createBody?: object;
 }
 
 interface LoopRequest { durationMs: number; minIterations: number; maxIterations: number; concurrency: number }
@@ -32,9 +34,13 @@ if (!isMainThread && parentPort) {
       port.close();
       return;
     }
+    const body = setup.createBody;
     timedLoop(async (i) => {
-      const res = await client.request('GET', setup.paths[i % setup.paths.length]);
-      if (res.status !== 200) throw new Error(`GET: ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
+      const res = body
+        ? await client.request('POST', setup.paths[0], body)
+        : await client.request('GET', setup.paths[i % setup.paths.length]);
+      const want = body ? 201 : 200;
+      if (res.status !== want) throw new Error(`${body ? 'POST' : 'GET'}: ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
     }, msg).then(
       (r) => port.postMessage({ samples: r.samples, elapsedMs: r.elapsedMs } satisfies LoopAnswer),
       (err) => port.postMessage({ samples: new Float64Array(0), elapsedMs: 0, error: String(err) } satisfies LoopAnswer),
