@@ -409,8 +409,10 @@ export const FLAGS: readonly FlagDef[] = [
     'TokenReview version sent to the token webhook.'),
   flag('authentication-token-webhook-cache-ttl', 'authenticationTokenWebhookCacheTtlMs', duration, 120_000,
     'How long the token webhook\'s answers (yes and no) are cached.'),
-  flag('authorization-mode', 'authorizationMode', list(AUTHORIZATION_MODES), ['AlwaysAllow'],
-    'Ordered authorizers: AlwaysAllow, AlwaysDeny, RBAC, Node, Webhook, ABAC.', { check: noRepeats }),
+  // RBAC rather than kube-apiserver's AlwaysAllow: deny by default (the README says why).
+  flag('authorization-mode', 'authorizationMode', list(AUTHORIZATION_MODES), ['RBAC'],
+    'Ordered authorizers, the first allow or deny decides: AlwaysAllow, AlwaysDeny, RBAC, Node, Webhook, ABAC (system:masters is always allowed).',
+    { check: noRepeats }),
   flag('authorization-webhook-config-file', 'authorizationWebhookConfigFile', text, '',
     'Kubeconfig-format file of a remote service that decides by SubjectAccessReview; used with --authorization-mode=Webhook.'),
   flag('authorization-webhook-version', 'authorizationWebhookVersion', oneOf<'v1' | 'v1beta1'>(['v1', 'v1beta1']), 'v1beta1',
