@@ -14,6 +14,10 @@ import { csiDriverResource } from '../registry/storage/csi-drivers';
 import { csiNodeResource } from '../registry/storage/csi-nodes';
 import { csiStorageCapacityResource } from '../registry/storage/csi-storage-capacities';
 import { serviceAccountResource } from '../registry/core/service-accounts';
+import { roleResource } from '../registry/rbac/roles';
+import { clusterRoleResource } from '../registry/rbac/cluster-roles';
+import { roleBindingResource } from '../registry/rbac/role-bindings';
+import { clusterRoleBindingResource } from '../registry/rbac/cluster-role-bindings';
 
 import { selfSubjectReviewResource, tokenReviewResource } from '../registry/authentication/kinds';
 
@@ -25,5 +29,6 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming),
     tokenReviewResource(naming), selfSubjectReviewResource(naming),
+    clusterRoleResource(naming), clusterRoleBindingResource(naming), roleResource(naming), roleBindingResource(naming),
   ];
 }

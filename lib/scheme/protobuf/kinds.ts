@@ -19,6 +19,7 @@ interface GroupVersionLine {
 const CORE = 'k8s.io.api.core.v1';
 const STORAGE = 'k8s.io.api.storage.v1';
 const AUTHENTICATION = 'k8s.io.api.authentication.v1';
+const RBAC = 'k8s.io.api.rbac.v1';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const META_V1BETA1 = 'k8s.io.apimachinery.pkg.apis.meta.v1beta1';
 const metaVersion = (v: string) => metaGroups.map((g) => `${g}/${v}`);
@@ -33,6 +34,10 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   {
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
+  },
+  {
+    apiVersions: groupVersion('rbac.authorization', 'v1'), protoPackage: RBAC, lists: true,
+    kinds: ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'],
   },
   // Request-and-answer kinds, never listed.
   {
