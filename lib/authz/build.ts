@@ -10,6 +10,10 @@ import { alwaysAllowMode, alwaysDenyMode } from './always';
 import { PolicyIndex } from './rbac/policy-index';
 import { PolicyFeeds } from './rbac/policy-feeds';
 import { RbacAuthorizer } from './rbac/rbac-authorizer';
+import { nodeMode } from './node/node-mode';
+import { webhookAuthorizer } from './webhook-authorizer';
+import { AbacAuthorizer } from './abac-authorizer';
+import { readPolicyFile } from './abac-policy';
 
 export interface Authorization {
   /** What the handler chain, impersonation and the access reviews ask. */
@@ -49,6 +53,21 @@ export function buildAuthorization(deps: AuthorizationDeps): Authorization {
       case 'AlwaysAllow': return alwaysAllowMode;
       case 'AlwaysDeny': return alwaysDenyMode;
       case 'RBAC': return { mode, authorizer: rbac, rules: rbac };
+      case 'Node': {
+        const node = nodeMode(stores, naming);
+        starts.push(() => node.start());
+        stops.push(() => node.stop());
+        return node.named;
+      }
+      case 'Webhook': {
+        const webhook = webhookAuthorizer(config, naming, deps.warn);
+        stops.push(async () => webhook.close());
+        return { mode, authorizer: webhook, rules: webhook };
+      }
+      case 'ABAC': {
+        const abac = new AbacAuthorizer(readPolicyFile(config.authorizationPolicyFile, deps.warn));
+        return { mode, authorizer: abac, rules: abac };
+      }
       default: throw new Error(`--authorization-mode ${mode} is not served yet`);
     }
   });
