@@ -47,15 +47,15 @@ function unknownFields(o: Obj, known: readonly string[], where: string): string 
 }
 
 /** Strings (absent or null: '') and the readonly boolean of `o`; throws naming a wrong type. */
-function readFields<K extends string>(o: Obj, strings: readonly K[], where: string): Record<K, string> & { readonly: boolean } {
+function readFields<K extends string>(o: Obj, strings: readonly K[], prefix: string): Record<K, string> & { readonly: boolean } {
   const out = { readonly: false } as Record<K, string> & { readonly: boolean };
   for (const k of strings) {
     const v = o[k];
-    if (v !== undefined && v !== null && typeof v !== 'string') throw new Error(`${where}.${k} must be a string`);
+    if (v !== undefined && v !== null && typeof v !== 'string') throw new Error(`${prefix}${k} must be a string`);
     (out as Record<string, unknown>)[k] = v ?? '';
   }
   if (o.readonly !== undefined && o.readonly !== null) {
-    if (typeof o.readonly !== 'boolean') throw new Error(`${where}.readonly must be true or false`);
+    if (typeof o.readonly !== 'boolean') throw new Error(`${prefix}readonly must be true or false`);
     out.readonly = o.readonly;
   }
   return out;
@@ -73,7 +73,7 @@ function fromV1beta1(doc: Obj, line: number): AbacPolicy {
   const spec = doc.spec;
   const unknownSpec = unknownFields(spec, [...SPEC_STRINGS, 'readonly'], 'spec');
   if (unknownSpec) throw new Error(unknownSpec);
-  const p: AbacPolicy = { ...readFields(spec, SPEC_STRINGS, 'spec'), line };
+  const p: AbacPolicy = { ...readFields(spec, SPEC_STRINGS, 'spec.'), line };
   if (p.user === '*' || p.group === '*') [p.user, p.group] = ['', ALL_AUTHENTICATED];
   return p;
 }
@@ -86,7 +86,7 @@ function fromV1beta1(doc: Obj, line: number): AbacPolicy {
 function fromV0(doc: Obj, line: number): AbacPolicy {
   const unknown = unknownFields(doc, [...V0_STRINGS, 'readonly'], 'the unversioned policy');
   if (unknown) throw new Error(unknown);
-  const f = readFields(doc, V0_STRINGS, 'the policy');
+  const f = readFields(doc, V0_STRINGS, '');
   const p: AbacPolicy = { ...f, apiGroup: '*', namespace: f.namespace || '*', resource: f.resource || '*', nonResourcePath: '', line };
   if ((!f.user && !f.group) || f.user === '*' || f.group === '*') [p.user, p.group] = ['', ALL_AUTHENTICATED];
   if (!f.namespace && !f.resource) p.nonResourcePath = '*';
