@@ -69,7 +69,7 @@ export class NodeAuthorizer implements Authorizer, RuleResolver {
     }
     if (a.apiGroup === this.storageGroup) {
       if (a.resource === 'volumeattachments') return this.getOnly(node, 'volumeattachment', a);
-      if (a.resource === 'csinodes') return this.ownObject(node, a, 'a CSINode', 'cannot authorize CSINode subresources', 'CSINode');
+      if (a.resource === 'csinodes') return this.csiNode(node, a);
     }
     if (a.apiGroup === this.coordinationGroup && a.resource === 'leases') return this.lease(node, a);
     return undefined;
@@ -116,10 +116,11 @@ export class NodeAuthorizer implements Authorizer, RuleResolver {
     return ALLOWED;
   }
 
-  private ownObject(node: string, a: AuthorizationAttributes, what: string, noSubresource: string, kind: string): AuthorizationResult {
-    if (!OWN_OBJECT_VERBS.has(a.verb)) return noOpinion(`can only get, create, update, patch, or delete ${what}`);
-    if (a.subresource) return noOpinion(noSubresource);
-    if (a.verb !== 'create' && a.name !== node) return noOpinion(`can only access ${kind} with the same name as the requesting node`);
+  /** Its own CSINode (named after it; a create names no object: admission checks it). */
+  private csiNode(node: string, a: AuthorizationAttributes): AuthorizationResult {
+    if (!OWN_OBJECT_VERBS.has(a.verb)) return noOpinion('can only get, create, update, patch, or delete a CSINode');
+    if (a.subresource) return noOpinion('cannot authorize CSINode subresources');
+    if (a.verb !== 'create' && a.name !== node) return noOpinion('can only access CSINode with the same name as the requesting node');
     return ALLOWED;
   }
 
