@@ -24,12 +24,14 @@ import { Cacher } from '../storage/cacher/cacher';
 import { Etcd3Probe } from '../storage/cacher/etcd3-probe';
 import { AdmissionChain } from '../admission/interfaces';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle';
+import { rbacEscalation } from '../admission/rbac-escalation';
 import { HealthChecks } from '../api/health';
 import { buildApp } from './handler-chain';
 import { storeKey, StoreIndex } from '../api/resource-handler';
 import { NamespaceController } from '../controllers/namespace-controller';
 import { GarbageCollector } from '../controllers/garbage-collector/collector';
 import { EphemeralVolumeController } from '../controllers/ephemeral-volume-controller';
+import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation-controller';
 import { ServiceAccountController } from '../controllers/service-account-controller';
 import { TokenController } from '../controllers/token-controller';
 import { RootCaPublisher, readRootCaFile } from '../controllers/root-ca-publisher';
@@ -117,6 +119,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const resources = builtinResources(naming, gates);
   const stores: StoreIndex = new Map();
   const nsStoreHolder: { store?: GenericStore } = {};
+  // Set once authorization is built (before anything is served): escalation checks read its policy.
+  const escalationHolder: { authorization?: Authorization } = {};
   const admission = new AdmissionChain([
     namespaceLifecycle({
       // As Kubernetes' plugin reads its informer: the watch cache first (any version), and only
@@ -126,6 +130,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         return (live ? undefined : await read('0')) ?? read(undefined);
       },
     }, [naming.defaultNamespace, naming.systemNamespace, naming.publicNamespace]),
+    rbacEscalation(naming.group('rbac.authorization'), escalationHolder, stores),
   ]);
   for (const def of resources) {
     if (def.virtual) continue;
@@ -164,6 +169,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // Only once the server has both Pod and PersistentVolumeClaim.
   const ephemeralVolumes = enabled('ephemeral-volume') ? EphemeralVolumeController.forStores(stores.values()) : undefined;
   await ephemeralVolumes?.start();
+  const clusterRoleAggregation = enabled('clusterrole-aggregation') ? ClusterRoleAggregationController.forStores(stores, naming.group('rbac.authorization')) : undefined;
+  await clusterRoleAggregation?.start();
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   await authenticationInfo.start();
@@ -194,6 +201,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // Before serving: the first request is decided on the complete policy.
   const authorization = buildAuthorization({ config, naming, stores, warn: (m) => logger.warn(m) });
   await authorization.start();
+  escalationHolder.authorization = authorization;
 
   const customHandlers = authenticationHandlers({
     naming, stores, authentication, generator: tokenGenerator,
@@ -255,6 +263,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       for (const c of serviceAccountControllers) await c?.stop();
       await authenticationInfo.stop();
       await ephemeralVolumes?.stop();
+      await clusterRoleAggregation?.stop();
       await garbageCollector?.stop();
       compactor.stop();
       await Promise.all(cachers.map((c) => c.stop()));
