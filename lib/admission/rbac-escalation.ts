@@ -58,7 +58,7 @@ export function rbacEscalation(rbacGroup: string, holder: { authorization?: Esca
       if (attrs.resource.group !== rbacGroup || attrs.subresource) return;
       if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
       const user = attrs.ctx.user;
-      if (escalationAllowed(user) || !user || !attrs.object) return;
+      if (!user || escalationAllowed(user) || !attrs.object) return;
       const resource = attrs.resource.resource;
       if (!['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings'].includes(resource)) return;
       const authorization = holder.authorization;
