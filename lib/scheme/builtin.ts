@@ -20,6 +20,7 @@ import { roleBindingResource } from '../registry/rbac/role-bindings';
 import { clusterRoleBindingResource } from '../registry/rbac/cluster-role-bindings';
 
 import { selfSubjectReviewResource, tokenReviewResource } from '../registry/authentication/kinds';
+import { authorizationResources } from '../registry/authorization/kinds';
 
 /** `gates`: the --feature-gates the kinds read (defaults when omitted). */
 export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates()): ResourceDef[] {
@@ -28,7 +29,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming),
-    tokenReviewResource(naming), selfSubjectReviewResource(naming),
+    tokenReviewResource(naming), selfSubjectReviewResource(naming), ...authorizationResources(naming),
     clusterRoleResource(naming), clusterRoleBindingResource(naming), roleResource(naming), roleBindingResource(naming),
   ];
 }

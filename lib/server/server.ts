@@ -53,6 +53,7 @@ import { loadRequestHeaderPool } from '../authn/request-header';
 import { TokenFileAuthenticator } from '../authn/token-file';
 import { AuthenticationInfoController } from '../controllers/authentication-info-controller';
 import { authenticationHandlers } from '../registry/authentication/handlers';
+import { authorizationHandlers } from '../registry/authorization/handlers';
 import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
 
 export interface RunningServer {
@@ -203,10 +204,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   await authorization.start();
   escalationHolder.authorization = authorization;
 
-  const customHandlers = authenticationHandlers({
+  const customHandlers = new Map([...authenticationHandlers({
     naming, stores, authentication, generator: tokenGenerator,
     maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
-  });
+  }), ...authorizationHandlers({ naming, chain: authorization.chain })]);
   let url = '';
   const discoveryRoutes = await issuerDiscoveryRoutes({
     issuer: issuers[0], jwksUri: config.serviceAccountJwksUri, serverUrl: () => url, keys: serviceAccountKeys.verification,

@@ -19,6 +19,7 @@ interface GroupVersionLine {
 const CORE = 'k8s.io.api.core.v1';
 const STORAGE = 'k8s.io.api.storage.v1';
 const AUTHENTICATION = 'k8s.io.api.authentication.v1';
+const AUTHORIZATION = 'k8s.io.api.authorization.v1';
 const RBAC = 'k8s.io.api.rbac.v1';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const META_V1BETA1 = 'k8s.io.apimachinery.pkg.apis.meta.v1beta1';
@@ -43,6 +44,10 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   {
     apiVersions: groupVersion('authentication', 'v1'), protoPackage: AUTHENTICATION, lists: false,
     kinds: ['SelfSubjectReview', 'TokenRequest', 'TokenReview'],
+  },
+  {
+    apiVersions: groupVersion('authorization', 'v1'), protoPackage: AUTHORIZATION, lists: false,
+    kinds: ['LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview', 'SubjectAccessReview'],
   },
   { apiVersions: metaVersion('v1'), protoPackage: META, kinds: ['PartialObjectMetadata', 'PartialObjectMetadataList'], lists: false },
   // v1beta1 reuses v1's PartialObjectMetadata and has a list message of its own.

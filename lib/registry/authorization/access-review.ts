@@ -1,0 +1,104 @@
+/**
+ * What the three access reviews share: the spec as JSON, the attributes authorization is asked
+ * about (Kubernetes' authorizationutil: a resource request with version "*" when none is given,
+ * or a non-resource request of path and verb), and the answer written into `status`.
+ */
+import { AuthorizationAttributes } from '../../authz/attributes';
+import { Authorizer } from '../../authz/authorizer';
+import { UserInfo } from '../../authn/user';
+
+interface SelectorAttributesJson {
+  rawSelector?: string | null;
+  requirements?: Array<{ key?: string | null; operator?: string | null; values?: string[] | null }> | null;
+}
+
+export interface ResourceAttributesJson {
+  namespace?: string | null;
+  verb?: string | null;
+  group?: string | null;
+  version?: string | null;
+  resource?: string | null;
+  subresource?: string | null;
+  name?: string | null;
+  fieldSelector?: SelectorAttributesJson | null;
+  labelSelector?: SelectorAttributesJson | null;
+}
+
+export interface NonResourceAttributesJson {
+  path?: string | null;
+  verb?: string | null;
+}
+
+/** SubjectAccessReviewSpec; a SelfSubjectAccessReviewSpec has only the two attribute fields. */
+export interface AccessReviewSpec {
+  resourceAttributes?: ResourceAttributesJson | null;
+  nonResourceAttributes?: NonResourceAttributesJson | null;
+  user?: string | null;
+  groups?: string[] | null;
+  extra?: Record<string, string[] | null> | null;
+  uid?: string | null;
+}
+
+/** SubjectAccessReviewStatus as Go writes it: `allowed` always, the rest only when set. */
+export interface AccessReviewStatus {
+  allowed: boolean;
+  denied?: true;
+  reason?: string;
+  evaluationError?: string;
+}
+
+const text = (v: string | null | undefined): string => v ?? '';
+
+/** The user a SubjectAccessReview names: exactly the spec's (no system:authenticated added). */
+export function userOfSpec(spec: AccessReviewSpec): UserInfo {
+  const user: UserInfo = { name: text(spec.user), groups: [...(spec.groups ?? [])] };
+  if (spec.uid) user.uid = spec.uid;
+  if (spec.extra) user.extra = Object.fromEntries(Object.entries(spec.extra).map(([k, v]) => [k, [...(v ?? [])]]));
+  return user;
+}
+
+/** The attributes of the action a validated spec asks about (exactly one of the two is set). */
+export function attributesOfSpec(user: UserInfo, spec: AccessReviewSpec): AuthorizationAttributes {
+  const r = spec.resourceAttributes;
+  if (r) {
+    return {
+      user, verb: text(r.verb), isResourceRequest: true, path: '', httpMethod: '',
+      apiGroup: text(r.group), apiVersion: r.version || '*', resource: text(r.resource), subresource: text(r.subresource),
+      namespace: text(r.namespace), name: text(r.name),
+    };
+  }
+  const n = spec.nonResourceAttributes ?? {};
+  return {
+    user, verb: text(n.verb), isResourceRequest: false, path: text(n.path), httpMethod: '',
+    apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '',
+  };
+}
+
+/** Asks the chain and turns its decision into a status: allowed, denied (a mode said no), reason, evaluationError. */
+export async function decide(authorizer: Authorizer, attrs: AuthorizationAttributes): Promise<AccessReviewStatus> {
+  const r = await authorizer.authorize(attrs);
+  const status: AccessReviewStatus = { allowed: r.decision === 'allow' };
+  if (r.decision === 'deny') status.denied = true;
+  if (r.reason) status.reason = r.reason;
+  if (r.error) status.evaluationError = r.error;
+  return status;
+}
+
+/** The spec as Go writes it back: the fields set, empty strings, lists and maps left out. */
+export function specAsWritten(spec: AccessReviewSpec): AccessReviewSpec {
+  const out: Record<string, unknown> = {};
+  const put = (target: Record<string, unknown>, key: string, v: unknown) => {
+    if (v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0)) return;
+    if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0 && key === 'extra') return;
+    target[key] = v;
+  };
+  const compact = (o: object): Record<string, unknown> => {
+    const c: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o)) put(c, k, v);
+    return c;
+  };
+  if (spec.resourceAttributes) out.resourceAttributes = compact(spec.resourceAttributes);
+  if (spec.nonResourceAttributes) out.nonResourceAttributes = compact(spec.nonResourceAttributes);
+  for (const key of ['user', 'groups', 'extra', 'uid'] as const) put(out, key, spec[key]);
+  return out as AccessReviewSpec;
+}

@@ -1,0 +1,23 @@
+/** The authorization group's handlers (the four access reviews), keyed for the resource dispatcher. */
+import { CustomHandlers, customKey } from '../../api/resource-handler';
+import { Authorizer, RuleResolver } from '../../authz/authorizer';
+import { Naming } from '../../naming';
+import { subjectAccessReviewHandler } from './subject-access-review';
+import { localSubjectAccessReviewHandler } from './local-subject-access-review';
+import { selfSubjectAccessReviewHandler } from './self-subject-access-review';
+import { selfSubjectRulesReviewHandler } from './self-subject-rules-review';
+
+export function authorizationHandlers(deps: {
+  naming: Naming;
+  /** The --authorization-mode chain (lib/authz/build.ts: Authorization.chain): decisions and rules. */
+  chain: Authorizer & RuleResolver;
+}): CustomHandlers {
+  const group = deps.naming.group('authorization');
+  const key = (resource: string) => customKey(group, 'v1', resource, undefined, 'create');
+  return new Map([
+    [key('subjectaccessreviews'), subjectAccessReviewHandler(deps.chain)],
+    [key('localsubjectaccessreviews'), localSubjectAccessReviewHandler(deps.chain)],
+    [key('selfsubjectaccessreviews'), selfSubjectAccessReviewHandler(deps.chain)],
+    [key('selfsubjectrulesreviews'), selfSubjectRulesReviewHandler(deps.chain)],
+  ]);
+}
