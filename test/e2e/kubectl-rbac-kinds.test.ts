@@ -17,6 +17,16 @@ describe('kubectl with the RBAC kinds', function () {
   const { ok, fails } = e2e;
   const json = async (args: string[]) => JSON.parse((await ok([...args, '-o', 'json'])).stdout);
 
+  it('api-resources lists the four kinds without short names; explain reads their schema', async () => {
+    const table = parseTable((await ok(['api-resources', '--api-group=rbac.authorization.k8s.io'])).stdout);
+    expect(table.rows.map((r) => [r.NAME, r.SHORTNAMES, r.NAMESPACED, r.KIND])).to.have.deep.members([
+      ['clusterrolebindings', '', 'false', 'ClusterRoleBinding'], ['clusterroles', '', 'false', 'ClusterRole'],
+      ['rolebindings', '', 'true', 'RoleBinding'], ['roles', '', 'true', 'Role'],
+    ]);
+    const explain = (await ok(['explain', 'rolebinding.roleRef'])).stdout;
+    expect(explain).to.contain('immutable').and.match(/name\s+<string> -required-/);
+  });
+
   it('kubectl create role / clusterrole store the rules kubectl built', async () => {
     expect((await ok(['create', 'role', 'pod-reader', '-n', NS, '--verb=get,list,watch', '--resource=pods,pods/log', '--resource-name=web'])).stdout)
       .to.contain('role.rbac.authorization.k8s.io/pod-reader created');

@@ -15,6 +15,7 @@ import { RBAC_VERBS } from './roles';
 
 const ROLE_REF = 'roleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.';
 
+/** The ClusterRoleBinding kind of the flavor's RBAC group (its roleRef and User/Group subjects default to that group). */
 export function clusterRoleBindingResource(naming: Naming): ResourceDef {
   const group = naming.group('rbac.authorization');
   const rules: BindingRules = { namespaced: false, roleKinds: ['ClusterRole'], rbacGroup: group };

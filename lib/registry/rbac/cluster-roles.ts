@@ -17,6 +17,7 @@ function validate(role: RoleObject, allowInvalidLabelValues: boolean) {
   return [...validateRules(role.rules, false), ...validateAggregationRule(role.aggregationRule, allowInvalidLabelValues)];
 }
 
+/** The ClusterRole kind of the flavor's RBAC group. */
 export function clusterRoleResource(naming: Naming): ResourceDef {
   return {
     group: naming.group('rbac.authorization'), version: 'v1', kind: 'ClusterRole', listKind: 'ClusterRoleList', resource: 'clusterroles',

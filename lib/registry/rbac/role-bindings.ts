@@ -15,6 +15,7 @@ import { RBAC_VERBS } from './roles';
 
 const ROLE_REF = 'roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.';
 
+/** The RoleBinding kind of the flavor's RBAC group (its roleRef and User/Group subjects default to that group). */
 export function roleBindingResource(naming: Naming): ResourceDef {
   const group = naming.group('rbac.authorization');
   const rules: BindingRules = { namespaced: true, roleKinds: ['Role', 'ClusterRole'], rbacGroup: group };

@@ -13,6 +13,7 @@ import { validateRules } from './rule-validation';
 /** The verbs every RBAC kind serves. */
 export const RBAC_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
+/** The Role kind of the flavor's RBAC group. */
 export function roleResource(naming: Naming): ResourceDef {
   return {
     group: naming.group('rbac.authorization'), version: 'v1', kind: 'Role', listKind: 'RoleList', resource: 'roles', singular: 'role',
