@@ -37,6 +37,7 @@ import { TokenController } from '../controllers/token-controller';
 import { RootCaPublisher, readRootCaFile } from '../controllers/root-ca-publisher';
 import { ControllerName, controllerEnabled } from '../controllers/enabled';
 import { bootstrapNamespaces } from './bootstrap';
+import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap';
 import { logger, setLogLevel } from './logger';
 import { pendingFlagsSet } from './pending-flags';
 import { loadProtoRoot } from '../scheme/protobuf';
@@ -160,6 +161,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
 
   await bootstrapNamespaces(namespaces, naming);
   bootstrapped = true;
+  // The default RBAC policy, reconciled before the policy index starts (and so before serving).
+  await ensureBootstrapPolicy({ stores, naming, log: logger, health });
   const enabled = (name: ControllerName) => controllerEnabled(name, config.controllers);
   const controller = enabled('namespace')
     ? new NamespaceController(namespaces, () => [...stores.values()].filter((s) => s.def.namespaced), naming.namespaceFinalizer) : undefined;

@@ -8,6 +8,7 @@
  * so that the policy index started next has it all.
  */
 import { Naming } from '../../naming';
+import { HealthChecks } from '../../api/health';
 import { StoreIndex, storeKey } from '../../api/resource-handler';
 import { GenericStore } from '../../registry/store';
 import { BindingObject, RoleObject } from './types';
@@ -43,6 +44,8 @@ export interface BootstrapDeps {
   stores: StoreIndex;
   naming: Naming;
   log: ReconcileTarget['log'];
+  /** Gets the check `poststarthook/rbac/bootstrap-roles`, failing until the policy is in place. */
+  health?: HealthChecks;
   /** How long failures are retried before the start is given up (Kubernetes: 30 s). */
   timeoutMs?: number;
   retryIntervalMs?: number;
@@ -62,6 +65,10 @@ export async function ensureBootstrapPolicy(deps: BootstrapDeps): Promise<boolea
   const found = RESOURCES.map((r) => stores.get(storeKey(group, 'v1', r)) as GenericStore | undefined);
   if (found.some((s) => !s)) return false;
   const [clusterRoleStore, clusterBindingStore, roleStore, bindingStore] = found as GenericStore[];
+  let done = false;
+  deps.health?.add('poststarthook/rbac/bootstrap-roles', async () => {
+    if (!done) throw new Error('not finished');
+  });
   const target = (store: GenericStore, singular: string): ReconcileTarget => ({
     store, describe: `${singular}.${group}`, autoupdateKey: autoupdateAnnotation(naming), log,
     fieldManager: naming.flavor === 'kubernetes' ? 'kube-apiserver' : 'orch-apiserver',
@@ -93,6 +100,7 @@ export async function ensureBootstrapPolicy(deps: BootstrapDeps): Promise<boolea
     }
   }
   await cachesCaughtUp(found as GenericStore[], deps.cacheWaitMs ?? 10_000);
+  done = true;
   return true;
 }
 

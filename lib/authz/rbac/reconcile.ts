@@ -2,8 +2,8 @@
  * Reconciling one role or binding with what the bootstrap policy expects (Kubernetes'
  * pkg/registry/rbac/reconciliation): a missing object is created; one annotated
  * `rbac.authorization.<domain>/autoupdate: "false"` is left as its owner made it; otherwise what
- * is missing is added and nothing is taken away: rules not covered by the existing ones, labels,
- * annotations, aggregation selectors, subjects. A binding to another role is deleted and made
+ * is missing is added and nothing is taken away: rules the existing ones do not cover (covers.ts),
+ * labels, annotations, aggregation selectors, subjects. A binding to another role is deleted and made
  * anew (roleRef cannot change). The decisions are pure functions; reconcileInStore acts on them
  * through a GenericStore, re-deciding on every lost race.
  */
@@ -12,6 +12,7 @@ import { deleteObject } from '../../registry/delete';
 import { ApiError } from '../../meta/api-errors';
 import { ApiObject } from '../../scheme/types';
 import { AggregationRule, BindingObject, LabelSelectorJson, PolicyRule, RoleObject, Subject } from './types';
+import { breakdownRule, ruleCovers } from './covers';
 
 export type ReconcileOperation = 'create' | 'update' | 'recreate' | 'none';
 
@@ -26,51 +27,10 @@ export interface Reconciled<T extends ApiObject> {
 }
 
 const clone = <T>(v: T): T => structuredClone(v);
-const has = (list: readonly string[] | null | undefined, v: string) => !!list && list.includes(v);
-const hasAll = (list: readonly string[] | null | undefined, wanted: readonly string[] | null | undefined) =>
-  (wanted ?? []).every((w) => has(list, w));
 
-/** One rule per group, resource (and name) and verb, or per URL and verb (Kubernetes' BreakdownRule). */
-export function breakdownRule(r: PolicyRule): PolicyRule[] {
-  const out: PolicyRule[] = [];
-  for (const group of r.apiGroups ?? []) {
-    for (const resource of r.resources ?? []) {
-      for (const verb of r.verbs ?? []) {
-        if (r.resourceNames?.length) for (const name of r.resourceNames) out.push({ verbs: [verb], apiGroups: [group], resources: [resource], resourceNames: [name] });
-        else out.push({ verbs: [verb], apiGroups: [group], resources: [resource] });
-      }
-    }
-  }
-  for (const url of r.nonResourceURLs ?? []) for (const verb of r.verbs ?? []) out.push({ verbs: [verb], nonResourceURLs: [url] });
-  return out;
-}
-
-function resourcesCover(owner: readonly string[] | null | undefined, wanted: readonly string[] | null | undefined): boolean {
-  if (has(owner, '*')) return true;
-  return (wanted ?? []).every((r) => {
-    if (has(owner, r)) return true;
-    const slash = r.indexOf('/');
-    return slash >= 0 && has(owner, `*${r.slice(slash)}`);
-  });
-}
-
-function urlsCover(owner: readonly string[] | null | undefined, wanted: readonly string[] | null | undefined): boolean {
-  return (wanted ?? []).every((path) => (owner ?? []).some((o) => o === path || (o.endsWith('*') && path.startsWith(o.replace(/\*+$/, '')))));
-}
-
-/** Whether `owner` grants everything `sub` does (Kubernetes' ruleCovers). */
-export function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
-  const verbs = has(owner.verbs, '*') || hasAll(owner.verbs, sub.verbs);
-  const groups = has(owner.apiGroups, '*') || hasAll(owner.apiGroups, sub.apiGroups);
-  const ownerNames = owner.resourceNames ?? [];
-  // A rule limited to names never covers one that is not.
-  const names = !ownerNames.length || (!!sub.resourceNames?.length && hasAll(ownerNames, sub.resourceNames));
-  return verbs && groups && names && resourcesCover(owner.resources, sub.resources) && urlsCover(owner.nonResourceURLs, sub.nonResourceURLs);
-}
-
-/** The rules of `wanted` that `owned` together do not grant entirely. */
-export function uncoveredRules(owned: readonly PolicyRule[], wanted: readonly PolicyRule[]): PolicyRule[] {
-  return wanted.filter((w) => !breakdownRule(w).every((atom) => owned.some((o) => ruleCovers(o, atom))));
+/** The rules of `wanted` that `owned` together do not grant entirely (each whole, as the policy has it). */
+export function missingRules(owned: readonly PolicyRule[], wanted: readonly PolicyRule[]): PolicyRule[] {
+  return wanted.filter((w) => breakdownRule(w).some((atom) => !owned.some((o) => ruleCovers(o, atom))));
 }
 
 /** `existing` with every key of `expected` it lacks (the existing values win, as in Kubernetes). */
@@ -118,7 +78,7 @@ export function reconcileRole(existing: RoleObject | undefined, expected: RoleOb
   if (!existing) return { object: clone(expected), operation: 'create', protected: false, missing: [...(expected.rules ?? [])] };
   const { object, changed } = mergeMetadata(existing, expected);
   let operation: ReconcileOperation = changed ? 'update' : 'none';
-  const missing = uncoveredRules(existing.rules ?? [], expected.rules ?? []);
+  const missing = missingRules(existing.rules ?? [], expected.rules ?? []);
   if (missing.length) {
     object.rules = [...(existing.rules ?? []), ...clone(missing)];
     operation = 'update';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { flavors } from '../../../lib/naming';
 import { bootstrapPolicy } from '../../../lib/authz/rbac/bootstrap';
-import { breakdownRule, reconcileBinding, reconcileRole, ruleCovers, uncoveredRules } from '../../../lib/authz/rbac/reconcile';
+import { missingRules, reconcileBinding, reconcileRole } from '../../../lib/authz/rbac/reconcile';
 import { BindingObject, PolicyRule, RoleObject, Subject } from '../../../lib/authz/rbac/types';
 
 const AUTOUPDATE = 'rbac.authorization.orch.io/autoupdate';
@@ -186,28 +186,16 @@ describe('bootstrap reconcile: bindings', () => {
   });
 });
 
-describe('bootstrap reconcile: rule coverage (Kubernetes ruleCovers)', () => {
-  it('breaks a rule into one group, resource, name and verb each', () => {
-    expect(breakdownRule(rule(['get', 'list'], ['pods', 'pods/log'], { resourceNames: ['a'] }))).to.have.length(4);
-    expect(breakdownRule({ verbs: ['get'], nonResourceURLs: ['/a', '/b'] })).to.deep.equal([
-      { verbs: ['get'], nonResourceURLs: ['/a'] }, { verbs: ['get'], nonResourceURLs: ['/b'] },
-    ]);
-  });
-
-  it('covers a subresource by */subresource, and a URL by a trailing *', () => {
-    expect(ruleCovers(rule(['get'], ['*/scale'], { apiGroups: ['*'] }), rule(['get'], ['deployments/scale'], { apiGroups: ['apps'] }))).to.equal(true);
-    expect(ruleCovers(rule(['get'], ['*/scale']), rule(['get'], ['deployments']))).to.equal(false);
-    expect(ruleCovers({ verbs: ['get'], nonResourceURLs: ['/apis/*'] }, { verbs: ['get'], nonResourceURLs: ['/apis/apps'] })).to.equal(true);
-    expect(ruleCovers({ verbs: ['get'], nonResourceURLs: ['/apis/*'] }, { verbs: ['get'], nonResourceURLs: ['/api'] })).to.equal(false);
-    expect(ruleCovers(rule(['*'], ['*'], { apiGroups: ['*'] }), { verbs: ['get'], nonResourceURLs: ['/api'] })).to.equal(false);
-  });
-
-  it('a rule limited to names covers only rules limited to some of those names', () => {
+describe('bootstrap reconcile: missing rules', () => {
+  it('a policy rule is missing when any of its atomic rules is not covered, and is then added whole', () => {
     const named = rule(['get'], ['configmaps'], { resourceNames: ['a', 'b'] });
-    expect(ruleCovers(named, rule(['get'], ['configmaps'], { resourceNames: ['a'] }))).to.equal(true);
-    expect(ruleCovers(named, rule(['get'], ['configmaps']))).to.equal(false);
-    expect(ruleCovers(rule(['get'], ['configmaps']), rule(['get'], ['configmaps'], { resourceNames: ['c'] }))).to.equal(true);
-    expect(uncoveredRules([named], [rule(['get'], ['configmaps'], { resourceNames: ['a', 'c'] })])).to.have.length(1);
+    expect(missingRules([named], [rule(['get'], ['configmaps'], { resourceNames: ['a'] })])).to.deep.equal([]);
+    const wanted = rule(['get'], ['configmaps'], { resourceNames: ['a', 'c'] });
+    expect(missingRules([named], [wanted])).to.deep.equal([wanted]);
+    expect(missingRules([rule(['get'], ['*/scale'], { apiGroups: ['*'] })], [rule(['get'], ['deployments/scale'], { apiGroups: ['apps'] })])).to.deep.equal([]);
+    const url = { verbs: ['get'], nonResourceURLs: ['/api', '/apis/apps'] };
+    expect(missingRules([{ verbs: ['get'], nonResourceURLs: ['/apis/*'] }], [url])).to.deep.equal([url]);
+    expect(missingRules([{ verbs: ['*'], nonResourceURLs: ['*'] }], [url])).to.deep.equal([]);
   });
 });
 
