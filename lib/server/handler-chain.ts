@@ -123,7 +123,8 @@ function authorize(authorizer: Authorizer) {
   const finish = (ctx: Context, attrs: AuthorizationAttributes, r: AuthorizationResult, next: Next): Promise<void> => {
     if (r.decision === 'allow') return next();
     ctx.state.authzReason = r.reason;
-    if (r.error && r.decision !== 'deny') {
+    // As kube-apiserver: an error is answered 500 before a refusal is considered.
+    if (r.error) {
       ctx.state.authzError = r.error;
       throw errors.internal('authorization could not be decided');
     }

@@ -24,7 +24,7 @@ describe('parseFlags', () => {
       expect(c.etcdBinary).to.equal('etcd');
       expect(c.securePort).to.equal(6443);
       expect(c.bindAddress).to.equal('127.0.0.1');
-      expect(c.authorizationMode).to.deep.equal(['AlwaysAllow']);
+      expect(c.authorizationMode).to.deep.equal(['RBAC']);
       expect(c.runtimeConfig).to.deep.equal({});
       expect(c.featureGates).to.deep.equal({});
       expect(c.livezGracePeriodMs).to.equal(0);
@@ -48,7 +48,7 @@ describe('parseFlags', () => {
 
     it('does not share default lists between parses', () => {
       parseFlags([]).authorizationMode.push('RBAC');
-      expect(parseFlags([]).authorizationMode).to.deep.equal(['AlwaysAllow']);
+      expect(parseFlags([]).authorizationMode).to.deep.equal(['RBAC']);
     });
   });
 
