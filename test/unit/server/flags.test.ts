@@ -334,7 +334,7 @@ describe('helpText', () => {
     expect(text).to.match(/--secure-port int +.*\(default 6443\)/);
     expect(text).to.match(/--etcd-compaction-interval duration +.*\(default 5m0s\)/);
     expect(text).to.match(/--request-timeout duration +.*\(default 1m0s\)/);
-    expect(text).to.match(/--authorization-mode strings +.*\(default AlwaysAllow\)/);
+    expect(text).to.match(/--authorization-mode strings +.*\(default RBAC\)/);
     expect(text).to.match(/-v, --v int/);
   });
 });
