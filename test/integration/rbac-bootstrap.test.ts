@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { HttpResponse, TestServer, startTestServer } from '../helpers/server-harness';
+import { HttpResponse, TestServer, eventually, startTestServer } from '../helpers/server-harness';
 import { LogCapture, captureLog } from '../helpers/log-capture';
 import { parseFlags } from '../../lib/server/flags';
 import { RunningServer, startServer } from '../../lib/server/server';
@@ -95,6 +95,26 @@ for (const naming of [flavors.orch, flavors.kubernetes]) {
       const toView = await get(n.clusterRole('system:aggregate-to-view'));
       expect(toView.rules[3]).to.deep.equal({ verbs: ['get', 'list', 'watch'], apiGroups: ['', naming.group('events')], resources: ['events'] });
       expect(toView.rules.flatMap((r: { resources: string[] }) => r.resources)).to.not.include('secrets');
+    });
+
+    it('gives admin, edit and view the rules of their aggregate-to-* roles, so that a RoleBinding to view lets a user read', async () => {
+      const toView = (await get(n.clusterRole('system:aggregate-to-view'))).rules;
+      const toEdit = (await get(n.clusterRole('system:aggregate-to-edit'))).rules;
+      await eventually(async () => {
+        const view = (await get(n.clusterRole('view'))).rules ?? [];
+        const edit = (await get(n.clusterRole('edit'))).rules ?? [];
+        return toView.every((r: unknown) => JSON.stringify(view).includes(JSON.stringify(r)))
+          && [...toView, ...toEdit].every((r: unknown) => JSON.stringify(edit).includes(JSON.stringify(r)));
+      });
+      const bob = t.identity('bob', []);
+      expectStatus(await t.get('/api/v1/namespaces/default/configmaps', { identity: bob }), 403);
+      const res = await t.post(`/apis/${n.rbac}/v1/namespaces/default/rolebindings`, {
+        apiVersion: `${n.rbac}/v1`, kind: 'RoleBinding', metadata: { name: 'bob-view' },
+        roleRef: { apiGroup: n.rbac, kind: 'ClusterRole', name: 'view' }, subjects: [n.user('bob')],
+      });
+      expectStatus(res, 201);
+      await eventually(async () => (await t.get('/api/v1/namespaces/default/configmaps', { identity: bob })).status === 200);
+      expectStatus(await t.get('/api/v1/namespaces/default/secrets', { identity: bob }), 403);
     });
 
     it('creates the component, certificate and controller roles', async () => {
@@ -338,7 +358,9 @@ describe('RBAC bootstrap policy after a restart', () => {
       `skipped reconcile-protected clusterrole.${rbac}/system:kube-dns`,
       `skipped reconcile-protected clusterrolebinding.${rbac}/system:monitoring`,
     ]);
-    // Objects already as the policy has them are not written again.
-    expect(messages.filter((m) => m.includes('/cluster-admin'))).to.deep.equal([]);
+    // Objects already as the policy has them are not written again; aggregated roles' gathered rules are no change.
+    for (const name of ['cluster-admin', 'admin', 'edit', 'view']) {
+      expect(messages.filter((m) => m.endsWith(`clusterrole.${rbac}/${name}`) || m.endsWith(`clusterrolebinding.${rbac}/${name}`))).to.deep.equal([]);
+    }
   });
 });
