@@ -84,21 +84,21 @@ export async function decide(authorizer: Authorizer, attrs: AuthorizationAttribu
   return status;
 }
 
-/** The spec as Go writes it back: the fields set, empty strings, lists and maps left out. */
+const omitted = (v: unknown): boolean => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** Go's omitempty on a struct's fields: empty strings and lists (and nulls) left out. */
+function omitEmpty<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => !omitted(v))) as T;
+}
+
+/** The spec as Go writes it back, in Go's field order: the attributes set, empty fields left out. */
 export function specAsWritten(spec: AccessReviewSpec): AccessReviewSpec {
-  const out: Record<string, unknown> = {};
-  const put = (target: Record<string, unknown>, key: string, v: unknown) => {
-    if (v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0)) return;
-    if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0 && key === 'extra') return;
-    target[key] = v;
-  };
-  const compact = (o: object): Record<string, unknown> => {
-    const c: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) put(c, k, v);
-    return c;
-  };
-  if (spec.resourceAttributes) out.resourceAttributes = compact(spec.resourceAttributes);
-  if (spec.nonResourceAttributes) out.nonResourceAttributes = compact(spec.nonResourceAttributes);
-  for (const key of ['user', 'groups', 'extra', 'uid'] as const) put(out, key, spec[key]);
-  return out as AccessReviewSpec;
+  const { resourceAttributes: r, nonResourceAttributes: n, extra } = spec;
+  return omitEmpty({
+    resourceAttributes: r ? omitEmpty(r) : undefined,
+    nonResourceAttributes: n ? omitEmpty(n) : undefined,
+    user: spec.user, groups: spec.groups,
+    extra: extra && Object.keys(extra).length ? extra : undefined,
+    uid: spec.uid,
+  });
 }
