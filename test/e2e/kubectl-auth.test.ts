@@ -157,10 +157,10 @@ describe('kubectl authentication against the server process (kubernetes flavor)'
         username: SA_USER, uid: robotUid, groups: SA_GROUPS,
         extra: { 'authentication.kubernetes.io/credential-id': [`JTI=${jti}`] },
       });
-      // Authenticated users may do everything until authorization modes are served.
+      // What the account may do is RBAC's: nothing was bound to it, so listing namespaces is refused.
       const ns = await withToken(token, ['get', 'ns', '-o', 'name']);
-      expect(ns.code, ns.stderr).to.equal(0);
-      expect(ns.stdout.split('\n')).to.include.members(['namespace/default', 'namespace/kube-system']);
+      expect(ns.code).to.equal(1);
+      expect(ns.stderr.trim()).to.equal(`Error from server (Forbidden): namespaces is forbidden: User "${SA_USER}" cannot list resource "namespaces" in API group "" at the cluster scope`);
     });
 
     it('a token beside the admin certificate: the certificate wins', async () => {

@@ -49,6 +49,10 @@ describe('python3-kubernetes with bearer tokens against the server process', fun
     server = parseYaml(readFileSync(e2e.server.kubeconfigPath, 'utf8')).clusters[0].cluster.server;
     caFile = path.join(e2e.dir, 'data', 'pki', 'ca.crt');
     await ok(['create', 'sa', 'robot']);
+    // What the account may do is RBAC's: namespaces cluster-wide, and edit in default only.
+    await ok(['create', 'clusterrole', 'namespace-reader', '--verb=get,list', '--resource=namespaces']);
+    await ok(['create', 'clusterrolebinding', 'robot-namespaces', '--clusterrole=namespace-reader', '--serviceaccount=default:robot']);
+    await ok(['create', 'rolebinding', 'robot-edit', '--clusterrole=edit', '--serviceaccount=default:robot', '-n', 'default']);
   });
 
   async function script(args: string[]): Promise<ScriptResult> {
@@ -75,6 +79,12 @@ describe('python3-kubernetes with bearer tokens against the server process', fun
     expect(created).to.deep.include({ ok: true, name: 'from-python', data: { from: 'python' } });
     const stored = await ok(['get', 'configmap', 'from-python', '-o', 'jsonpath={.metadata.uid} {.data.from}']);
     expect(stored.stdout).to.equal(`${created.uid} python`);
+
+    // edit was granted in default only: elsewhere the library gets kube-apiserver's 403.
+    const refused = await withToken(token, ['create-configmap', 'kube-public', 'not-here']);
+    expect(refused).to.deep.include({ ok: false, status: 403, reason: 'Forbidden' });
+    expect((refused.body as { message: string }).message).to.equal(
+      'configmaps is forbidden: User "system:serviceaccount:default:robot" cannot create resource "configmaps" in API group "" in the namespace "kube-public"');
   });
 
   it('a bad, a tampered or a wrong-audience token gets 401 with the Unauthorized Status', async () => {

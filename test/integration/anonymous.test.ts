@@ -87,7 +87,9 @@ describe('anonymous requests', function () {
 
     it('a client certificate still authenticates', async () => {
       expect((await t.get('/healthz')).status).to.equal(200);
-      expect((await t.get('/api/v1/namespaces', { identity: t.identity('jane') })).status).to.equal(200);
+      // Discovery is granted to every authenticated user (system:discovery); namespaces are not.
+      expect((await t.get('/api', { identity: t.identity('jane') })).status).to.equal(200);
+      expect((await t.get('/api/v1/namespaces', { identity: t.identity('jane') })).status).to.equal(403);
     });
   });
 });

@@ -68,7 +68,7 @@ describe('bootstrap tokens (--enable-bootstrap-token-auth)', function () {
     // The authenticator reads the watch cache: the Secret shows there a moment after the write.
     const ok = await eventually(async () => { const r = await review(bearer(tok.token)); return r.status === 201 && r; });
     expect(ok.body.status.userInfo).to.deep.equal({ username: `system:bootstrap:${tok.id}`, groups: ['system:bootstrappers', 'system:authenticated'] });
-    expect((await t.get('/api/v1/namespaces', bearer(tok.token))).status).to.equal(200);
+    expect((await t.get('/api', bearer(tok.token))).status).to.equal(200);
   });
 
   it('adds valid auth-extra-groups, sorted and without repeats, before system:authenticated', async () => {

@@ -60,8 +60,9 @@ describe('authenticating proxy (request-header authentication)', function () {
       username: 'alice', groups: ['devs', 'ops', 'system:authenticated'],
       extra: { scopes: ['read', 'write'], 'example.org/team': ['blue'] },
     });
-    // An authenticated user that is not the admin: may list namespaces, may not impersonate.
-    expect((await t.get('/api/v1/namespaces', as(proxy, { 'X-Remote-User': 'alice' }))).status).to.equal(200);
+    // An authenticated user that is not the admin: may read discovery, may not list namespaces nor impersonate.
+    expect((await t.get('/api', as(proxy, { 'X-Remote-User': 'alice' }))).status).to.equal(200);
+    expect((await t.get('/api/v1/namespaces', as(proxy, { 'X-Remote-User': 'alice' }))).status).to.equal(403);
     const imp = await t.get('/api/v1/namespaces', as(proxy, { 'X-Remote-User': 'alice', 'Impersonate-User': 'bob' }));
     expect(imp.status).to.equal(403);
     expect(imp.body.message).to.contain('User "alice" cannot impersonate');

@@ -223,8 +223,11 @@ describe('service-account issuer discovery', () => {
     expect(payload.sub).to.equal('system:serviceaccount:default:discovered');
   });
 
-  it('is not readable by system:anonymous (403) but by any authenticated user', async () => {
+  it('is readable by service accounts (system:service-account-issuer-discovery), not by anonymous or other users', async () => {
     expect((await t.get('/openid/v1/jwks', { identity: null })).status).to.equal(403);
-    expect((await t.get('/openid/v1/jwks', { identity: t.identity('someone') })).status).to.equal(200);
+    expect((await t.get('/openid/v1/jwks', { identity: t.identity('someone') })).status).to.equal(403);
+    const account = t.identity('system:serviceaccount:default:reader', ['system:serviceaccounts', 'system:serviceaccounts:default']);
+    expect((await t.get('/openid/v1/jwks', { identity: account })).status).to.equal(200);
+    expect((await t.get('/.well-known/openid-configuration', { identity: account })).status).to.equal(200);
   });
 });

@@ -65,9 +65,9 @@ describe('static token file (--token-auth-file)', function () {
     expect(await whoami(bearer(bob))).to.deep.equal({ username: 'bob', uid: 'bob-uid', groups: ['system:authenticated'] });
   });
 
-  it('an authenticated token user may list namespaces (the interim policy), anonymous may not', async () => {
-    expect((await t.get('/api/v1/namespaces', bearer(alice))).status).to.equal(200);
-    expect((await t.get('/api/v1/namespaces', { identity: null })).status).to.equal(403);
+  it('an authenticated token user may read discovery (system:discovery), anonymous may not', async () => {
+    expect((await t.get('/api', bearer(alice))).status).to.equal(200);
+    expect((await t.get('/api', { identity: null })).status).to.equal(403);
   });
 
   it('a token user named system:anonymous gets no system:authenticated (as kube\'s group adder), so is treated as anonymous', async () => {

@@ -185,8 +185,9 @@ describe('service-account controllers', () => {
       expectStatus(review, 201);
       expect(review.body.status).to.deep.include({ authenticated: true });
       expect(review.body.status.user).to.deep.include({ username: `system:serviceaccount:${NS}:builder`, uid: sa.metadata.uid });
-      // An authenticated non-admin may list namespaces with it (interim authorization).
-      expectStatus(await t.get(nsPath(), { identity: null, headers: { authorization: `Bearer ${token}` } }), 200);
+      // The account's rights are RBAC's: discovery (system:discovery), not the namespaces.
+      expectStatus(await t.get('/api', { identity: null, headers: { authorization: `Bearer ${token}` } }), 200);
+      expectStatus(await t.get(nsPath(), { identity: null, headers: { authorization: `Bearer ${token}` } }), 403);
     });
 
     it('the filled Secret is not written again', async () => {
