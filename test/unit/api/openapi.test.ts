@@ -162,6 +162,8 @@ describe('OpenAPI documents', () => {
       const gvks = schemas.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions']['x-kubernetes-group-version-kind'];
       expect(gvks).to.deep.equal([
         { group: '', kind: 'DeleteOptions', version: 'v1' }, { group: 'authentication.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'storage.orch.io', kind: 'DeleteOptions', version: 'v1' },
       ]);
     });
