@@ -20,22 +20,12 @@ import { AuthResult, TokenAuthenticator, authenticated, invalid } from './authen
 import { intersectAudiences } from './audiences';
 import { TokenCache } from './token-cache';
 import { UserInfo } from './user';
-import { HttpReply, KubeconfigClient, readKubeconfig } from './kubeconfig-client';
+import { KubeconfigClient, readKubeconfig } from './kubeconfig-client';
+import { Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS, WebhookCallFailed, WebhookPoster, callWebhook } from './webhook-call';
 import type { ServerConfig } from '../server/flags';
 import type { Naming } from '../naming';
 
-/** What the authenticator needs of the HTTPS client (kubeconfig-client.ts); tests may fake it. */
-export interface WebhookPoster {
-  readonly url: string;
-  post(body: Buffer, timeoutMs: number): Promise<HttpReply>;
-  close(): void;
-}
-
-/** kube's DefaultRetryBackoff for the token webhook. */
-export interface Backoff { initialMs: number; factor: number; jitter: number; steps: number }
-export const DEFAULT_BACKOFF: Backoff = { initialMs: 500, factor: 1.5, jitter: 0.2, steps: 5 };
-/** One call, retries included, ends within this. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+export { WebhookPoster, Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS } from './webhook-call';
 
 export interface WebhookTokenOptions {
   client: WebhookPoster;
@@ -52,11 +42,9 @@ export interface WebhookTokenOptions {
 /** A decided answer and whether it may be remembered. */
 interface Outcome { result: AuthResult; cacheable: boolean }
 
-class CallFailed extends Error {}
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class WebhookTokenAuthenticator implements TokenAuthenticator {
   readonly name = 'webhook-token';
@@ -102,37 +90,15 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     try {
       reply = await this.call(body);
     } catch (err) {
-      // CallFailed, or anything unforeseen: either way an uncached invalid answer, never a throw.
+      // WebhookCallFailed, or anything unforeseen: either way an uncached invalid answer, never a throw.
       return { result: invalid(`token webhook ${this.opts.client.url}: ${(err as Error).message}`), cacheable: false };
     }
     return this.decide(reply, audiences);
   }
 
   /** The reply of the webhook as a TokenReview object, retrying transient failures. */
-  private async call(body: Buffer): Promise<Record<string, unknown>> {
-    const deadline = Date.now() + this.timeoutMs;
-    let delay = this.backoff.initialMs;
-    for (let attempt = 1; ; attempt++) {
-      let failure: string;
-      let retry = false;
-      try {
-        const reply = await this.opts.client.post(body, Math.max(1, deadline - Date.now()));
-        if (reply.status >= 200 && reply.status < 300) return this.parse(reply.body);
-        failure = `the webhook answered HTTP ${reply.status}`;
-        retry = [429, 500, 504].includes(reply.status) || reply.headers['retry-after'] !== undefined;
-      } catch (err) {
-        if (err instanceof CallFailed) throw err;
-        const e = err as NodeJS.ErrnoException;
-        failure = e.code === 'ETIMEDOUT' ? `timed out after ${this.timeoutMs} ms` : `the call failed: ${e.message}`;
-        retry = e.code === 'ECONNRESET';
-      }
-      const wait = delay * (1 + Math.random() * this.backoff.jitter);
-      if (!retry || attempt >= this.backoff.steps || Date.now() + wait >= deadline) {
-        throw new CallFailed(attempt > 1 ? `${failure} (${attempt} attempts)` : failure);
-      }
-      await sleep(wait);
-      delay *= this.backoff.factor;
-    }
+  private call(body: Buffer): Promise<Record<string, unknown>> {
+    return callWebhook(this.opts.client, body, this.timeoutMs, this.backoff, (reply) => this.parse(reply));
   }
 
   private parse(body: Buffer): Record<string, unknown> {
@@ -140,13 +106,13 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     try {
       review = JSON.parse(body.toString('utf8'));
     } catch {
-      throw new CallFailed('the reply is not JSON');
+      throw new WebhookCallFailed('the reply is not JSON');
     }
-    if (!isObj(review)) throw new CallFailed('the reply is not a JSON object');
+    if (!isObj(review)) throw new WebhookCallFailed('the reply is not a JSON object');
     if (review.apiVersion !== this.opts.apiVersion || review.kind !== 'TokenReview') {
-      throw new CallFailed(`the reply is ${JSON.stringify(review.apiVersion ?? '')} ${JSON.stringify(review.kind ?? '')}, not a ${this.opts.apiVersion} TokenReview`);
+      throw new WebhookCallFailed(`the reply is ${JSON.stringify(review.apiVersion ?? '')} ${JSON.stringify(review.kind ?? '')}, not a ${this.opts.apiVersion} TokenReview`);
     }
-    if (review.status !== undefined && review.status !== null && !isObj(review.status)) throw new CallFailed('the reply\'s status is not an object');
+    if (review.status !== undefined && review.status !== null && !isObj(review.status)) throw new WebhookCallFailed('the reply\'s status is not an object');
     return review;
   }
 

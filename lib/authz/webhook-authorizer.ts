@@ -18,7 +18,7 @@ import { AuthorizationAttributes } from './attributes';
 import { AuthorizationResult, Authorizer, RuleResolver, RulesResult } from './authorizer';
 import { TokenCache } from '../authn/token-cache';
 import { KubeconfigClient, readKubeconfig } from '../authn/kubeconfig-client';
-import { Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS, WebhookPoster } from '../authn/webhook-token';
+import { Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS, WebhookCallFailed, WebhookPoster, callWebhook } from '../authn/webhook-call';
 import type { ServerConfig } from '../server/flags';
 import type { Naming } from '../naming';
 
@@ -41,11 +41,9 @@ const MAX_CACHED_ATTRIBUTES = 10_000;
 /** kube's message for SelfSubjectRulesReview's evaluationError. */
 const NO_RULES = 'webhook authorizer does not support user rule resolution';
 
-class CallFailed extends Error {}
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Go's encoding of a struct with `omitempty` string fields: in order, empty ones left out. */
 function nonEmpty(fields: Array<[string, string]>): Obj {
@@ -144,30 +142,8 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
   }
 
   /** The reply's status, retrying transient failures (429, 500, 504, Retry-After, reset) within the timeout. */
-  private async call(body: Buffer): Promise<Obj> {
-    const deadline = Date.now() + this.timeoutMs;
-    let delay = this.backoff.initialMs;
-    for (let attempt = 1; ; attempt++) {
-      let failure: string;
-      let retry = false;
-      try {
-        const reply = await this.opts.client.post(body, Math.max(1, deadline - Date.now()));
-        if (reply.status >= 200 && reply.status < 300) return this.statusOf(reply.body);
-        failure = `the webhook answered HTTP ${reply.status}`;
-        retry = [429, 500, 504].includes(reply.status) || reply.headers['retry-after'] !== undefined;
-      } catch (err) {
-        if (err instanceof CallFailed) throw err;
-        const e = err as NodeJS.ErrnoException;
-        failure = e.code === 'ETIMEDOUT' ? `timed out after ${this.timeoutMs} ms` : `the call failed: ${e.message}`;
-        retry = e.code === 'ECONNRESET';
-      }
-      const wait = delay * (1 + Math.random() * this.backoff.jitter);
-      if (!retry || attempt >= this.backoff.steps || Date.now() + wait >= deadline) {
-        throw new CallFailed(attempt > 1 ? `${failure} (${attempt} attempts)` : failure);
-      }
-      await sleep(wait);
-      delay *= this.backoff.factor;
-    }
+  private call(body: Buffer): Promise<Obj> {
+    return callWebhook(this.opts.client, body, this.timeoutMs, this.backoff, (reply) => this.statusOf(reply));
   }
 
   /** The status of a well-formed reply (absent: all false); anything else is a failed call. */
@@ -176,22 +152,22 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
     try {
       review = JSON.parse(body.toString('utf8'));
     } catch {
-      throw new CallFailed('the reply is not JSON');
+      throw new WebhookCallFailed('the reply is not JSON');
     }
-    if (!isObj(review)) throw new CallFailed('the reply is not a JSON object');
+    if (!isObj(review)) throw new WebhookCallFailed('the reply is not a JSON object');
     if (review.apiVersion !== this.opts.apiVersion || review.kind !== 'SubjectAccessReview') {
-      throw new CallFailed(`the reply is ${JSON.stringify(review.apiVersion ?? '')} ${JSON.stringify(review.kind ?? '')}, not a ${this.opts.apiVersion} SubjectAccessReview`);
+      throw new WebhookCallFailed(`the reply is ${JSON.stringify(review.apiVersion ?? '')} ${JSON.stringify(review.kind ?? '')}, not a ${this.opts.apiVersion} SubjectAccessReview`);
     }
     const status = review.status ?? {};
-    if (!isObj(status)) throw new CallFailed('the reply\'s status is not an object');
+    if (!isObj(status)) throw new WebhookCallFailed('the reply\'s status is not an object');
     for (const field of ['allowed', 'denied']) {
       if (status[field] !== undefined && status[field] !== null && typeof status[field] !== 'boolean') {
-        throw new CallFailed(`the reply's status.${field} is not true or false`);
+        throw new WebhookCallFailed(`the reply's status.${field} is not true or false`);
       }
     }
     for (const field of ['reason', 'evaluationError']) {
       if (status[field] !== undefined && status[field] !== null && typeof status[field] !== 'string') {
-        throw new CallFailed(`the reply's status.${field} is not a string`);
+        throw new WebhookCallFailed(`the reply's status.${field} is not a string`);
       }
     }
     return status;
