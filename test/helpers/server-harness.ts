@@ -52,8 +52,13 @@ export interface TestServer {
  */
 export const WITHOUT_NAMESPACE_DEFAULTS = '--controllers=*,-serviceaccount,-root-ca-cert-publisher';
 
-export async function startTestServer(extraFlags: string[] = []): Promise<TestServer> {
-  const etcd = await startTestEtcd();
+/**
+ * A server on its own etcd, or with `opts.etcd` on that one (a restart, a second replica):
+ * stop() then leaves that etcd running for its owner.
+ */
+export async function startTestServer(extraFlags: string[] = [], opts: { etcd?: TestEtcd } = {}): Promise<TestServer> {
+  const etcd = opts.etcd ?? await startTestEtcd();
+  const ownEtcd = !opts.etcd;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'orch-test-'));
   let server: RunningServer;
   try {
@@ -61,7 +66,8 @@ export async function startTestServer(extraFlags: string[] = []): Promise<TestSe
       `--data-dir=${dataDir}`, `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', '--log-level=error', ...extraFlags,
     ]));
   } catch (err) {
-    await etcd.stop();
+    if (ownEtcd) await etcd.stop();
+    rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
   const ca = server.pki.caCertPem;
@@ -111,7 +117,7 @@ export async function startTestServer(extraFlags: string[] = []): Promise<TestSe
     async stop() {
       agent.destroy();
       await server.stop();
-      await etcd.stop();
+      if (ownEtcd) await etcd.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -6,15 +6,9 @@
  * changed meanwhile: deleted defaults and removed rules come back, user-added subjects stay, and
  * what is annotated autoupdate=false stays as its owner left it.
  */
-import https from 'node:https';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { HttpResponse, TestServer, eventually, startTestServer } from '../helpers/server-harness';
 import { LogCapture, captureLog } from '../helpers/log-capture';
-import { parseFlags } from '../../lib/server/flags';
-import { RunningServer, startServer } from '../../lib/server/server';
 import { setLogLevel } from '../../lib/server/logger';
 import { Naming, flavors } from '../../lib/naming';
 
@@ -217,47 +211,11 @@ for (const naming of [flavors.orch, flavors.kubernetes]) {
 }
 
 /** A second server on the first one's etcd, and an HTTPS client with its admin certificate. */
-async function startSecond(etcdEndpoint: string, flags: string[]) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'orch-rbac-restart-'));
-  let server: RunningServer;
-  try {
-    server = await startServer(parseFlags([`--etcd-servers=${etcdEndpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, ...flags]));
-  } catch (err) {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw err;
-  }
-  const ca = server.pki.caCertPem;
-  const cert = readFileSync(server.pki.adminCertFile, 'utf8');
-  const key = readFileSync(server.pki.adminKeyFile, 'utf8');
-  const get = (urlPath: string) => new Promise<HttpResponse>((resolve, reject) => {
-    const req = https.request(`${server.url}${urlPath}`, { headers: { accept: 'application/json' }, ca, cert, key, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try { body = JSON.parse(text); } catch { body = undefined; }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-  return {
-    get,
-    async stop() {
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 describe('RBAC bootstrap policy after a restart', () => {
   const naming = flavors.orch;
   const n = names(naming);
   let t: TestServer;
-  let second: Awaited<ReturnType<typeof startSecond>> | undefined;
+  let second: TestServer | undefined;
   let log: LogCapture | undefined;
   const alice = n.user('alice');
   const userRule = { verbs: ['get'], apiGroups: [''], resources: ['pods'] };
@@ -296,7 +254,7 @@ describe('RBAC bootstrap policy after a restart', () => {
     });
     await t.server.stop();
     log = captureLog();
-    second = await startSecond(t.etcdEndpoint, ['--authorization-mode=RBAC', '--log-level=info']);
+    second = await startTestServer(['--authorization-mode=RBAC', '--log-level=info'], { etcd: t.etcd });
     log.stop();
     setLogLevel('error');
   });
