@@ -52,3 +52,19 @@ export async function callWebhook<T>(client: WebhookPoster, body: Buffer, timeou
     delay *= backoff.factor;
   }
 }
+
+/** A reply's body as the review object sent back (JSON, same apiVersion and kind), else WebhookCallFailed. */
+export function replyReview(body: Buffer, apiVersion: string, kind: string): Record<string, unknown> {
+  let review: unknown;
+  try {
+    review = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new WebhookCallFailed('the reply is not JSON');
+  }
+  if (!review || typeof review !== 'object' || Array.isArray(review)) throw new WebhookCallFailed('the reply is not a JSON object');
+  const r = review as Record<string, unknown>;
+  if (r.apiVersion !== apiVersion || r.kind !== kind) {
+    throw new WebhookCallFailed(`the reply is ${JSON.stringify(r.apiVersion ?? '')} ${JSON.stringify(r.kind ?? '')}, not a ${apiVersion} ${kind}`);
+  }
+  return r;
+}

@@ -21,7 +21,7 @@ import { intersectAudiences } from './audiences';
 import { TokenCache } from './token-cache';
 import { UserInfo } from './user';
 import { KubeconfigClient, readKubeconfig } from './kubeconfig-client';
-import { Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS, WebhookCallFailed, WebhookPoster, callWebhook } from './webhook-call';
+import { Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS, WebhookCallFailed, WebhookPoster, callWebhook, replyReview } from './webhook-call';
 import type { ServerConfig } from '../server/flags';
 import type { Naming } from '../naming';
 
@@ -102,16 +102,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
   }
 
   private parse(body: Buffer): Record<string, unknown> {
-    let review: unknown;
-    try {
-      review = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new WebhookCallFailed('the reply is not JSON');
-    }
-    if (!isObj(review)) throw new WebhookCallFailed('the reply is not a JSON object');
-    if (review.apiVersion !== this.opts.apiVersion || review.kind !== 'TokenReview') {
-      throw new WebhookCallFailed(`the reply is ${JSON.stringify(review.apiVersion ?? '')} ${JSON.stringify(review.kind ?? '')}, not a ${this.opts.apiVersion} TokenReview`);
-    }
+    const review = replyReview(body, this.opts.apiVersion, 'TokenReview');
     if (review.status !== undefined && review.status !== null && !isObj(review.status)) throw new WebhookCallFailed('the reply\'s status is not an object');
     return review;
   }

@@ -18,7 +18,7 @@ import { AuthorizationAttributes } from './attributes';
 import { AuthorizationResult, Authorizer, RuleResolver, RulesResult } from './authorizer';
 import { TokenCache } from '../authn/token-cache';
 import { KubeconfigClient, readKubeconfig } from '../authn/kubeconfig-client';
-import { Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS, WebhookCallFailed, WebhookPoster, callWebhook } from '../authn/webhook-call';
+import { Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS, WebhookCallFailed, WebhookPoster, callWebhook, replyReview } from '../authn/webhook-call';
 import type { ServerConfig } from '../server/flags';
 import type { Naming } from '../naming';
 
@@ -148,16 +148,7 @@ export class WebhookAuthorizer implements Authorizer, RuleResolver {
 
   /** The status of a well-formed reply (absent: all false); anything else is a failed call. */
   private statusOf(body: Buffer): Obj {
-    let review: unknown;
-    try {
-      review = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new WebhookCallFailed('the reply is not JSON');
-    }
-    if (!isObj(review)) throw new WebhookCallFailed('the reply is not a JSON object');
-    if (review.apiVersion !== this.opts.apiVersion || review.kind !== 'SubjectAccessReview') {
-      throw new WebhookCallFailed(`the reply is ${JSON.stringify(review.apiVersion ?? '')} ${JSON.stringify(review.kind ?? '')}, not a ${this.opts.apiVersion} SubjectAccessReview`);
-    }
+    const review = replyReview(body, this.opts.apiVersion, 'SubjectAccessReview');
     const status = review.status ?? {};
     if (!isObj(status)) throw new WebhookCallFailed('the reply\'s status is not an object');
     for (const field of ['allowed', 'denied']) {
