@@ -251,8 +251,11 @@ const OBJECT_OPERATORS: Record<string, LabelOperator> = { In: 'in', NotIn: 'noti
  * Converts a metav1.LabelSelector (Kubernetes' LabelSelectorAsSelector) after checking it as
  * ValidateLabelSelector does, with errors under `path`. `selector` is set exactly when `errors`
  * is empty. An empty object selects everything; what an absent selector means is the caller's.
+ * `opts.allowInvalidExpressionValues` skips the label-value check of matchExpressions values only
+ * (Kubernetes' AllowInvalidLabelValueInSelector, for updates of objects stored with such values):
+ * the errors are then what validation reports, while `selector` still needs valid values.
  */
-export function labelSelectorFromObject(obj: unknown, path = 'selector'):
+export function labelSelectorFromObject(obj: unknown, path = 'selector', opts: { allowInvalidExpressionValues?: boolean } = {}):
   { selector?: LabelSelector; errors: FieldError[] } {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
     return { errors: [fieldErrors.typeInvalid(path, obj, 'must be of type object')] };
@@ -260,6 +263,7 @@ export function labelSelectorFromObject(obj: unknown, path = 'selector'):
   const { matchLabels, matchExpressions } = obj as Record<string, unknown>;
   const errs: FieldError[] = [];
   const requirements: LabelRequirement[] = [];
+  let unusable = false;
 
   const labelsPath = child(path, 'matchLabels');
   if (matchLabels !== undefined && matchLabels !== null) {
@@ -284,19 +288,23 @@ export function labelSelectorFromObject(obj: unknown, path = 'selector'):
       errs.push(fieldErrors.typeInvalid(exprsPath, matchExpressions, 'must be of type array'));
     } else {
       matchExpressions.forEach((expr: unknown, i) => {
-        const r = requirementFromObject(expr, index(exprsPath, i), errs);
-        if (r) requirements.push(r);
+        const r = requirementFromObject(expr, index(exprsPath, i), errs, opts.allowInvalidExpressionValues ?? false);
+        if (r === null) unusable = true;
+        else if (r) requirements.push(r);
       });
     }
   }
 
-  if (errs.length) return { errors: errs };
+  if (errs.length || unusable) return { errors: errs };
   requirements.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { selector: { requirements }, errors: [] };
 }
 
-/** One matchExpressions entry, checked as ValidateLabelSelectorRequirement does. */
-function requirementFromObject(expr: unknown, path: string, errs: FieldError[]): LabelRequirement | undefined {
+/**
+ * One matchExpressions entry, checked as ValidateLabelSelectorRequirement does: undefined when
+ * errors were reported, null when its values are not label values but allowed to pass validation.
+ */
+function requirementFromObject(expr: unknown, path: string, errs: FieldError[], allowInvalidValues: boolean): LabelRequirement | null | undefined {
   if (typeof expr !== 'object' || expr === null || Array.isArray(expr)) {
     errs.push(fieldErrors.typeInvalid(path, expr, 'must be of type object'));
     return undefined;
@@ -327,9 +335,14 @@ function requirementFromObject(expr: unknown, path: string, errs: FieldError[]):
   } else {
     for (const m of isQualifiedName(key)) errs.push(fieldErrors.invalid(child(path, 'key'), key, m));
   }
+  let badValue = false;
   list.forEach((v, i) => {
-    for (const m of isValidLabelValue(v)) errs.push(fieldErrors.invalid(index(valuesPath, i), v, m));
+    for (const m of isValidLabelValue(v)) {
+      badValue = true;
+      if (!allowInvalidValues) errs.push(fieldErrors.invalid(index(valuesPath, i), v, m));
+    }
   });
   if (errs.length > before || !op || typeof key !== 'string') return undefined;
+  if (badValue) return null;
   return { key, operator: op, values: [...new Set(list)].sort() };
 }
