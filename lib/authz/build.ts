@@ -4,7 +4,7 @@
  */
 import { ServerConfig } from '../server/flags';
 import { Naming } from '../naming';
-import { StoreIndex, storeKey } from '../api/resource-handler';
+import { StoreIndex } from '../api/resource-handler';
 import { ModeChain, NamedAuthorizer } from './mode-chain';
 import { alwaysAllowMode, alwaysDenyMode } from './always';
 import { PolicyIndex } from './rbac/policy-index';
@@ -20,8 +20,6 @@ export interface Authorization {
   chain: ModeChain;
   /** The RBAC mode's policy (also read by escalation checks), when RBAC is in the chain or not. */
   rbac: RbacAuthorizer;
-  /** Whether a mode other than RBAC is in the chain. */
-  modes: readonly string[];
   /** Fills the in-memory policy (resolves when it is complete) and starts the modes' own work. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -40,14 +38,9 @@ export function buildAuthorization(deps: AuthorizationDeps): Authorization {
   // The index is kept even without the RBAC mode: escalation checks of the RBAC kinds read it.
   const index = new PolicyIndex(rbacGroup);
   const rbac = new RbacAuthorizer(index);
-  const starts: Array<() => Promise<void>> = [];
-  const stops: Array<() => Promise<void>> = [];
-  // Until the server has the RBAC kinds (and only then), the index stays empty.
-  if (stores.has(storeKey(rbacGroup, 'v1', 'clusterroles'))) {
-    const feeds = new PolicyFeeds(stores, rbacGroup, index);
-    starts.push(() => feeds.start());
-    stops.push(() => feeds.stop());
-  }
+  const feeds = new PolicyFeeds(stores, rbacGroup, index);
+  const starts: Array<() => Promise<void>> = [() => feeds.start()];
+  const stops: Array<() => Promise<void>> = [() => feeds.stop()];
   const modes: NamedAuthorizer[] = config.authorizationMode.map((mode): NamedAuthorizer => {
     switch (mode) {
       case 'AlwaysAllow': return alwaysAllowMode;
@@ -72,7 +65,7 @@ export function buildAuthorization(deps: AuthorizationDeps): Authorization {
     }
   });
   return {
-    chain: new ModeChain(modes), rbac, modes: config.authorizationMode,
+    chain: new ModeChain(modes), rbac,
     start: async () => { for (const s of starts) await s(); },
     stop: async () => { for (const s of stops) await s(); },
   };

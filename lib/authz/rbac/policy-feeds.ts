@@ -1,6 +1,7 @@
 /**
  * Keeps a PolicyIndex current: one ResourceFeed per RBAC kind (from its watch cache when there
- * is one), each handing every role and binding to the index as it changes.
+ * is one), each handing every role and binding to the index as it changes. The feeds are made
+ * at start, so that a chain can be built (and asked) before the stores are served.
  */
 import { ResourceFeed } from '../../controllers/resource-feed';
 import { StoreIndex, storeKey } from '../../api/resource-handler';
@@ -9,12 +10,16 @@ import { PolicyIndex } from './policy-index';
 import { BindingObject, RoleObject } from './types';
 
 export class PolicyFeeds {
-  private readonly feeds: ResourceFeed[] = [];
+  private feeds: ResourceFeed[] = [];
 
-  constructor(stores: StoreIndex, rbacGroup: string, index: PolicyIndex) {
+  constructor(private readonly stores: StoreIndex, private readonly rbacGroup: string, private readonly index: PolicyIndex) {}
+
+  /** Resolves once every kind's current state is in the index. */
+  async start(): Promise<void> {
+    const { index } = this;
     const store = (resource: string) => {
-      const s = stores.get(storeKey(rbacGroup, 'v1', resource));
-      if (!s) throw new Error(`RBAC authorization needs the ${resource}.${rbacGroup} resource`);
+      const s = this.stores.get(storeKey(this.rbacGroup, 'v1', resource));
+      if (!s) throw new Error(`RBAC authorization needs the ${resource}.${this.rbacGroup} resource`);
       return s as GenericStore;
     };
     this.feeds = [
@@ -31,10 +36,6 @@ export class PolicyFeeds {
         upsert: (o) => index.upsertBinding(o as BindingObject), remove: (o) => index.removeBinding(o as BindingObject),
       }, 'rbac-rolebindings'),
     ];
-  }
-
-  /** Resolves once every kind's current state is in the index. */
-  async start(): Promise<void> {
     await Promise.all(this.feeds.map((f) => f.start()));
   }
 

@@ -59,23 +59,16 @@ export class PolicyIndex {
   private readonly roleBindings = new Map<string, SubjectIndex>();
   /** `namespace/name` of a binding -> the subject keys it was indexed under (to drop them on change). */
   private readonly bindingKeys = new Map<string, string[]>();
-  /** Called after every change (aggregation, caches of derived answers). */
-  private readonly listeners: Array<() => void> = [];
 
   /** @param rbacGroup spelled in "not found" errors, e.g. `rbac.authorization.orch.io`. */
   constructor(private readonly rbacGroup: string) {}
 
-  onChange(listener: () => void): void { this.listeners.push(listener); }
-  private changed(): void { for (const l of this.listeners) l(); }
-
   upsertClusterRole(obj: RoleObject): void {
     this.clusterRoles.set(obj.metadata?.name ?? '', obj.rules ?? []);
-    this.changed();
   }
 
   removeClusterRole(obj: RoleObject): void {
     this.clusterRoles.delete(obj.metadata?.name ?? '');
-    this.changed();
   }
 
   upsertRole(obj: RoleObject): void {
@@ -83,7 +76,6 @@ export class PolicyIndex {
     let byName = this.roles.get(ns);
     if (!byName) this.roles.set(ns, (byName = new Map()));
     byName.set(obj.metadata?.name ?? '', obj.rules ?? []);
-    this.changed();
   }
 
   removeRole(obj: RoleObject): void {
@@ -91,7 +83,6 @@ export class PolicyIndex {
     const byName = this.roles.get(ns);
     byName?.delete(obj.metadata?.name ?? '');
     if (byName && !byName.size) this.roles.delete(ns);
-    this.changed();
   }
 
   /** A RoleBinding (with metadata.namespace) or a ClusterRoleBinding (without). */
@@ -113,12 +104,10 @@ export class PolicyIndex {
       keys.push(key);
     }
     this.bindingKeys.set(`${namespace}/${name}`, keys);
-    this.changed();
   }
 
   removeBinding(obj: BindingObject): void {
     this.dropBinding(obj.metadata?.namespace ?? '', obj.metadata?.name ?? '');
-    this.changed();
   }
 
   private dropBinding(namespace: string, name: string): void {
