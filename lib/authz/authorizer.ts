@@ -37,3 +37,9 @@ export interface RulesResult {
 export interface RuleResolver {
   rulesFor(user: import('../authn/user').UserInfo, namespace: string): RulesResult | Promise<RulesResult>;
 }
+
+/** Go's aggregate error text (utilerrors.NewAggregate): one message alone, several (deduplicated) in brackets. */
+export function aggregateMessage(messages: readonly string[]): string {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
+}

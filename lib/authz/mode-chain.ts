@@ -6,7 +6,7 @@
  * request fails with that error (500) rather than 403.
  */
 import { AuthorizationAttributes } from './attributes';
-import { AuthorizationResult, Authorizer, RuleResolver, RulesResult, allow } from './authorizer';
+import { AuthorizationResult, Authorizer, RuleResolver, RulesResult, aggregateMessage, allow } from './authorizer';
 import { SYSTEM_MASTERS, UserInfo } from '../authn/user';
 import { isPromise } from '../authn/authenticator';
 
@@ -41,7 +41,7 @@ export class ModeChain implements Authorizer, RuleResolver {
     }
     const reason = reasons.join('\n');
     return errors.length
-      ? { decision: 'no-opinion', reason, error: errors.join('; ') }
+      ? { decision: 'no-opinion', reason, error: aggregateMessage(errors) }
       : { decision: 'no-opinion', reason };
   }
 

@@ -7,7 +7,7 @@
  * admission plugin (lib/admission/rbac-escalation.ts) turns a reason into the Forbidden status.
  */
 import { AuthorizationAttributes } from '../attributes';
-import { Authorizer, RuleResolver } from '../authorizer';
+import { Authorizer, RuleResolver, aggregateMessage } from '../authorizer';
 import { SYSTEM_MASTERS, UserInfo } from '../../authn/user';
 import { ApiObject } from '../../scheme/types';
 import { uncoveredRules } from './covers';
@@ -138,11 +138,6 @@ function asStorageNotFound(message: string): string {
   return message.replace(/^(clusterrole|role)\./, '$1s.');
 }
 
-/** Go's aggregate error text: one message alone, several (deduplicated) in brackets. */
-function aggregateMessage(messages: string[]): string {
-  const unique = [...new Set(messages)];
-  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
-}
 
 /**
  * Merges atomic rules of one group, one resource and at most one name that differ only in verbs

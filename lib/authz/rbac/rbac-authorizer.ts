@@ -4,15 +4,11 @@
  * `RBAC: clusterrole.rbac.authorization.k8s.io "x" not found`). Reads only the PolicyIndex.
  */
 import { AuthorizationAttributes } from '../attributes';
-import { AuthorizationResult, Authorizer, RuleResolver, RulesResult, allow, noOpinion } from '../authorizer';
+import { AuthorizationResult, Authorizer, RuleResolver, RulesResult, aggregateMessage, allow, noOpinion } from '../authorizer';
 import { UserInfo } from '../../authn/user';
 import { PolicyIndex, RuleSource, describeSource } from './policy-index';
 import { ruleAllows } from './rule-match';
 import { PolicyRule } from './types';
-
-function aggregate(errors: string[]): string {
-  return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
-}
 
 export class RbacAuthorizer implements Authorizer, RuleResolver {
   constructor(readonly index: PolicyIndex) {}
@@ -26,7 +22,7 @@ export class RbacAuthorizer implements Authorizer, RuleResolver {
       return true;
     }, errors);
     if (found) return allow(`RBAC: allowed by ${describeSource(found)}`);
-    return noOpinion(errors.length ? `RBAC: ${aggregate(errors)}` : '');
+    return noOpinion(errors.length ? `RBAC: ${aggregateMessage(errors)}` : '');
   }
 
   rulesFor(user: UserInfo, namespace: string): RulesResult {

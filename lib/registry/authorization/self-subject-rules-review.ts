@@ -9,7 +9,7 @@ import { CustomScope } from '../../api/resource-handler';
 import { readBodyAs, writeOptionsOf } from '../../api/handlers/scope';
 import { writeObject } from '../../api/response-writer';
 import { errors } from '../../meta/api-errors';
-import { RuleResolver } from '../../authz/authorizer';
+import { RuleResolver, aggregateMessage } from '../../authz/authorizer';
 import { PolicyRule } from '../../authz/rbac/types';
 
 interface ResourceRule { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }
@@ -35,11 +35,6 @@ export function splitRules(rules: PolicyRule[]): { resourceRules: ResourceRule[]
   return { resourceRules, nonResourceRules };
 }
 
-/** Go's aggregate of errors: one message alone, several (deduplicated) in brackets. */
-function aggregate(messages: string[]): string {
-  const unique = [...new Set(messages)];
-  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
-}
 
 export function selfSubjectRulesReviewHandler(resolver: RuleResolver) {
   return async (s: CustomScope): Promise<void> => {
@@ -50,7 +45,7 @@ export function selfSubjectRulesReviewHandler(resolver: RuleResolver) {
     if (!namespace) throw errors.badRequest('no namespace on request');
     const found = await resolver.rulesFor(s.user, namespace);
     const status: Record<string, unknown> = { ...splitRules(found.rules), incomplete: found.incomplete };
-    if (found.errors.length) status.evaluationError = aggregate(found.errors);
+    if (found.errors.length) status.evaluationError = aggregateMessage(found.errors);
     writeObject(s.ctx, 201, { apiVersion: review.apiVersion, kind: review.kind, metadata: { creationTimestamp: null }, spec: {}, status });
   };
 }
