@@ -1,39 +1,109 @@
 /**
- * The admission seam: the generic store calls mutating plugins after defaulting and before
- * validation, and validating plugins after validation, all before the one etcd write.
- * Plugins throw ApiError to reject. A dry run runs them too (with `dryRun` set).
+ * The admission seam. The generic store calls the chain's mutating phase (admit) after
+ * defaulting and before the kind's validation, and its validating phase (validate) after it,
+ * all before the one etcd write: a rejection anywhere fails the request with nothing written.
+ * Plugins throw ApiError to reject. A dry run runs them too (`dryRun` set): plugins with side
+ * effects skip those. Reads never reach admission.
+ *
+ * A plugin is registered by name (registry.ts), made from the server's deps and its section of
+ * --admission-control-config-file, and started once the watch caches are (start()).
  */
 import { ApiObject, ResourceDef, StrategyContext } from '../scheme/types';
+import { DeleteOptions } from '../registry/options';
+import { UserInfo } from '../authn/user';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
 export interface AdmissionAttributes {
   operation: Operation;
+  /** The resource as served (group, version, kind, resource, namespaced). */
   resource: ResourceDef;
   subresource?: string;
   namespace?: string;
+  /** Empty on a create with generateName before the name is drawn. */
   name: string;
+  /** The object being written: CREATE and UPDATE (mutating plugins may change it in place). */
   object?: ApiObject;
+  /** The stored object: UPDATE and DELETE. */
   oldObject?: ApiObject;
   dryRun: boolean;
+  /** The field manager of a create or update (CreateOptions / UpdateOptions). */
+  fieldManager?: string;
+  /** The options of a DELETE. */
+  deleteOptions?: DeleteOptions;
+  /** user (absent: the server's own write), warn, annotate. */
   ctx: StrategyContext;
+  /**
+   * Reinvocation state of the mutating phase (chain.ts): a plugin that wants the mutating
+   * plugins run once more after it changed the object sets `reinvoke`; in the second round
+   * `isReinvoke` is true. Plugins keep their own per-request state in `state`.
+   */
+  reinvocation?: { reinvoke: boolean; isReinvoke: boolean; state: Map<string, unknown> };
 }
 
 export interface AdmissionPlugin {
+  /** The name --enable-admission-plugins uses (e.g. `NamespaceLifecycle`). */
   name: string;
-  /** May change attrs.object. */
+  /** Mutating phase: may change attrs.object. */
   admit?(attrs: AdmissionAttributes): Promise<void>;
+  /** Validating phase: may only reject. */
   validate?(attrs: AdmissionAttributes): Promise<void>;
+  /** Called once the stores and their watch caches run, before anything is served. */
+  start?(): Promise<void>;
+  stop?(): Promise<void> | void;
 }
 
+/** The identity of the server's own in-process writes, as kube-apiserver's loopback client. */
+export const LOOPBACK_USER: UserInfo = { name: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
+
+/** The user a write is made as: the request's, or the loopback identity for in-process writes. */
+export function userOf(attrs: AdmissionAttributes): UserInfo {
+  return attrs.ctx.user ?? LOOPBACK_USER;
+}
+
+/** `resource` or `resource.group`, as Kubernetes names a GroupResource in messages. */
+export function groupResourceOf(attrs: AdmissionAttributes): string {
+  const r = attrs.resource;
+  return r.group ? `${r.resource}.${r.group}` : r.resource;
+}
+
+/**
+ * The ordered plugins of a server. admit() runs every mutating plugin in order; when one asks
+ * for reinvocation (a webhook with reinvocationPolicy IfNeeded whose object a later plugin
+ * changed), the mutating plugins run once more. validate() runs every validating plugin in order.
+ */
 export class AdmissionChain {
-  constructor(private readonly plugins: AdmissionPlugin[]) {}
+  private readonly mutating: AdmissionPlugin[];
+  private readonly validating: AdmissionPlugin[];
+
+  constructor(readonly plugins: AdmissionPlugin[]) {
+    this.mutating = plugins.filter((p) => p.admit);
+    this.validating = plugins.filter((p) => p.validate);
+  }
+
+  names(): string[] {
+    return this.plugins.map((p) => p.name);
+  }
 
   async admit(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.admit) await p.admit(attrs);
+    if (!this.mutating.length) return;
+    const reinvocation = attrs.reinvocation ??= { reinvoke: false, isReinvoke: false, state: new Map() };
+    for (const p of this.mutating) await p.admit!(attrs);
+    if (!reinvocation.reinvoke) return;
+    reinvocation.isReinvoke = true;
+    reinvocation.reinvoke = false;
+    for (const p of this.mutating) await p.admit!(attrs);
   }
 
   async validate(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.validate) await p.validate(attrs);
+    for (const p of this.validating) await p.validate!(attrs);
+  }
+
+  async start(): Promise<void> {
+    for (const p of this.plugins) await p.start?.();
+  }
+
+  async stop(): Promise<void> {
+    for (const p of this.plugins) await p.stop?.();
   }
 }

@@ -45,7 +45,9 @@ export async function deleteObject(store: GenericStore, ctx: StrategyContext, na
     const current = decodeKv(kv);
     try {
       checkPreconditions(store, current, opts);
-      const attrs = { operation: 'DELETE' as const, resource: store.def, namespace: ctx.namespace, name, oldObject: current, dryRun: wopts.dryRun, ctx };
+      const attrs = { operation: 'DELETE' as const, resource: store.def, namespace: ctx.namespace, name, oldObject: current, dryRun: wopts.dryRun, deleteOptions: opts, ctx };
+      // As Kubernetes: both phases run for a delete (mutating plugins see no object to change).
+      await store.deps.admission.admit(attrs);
       await store.deps.admission.validate(attrs);
     } catch (err) {
       // A refusal computed from the cache's copy may come from staleness: confirm it against etcd.

@@ -95,8 +95,8 @@ export class GenericStore {
   }
 
   async create(ctx: StrategyContext, input: ApiObject, opts: WriteOptions): Promise<ApiObject> {
-    const obj = clone(input);
-    const meta = (obj.metadata ??= {}) as ObjectMeta;
+    let obj = clone(input);
+    let meta = (obj.metadata ??= {}) as ObjectMeta;
     if (meta.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created');
     if (this.def.namespaced) meta.namespace = ctx.namespace;
     else delete meta.namespace;
@@ -106,8 +106,11 @@ export class GenericStore {
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = generateNameFrom(String(meta.generateName));
     if (opts.trackFields !== false) meta.managedFields = this.trackUpdate(undefined, obj, opts, input.metadata?.managedFields);
-    const attrs = { operation: 'CREATE' as const, resource: this.def, namespace: ctx.namespace, name: meta.name ?? '', object: obj, dryRun: opts.dryRun, ctx };
+    const attrs = { operation: 'CREATE' as const, resource: this.def, namespace: ctx.namespace, name: meta.name ?? '', object: obj, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx };
     await this.deps.admission.admit(attrs);
+    // Mutating admission may have replaced the object (a webhook's patch).
+    obj = attrs.object;
+    meta = (obj.metadata ??= {}) as ObjectMeta;
     this.validateOrThrow(obj, [
       ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameValidation: this.def.nameValidation }),
       ...(s.validate?.(obj, ctx) ?? []),
@@ -236,12 +239,15 @@ export class GenericStore {
    * Returns undefined when the compare lost and `retry` allows trying again.
    * An object that is being deleted and has no finalizers left is removed instead.
    */
-  async writeUpdate(ctx: StrategyContext, kv: KeyValue, current: ApiObject, obj: ApiObject, opts: WriteOptions,
+  async writeUpdate(ctx: StrategyContext, kv: KeyValue, current: ApiObject, input: ApiObject, opts: WriteOptions,
     conflictIsFinal: boolean, subresource?: string): Promise<ApiObject | undefined> {
     const s = this.def.strategy;
     const name = current.metadata?.name as string;
-    const attrs = { operation: 'UPDATE' as const, resource: this.def, subresource, namespace: ctx.namespace, name, object: obj, oldObject: current, dryRun: opts.dryRun, ctx };
+    const attrs = { operation: 'UPDATE' as const, resource: this.def, subresource, namespace: ctx.namespace, name, object: input, oldObject: current, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx };
     await this.deps.admission.admit(attrs);
+    // Mutating admission may have replaced the object (a webhook's patch).
+    const obj = attrs.object;
+    obj.metadata ??= {};
     this.validateOrThrow(obj, [
       ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameValidation: this.def.nameValidation }),
       ...validateObjectMetaUpdate(obj.metadata, current.metadata),

@@ -41,8 +41,15 @@ export interface ObjectMeta {
 /** Context handed to strategies: who is asking, in which namespace. */
 export interface StrategyContext {
   namespace?: string;
-  /** The request's user (after impersonation): what admission's `userInfo` is. */
+  /**
+   * The request's user (after impersonation): what admission's `userInfo` is. Absent for the
+   * server's own in-process writes (controllers), which act as the loopback identity.
+   */
   user?: UserInfo;
+  /** Adds a `Warning` header to the response (admission plugins and webhooks). */
+  warn?(message: string): void;
+  /** Records an audit annotation of the request (admission; read by audit once it exists). */
+  annotate?(key: string, value: string): void;
 }
 
 /**
@@ -51,6 +58,12 @@ export interface StrategyContext {
  * validated by the store itself, so these look at the kind's own fields.
  */
 export interface Strategy {
+  /**
+   * Kubernetes' SetDefaults for the kind, alone (no other preparation): applied again to an
+   * object a mutating webhook patched, as kube-apiserver defaults what it decodes. The kind's
+   * prepareForCreate/prepareForUpdate call it too.
+   */
+  default?(obj: ApiObject): void;
   /** Clear fields a client may not set on create (e.g. status) and fill defaults. */
   prepareForCreate?(obj: ApiObject, ctx: StrategyContext): void;
   /** Carry over fields an update may not change (e.g. status from `old`). */

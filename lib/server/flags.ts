@@ -7,6 +7,7 @@
 import { isIP } from 'node:net';
 import type { Flavor } from '../naming';
 import { checkControllerEntries } from '../controllers/enabled';
+import { unknownPluginError } from '../admission/plugin-names';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
@@ -60,6 +61,10 @@ export interface ServerConfig {
   /** ABAC mode: one JSON policy per line. */
   authorizationPolicyFile: string;
   enableAdmissionPlugins: string[]; disableAdmissionPlugins: string[];
+  /** AdmissionConfiguration file: each plugin's configuration (path or inline). */
+  admissionControlConfigFile: string;
+  /** DefaultTolerationSeconds: tolerationSeconds of the not-ready and unreachable tolerations. */
+  defaultNotReadyTolerationSeconds: number; defaultUnreachableTolerationSeconds: number;
   /** The first signs new tokens; all are accepted. Empty: the flavor's default issuer. */
   serviceAccountIssuer: string[];
   serviceAccountKeyFile: string[]; serviceAccountSigningKeyFile: string;
@@ -427,6 +432,12 @@ export const FLAGS: readonly FlagDef[] = [
     'Admission plugins to enable besides the default ones.'),
   flag('disable-admission-plugins', 'disableAdmissionPlugins', list(), [],
     'Admission plugins to disable even if on by default.'),
+  flag('admission-control-config-file', 'admissionControlConfigFile', text, '',
+    'AdmissionConfiguration file (apiserver.config.orch.io/v1): plugins\' configurations, each inline or by path.'),
+  flag('default-not-ready-toleration-seconds', 'defaultNotReadyTolerationSeconds', int(0, 2 ** 31 - 1), 300,
+    'tolerationSeconds of the not-ready:NoExecute toleration DefaultTolerationSeconds adds to workloads.'),
+  flag('default-unreachable-toleration-seconds', 'defaultUnreachableTolerationSeconds', int(0, 2 ** 31 - 1), 300,
+    'tolerationSeconds of the unreachable:NoExecute toleration DefaultTolerationSeconds adds to workloads.'),
   flag('service-account-issuer', 'serviceAccountIssuer', stringArray, [],
     'Issuer (iss) of service account tokens; repeatable: the first signs, all are accepted. Empty: the flavor\'s default.', { check: mustBeIssuers }),
   flag('service-account-key-file', 'serviceAccountKeyFile', stringArray, [],
@@ -529,6 +540,8 @@ function checkCombinations(c: ServerConfig): void {
   };
   modeFile('Webhook', 'authorization-webhook-config-file', c.authorizationWebhookConfigFile);
   modeFile('ABAC', 'authorization-policy-file', c.authorizationPolicyFile);
+  const unknownPlugin = unknownPluginError(c.enableAdmissionPlugins, c.disableAdmissionPlugins);
+  if (unknownPlugin) throw new FlagError('InvalidValue', unknownPlugin, unknownPlugin.startsWith('enable') ? 'enable-admission-plugins' : 'disable-admission-plugins');
   const both = c.enableAdmissionPlugins.find((p) => c.disableAdmissionPlugins.includes(p));
   if (both !== undefined) {
     throw new FlagError('IncompatibleFlags',

@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { FLAGS, ServerConfig } from './flags';
 
 const PENDING = new Set<keyof ServerConfig>([
-  'enableAdmissionPlugins', 'disableAdmissionPlugins', 'runtimeConfig',
+  'runtimeConfig',
   'auditLogPath', 'auditPolicyFile', 'maxRequestsInflight', 'maxMutatingRequestsInflight',
   'enablePriorityAndFairness', 'requestTimeoutMs', 'shutdownWatchTerminationGracePeriodMs',
   'corsAllowedOrigins', 'goawayChance', 'profiling', 'v',

@@ -22,8 +22,10 @@ import { FeatureGates } from '../scheme/feature-gates';
 import { GenericStore } from '../registry/store';
 import { Cacher } from '../storage/cacher/cacher';
 import { Etcd3Probe } from '../storage/cacher/etcd3-probe';
+import { buildAdmission } from '../admission/registry';
 import { AdmissionChain } from '../admission/interfaces';
-import { namespaceLifecycle } from '../admission/namespace-lifecycle';
+import { readAdmissionConfigFile } from '../admission/config-file';
+import { AdmissionMetrics } from '../admission/metrics';
 import { rbacEscalation } from '../admission/rbac-escalation';
 import { HealthChecks } from '../api/health';
 import { buildApp } from './handler-chain';
@@ -69,6 +71,9 @@ export interface RunningServer {
   stores: StoreIndex;
   authentication: Authentication;
   authorization: Authorization;
+  /** The admission chain and its counts (webhook rejections). */
+  admission: AdmissionChain;
+  admissionMetrics: AdmissionMetrics;
   /** Signs service-account tokens (TokenRequest, the token controller). */
   tokenGenerator: TokenGenerator;
   serviceAccountKeys: ServiceAccountKeys;
@@ -102,6 +107,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const rootCaPem = config.rootCaFile ? readRootCaFile(config.rootCaFile) : pki.caCertPem;
   const clientCa = config.clientCaFile ? CertificatePool.fromFile(config.clientCaFile, '--client-ca-file') : CertificatePool.fromPem(pki.caCertPem, pki.caCertFile);
   const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;
+  const admissionConfigs = readAdmissionConfigFile(config.admissionControlConfigFile);
 
   let etcd: EmbeddedEtcd | undefined;
   let endpoints = config.etcdServers;
@@ -123,17 +129,19 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const nsStoreHolder: { store?: GenericStore } = {};
   // Set once authorization is built (before anything is served): escalation checks read its policy.
   const escalationHolder: { authorization?: Authorization } = {};
-  const admission = new AdmissionChain([
-    namespaceLifecycle({
-      // As Kubernetes' plugin reads its informer: the watch cache first (any version), and only
-      // a namespace missing there (it may have just been created) or asked live is read consistently.
+  const admissionMetrics = new AdmissionMetrics();
+  const { chain: admission } = await buildAdmission({
+    naming, config, stores, log: logger, authorization: escalationHolder, metrics: admissionMetrics,
+    configFile: config.admissionControlConfigFile, caPem: pki.caCertPem,
+    // As Kubernetes' plugin reads its informer: the watch cache first (any version), and only
+    // a namespace missing there (it may have just been created) or asked live is read consistently.
+    namespaces: {
       get: async (name, live) => {
         const read = (rv?: string) => nsStoreHolder.store!.get(undefined, name, rv).catch((e) => { if (e.code === 404) return undefined; throw e; });
         return (live ? undefined : await read('0')) ?? read(undefined);
       },
-    }, [naming.defaultNamespace, naming.systemNamespace, naming.publicNamespace]),
-    rbacEscalation(naming.group('rbac.authorization'), escalationHolder, stores),
-  ]);
+    },
+  }, admissionConfigs, [rbacEscalation(naming.group('rbac.authorization'), escalationHolder, stores)]);
   for (const def of resources) {
     if (def.virtual) continue;
     stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage, prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
@@ -206,6 +214,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const authorization = buildAuthorization({ config, naming, stores, warn: (m) => logger.warn(m) });
   await authorization.start();
   escalationHolder.authorization = authorization;
+  // Plugins that read the watch caches (webhook configurations, storage classes) start now.
+  await admission.start();
 
   const customHandlers = new Map([...authenticationHandlers({
     naming, stores, authentication, generator: tokenGenerator,
@@ -263,6 +273,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       for (const sock of sockets) sock.destroy();
       authentication.close();
       await authorization.stop();
+      await admission.stop();
       await controller?.stop();
       for (const c of serviceAccountControllers) await c?.stop();
       await authenticationInfo.stop();
@@ -276,5 +287,5 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     })();
     return stopping;
   };
-  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, authentication, authorization, tokenGenerator, serviceAccountKeys, stop };
+  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, authentication, authorization, admission, admissionMetrics, tokenGenerator, serviceAccountKeys, stop };
 }

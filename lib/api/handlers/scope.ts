@@ -11,7 +11,7 @@ import { fieldErrors } from '../../meta/field-errors';
 import { contentTypeOf, readRawBody } from '../negotiation';
 import { decodeRequestBody } from '../protobuf-body';
 import { parseDryRun } from '../query';
-import { dropUnknownFields, duplicateJsonFields, enforceFieldValidation, parseFieldValidation, unknownFields } from '../field-validation';
+import { addWarnings, dropUnknownFields, duplicateJsonFields, enforceFieldValidation, parseFieldValidation, unknownFields } from '../field-validation';
 import { WriteOptions } from '../../registry/options';
 import { UserInfo } from '../../authn/user';
 
@@ -27,7 +27,19 @@ export interface ResourceScope {
 }
 
 export function strategyContext(s: ResourceScope): StrategyContext {
-  return { namespace: s.info.namespace, user: s.user };
+  return requestStrategyContext(s.ctx, s.info.namespace, s.user);
+}
+
+/**
+ * The StrategyContext of a request: admission's warnings become `Warning` headers at once (they
+ * stay on an error response too), and its audit annotations collect in ctx.state.auditAnnotations.
+ */
+export function requestStrategyContext(ctx: Context, namespace: string | undefined, user: UserInfo | undefined): StrategyContext {
+  return {
+    namespace, user,
+    warn: (message) => addWarnings(ctx, [message]),
+    annotate: (key, value) => { ((ctx.state.auditAnnotations ??= {}) as Record<string, string>)[key] = value; },
+  };
 }
 
 /** The meta.k8s.io options kind a verb's query parameters are validated as. */

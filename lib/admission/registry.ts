@@ -1,0 +1,100 @@
+/**
+ * Builds the server's admission chain: the enabled plugins (plugin-names.ts) in Kubernetes'
+ * order, each made by its factory from the server's deps and its configuration, plus the steps
+ * that are part of storage in kube-apiserver and always run (RBAC escalation checks).
+ *
+ * Plugins whose kinds this server does not serve (quotas, limit ranges, nodes, runtime and
+ * ingress classes, ...) are known names with nothing to act on: enabling them is accepted, and
+ * the start logs them once.
+ */
+import type { Logger } from 'winston';
+import { AdmissionChain, AdmissionPlugin } from './interfaces';
+import { PluginName, enabledPlugins } from './plugin-names';
+import { PluginConfigs } from './config-file';
+import { AdmissionMetrics } from './metrics';
+import { NamespaceLookup, namespaceLifecycle } from './namespace-lifecycle';
+import { Naming } from '../naming';
+import { ServerConfig } from '../server/flags';
+import { StoreIndex } from '../api/resource-handler';
+import type { Authorization } from '../authz/build';
+import { errors } from '../meta/api-errors';
+import { webhookPlugins } from './webhook/index';
+import { podSecurityPlugins } from './pod-security/index';
+import { podPlugins } from './pod/index';
+import { resourcePlugins } from './resources/index';
+import { imagePolicyPlugins } from './imagepolicy/index';
+
+/** What a plugin is made from. */
+export interface PluginDeps {
+  naming: Naming;
+  config: ServerConfig;
+  /**
+   * The server's stores by group/version/resource. Filled before start() is called (not yet
+   * while factories run); their watch caches (`store.deps.cache`) run from start() on.
+   */
+  stores: StoreIndex;
+  log: Logger;
+  /** Namespaces, from the watch cache first (namespace-lifecycle.ts). */
+  namespaces: NamespaceLookup;
+  /** The server's authorization (rights checks such as `approve` on signers); set before serving. */
+  authorization: { authorization?: Authorization };
+  metrics: AdmissionMetrics;
+  /** This plugin's section of --admission-control-config-file (a parsed object), if any. */
+  pluginConfig: unknown;
+  /** The configuration file (for messages), empty when none. */
+  configFile: string;
+  /** PEM of the server's CA. */
+  caPem: string;
+}
+
+export type PluginFactory = (deps: PluginDeps) => AdmissionPlugin | Promise<AdmissionPlugin>;
+export type PluginFactories = Partial<Record<PluginName, PluginFactory>>;
+
+const basicPlugins: PluginFactories = {
+  AlwaysAdmit: () => ({ name: 'AlwaysAdmit', admit: async () => undefined }),
+  AlwaysDeny: () => ({
+    name: 'AlwaysDeny',
+    // Kubernetes' deny plugin: Forbidden with its fixed sentence, in both phases.
+    admit: async (a) => { throw errors.forbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, 'admission control is denying all modifications'); },
+    validate: async (a) => { throw errors.forbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, 'admission control is denying all modifications'); },
+  }),
+  NamespaceLifecycle: (d) => namespaceLifecycle(d.namespaces, [d.naming.defaultNamespace, d.naming.systemNamespace, d.naming.publicNamespace]),
+};
+
+const FACTORIES: PluginFactories = {
+  ...basicPlugins, ...webhookPlugins, ...podSecurityPlugins, ...podPlugins, ...resourcePlugins, ...imagePolicyPlugins,
+};
+
+export interface BuiltAdmission {
+  chain: AdmissionChain;
+  /** Enabled names that have no implementation here (their kinds are not served). */
+  inert: PluginName[];
+}
+
+/**
+ * The chain for `--enable-admission-plugins` / `--disable-admission-plugins` and the
+ * configuration file; `always` are appended after the enabled plugins (not switchable).
+ */
+export async function buildAdmission(deps: Omit<PluginDeps, 'pluginConfig'>, configs: PluginConfigs,
+  always: AdmissionPlugin[] = []): Promise<BuiltAdmission> {
+  const plugins: AdmissionPlugin[] = [];
+  const inert: PluginName[] = [];
+  for (const name of enabledPlugins(deps.config.enableAdmissionPlugins, deps.config.disableAdmissionPlugins)) {
+    const factory = FACTORIES[name];
+    if (!factory) {
+      inert.push(name);
+      continue;
+    }
+    try {
+      plugins.push(await factory({ ...deps, pluginConfig: configs.get(name) }));
+    } catch (err) {
+      throw new Error(`couldn't init admission plugin ${JSON.stringify(name)}: ${(err as Error).message}`);
+    }
+  }
+  // Webhooks, quota and AlwaysDeny end Kubernetes' order; the always-on storage steps go before them.
+  const tail = plugins.findIndex((p) => ['MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook', 'AlwaysDeny'].includes(p.name));
+  if (tail < 0) plugins.push(...always);
+  else plugins.splice(tail, 0, ...always);
+  if (inert.length) deps.log.info('admission plugins enabled without anything to act on here (their kinds are not served)', { plugins: inert });
+  return { chain: new AdmissionChain(plugins), inert };
+}
