@@ -1,7 +1,7 @@
 /**
  * A workload's containers: names (DNS labels, unique), images, env vars (names and valueFrom
  * sources) and volume mounts (of valid volumes, unique mount paths, local sub-paths), checked
- * as Kubernetes' validateContainers does, and the container defaults (imagePullPolicy).
+ * as Kubernetes' validateContainers does, and the image pull policy default.
  */
 import { FieldError, child, fieldErrors, index } from '../../meta/field-errors';
 import { isDns1123Label, isDns1123Subdomain } from '../../meta/validation';
@@ -21,17 +21,6 @@ export function defaultPullPolicy(image: string): string {
   const colon = name.lastIndexOf(':');
   const tag = colon > lastSlash ? name.slice(colon + 1) : (digest ? '' : 'latest');
   return tag === 'latest' ? 'Always' : 'IfNotPresent';
-}
-
-/** Fills container defaults in place: imagePullPolicy, env fieldRef apiVersion. */
-export function defaultContainers(containers: Json[]): void {
-  for (const c of containers) {
-    if (!text(c, 'imagePullPolicy')) c.imagePullPolicy = defaultPullPolicy(text(c, 'image'));
-    for (const env of records(c, 'env')) {
-      const fieldRef = record(record(env, 'valueFrom') ?? {}, 'fieldRef');
-      if (fieldRef) defaultFieldRef(fieldRef);
-    }
-  }
 }
 
 /** A ConfigMap or Secret key selector of an env var. */

@@ -12,11 +12,8 @@ import { Json, record, records, text } from './volumes/json-fields';
 const SYSTEM_CONDITIONS = ['PodScheduled', 'Ready', 'Initialized'];
 const IP_MSG = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 
-/**
- * The status of a new Pod: Pending, and BestEffort since no container here declares
- * resources (the QoS class never changes afterwards).
- */
-export const initialPodStatus = (): Json => ({ phase: 'Pending', qosClass: 'BestEffort' });
+/** The status of a new Pod: Pending, with its QoS class (which never changes afterwards). */
+export const initialPodStatus = (qosClass: string): Json => ({ phase: 'Pending', qosClass });
 
 /**
  * Keeps podIP/podIPs and hostIP/hostIPs in step as Kubernetes' conversion does: the single

@@ -12,34 +12,23 @@ import { Naming } from '../../naming';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { isDns1123Subdomain } from '../../meta/validation';
 import { storageNames } from './storage-annotations';
-import { Json, isObject, records, setDefault, text } from './volumes/json-fields';
+import { Json, isObject, records, text } from './volumes/json-fields';
 import { VolumeRules, volumeRules } from './volumes/volume-list';
-import { defaultContainers, validateContainers } from './pod-containers';
+import { validateContainers } from './pod-containers';
+import { defaultPod } from './pod-defaults';
+import { podQOSClass } from './pod-qos';
 import { validatePodSpecUpdate } from './pod-update';
 import { initialPodStatus, normalizePodStatusIPs, validatePodStatusUpdate } from './pod-status';
 import { podTable } from './pod-table';
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
-const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
 
 const specOf = (obj: ApiObject): Json => {
   if (!isObject(obj.spec)) obj.spec = {};
   return obj.spec as Json;
 };
 const statusOf = (obj: ApiObject): Json => (isObject(obj.status) ? obj.status : {});
-
-/** SetDefaults_PodSpec and friends, for the fields served here. */
-function defaultPodSpec(spec: Json, volumes: VolumeRules): void {
-  if (!text(spec, 'restartPolicy')) spec.restartPolicy = 'Always';
-  if (!text(spec, 'dnsPolicy')) spec.dnsPolicy = 'ClusterFirst';
-  setDefault(spec, 'terminationGracePeriodSeconds', DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS);
-  // serviceAccount is the deprecated spelling: it fills serviceAccountName and mirrors it.
-  if (!text(spec, 'serviceAccountName') && text(spec, 'serviceAccount')) spec.serviceAccountName = spec.serviceAccount;
-  if (text(spec, 'serviceAccountName')) spec.serviceAccount = spec.serviceAccountName;
-  volumes.defaults(records(spec, 'volumes'));
-  defaultContainers(records(spec, 'containers'));
-}
 
 function oneOf(value: string, supported: string[], path: string): FieldError[] {
   if (!value) return [fieldErrors.required(path)];
@@ -59,8 +48,7 @@ function validatePodSpec(spec: Json, name: string, volumes: VolumeRules): FieldE
   }
   errs.push(...oneOf(text(spec, 'restartPolicy'), RESTART_POLICIES, 'spec.restartPolicy'));
   errs.push(...oneOf(text(spec, 'dnsPolicy'), DNS_POLICIES, 'spec.dnsPolicy'));
-  // dnsConfig is not served, so dnsPolicy None can never be satisfied.
-  if (text(spec, 'dnsPolicy') === 'None') errs.push(fieldErrors.required('spec.dnsConfig', 'must provide `dnsConfig` when `dnsPolicy` is None'));
+  if (text(spec, 'dnsPolicy') === 'None' && !isObject(spec.dnsConfig)) errs.push(fieldErrors.required('spec.dnsConfig', 'must provide `dnsConfig` when `dnsPolicy` is None'));
   errs.push(...subdomain(text(spec, 'serviceAccountName'), 'spec.serviceAccountName'));
   errs.push(...subdomain(text(spec, 'nodeName'), 'spec.nodeName'));
   return errs;
@@ -94,13 +82,15 @@ export function podResource(naming: Naming, gates: FeatureGates = new FeatureGat
     strategy: {
       allowUnconditionalUpdate: true,
       checkDecode: (obj) => decodeProblem(obj, podSchema, 'Pod'),
+      default: (obj) => defaultPod(obj as Json, volumes),
       prepareForCreate: (obj) => {
-        defaultPodSpec(specOf(obj), volumes);
-        obj.status = initialPodStatus();
+        obj.status = undefined;
+        defaultPod(obj as Json, volumes);
+        obj.status = initialPodStatus(podQOSClass(specOf(obj)));
       },
       prepareForUpdate: (obj, old) => {
-        defaultPodSpec(specOf(obj), volumes);
         obj.status = old.status;
+        defaultPod(obj as Json, volumes);
       },
       validate,
       validateUpdate: (obj, old) => [
@@ -115,9 +105,9 @@ export function podResource(naming: Naming, gates: FeatureGates = new FeatureGat
         return {
           'spec.nodeName': text(spec, 'nodeName'),
           'spec.restartPolicy': text(spec, 'restartPolicy'),
-          'spec.schedulerName': '',
+          'spec.schedulerName': text(spec, 'schedulerName'),
           'spec.serviceAccountName': text(spec, 'serviceAccountName'),
-          'spec.hostNetwork': 'false',
+          'spec.hostNetwork': String(spec.hostNetwork === true),
           'status.phase': text(status, 'phase'),
           'status.podIP': podIPs.length ? text(podIPs[0], 'ip') : '',
           'status.nominatedNodeName': text(status, 'nominatedNodeName'),

@@ -1,114 +1,106 @@
 /**
- * Schema of Pod (core/v1) with the fields a workload needs here: containers (name, image,
- * command, env, volume mounts), volumes, the service account, the node and image pull secrets,
- * and a status. List markers follow Kubernetes' types.go: containers, env, volumes and
- * imagePullSecrets are maps keyed by name, volumeMounts by mountPath, conditions by type.
+ * Schema of Pod (core/v1) with the whole PodSpec of Kubernetes 1.32: containers, init
+ * containers (sidecars with restartPolicy Always), ephemeral containers, volumes, scheduling
+ * (node selector, affinity, tolerations, topology spread, priority, scheduling gates), the pod
+ * security context, DNS, host namespaces, overhead, resource claims and pod-level resources.
+ * List, map and patch markers are those of Kubernetes' types.go: they drive strategic merge
+ * patch, server-side apply and the OpenAPI documents.
  */
-import { Schema, atomicList, bool, int32, int64, mapList, object, str, time } from '../schema';
+import { resourceList } from './core-storage';
 import { kindSchema } from './meta';
-import { localObjectReference, objectFieldSelector, resourceFieldSelector, volume } from './volume';
+import { affinity, toleration, topologySpreadConstraint } from './pod-affinity';
+import { container, ephemeralContainer, resourceRequirements } from './pod-container';
+import { podSecurityContext } from './pod-security-context';
+import { localObjectReference, volume } from './volume';
+import { podStatus } from './pod-status';
+import { Schema, atomicList, bool, int32, int64, mapList, object, str, stringMap } from '../schema';
 
-const atomic = { 'x-kubernetes-map-type': 'atomic' } as const;
+/** core/v1 HostAlias. */
+export const hostAlias: Schema = object({
+  ip: str(),
+  hostnames: atomicList(str()),
+}, { required: ['ip'] });
 
-const keySelector = (what: string): Schema => object({
-  name: str(`Name of the ${what} in the workload's namespace.`),
-  key: str(`The key of the ${what} to select.`),
-  optional: bool(`Whether the ${what} or its key must be defined.`),
-}, { required: ['key'], ...atomic });
-
-export const envVar: Schema = object({
-  name: str('Name of the environment variable.'),
-  value: str('Value of the variable; $(VAR_NAME) references are expanded.'),
-  valueFrom: object({
-    fieldRef: objectFieldSelector,
-    resourceFieldRef: resourceFieldSelector,
-    configMapKeyRef: keySelector('ConfigMap'),
-    secretKeyRef: keySelector('Secret'),
-  }),
-}, { required: ['name'] });
-
-export const volumeMount: Schema = object({
-  name: str('This must match the name of a volume.'),
-  readOnly: bool('Mounted read-only if true, read-write otherwise (false or unspecified).'),
-  mountPath: str('Path within the container at which the volume should be mounted; must not contain ":".'),
-  subPath: str('Path within the volume from which the container\'s volume should be mounted.'),
-  subPathExpr: str('Expanded path within the volume; mutually exclusive with subPath.'),
-  mountPropagation: str('How mounts are propagated: None (default), HostToContainer or Bidirectional.'),
-}, { required: ['name', 'mountPath'] });
-
-export const container: Schema = object({
-  name: str('Name of the container: a DNS label, unique within the workload.'),
-  image: str('Container image name.'),
-  command: atomicList(str(), 'Entrypoint array; the image\'s ENTRYPOINT when not provided.'),
-  args: atomicList(str(), 'Arguments to the entrypoint; the image\'s CMD when not provided.'),
-  workingDir: str('Container\'s working directory.'),
-  env: mapList(envVar, ['name'], 'List of environment variables to set in the container.'),
-  volumeMounts: mapList(volumeMount, ['mountPath'], 'Volumes to mount into the container\'s filesystem.'),
-  imagePullPolicy: str('Always, Never or IfNotPresent; Always for a :latest or untagged image, else IfNotPresent.'),
-}, { required: ['name'] });
-
-const containerStateFields = {
-  waiting: object({ reason: str(), message: str() }),
-  running: object({ startedAt: time() }),
-  terminated: object({
-    exitCode: int32(), signal: int32(), reason: str(), message: str(),
-    startedAt: time(), finishedAt: time(), containerID: str(),
-  }, { required: ['exitCode'] }),
-};
-
-const containerStatus: Schema = object({
+/** core/v1 PodDNSConfigOption. */
+export const podDNSConfigOption: Schema = object({
   name: str(),
-  state: object(containerStateFields),
-  lastState: object(containerStateFields),
-  ready: bool(),
-  restartCount: int32(),
-  image: str(),
-  imageID: str(),
-  containerID: str(),
-  started: bool(),
-}, { required: ['name', 'ready', 'restartCount', 'image', 'imageID'] });
+  value: str(),
+});
 
-const podCondition: Schema = object({
-  type: str('Type of the condition.'),
-  status: str('True, False or Unknown.'),
-  lastProbeTime: time(),
-  lastTransitionTime: time(),
-  reason: str(),
-  message: str(),
-}, { required: ['type', 'status'] });
+/** core/v1 PodDNSConfig. */
+export const podDNSConfig: Schema = object({
+  nameservers: atomicList(str()),
+  searches: atomicList(str()),
+  options: atomicList(podDNSConfigOption),
+});
 
-const ip: Schema = object({ ip: str('An IP address.') }, { required: ['ip'] });
+/** core/v1 PodReadinessGate. */
+export const podReadinessGate: Schema = object({
+  conditionType: str(),
+}, { required: ['conditionType'] });
 
+/** core/v1 PodOS. */
+export const podOS: Schema = object({
+  name: str(),
+}, { required: ['name'] });
+
+/** core/v1 PodSchedulingGate. */
+export const podSchedulingGate: Schema = object({
+  name: str(),
+}, { required: ['name'] });
+
+/** core/v1 PodResourceClaim. */
+export const podResourceClaim: Schema = object({
+  name: str(),
+  resourceClaimName: str(),
+  resourceClaimTemplateName: str(),
+}, { required: ['name'] });
+
+/** core/v1 PodSpec. */
 export const podSpec: Schema = object({
-  volumes: {
-    ...mapList(volume, ['name'], 'Volumes that can be mounted by containers belonging to the workload.'),
-    'x-kubernetes-patch-strategy': 'merge,retainKeys',
-  },
-  containers: mapList(container, ['name'], 'Containers of the workload; at least one.'),
-  restartPolicy: str('Always (default), OnFailure or Never.'),
-  terminationGracePeriodSeconds: int64('Seconds the workload needs to terminate gracefully; default 30.'),
-  dnsPolicy: str('ClusterFirst (default), ClusterFirstWithHostNet, Default or None.'),
-  serviceAccountName: str('Name of the ServiceAccount to run the workload as.'),
-  serviceAccount: str('Deprecated alias of serviceAccountName.'),
-  automountServiceAccountToken: bool('Whether a service account token should be mounted automatically.'),
-  nodeName: str('The node this workload is bound to.'),
-  imagePullSecrets: mapList(localObjectReference, ['name'], 'Secrets in the same namespace used to pull the images.'),
+  volumes: { type: 'array', items: volume, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-patch-strategy': 'merge,retainKeys', 'x-kubernetes-patch-merge-key': 'name' },
+  initContainers: mapList(container, ['name']),
+  containers: mapList(container, ['name']),
+  ephemeralContainers: mapList(ephemeralContainer, ['name']),
+  restartPolicy: str(),
+  terminationGracePeriodSeconds: int64(),
+  activeDeadlineSeconds: int64(),
+  dnsPolicy: str(),
+  nodeSelector: { ...stringMap(), 'x-kubernetes-map-type': 'atomic' },
+  serviceAccountName: str(),
+  serviceAccount: str(),
+  automountServiceAccountToken: bool(),
+  nodeName: str(),
+  hostNetwork: bool(),
+  hostPID: bool(),
+  hostIPC: bool(),
+  shareProcessNamespace: bool(),
+  securityContext: podSecurityContext,
+  imagePullSecrets: mapList(localObjectReference, ['name']),
+  hostname: str(),
+  subdomain: str(),
+  affinity: affinity,
+  schedulerName: str(),
+  tolerations: atomicList(toleration),
+  hostAliases: mapList(hostAlias, ['ip']),
+  priorityClassName: str(),
+  priority: int32(),
+  dnsConfig: podDNSConfig,
+  readinessGates: atomicList(podReadinessGate),
+  runtimeClassName: str(),
+  enableServiceLinks: bool(),
+  preemptionPolicy: str(),
+  overhead: resourceList(),
+  topologySpreadConstraints: mapList(topologySpreadConstraint, ['topologyKey', 'whenUnsatisfiable']),
+  setHostnameAsFQDN: bool(),
+  os: podOS,
+  hostUsers: bool(),
+  schedulingGates: mapList(podSchedulingGate, ['name']),
+  resourceClaims: { type: 'array', items: podResourceClaim, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-patch-strategy': 'merge,retainKeys', 'x-kubernetes-patch-merge-key': 'name' },
+  resources: resourceRequirements,
 }, { required: ['containers'] });
 
-export const podStatus: Schema = object({
-  phase: str('Pending, Running, Succeeded, Failed or Unknown.'),
-  conditions: mapList(podCondition, ['type'], 'Current service state of the workload.'),
-  message: str(),
-  reason: str(),
-  nominatedNodeName: str(),
-  hostIP: str(),
-  hostIPs: { ...atomicList(ip), 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'ip' },
-  podIP: str(),
-  podIPs: mapList(ip, ['ip']),
-  startTime: time(),
-  containerStatuses: atomicList(containerStatus),
-  qosClass: str('Guaranteed, Burstable or BestEffort.'),
-});
+export { podStatus };
 
 export const podSchema: Schema = kindSchema({ spec: podSpec, status: podStatus },
   'Pod is a collection of containers that can run on a host. Here it is stored and validated; nothing runs it.');

@@ -128,6 +128,8 @@ const VALID: ApiObject[] = [
           { name: 'CM', valueFrom: { configMapKeyRef: { name: 'cm', key: 'k', optional: false } } },
           { name: 'PLAIN', value: 'v' },
         ],
+        // Stored pods always carry resources (a Go value struct), as Kubernetes writes it.
+        resources: {},
         volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: 'cfg', mountPath: '/etc/cfg', readOnly: true }],
       }],
       volumes: [
