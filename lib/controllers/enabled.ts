@@ -7,7 +7,7 @@
  */
 export const CONTROLLERS = [
   'namespace', 'garbagecollector', 'ephemeral-volume', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher',
-  'clusterrole-aggregation',
+  'clusterrole-aggregation', 'pvc-protection', 'pv-protection',
 ] as const;
 export type ControllerName = typeof CONTROLLERS[number];
 

@@ -33,6 +33,8 @@ import { storeKey, StoreIndex } from '../api/resource-handler';
 import { NamespaceController } from '../controllers/namespace-controller';
 import { GarbageCollector } from '../controllers/garbage-collector/collector';
 import { EphemeralVolumeController } from '../controllers/ephemeral-volume-controller';
+import { PvcProtectionController } from '../controllers/pvc-protection-controller';
+import { PvProtectionController } from '../controllers/pv-protection-controller';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation-controller';
 import { ServiceAccountController } from '../controllers/service-account-controller';
 import { TokenController } from '../controllers/token-controller';
@@ -181,6 +183,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // Only once the server has both Pod and PersistentVolumeClaim.
   const ephemeralVolumes = enabled('ephemeral-volume') ? EphemeralVolumeController.forStores(stores.values()) : undefined;
   await ephemeralVolumes?.start();
+  // Remove the storage protection finalizers once nothing uses the claim or volume.
+  const pvcProtection = enabled('pvc-protection') ? PvcProtectionController.forStores(stores.values(), naming) : undefined;
+  await pvcProtection?.start();
+  const pvProtection = enabled('pv-protection') ? PvProtectionController.forStores(stores.values(), naming) : undefined;
+  await pvProtection?.start();
   const clusterRoleAggregation = enabled('clusterrole-aggregation') ? ClusterRoleAggregationController.forStores(stores, naming.group('rbac.authorization')) : undefined;
   await clusterRoleAggregation?.start();
 
@@ -278,6 +285,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       for (const c of serviceAccountControllers) await c?.stop();
       await authenticationInfo.stop();
       await ephemeralVolumes?.stop();
+      await pvcProtection?.stop();
+      await pvProtection?.stop();
       await clusterRoleAggregation?.stop();
       await garbageCollector?.stop();
       compactor.stop();
