@@ -16,18 +16,29 @@ export interface DecodedEvent {
 }
 
 const decoded = new WeakMap<StorageEvent, DecodedEvent>();
+const decodedAt = new WeakMap<StorageEvent, Map<string, DecodedEvent>>();
 const encoded = new WeakMap<object, Map<string, Buffer>>();
 
-/** The event's objects, shaped by `output` (the store's kind/apiVersion and decoration). */
-export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObject): DecodedEvent {
-  let d = decoded.get(ev);
+/**
+ * The event's objects, shaped by `output` (the store's kind/apiVersion and decoration).
+ * `servedAs`: the apiVersion of a store serving another version over the same watch cache
+ * (served-version.ts), whose watchers share a decoding of their own.
+ */
+export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObject, servedAs?: string): DecodedEvent {
+  let byVersion: Map<string, DecodedEvent> | undefined;
+  if (servedAs !== undefined) {
+    byVersion = decodedAt.get(ev);
+    if (!byVersion) decodedAt.set(ev, (byVersion = new Map()));
+  }
+  let d = byVersion ? byVersion.get(servedAs as string) : decoded.get(ev);
   if (!d) {
     const prevRaw = ev.type === 'delete' ? ev.value : ev.prevValue;
     d = {
       next: ev.type === 'put' ? output(decodeFromStorage(ev.value, ev.revision)) : undefined,
       prev: prevRaw && prevRaw.length ? output(decodeFromStorage(prevRaw, ev.revision)) : undefined,
     };
-    decoded.set(ev, d);
+    if (byVersion) byVersion.set(servedAs as string, d);
+    else decoded.set(ev, d);
   }
   return d;
 }

@@ -63,6 +63,19 @@ export class GenericStore {
     return apiVersionOf(this.def);
   }
 
+  /** A stored object as this version serves it (relabelled when stored at another version). */
+  decodeCurrent(kv: KeyValue): ApiObject {
+    const obj = decodeKv(kv);
+    if (this.def.storageVersion) obj.apiVersion = this.apiVersion;
+    return obj;
+  }
+
+  /** The bytes to store: labelled with the storage version. */
+  encode(obj: ApiObject): Buffer {
+    const stored = this.def.storageVersion ? { ...obj, apiVersion: apiVersionOf({ group: this.def.group, version: this.def.storageVersion }) } : obj;
+    return encodeForStorage(stored, this.deps.storageMediaType);
+  }
+
   /**
    * The object with its kind and apiVersion, or NotFound. `resourceVersion` per the spec's get
    * table: unset is a consistent read, "0" any version, N a version not older than N.
@@ -121,7 +134,7 @@ export class GenericStore {
 
     for (let attempt = 0; ; attempt++) {
       const key = this.key(ctx.namespace, meta.name as string);
-      const value = encodeForStorage(obj, this.deps.storageMediaType);
+      const value = this.encode(obj);
       const res = await this.storage.create(key, value);
       if (res.ok) {
         meta.resourceVersion = String(res.revision);
@@ -172,7 +185,7 @@ export class GenericStore {
           throw errors.notFound(this.gr, name);
         }
         if (opts.precondition && opts.precondition !== String(kv.modRevision)) throw errors.modified(this.gr, name);
-        const current = decodeKv(kv);
+        const current = this.decodeCurrent(kv);
         // A replacement (PUT) ignores the current object: no copy of it to compute from.
         const input = typeof compute === 'function' ? compute(clone(current)) : compute;
         const uid = input.metadata?.uid;
@@ -257,7 +270,7 @@ export class GenericStore {
     s.canonicalize?.(obj);
     const removing = this.readyForRemoval(obj);
     if (opts.dryRun) return this.output({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(kv.modRevision) } });
-    const value = removing ? undefined : encodeForStorage(obj, this.deps.storageMediaType);
+    const value = removing ? undefined : this.encode(obj);
     const res = value === undefined
       ? await this.storage.delete(kv.key, kv.modRevision)
       : await this.storage.update(kv.key, value, kv.modRevision);
@@ -287,7 +300,7 @@ export class GenericStore {
     for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
       const { kv } = await this.currentForWrite(key, attempt);
       if (!kv) throw errors.notFound(this.gr, name);
-      const current = decodeKv(kv);
+      const current = this.decodeCurrent(kv);
       const next = mutate(clone(current));
       if (!next) return this.output(current);
       const result = await this.writeUpdate(ctx, kv, current, next, opts, false);

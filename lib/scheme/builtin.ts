@@ -21,6 +21,7 @@ import { clusterRoleBindingResource } from '../registry/rbac/cluster-role-bindin
 
 import { selfSubjectReviewResource, tokenReviewResource } from '../registry/authentication/kinds';
 import { authorizationResources } from '../registry/authorization/kinds';
+import { webhookConfigurationResources } from '../registry/admissionregistration/webhook-configurations';
 
 /** `gates`: the --feature-gates the kinds read (defaults when omitted). */
 export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates()): ResourceDef[] {
@@ -31,5 +32,6 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     csiStorageCapacityResource(naming), serviceAccountResource(naming),
     tokenReviewResource(naming), selfSubjectReviewResource(naming), ...authorizationResources(naming),
     clusterRoleResource(naming), clusterRoleBindingResource(naming), roleResource(naming), roleBindingResource(naming),
+    ...webhookConfigurationResources(naming),
   ];
 }

@@ -141,6 +141,13 @@ export interface ResourceDef {
    * registered at start (TokenReview, SelfSubjectReview, the access reviews).
    */
   virtual?: boolean;
+  /**
+   * Set when this def serves a version other than the one its objects are stored at: the
+   * storage version's def shares the etcd keys and the watch cache; the store writes objects
+   * labelled with the storage version and reads them relabelled with this one (the shapes are
+   * the same; lib/registry/served-version.ts builds such a def). Absent: stored as served.
+   */
+  storageVersion?: string;
 }
 
 export interface GroupVersion { group: string; version: string }

@@ -148,15 +148,21 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     if (def.virtual) continue;
     stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage, prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
   }
-  // One watch cache per resource: one etcd watch feeds every list, get and watch of it.
+  // One watch cache per resource: one etcd watch feeds every list, get and watch of it. The
+  // versions of one resource (served-version.ts) share their keys, so they share its cache.
   const cachers: Cacher[] = [];
   if (config.watchCache) {
     const probe = new Etcd3Probe(kvClient);
+    const byPrefix = new Map<string, Promise<Cacher>>();
     await Promise.all([...stores.values()].map(async (store) => {
-      const cacher = new Cacher(storage, store.collectionPrefix(), { probe, log: logger });
-      await cacher.start();
-      store.deps.cache = cacher;
-      cachers.push(cacher);
+      const prefix = store.collectionPrefix();
+      let started = byPrefix.get(prefix);
+      if (!started) {
+        const cacher = new Cacher(storage, prefix, { probe, log: logger });
+        cachers.push(cacher);
+        byPrefix.set(prefix, started = cacher.start().then(() => cacher));
+      }
+      store.deps.cache = await started;
     }));
   }
   const namespaces = stores.get(storeKey('', 'v1', 'namespaces')) as GenericStore;

@@ -46,9 +46,12 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   const encodeShared = (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject): Buffer | string =>
     (encoder.shareable ? encodedOnce(object, memoKeys[type], () => encoder.encode({ type, object })) : encoder.encode({ type, object }));
   const output = (obj: ApiObject) => store.output(obj);
+  // A version served over another's cache decodes (and batches) apart from the storage version's watchers.
+  const servedAs = store.def.storageVersion ? store.apiVersion : undefined;
+  const batchKey = servedAs ? `${servedAs}|${encoder.contentType}` : encoder.contentType;
   /** What one change means to this watch (selectors move objects in and out), encoded; undefined: nothing. */
   const eventBytes = (ev: StorageEvent): Buffer | string | undefined => {
-    const { next, prev } = decodeEvent(ev, output);
+    const { next, prev } = decodeEvent(ev, output, servedAs);
     const nowIn = next ? matches(store, next, opts) : false;
     const wasIn = prev ? matches(store, prev, opts) : false;
     if (next && nowIn) return encodeShared(wasIn ? 'MODIFIED' : 'ADDED', next);
@@ -81,7 +84,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
       // Without selectors every watcher of the representation writes the same bytes: made once.
       if (sameForAll && events.length > 1) {
         lastRevision = Math.max(lastRevision, events[events.length - 1].revision);
-        const ok = out.write(encodedBatchOnce(events, encoder.contentType, () => concatBytes(events.map(eventBytes).filter((b) => b !== undefined))));
+        const ok = out.write(encodedBatchOnce(events, batchKey, () => concatBytes(events.map(eventBytes).filter((b) => b !== undefined))));
         return !ok && !finished ? out.drained() : undefined;
       }
       // One write per delivery: each write to a stream has a fixed cost, whatever its size.

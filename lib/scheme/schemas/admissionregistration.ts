@@ -1,0 +1,77 @@
+/**
+ * Schemas of the webhook configuration kinds (admissionregistration v1 and v1beta1, which have
+ * the same shape): MutatingWebhookConfiguration and ValidatingWebhookConfiguration. As in
+ * Kubernetes' types, `webhooks` and `matchConditions` are map lists keyed by name (strategic
+ * merge and apply merge them by name), `rules` and every string list are atomic.
+ */
+import { Schema, atomicList, bytes, int32, mapList, object, str } from '../schema';
+import { kindSchema } from './meta';
+import { labelSelector } from './core-storage';
+
+/** RuleWithOperations: operations on resources of API groups and versions (Rule inlined). */
+export const ruleWithOperations: Schema = object({
+  operations: atomicList(str(), "The operations the rule matches: CREATE, UPDATE, DELETE, CONNECT, or '*' for all."),
+  apiGroups: atomicList(str(), "The API groups the resources belong to; '*' is every group, '' the core group."),
+  apiVersions: atomicList(str(), "The API versions the resources belong to; '*' is every version."),
+  resources: atomicList(str(), "The resources the rule applies to: 'pods', 'pods/status', '*', '*/scale', '*/*'."),
+  scope: str('Cluster, Namespaced or "*" (the default): which scope of resources the rule matches.'),
+}, { description: 'RuleWithOperations is a tuple of Operations and Resources.' });
+
+const serviceReference: Schema = object({
+  namespace: str('The namespace of the service.'),
+  name: str('The name of the service.'),
+  path: str('An optional URL path requests are sent to.'),
+  port: int32('The port of the service (default 443); 1-65535.'),
+}, { required: ['namespace', 'name'], description: 'ServiceReference holds a reference to a Service.' });
+
+const clientConfig: Schema = object({
+  url: str('The location of the webhook as a URL (https://host[:port][/path]); exactly one of url or service.'),
+  service: serviceReference,
+  caBundle: bytes('A PEM encoded CA bundle used to validate the webhook\'s server certificate; the system trust roots when absent.'),
+}, { description: 'WebhookClientConfig contains the information to make a TLS connection with the webhook.' });
+
+const matchCondition: Schema = object({
+  name: str('An identifier of this match condition.'),
+  expression: str('A CEL expression (not evaluated by this server: configurations with match conditions are refused).'),
+}, { required: ['name', 'expression'], description: 'MatchCondition represents a condition which must be fulfilled for a request to be sent to a webhook.' });
+
+/** The fields common to both webhook kinds, in Kubernetes' JSON order. */
+function webhookFields(): Record<string, Schema> {
+  return {
+    name: str('The name of the webhook, fully qualified (e.g. imagepolicy.example.com).'),
+    clientConfig,
+    rules: atomicList(ruleWithOperations, 'The operations and resources the webhook cares about; a request matching any rule is sent.'),
+    failurePolicy: str('How errors calling the webhook are handled: Ignore or Fail.'),
+    matchPolicy: str('Exact or Equivalent: whether a request to an equivalent resource or version (converted) is sent too.'),
+    namespaceSelector: { ...labelSelector, description: 'Decides by the labels of the object\'s namespace whether to call the webhook.' },
+    objectSelector: { ...labelSelector, description: 'Decides by the labels of the object whether to call the webhook.' },
+    sideEffects: str('None or NoneOnDryRun (v1beta1 also Unknown and Some): whether the webhook has side effects.'),
+    timeoutSeconds: int32('How long to wait for the webhook, 1 to 30 seconds.'),
+    admissionReviewVersions: atomicList(str(), 'The AdmissionReview versions the webhook accepts, in order of preference.'),
+  };
+}
+
+const matchConditions = mapList(matchCondition, ['name'], 'CEL conditions a request must meet to be sent to the webhook.');
+
+/** MutatingWebhook: the common fields, reinvocationPolicy and matchConditions. */
+export const mutatingWebhook: Schema = object({
+  ...webhookFields(),
+  reinvocationPolicy: str('Never or IfNeeded: whether the webhook is called again when a later mutation changed the object.'),
+  matchConditions,
+}, { required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'], description: 'MutatingWebhook describes an admission webhook and the resources and operations it applies to.' });
+
+/** ValidatingWebhook: the common fields and matchConditions. */
+export const validatingWebhook: Schema = object({
+  ...webhookFields(),
+  matchConditions,
+}, { required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'], description: 'ValidatingWebhook describes an admission webhook and the resources and operations it applies to.' });
+
+/** MutatingWebhookConfiguration: webhooks merged by name. */
+export const mutatingWebhookConfigurationSchema: Schema = kindSchema({
+  webhooks: mapList(mutatingWebhook, ['name'], 'The webhooks and the resources and operations they apply to.'),
+}, 'MutatingWebhookConfiguration describes the configuration of an admission webhook that accepts or rejects and may change the object.');
+
+/** ValidatingWebhookConfiguration: webhooks merged by name. */
+export const validatingWebhookConfigurationSchema: Schema = kindSchema({
+  webhooks: mapList(validatingWebhook, ['name'], 'The webhooks and the resources and operations they apply to.'),
+}, 'ValidatingWebhookConfiguration describes the configuration of an admission webhook that accepts or rejects an object without changing it.');
