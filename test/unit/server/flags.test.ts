@@ -201,9 +201,26 @@ describe('parseFlags', () => {
     });
 
     it('rejects a plugin both enabled and disabled', () => {
-      const err = flagError(['--enable-admission-plugins=A,B', '--disable-admission-plugins=B']);
+      const err = flagError(['--enable-admission-plugins=AlwaysPullImages,PodNodeSelector', '--disable-admission-plugins=PodNodeSelector']);
       expect(err.code).to.equal('IncompatibleFlags');
-      expect(err.message).to.contain('admission plugin B');
+      expect(err.message).to.contain('admission plugin PodNodeSelector');
+    });
+
+    it('rejects an unknown admission plugin with kube-apiserver\'s line', () => {
+      const err = flagError(['--enable-admission-plugins=AlwaysPullImages,Foo']);
+      expect(err).to.include({ code: 'InvalidValue', message: 'enable-admission-plugins plugin "Foo" is unknown' });
+      expect(flagError(['--disable-admission-plugins=Bar']).message).to.equal('disable-admission-plugins plugin "Bar" is unknown');
+    });
+
+    it('reads the admission configuration file and the toleration seconds of DefaultTolerationSeconds', () => {
+      expect(parseFlags([])).to.deep.include({
+        admissionControlConfigFile: '', defaultNotReadyTolerationSeconds: 300, defaultUnreachableTolerationSeconds: 300,
+      });
+      expect(parseFlags(['--admission-control-config-file=/etc/admission.yaml', '--default-not-ready-toleration-seconds=60',
+        '--default-unreachable-toleration-seconds=0'])).to.deep.include({
+        admissionControlConfigFile: '/etc/admission.yaml', defaultNotReadyTolerationSeconds: 60, defaultUnreachableTolerationSeconds: 0,
+      });
+      expect(flagError(['--default-not-ready-toleration-seconds=-1']).code).to.equal('InvalidValue');
     });
   });
 
