@@ -9,6 +9,9 @@ export async function bootstrapNamespaces(store: GenericStore, naming: Naming): 
   for (const name of [naming.defaultNamespace, naming.systemNamespace, naming.publicNamespace]) {
     for (let attempt = 1; ; attempt++) {
       try {
+        // Read first, as Kubernetes' system-namespaces controller does: a namespace that exists
+        // needs no write (so admission that refuses writes, e.g. AlwaysDeny, does not stop a restart).
+        if (await store.get(undefined, name).then(() => true, (e) => { if (e.code === 404) return false; throw e; })) break;
         await store.create({}, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false });
         logger.info('created namespace', { namespace: name });
         break;
