@@ -161,7 +161,10 @@ describe('OpenAPI documents', () => {
     it('makes DeleteOptions and WatchEvent kinds of every served group/version', () => {
       const gvks = schemas.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions']['x-kubernetes-group-version-kind'];
       expect(gvks).to.deep.equal([
-        { group: '', kind: 'DeleteOptions', version: 'v1' }, { group: 'authentication.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: '', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'admissionregistration.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'admissionregistration.orch.io', kind: 'DeleteOptions', version: 'v1beta1' },
+        { group: 'authentication.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'storage.orch.io', kind: 'DeleteOptions', version: 'v1' },
