@@ -269,4 +269,101 @@ describe('webhook configuration kinds', function () {
       });
     }
   }
+
+  describe('validation (422 with Kubernetes\' field and message; nothing stored)', () => {
+    const M: Kind = 'MutatingWebhookConfiguration';
+    const cases: Array<[string, Version, Obj[], string, string, string]> = [
+      ['name required', 'v1', [hook('')], 'webhooks[0].name', 'FieldValueRequired', 'Required value'],
+      ['name with two segments', 'v1', [hook('example.com')], 'webhooks[0].name', 'FieldValueInvalid', 'Invalid value: "example.com": should be a domain with at least three segments separated by dots'],
+      ['name not a DNS subdomain', 'v1', [hook('A.example.com')], 'webhooks[0].name', 'FieldValueInvalid',
+        "Invalid value: \"A.example.com\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"],
+      ['duplicate names at v1', 'v1', [hook('a.example.com'), hook('a.example.com')], 'webhooks[1].name', 'FieldValueDuplicate', 'Duplicate value: "a.example.com"'],
+      ['no operations', 'v1', [hook('a.example.com', { rules: [{ ...RULE, operations: [] }] })], 'webhooks[0].rules[0].operations', 'FieldValueRequired', 'Required value'],
+      ['* with other operations', 'v1', [hook('a.example.com', { rules: [{ ...RULE, operations: ['*', 'CREATE'] }] })], 'webhooks[0].rules[0].operations', 'FieldValueInvalid',
+        'Invalid value: []admissionregistration.OperationType{"*", "CREATE"}: if \'*\' is present, must not specify other operations'],
+      ['unknown operation', 'v1', [hook('a.example.com', { rules: [{ ...RULE, operations: ['PATCH'] }] })], 'webhooks[0].rules[0].operations[0]', 'FieldValueNotSupported',
+        'Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"'],
+      ['no apiGroups', 'v1', [hook('a.example.com', { rules: [{ ...RULE, apiGroups: [] }] })], 'webhooks[0].rules[0].apiGroups', 'FieldValueRequired', 'Required value'],
+      ['* with other apiVersions', 'v1', [hook('a.example.com', { rules: [{ ...RULE, apiVersions: ['*', 'v1'] }] })], 'webhooks[0].rules[0].apiVersions', 'FieldValueInvalid',
+        'Invalid value: []string{"*", "v1"}: if \'*\' is present, must not specify other API versions'],
+      ['no resources', 'v1', [hook('a.example.com', { rules: [{ ...RULE, resources: [] }] })], 'webhooks[0].rules[0].resources', 'FieldValueRequired', 'Required value'],
+      ['*/* with others', 'v1', [hook('a.example.com', { rules: [{ ...RULE, resources: ['*/*', 'pods'] }] })], 'webhooks[0].rules[0].resources', 'FieldValueInvalid',
+        'Invalid value: []string{"*/*", "pods"}: if \'*/*\' is present, must not specify other resources'],
+      ['x/* then x/y', 'v1', [hook('a.example.com', { rules: [{ ...RULE, resources: ['pods/*', 'pods/status'] }] })], 'webhooks[0].rules[0].resources[1]', 'FieldValueInvalid',
+        'Invalid value: "pods/status": if \'pods/*\' is present, must not specify pods/status'],
+      ['* with a plain resource', 'v1', [hook('a.example.com', { rules: [{ ...RULE, resources: ['*', 'pods'] }] })], 'webhooks[0].rules[0].resources', 'FieldValueInvalid',
+        'Invalid value: []string{"*", "pods"}: if \'*\' is present, must not specify other resources without subresources'],
+      ['bad scope', 'v1', [hook('a.example.com', { rules: [{ ...RULE, scope: 'Global' }] })], 'webhooks[0].rules[0].scope', 'FieldValueNotSupported',
+        'Unsupported value: "Global": supported values: "*", "Cluster", "Namespaced"'],
+      ['bad failurePolicy', 'v1', [hook('a.example.com', { failurePolicy: 'Maybe' })], 'webhooks[0].failurePolicy', 'FieldValueNotSupported', 'Unsupported value: "Maybe": supported values: "Fail", "Ignore"'],
+      ['bad matchPolicy', 'v1', [hook('a.example.com', { matchPolicy: 'Loose' })], 'webhooks[0].matchPolicy', 'FieldValueNotSupported', 'Unsupported value: "Loose": supported values: "Equivalent", "Exact"'],
+      ['sideEffects missing at v1', 'v1', [hook('a.example.com', { sideEffects: undefined })], 'webhooks[0].sideEffects', 'FieldValueRequired', 'Required value: must specify one of None, NoneOnDryRun'],
+      ['sideEffects Unknown at v1', 'v1', [hook('a.example.com', { sideEffects: 'Unknown' })], 'webhooks[0].sideEffects', 'FieldValueNotSupported', 'Unsupported value: "Unknown": supported values: "None", "NoneOnDryRun"'],
+      ['bad sideEffects at v1beta1', 'v1beta1', [hook('a.example.com', { sideEffects: 'Many' })], 'webhooks[0].sideEffects', 'FieldValueNotSupported',
+        'Unsupported value: "Many": supported values: "None", "NoneOnDryRun", "Some", "Unknown"'],
+      ['bad reinvocationPolicy', 'v1', [hook('a.example.com', { reinvocationPolicy: 'Always' })], 'webhooks[0].reinvocationPolicy', 'FieldValueNotSupported', 'Unsupported value: "Always": supported values: "IfNeeded", "Never"'],
+      ['timeout 31', 'v1', [hook('a.example.com', { timeoutSeconds: 31 })], 'webhooks[0].timeoutSeconds', 'FieldValueInvalid', 'Invalid value: 31: the timeout value must be between 1 and 30 seconds'],
+      ['timeout 0', 'v1beta1', [hook('a.example.com', { timeoutSeconds: 0 })], 'webhooks[0].timeoutSeconds', 'FieldValueInvalid', 'Invalid value: 0: the timeout value must be between 1 and 30 seconds'],
+      ['admissionReviewVersions missing at v1', 'v1', [hook('a.example.com', { admissionReviewVersions: undefined })], 'webhooks[0].admissionReviewVersions', 'FieldValueRequired', 'Required value: must specify one of v1, v1beta1'],
+      ['no supported review version', 'v1', [hook('a.example.com', { admissionReviewVersions: ['v2'] })], 'webhooks[0].admissionReviewVersions', 'FieldValueInvalid',
+        'Invalid value: []string{"v2"}: must include at least one of v1, v1beta1'],
+      ['duplicate review version', 'v1', [hook('a.example.com', { admissionReviewVersions: ['v1', 'v1'] })], 'webhooks[0].admissionReviewVersions[1]', 'FieldValueInvalid', 'Invalid value: "v1": duplicate version'],
+      ['neither url nor service', 'v1', [hook('a.example.com', { clientConfig: {} })], 'webhooks[0].clientConfig', 'FieldValueRequired', 'Required value: exactly one of url or service is required'],
+      ['both url and service', 'v1', [hook('a.example.com', { clientConfig: { url: 'https://h.example.com', service: { namespace: 'n', name: 's' } } })], 'webhooks[0].clientConfig', 'FieldValueRequired',
+        'Required value: exactly one of url or service is required'],
+      ['http url', 'v1', [hook('a.example.com', { clientConfig: { url: 'http://h.example.com/x' } })], 'webhooks[0].clientConfig.url', 'FieldValueInvalid',
+        'Invalid value: "http": \'https\' is the only allowed URL scheme; desired format: https://host[/path]'],
+      ['url with user info', 'v1', [hook('a.example.com', { clientConfig: { url: 'https://user@h.example.com' } })], 'webhooks[0].clientConfig.url', 'FieldValueInvalid',
+        'Invalid value: "user": user information is not permitted in the URL'],
+      ['url with a fragment', 'v1', [hook('a.example.com', { clientConfig: { url: 'https://h.example.com/#frag' } })], 'webhooks[0].clientConfig.url', 'FieldValueInvalid',
+        'Invalid value: "frag": fragments are not permitted in the URL'],
+      ['url with a query', 'v1', [hook('a.example.com', { clientConfig: { url: 'https://h.example.com/?a=b' } })], 'webhooks[0].clientConfig.url', 'FieldValueInvalid',
+        'Invalid value: "a=b": query parameters are not permitted in the URL'],
+      ['service without name', 'v1', [hook('a.example.com', { clientConfig: { service: { namespace: 'n' } } })], 'webhooks[0].clientConfig.service.name', 'FieldValueRequired', 'Required value'],
+      ['service path without /', 'v1', [hook('a.example.com', { clientConfig: { service: { namespace: 'n', name: 's', path: 'admit' } } })], 'webhooks[0].clientConfig.service.path', 'FieldValueInvalid',
+        'Invalid value: "admit": must start with a \'/\''],
+      ['service port 70000', 'v1', [hook('a.example.com', { clientConfig: { service: { namespace: 'n', name: 's', port: 70000 } } })], 'webhooks[0].clientConfig.service.port', 'FieldValueInvalid',
+        'Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive'],
+      ['bad selector operator', 'v1', [hook('a.example.com', { namespaceSelector: { matchExpressions: [{ key: 'k', operator: 'Near' }] } })], 'webhooks[0].namespaceSelector.matchExpressions[0].operator', 'FieldValueInvalid',
+        'Invalid value: "Near": not a valid selector operator'],
+      ['match conditions (CEL) are refused', 'v1', [hook('a.example.com', { matchConditions: [{ name: 'c', expression: 'true' }] })], 'webhooks[0].matchConditions', 'FieldValueForbidden',
+        'Forbidden: CEL match conditions are not evaluated by this server; remove matchConditions'],
+    ];
+    for (const [what, v, webhooks, field, reason, message] of cases) {
+      it(`${v}: ${what}`, async () => {
+        const n = name('invalid');
+        const res = await t.post(path(v, M), config(v, M, n, webhooks));
+        expectCode(res, 422);
+        expect(res.body).to.include({ kind: 'Status', reason: 'Invalid', code: 422 });
+        expect(causes(res), JSON.stringify(causes(res))).to.deep.include({ reason, message, field });
+        expect(await stored(M, n)).to.equal(undefined);
+      });
+    }
+
+    it('v1beta1 accepts what v1 refuses: repeated names and sideEffects Unknown or Some', async () => {
+      await created('v1beta1', M, config('v1beta1', M, name('lenient'), [hook('a.example.com', { sideEffects: 'Some' }), hook('a.example.com', { sideEffects: 'Unknown' })]));
+    });
+
+    it('an update through v1 keeps what the stored object already had (side effects, repeated names); new objects may not', async () => {
+      const n = name('ratchet');
+      await created('v1beta1', M, config('v1beta1', M, n, [hook('a.example.com', { sideEffects: 'Some' }), hook('a.example.com')]));
+      const current = (await t.get(path('v1', M, n))).body;
+      const put = await t.put(path('v1', M, n), { ...current, webhooks: current.webhooks.map((h: Obj) => ({ ...h, timeoutSeconds: 5 })) });
+      expectCode(put, 200);
+      const fixed = { ...put.body, webhooks: [{ ...put.body.webhooks[0], sideEffects: 'None', name: 'b.example.com' }] };
+      expectCode(await t.put(path('v1', M, n), fixed), 200);
+      // Once fixed, v1's checks apply again.
+      const again = await t.get(path('v1', M, n));
+      const res = await t.put(path('v1', M, n), { ...again.body, webhooks: [{ ...again.body.webhooks[0], sideEffects: 'Some' }] });
+      expectCode(res, 422);
+      expect(causes(res)).to.deep.include({ reason: 'FieldValueNotSupported', field: 'webhooks[0].sideEffects', message: 'Unsupported value: "Some": supported values: "None", "NoneOnDryRun"' });
+    });
+
+    it('a body of the wrong type is 400 and stores nothing', async () => {
+      const n = name('badtype');
+      const res = await t.post(path('v1', M), config('v1', M, n, [hook('a.example.com', { timeoutSeconds: 'ten' })]));
+      expectCode(res, 400);
+      expect(await stored(M, n)).to.equal(undefined);
+    });
+  });
 });
