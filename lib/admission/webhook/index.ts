@@ -1,4 +1,12 @@
 /** The admission plugins of lib/admission/webhook, by name (see ../registry.ts). */
 import type { PluginFactories } from '../registry';
+import { MutatingWebhookPlugin } from './mutating-webhook';
+import { ValidatingWebhookPlugin } from './validating-webhook';
 
-export const webhookPlugins: PluginFactories = {};
+export { MutatingWebhookPlugin, ValidatingWebhookPlugin };
+export type { ServiceResolver } from './webhook-client';
+
+export const webhookPlugins: PluginFactories = {
+  MutatingAdmissionWebhook: (deps) => new MutatingWebhookPlugin(deps),
+  ValidatingAdmissionWebhook: (deps) => new ValidatingWebhookPlugin(deps),
+};
