@@ -6,7 +6,7 @@
  * on update; the /status subresources; delete responses; discovery; feature gates.
  */
 import { expect } from 'chai';
-import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+import { HttpResponse, eventually, startTestServer, TestServer } from '../helpers/server-harness';
 
 const NS = 'default';
 type Obj = Record<string, any>;
@@ -308,7 +308,10 @@ describe('storage kinds', function () {
     });
 
     it('pvc: a bound claim may grow its request but not shrink it', async () => {
-      const obj = await created('pvc', valid('pvc', name('grow'), storage));
+      // Growing needs a class that allows expansion (PersistentVolumeClaimResize), as the watch cache has it.
+      const sc = await created('sc', { ...valid('sc', name('expandable'), storage), allowVolumeExpansion: true });
+      await eventually(async () => (await t.get(`${paths.sc}?resourceVersion=0`)).body.items.some((i: Obj) => i.metadata.name === sc.metadata.name));
+      const obj = await created('pvc', { ...valid('pvc', name('grow'), storage), spec: { ...valid('pvc', '', storage).spec, storageClassName: sc.metadata.name } });
       const bound = await mutated('pvc', obj, (o) => { o.status = { phase: 'Bound', capacity: { storage: '1536Mi' } }; }, '/status');
       expect(bound.status, bound.text).to.equal(200);
       const grow = await mutated('pvc', obj, (o) => { o.spec.resources.requests.storage = '3Gi'; });
@@ -461,7 +464,8 @@ describe('storage kinds', function () {
         expect(res.status, res.text).to.equal(200);
         expect(res.body.kind).to.equal(obj.kind);
         expect(res.body.metadata.uid).to.equal(obj.metadata.uid);
-        expect((await get(kind, obj.metadata.name)).status).to.equal(404);
+        // Claims and volumes carry the in-use protection finalizer: its controller removes them moments later.
+        await eventually(async () => (await get(kind, obj.metadata.name)).status === 404);
       });
     }
 
@@ -481,6 +485,11 @@ describe('storage kinds', function () {
       expect(res.status, res.text).to.be.oneOf([200, 202]);
       expect(res.body.kind).to.equal('PersistentVolumeClaim');
       expect(res.body.metadata.deletionTimestamp).to.be.a('string');
+      // The unused claim loses its in-use protection finalizer to the pvc-protection controller; the other stays.
+      await eventually(async () => {
+        const fins = (await get('pvc', obj.metadata.name)).body.metadata.finalizers;
+        return fins.length === 1 && fins[0] === 'example.com/protect';
+      });
       const after = await mutated('pvc', obj, (o) => { o.metadata.finalizers = []; });
       expect(after.status, after.text).to.equal(200);
     });
