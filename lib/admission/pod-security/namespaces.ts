@@ -16,9 +16,8 @@ import {
 } from './levels';
 import { PolicyContext, fieldErrorsMessage, podView, stringMap } from './policy-context';
 
-/** Kubernetes' limits on checking a namespace's existing pods. */
-export const MAX_PODS_TO_CHECK = 3000;
-export const POD_CHECK_TIMEOUT_MS = 1000;
+/** Kubernetes' limits on checking a namespace's existing pods (an object so tests can shorten the time). */
+export const podCheckLimits = { maxPods: 3000, timeoutMs: 1000 };
 
 export async function validateNamespace(pc: PolicyContext, pods: () => GenericStore | undefined, attrs: AdmissionAttributes): Promise<void> {
   if (attrs.subresource) return;
@@ -78,7 +77,7 @@ async function listPods(store: GenericStore | undefined, namespace: string): Pro
  */
 export async function existingPodWarnings(pc: PolicyContext, store: GenericStore | undefined, namespace: string,
   enforce: LevelVersion): Promise<string[]> {
-  const deadline = Date.now() + POD_CHECK_TIMEOUT_MS;
+  const deadline = Date.now() + podCheckLimits.timeoutMs;
   let pods: ApiObject[];
   try {
     pods = await listPods(store, namespace);
@@ -87,7 +86,7 @@ export async function existingPodWarnings(pc: PolicyContext, store: GenericStore
   }
   const prioritized = prioritize(pc, pods);
   const total = prioritized.length;
-  const toCheck = prioritized.slice(0, MAX_PODS_TO_CHECK);
+  const toCheck = prioritized.slice(0, podCheckLimits.maxPods);
   let checked = toCheck.length;
   const order: string[] = [];
   const byWarning = new Map<string, { podName: string; count: number }>();
@@ -106,7 +105,7 @@ export async function existingPodWarnings(pc: PolicyContext, store: GenericStore
         if (podName < seen.podName) seen.podName = podName;
       }
     }
-    if (Date.now() > deadline) {
+    if (Date.now() >= deadline) {
       checked = i + 1;
       break;
     }
