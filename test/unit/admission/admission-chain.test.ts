@@ -146,8 +146,9 @@ describe('buildAdmission', () => {
   it('leaves out disabled plugins and reports enabled ones with nothing to act on', async () => {
     const { chain, inert } = await buildAdmission(deps(['--disable-admission-plugins=NamespaceLifecycle']), new PluginConfigs());
     expect(chain.names()).not.to.include('NamespaceLifecycle').and.not.include('AlwaysDeny');
-    // Quotas, limit ranges and priority classes are not served: known names without a plugin.
-    expect(inert).to.include.members(['LimitRanger', 'ResourceQuota', 'Priority']);
+    // Quotas and limit ranges are not served: known names without a plugin.
+    expect(inert).to.include.members(['LimitRanger', 'ResourceQuota']);
+    expect(inert).not.to.include('NamespaceLifecycle');
   });
 
   it('stops on a plugin that cannot be made, naming it', async () => {
