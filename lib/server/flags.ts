@@ -542,10 +542,11 @@ function checkCombinations(c: ServerConfig): void {
   modeFile('ABAC', 'authorization-policy-file', c.authorizationPolicyFile);
   const unknownPlugin = unknownPluginError(c.enableAdmissionPlugins, c.disableAdmissionPlugins);
   if (unknownPlugin) throw new FlagError('InvalidValue', unknownPlugin, unknownPlugin.startsWith('enable') ? 'enable-admission-plugins' : 'disable-admission-plugins');
-  const both = c.enableAdmissionPlugins.find((p) => c.disableAdmissionPlugins.includes(p));
-  if (both !== undefined) {
+  const both = c.enableAdmissionPlugins.filter((p) => c.disableAdmissionPlugins.includes(p));
+  if (both.length) {
+    // kube-apiserver's sentence, with Go's %v of the list.
     throw new FlagError('IncompatibleFlags',
-      `admission plugin ${both} is in both --enable-admission-plugins and --disable-admission-plugins`,
+      `[${both.join(' ')}] in enable-admission-plugins and disable-admission-plugins overlapped`,
       'enable-admission-plugins');
   }
 }

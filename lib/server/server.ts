@@ -111,22 +111,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;
   const admissionConfigs = readAdmissionConfigFile(config.admissionControlConfigFile);
 
-  let etcd: EmbeddedEtcd | undefined;
-  let endpoints = config.etcdServers;
-  if (!endpoints.length) {
-    etcd = await startEmbeddedEtcd({ dataDir: path.join(dataDir, 'etcd'), etcdBinary: config.etcdBinary, logger });
-    endpoints = [etcd.clientUrl];
-    logger.info('embedded etcd started', { clientUrl: etcd.clientUrl });
-  }
-  const etcdOptions: EtcdClientOptions = {
-    endpoints, caFile: config.etcdCafile || undefined, certFile: config.etcdCertfile || undefined, keyFile: config.etcdKeyfile || undefined,
-  };
-  // One lean client for reads, writes and watches (no grpc-js in the server); storage.close() closes it.
-  const kvClient = new EtcdKvClient(etcdOptions);
-  const storage = new Etcd3Storage(kvClient);
-  const compactor = startCompactor(kvClient, config.etcdCompactionIntervalMs, logger);
-
-  const resources = builtinResources(naming, gates);
+  // Admission is built before etcd is reached: a plugin that cannot start stops the start with
+  // nothing to clean up (the stores it reads are filled below, before its start()).
   const stores: StoreIndex = new Map();
   const nsStoreHolder: { store?: GenericStore } = {};
   // Set once authorization is built (before anything is served): escalation checks read its policy.
@@ -144,6 +130,22 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       },
     },
   }, admissionConfigs, [rbacEscalation(naming.group('rbac.authorization'), escalationHolder, stores)]);
+  let etcd: EmbeddedEtcd | undefined;
+  let endpoints = config.etcdServers;
+  if (!endpoints.length) {
+    etcd = await startEmbeddedEtcd({ dataDir: path.join(dataDir, 'etcd'), etcdBinary: config.etcdBinary, logger });
+    endpoints = [etcd.clientUrl];
+    logger.info('embedded etcd started', { clientUrl: etcd.clientUrl });
+  }
+  const etcdOptions: EtcdClientOptions = {
+    endpoints, caFile: config.etcdCafile || undefined, certFile: config.etcdCertfile || undefined, keyFile: config.etcdKeyfile || undefined,
+  };
+  // One lean client for reads, writes and watches (no grpc-js in the server); storage.close() closes it.
+  const kvClient = new EtcdKvClient(etcdOptions);
+  const storage = new Etcd3Storage(kvClient);
+  const compactor = startCompactor(kvClient, config.etcdCompactionIntervalMs, logger);
+
+  const resources = builtinResources(naming, gates);
   for (const def of resources) {
     if (def.virtual) continue;
     stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage, prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));

@@ -203,7 +203,7 @@ describe('parseFlags', () => {
     it('rejects a plugin both enabled and disabled', () => {
       const err = flagError(['--enable-admission-plugins=AlwaysPullImages,PodNodeSelector', '--disable-admission-plugins=PodNodeSelector']);
       expect(err.code).to.equal('IncompatibleFlags');
-      expect(err.message).to.contain('admission plugin PodNodeSelector');
+      expect(err.message).to.equal('[PodNodeSelector] in enable-admission-plugins and disable-admission-plugins overlapped');
     });
 
     it('rejects an unknown admission plugin with kube-apiserver\'s line', () => {
