@@ -26,7 +26,8 @@ export interface ReviewCall {
 }
 
 /** An answer: a review response (the helpers), raw bytes with a status, or no answer at all. */
-export type HookAnswer = { response?: Record<string, unknown>; status?: number; raw?: string; apiVersion?: string; delayMs?: number } | 'hang';
+export type HookReply = { response?: Record<string, unknown>; status?: number; raw?: string; apiVersion?: string; delayMs?: number };
+export type HookAnswer = HookReply | 'hang';
 
 export interface AdmissionWebhookServer {
   port: number;
@@ -45,7 +46,7 @@ export interface AdmissionWebhookServer {
 }
 
 /** `allowed: true`, optionally with a JSON patch (base64 as the API wants it) and more fields. */
-export function allow(call: ReviewCall, extra: Record<string, unknown> = {}, patch?: unknown[]): HookAnswer {
+export function allow(call: ReviewCall, extra: Record<string, unknown> = {}, patch?: unknown[]): HookReply {
   const response: Record<string, unknown> = { uid: call.review?.request?.uid, allowed: true, ...extra };
   if (patch) {
     response.patch = Buffer.from(JSON.stringify(patch)).toString('base64');
@@ -55,7 +56,7 @@ export function allow(call: ReviewCall, extra: Record<string, unknown> = {}, pat
 }
 
 /** `allowed: false` with `status` (code, message, reason ...). */
-export function deny(call: ReviewCall, status?: Record<string, unknown>, extra: Record<string, unknown> = {}): HookAnswer {
+export function deny(call: ReviewCall, status?: Record<string, unknown>, extra: Record<string, unknown> = {}): HookReply {
   return { response: { uid: call.review?.request?.uid, allowed: false, ...(status ? { status } : {}), ...extra } };
 }
 

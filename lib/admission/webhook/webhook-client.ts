@@ -133,7 +133,10 @@ export class WebhookClients {
       req.on('error', (err) => { clearTimeout(timer); reject(err); });
       req.end(body);
     }).catch((err: NodeJS.ErrnoException) => { throw fail(describeFailure(err, { ...ep, host: connectHost, port: connectPort })); });
-    if (reply.status < 200 || reply.status > 299) throw fail(describeStatus(reply.status, reply.body), reply.status);
+    // A reply with an error status is client-go's StatusError: no `Post "<url>"` before it.
+    if (reply.status < 200 || reply.status > 299) {
+      throw new CallingWebhookError(hook.name, `failed to call webhook: ${describeStatus(reply.status, reply.body)}`, reply.status);
+    }
     return reply.body;
   }
 
