@@ -9,50 +9,21 @@ import { podSchema } from '../../scheme/schemas/pod';
 import { decodeProblem } from '../../scheme/decode-check';
 import { FeatureGates } from '../../scheme/feature-gates';
 import { Naming } from '../../naming';
-import { FieldError, fieldErrors } from '../../meta/field-errors';
-import { isDns1123Subdomain } from '../../meta/validation';
 import { storageNames } from './storage-annotations';
 import { Json, isObject, records, text } from './volumes/json-fields';
-import { VolumeRules, volumeRules } from './volumes/volume-list';
-import { validateContainers } from './pod-containers';
+import { volumeRules } from './volumes/volume-list';
+import { validatePodSpec, validatePodSpecCreate } from './pod-spec-validation';
 import { defaultPod } from './pod-defaults';
 import { podQOSClass } from './pod-qos';
 import { validatePodSpecUpdate } from './pod-update';
 import { initialPodStatus, normalizePodStatusIPs, validatePodStatusUpdate } from './pod-status';
 import { podTable } from './pod-table';
 
-const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
-const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
-
 const specOf = (obj: ApiObject): Json => {
   if (!isObject(obj.spec)) obj.spec = {};
   return obj.spec as Json;
 };
 const statusOf = (obj: ApiObject): Json => (isObject(obj.status) ? obj.status : {});
-
-function oneOf(value: string, supported: string[], path: string): FieldError[] {
-  if (!value) return [fieldErrors.required(path)];
-  return supported.includes(value) ? [] : [fieldErrors.notSupported(path, value, supported)];
-}
-
-function subdomain(value: string, path: string): FieldError[] {
-  return value ? isDns1123Subdomain(value).map((m) => fieldErrors.invalid(path, value, m)) : [];
-}
-
-/** ValidatePodSpec for the fields served here; `name` is the Pod's (for ephemeral claims). */
-function validatePodSpec(spec: Json, name: string, volumes: VolumeRules): FieldError[] {
-  const vols = volumes.validate(records(spec, 'volumes'), name, 'spec.volumes');
-  const errs = [...vols.errors, ...validateContainers(records(spec, 'containers'), vols.valid, 'spec.containers')];
-  if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null) {
-    errs.push(fieldErrors.required('spec.terminationGracePeriodSeconds'));
-  }
-  errs.push(...oneOf(text(spec, 'restartPolicy'), RESTART_POLICIES, 'spec.restartPolicy'));
-  errs.push(...oneOf(text(spec, 'dnsPolicy'), DNS_POLICIES, 'spec.dnsPolicy'));
-  if (text(spec, 'dnsPolicy') === 'None' && !isObject(spec.dnsConfig)) errs.push(fieldErrors.required('spec.dnsConfig', 'must provide `dnsConfig` when `dnsPolicy` is None'));
-  errs.push(...subdomain(text(spec, 'serviceAccountName'), 'spec.serviceAccountName'));
-  errs.push(...subdomain(text(spec, 'nodeName'), 'spec.nodeName'));
-  return errs;
-}
 
 /** The Pod kind; volume and claim rules follow the server's feature gates. */
 export function podResource(naming: Naming, gates: FeatureGates = new FeatureGates()): ResourceDef {
@@ -92,7 +63,7 @@ export function podResource(naming: Naming, gates: FeatureGates = new FeatureGat
         obj.status = old.status;
         defaultPod(obj as Json, volumes);
       },
-      validate,
+      validate: (obj) => [...validate(obj), ...validatePodSpecCreate(specOf(obj))],
       validateUpdate: (obj, old) => [
         ...validate(obj),
         ...validatePodSpecUpdate(specOf(obj), isObject(old.spec) ? old.spec : {}),
