@@ -165,6 +165,16 @@ describe('admission plugins for storage (default plugins)', function () {
       await gone(t, generated);
     });
 
+    it('lets a namespace deletion finish: its pods go, then its protected claims', async () => {
+      must(await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'prot-ns' } }));
+      must(await t.post('/api/v1/namespaces/prot-ns/persistentvolumeclaims', claim('data')));
+      // The namespace's default service account (which ServiceAccount admission wants) appears moments after the namespace.
+      await eventually(async () => (await t.post('/api/v1/namespaces/prot-ns/pods',
+        pod('user', [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }], 'node-1'))).status === 201);
+      must(await t.del('/api/v1/namespaces/prot-ns'));
+      await gone(t, '/api/v1/namespaces/prot-ns');
+    });
+
     it('keeps a Bound volume Terminating until it is no longer Bound', async () => {
       must(await t.post(PVS, {
         apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'prot-pv-bound' },
