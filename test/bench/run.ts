@@ -16,9 +16,10 @@ import { crudBench } from './crud.bench';
 import { memoryBench } from './memory.bench';
 import { authnBench } from './authn.bench';
 import { authzBench } from './authz.bench';
+import { admissionBench } from './admission.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
-const BENCHMARKS: Benchmark[] = [crudBench, watchDelivery, watchFanout, listBench, applyBench, authnBench, authzBench, memoryBench];
+const BENCHMARKS: Benchmark[] = [crudBench, watchDelivery, watchFanout, listBench, applyBench, authnBench, authzBench, admissionBench, memoryBench];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)
