@@ -1,45 +1,89 @@
 /**
  * kubectl's columns for pods (NAME READY STATUS RESTARTS AGE, and with -o wide IP NODE
- * NOMINATED NODE READINESS GATES), with the cells computed as kube's printPod does for the
- * fields served here (no init containers or readiness gates).
+ * NOMINATED NODE READINESS GATES), with the cells computed as kube's printPod does: sidecars
+ * (init containers with restartPolicy Always) count as containers, init containers show as
+ * Init:<n>/<m> or Init:<reason> while the pod initializes, restarts are summed with the time of
+ * the last one, and readiness gates count the conditions that are True.
  */
 import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';
 import { Json, isObject, record, records, text } from './volumes/json-fields';
 
-/** printPod's STATUS: the phase or reason, overridden by container states and deletion. */
-function statusCell(pod: Json, status: Json, statuses: Json[]): string {
-  let reason = text(status, 'reason') || text(status, 'phase');
-  if (records(status, 'conditions').some((c) => text(c, 'type') === 'PodScheduled' && text(c, 'reason') === 'SchedulingGated')) reason = 'SchedulingGated';
-  let hasRunning = false;
-  for (const s of [...statuses].reverse()) {
-    const state = record(s, 'state') ?? {};
-    const waiting = record(state, 'waiting');
-    const terminated = record(state, 'terminated');
-    if (waiting && text(waiting, 'reason')) reason = text(waiting, 'reason');
-    else if (terminated && text(terminated, 'reason')) reason = text(terminated, 'reason');
-    else if (terminated) reason = terminated.signal ? `Signal:${terminated.signal}` : `ExitCode:${terminated.exitCode ?? 0}`;
-    else if (s.ready === true && record(state, 'running')) hasRunning = true;
+const stateOf = (s: Json): Json => record(s, 'state') ?? {};
+const lastTerminated = (s: Json): string => text(record(record(s, 'lastState') ?? {}, 'terminated') ?? {}, 'finishedAt');
+const later = (a: string, b: string): string => (b && (!a || Date.parse(b) > Date.parse(a)) ? b : a);
+const exitReason = (t: Json, prefix: string): string => (
+  text(t, 'reason') ? `${prefix}${text(t, 'reason')}` : t.signal ? `${prefix}Signal:${t.signal}` : `${prefix}ExitCode:${t.exitCode ?? 0}`);
+const conditionTrue = (status: Json, type: string): boolean => records(status, 'conditions').some((c) => text(c, 'type') === type && text(c, 'status') === 'True');
+
+interface Row { ready: number; total: number; reason: string; restarts: number; last: string }
+
+/** printPod's READY, STATUS and RESTARTS inputs. */
+function summarize(pod: Json, spec: Json, status: Json): Row {
+  const sidecars = new Set(records(spec, 'initContainers').filter((c) => c.restartPolicy === 'Always').map((c) => text(c, 'name')));
+  const row: Row = { ready: 0, total: records(spec, 'containers').length + sidecars.size, reason: text(status, 'reason') || text(status, 'phase'), restarts: 0, last: '' };
+  if (records(status, 'conditions').some((c) => text(c, 'type') === 'PodScheduled' && text(c, 'reason') === 'SchedulingGated')) row.reason = 'SchedulingGated';
+  let sidecarRestarts = 0;
+  let sidecarLast = '';
+  let initializing = false;
+  const initStatuses = records(status, 'initContainerStatuses');
+  for (let i = 0; i < initStatuses.length; i++) {
+    const s = initStatuses[i];
+    const restartCount = typeof s.restartCount === 'number' ? s.restartCount : 0;
+    row.restarts += restartCount;
+    row.last = later(row.last, lastTerminated(s));
+    const sidecar = sidecars.has(text(s, 'name'));
+    if (sidecar) {
+      sidecarRestarts += restartCount;
+      sidecarLast = later(sidecarLast, lastTerminated(s));
+    }
+    const terminated = record(stateOf(s), 'terminated');
+    const waiting = record(stateOf(s), 'waiting');
+    if (terminated && (terminated.exitCode ?? 0) === 0) continue;
+    if (sidecar && s.started === true) {
+      if (s.ready === true) row.ready++;
+      continue;
+    }
+    if (terminated) row.reason = exitReason(terminated, 'Init:');
+    else if (waiting && text(waiting, 'reason') && text(waiting, 'reason') !== 'PodInitializing') row.reason = `Init:${text(waiting, 'reason')}`;
+    else row.reason = `Init:${i}/${records(spec, 'initContainers').length}`;
+    initializing = true;
+    break;
   }
-  if (reason === 'Completed' && hasRunning) {
-    reason = records(status, 'conditions').some((c) => text(c, 'type') === 'Ready' && text(c, 'status') === 'True') ? 'Running' : 'NotReady';
+  if (!initializing || conditionTrue(status, 'Initialized')) {
+    row.restarts = sidecarRestarts;
+    row.last = sidecarLast;
+    let hasRunning = false;
+    for (const s of [...records(status, 'containerStatuses')].reverse()) {
+      row.restarts += typeof s.restartCount === 'number' ? s.restartCount : 0;
+      row.last = later(row.last, lastTerminated(s));
+      const waiting = record(stateOf(s), 'waiting');
+      const terminated = record(stateOf(s), 'terminated');
+      if (waiting && text(waiting, 'reason')) row.reason = text(waiting, 'reason');
+      else if (terminated) row.reason = exitReason(terminated, '');
+      else if (s.ready === true && record(stateOf(s), 'running')) {
+        hasRunning = true;
+        row.ready++;
+      }
+    }
+    if (row.reason === 'Completed' && hasRunning) row.reason = conditionTrue(status, 'Ready') ? 'Running' : 'NotReady';
   }
   const deleting = isObject(pod.metadata) && !!pod.metadata.deletionTimestamp;
-  if (deleting && text(status, 'reason') === 'NodeLost') return 'Unknown';
-  if (deleting && !['Succeeded', 'Failed'].includes(text(status, 'phase'))) return 'Terminating';
-  return reason;
+  if (deleting && text(status, 'reason') === 'NodeLost') row.reason = 'Unknown';
+  else if (deleting && !['Succeeded', 'Failed'].includes(text(status, 'phase'))) row.reason = 'Terminating';
+  return row;
 }
 
-/** printPod's RESTARTS: the sum, and how long ago the last one ended. */
-function restartsCell(statuses: Json[], now: Date): string {
-  let restarts = 0;
-  let last = '';
-  for (const s of statuses) {
-    restarts += typeof s.restartCount === 'number' ? s.restartCount : 0;
-    const finishedAt = text(record(record(s, 'lastState') ?? {}, 'terminated') ?? {}, 'finishedAt');
-    if (finishedAt && (!last || Date.parse(finishedAt) > Date.parse(last))) last = finishedAt;
-  }
-  return restarts && last ? `${restarts} (${translateTimestampSince(last, now)} ago)` : String(restarts);
+/** READINESS GATES: True conditions among the gates, or <none>. */
+function readinessGatesCell(spec: Json, status: Json): string {
+  const gates = records(spec, 'readinessGates');
+  if (!gates.length) return '<none>';
+  const conditions = records(status, 'conditions');
+  const ready = gates.filter((g) => {
+    const c = conditions.find((cond) => text(cond, 'type') === text(g, 'conditionType'));
+    return c !== undefined && text(c, 'status') === 'True';
+  }).length;
+  return `${ready}/${gates.length}`;
 }
 
 export const podTable: TableColumns = {
@@ -58,19 +102,18 @@ export const podTable: TableColumns = {
     const pod = obj as Json;
     const spec = record(pod, 'spec') ?? {};
     const status = record(pod, 'status') ?? {};
-    const statuses = records(status, 'containerStatuses');
-    const ready = statuses.filter((s) => s.ready === true && record(record(s, 'state') ?? {}, 'running')).length;
+    const row = summarize(pod, spec, status);
     const podIPs = records(status, 'podIPs');
     return [
       obj.metadata?.name ?? '',
-      `${ready}/${records(spec, 'containers').length}`,
-      statusCell(pod, status, statuses),
-      restartsCell(statuses, now),
+      `${row.ready}/${row.total}`,
+      row.reason,
+      row.restarts && row.last ? `${row.restarts} (${translateTimestampSince(row.last, now)} ago)` : String(row.restarts),
       translateTimestampSince(obj.metadata?.creationTimestamp, now),
       (podIPs.length ? text(podIPs[0], 'ip') : '') || '<none>',
       text(spec, 'nodeName') || '<none>',
       text(status, 'nominatedNodeName') || '<none>',
-      '<none>',
+      readinessGatesCell(spec, status),
     ];
   },
 };
