@@ -29,7 +29,8 @@ export function namespaceLifecycle(lookup: NamespaceLookup, immortal: string[]):
   };
   return {
     name: 'NamespaceLifecycle',
-    async validate(attrs) {
+    // Kubernetes runs it in the mutating phase, first: a request to a missing namespace is 404 before other plugins look.
+    async admit(attrs) {
       if (attrs.resource.resource === 'namespaces' && !attrs.resource.group) {
         if (attrs.operation === 'DELETE' && immortal.includes(attrs.name)) {
           throw errors.forbidden({ group: '', resource: 'namespaces' }, attrs.name, 'this namespace may not be deleted');
