@@ -50,8 +50,9 @@ export async function deleteObject(store: GenericStore, ctx: StrategyContext, na
       await store.deps.admission.admit(attrs);
       await store.deps.admission.validate(attrs);
     } catch (err) {
-      // A refusal computed from the cache's copy may come from staleness: confirm it against etcd.
-      if (cached) continue;
+      // A refusal computed from the cache's copy may come from staleness: confirm it against
+      // etcd, asking admission again only when the copy was stale.
+      if (cached && !(await store.stillCurrent(kv))) continue;
       throw err;
     }
 

@@ -207,8 +207,9 @@ export class GenericStore {
         const result = await this.writeUpdate(ctx, kv, current, obj, opts, !!opts.precondition, sub?.name);
         if (result) return { object: result, created: false };
       } catch (err) {
-        // A failure computed from the cache's copy may come from staleness: confirm it against etcd.
-        if (cached) continue;
+        // A failure computed from the cache's copy may come from staleness: confirm it against
+        // etcd, redoing the work (admission webhooks included) only when the copy was stale.
+        if (cached && kv && !(await this.stillCurrent(kv))) continue;
         throw err;
       }
     }
@@ -236,6 +237,15 @@ export class GenericStore {
       if (kv && (!precondition || String(kv.modRevision) === precondition)) return { kv, cached: true };
     }
     return { kv: (await this.storage.get(key)).kv, cached: false };
+  }
+
+  /** Whether etcd still holds `kv` at its mod_revision (a read failure counts as no). */
+  async stillCurrent(kv: KeyValue): Promise<boolean> {
+    try {
+      return (await this.storage.get(kv.key)).kv?.modRevision === kv.modRevision;
+    } catch {
+      return false;
+    }
   }
 
   /** managedFields after a non-apply write by `opts.fieldManager` (Update operation). */
