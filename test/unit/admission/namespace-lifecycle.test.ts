@@ -24,24 +24,24 @@ describe('NamespaceLifecycle lookups', () => {
         return { metadata: { name }, status: { phase } } as ApiObject;
       },
     }, ['default']);
-    await plugin.validate!(attrs('CREATE', configMaps, 'team', 'a'));
+    await plugin.admit!(attrs('CREATE', configMaps, 'team', 'a'));
     expect(calls).to.deep.equal([['team', false]]);
 
-    await plugin.validate!(attrs('DELETE', namespaces, undefined, 'team'));
+    await plugin.admit!(attrs('DELETE', namespaces, undefined, 'team'));
     phase = 'Terminating';
-    const err = await plugin.validate!(attrs('CREATE', configMaps, 'team', 'b')).then(() => undefined, (e) => e);
+    const err = await plugin.admit!(attrs('CREATE', configMaps, 'team', 'b')).then(() => undefined, (e) => e);
     expect(err?.code).to.equal(403);
     expect(calls[1]).to.deep.equal(['team', true]);
 
-    await plugin.validate!(attrs('CREATE', configMaps, 'other', 'c')).catch(() => undefined);
+    await plugin.admit!(attrs('CREATE', configMaps, 'other', 'c')).catch(() => undefined);
     expect(calls[2]).to.deep.equal(['other', false]);
   });
 
   it('a missing namespace is 404 and the system namespaces cannot be deleted', async () => {
     const plugin = namespaceLifecycle({ get: async () => undefined }, ['default']);
-    const missing = await plugin.validate!(attrs('CREATE', configMaps, 'gone', 'a')).then(() => undefined, (e) => e);
+    const missing = await plugin.admit!(attrs('CREATE', configMaps, 'gone', 'a')).then(() => undefined, (e) => e);
     expect(missing?.code).to.equal(404);
-    const immortal = await plugin.validate!(attrs('DELETE', namespaces, undefined, 'default')).then(() => undefined, (e) => e);
+    const immortal = await plugin.admit!(attrs('DELETE', namespaces, undefined, 'default')).then(() => undefined, (e) => e);
     expect(immortal?.code).to.equal(403);
   });
 });
