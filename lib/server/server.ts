@@ -39,7 +39,7 @@ import { ClusterRoleAggregationController } from '../controllers/clusterrole-agg
 import { ServiceAccountController } from '../controllers/service-account-controller';
 import { TokenController } from '../controllers/token-controller';
 import { RootCaPublisher, readRootCaFile } from '../controllers/root-ca-publisher';
-import { ControllerName, controllerEnabled } from '../controllers/enabled';
+import { ControllerManager } from '../controllers/manager';
 import { bootstrapNamespaces } from './bootstrap';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap';
 import { logger, setLogLevel } from './logger';
@@ -76,6 +76,8 @@ export interface RunningServer {
   /** The admission chain and its counts (webhook rejections). */
   admission: AdmissionChain;
   admissionMetrics: AdmissionMetrics;
+  /** The in-process controllers (--controllers). */
+  controllers: ControllerManager;
   /** Signs service-account tokens (TokenRequest, the token controller). */
   tokenGenerator: TokenGenerator;
   serviceAccountKeys: ServiceAccountKeys;
@@ -181,23 +183,17 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   bootstrapped = true;
   // The default RBAC policy, reconciled before the policy index starts (and so before serving).
   await ensureBootstrapPolicy({ stores, naming, log: logger, health });
-  const enabled = (name: ControllerName) => controllerEnabled(name, config.controllers);
-  const controller = enabled('namespace')
-    ? new NamespaceController(namespaces, () => [...stores.values()].filter((s) => s.def.namespaced), naming.namespaceFinalizer) : undefined;
-  await controller?.start();
-  // Driven by watches on every resource (the watch caches); safe to run in every replica.
-  const garbageCollector = enabled('garbagecollector') ? new GarbageCollector(stores.values()) : undefined;
-  await garbageCollector?.start();
+  // The --controllers of this server, started together below (controllers/manager.ts).
+  const controllers = new ControllerManager(config.controllers);
+  controllers.add('namespace', () => new NamespaceController(namespaces, () => [...stores.values()].filter((s) => s.def.namespaced), naming.namespaceFinalizer));
+  // Driven by watches on every resource (the watch caches).
+  controllers.add('garbagecollector', () => new GarbageCollector(stores.values()));
   // Only once the server has both Pod and PersistentVolumeClaim.
-  const ephemeralVolumes = enabled('ephemeral-volume') ? EphemeralVolumeController.forStores(stores.values()) : undefined;
-  await ephemeralVolumes?.start();
+  controllers.add('ephemeral-volume', () => EphemeralVolumeController.forStores(stores.values()));
   // Remove the storage protection finalizers once nothing uses the claim or volume.
-  const pvcProtection = enabled('pvc-protection') ? PvcProtectionController.forStores(stores.values(), naming) : undefined;
-  await pvcProtection?.start();
-  const pvProtection = enabled('pv-protection') ? PvProtectionController.forStores(stores.values(), naming) : undefined;
-  await pvProtection?.start();
-  const clusterRoleAggregation = enabled('clusterrole-aggregation') ? ClusterRoleAggregationController.forStores(stores, naming.group('rbac.authorization')) : undefined;
-  await clusterRoleAggregation?.start();
+  controllers.add('pvc-protection', () => PvcProtectionController.forStores(stores.values(), naming));
+  controllers.add('pv-protection', () => PvProtectionController.forStores(stores.values(), naming));
+  controllers.add('clusterrole-aggregation', () => ClusterRoleAggregationController.forStores(stores, naming.group('rbac.authorization')));
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   await authenticationInfo.start();
@@ -208,13 +204,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const names = claimNames(naming);
   const tokenGenerator = new TokenGenerator(serviceAccountKeys.signing, issuers[0], names);
-  // Each namespace's default account and root CA ConfigMap, and token Secrets; safe in every replica.
-  const serviceAccountControllers = [
-    enabled('serviceaccount') ? ServiceAccountController.forStores(stores.values(), naming) : undefined,
-    enabled('serviceaccount-token') ? TokenController.forStores(stores.values(), naming, tokenGenerator, rootCaPem) : undefined,
-    enabled('root-ca-cert-publisher') ? RootCaPublisher.forStores(stores.values(), naming, rootCaPem) : undefined,
-  ];
-  for (const c of serviceAccountControllers) await c?.start();
+  // Each namespace's default account and root CA ConfigMap, and token Secrets.
+  controllers.add('serviceaccount', () => ServiceAccountController.forStores(stores.values(), naming));
+  controllers.add('serviceaccount-token', () => TokenController.forStores(stores.values(), naming, tokenGenerator, rootCaPem));
+  controllers.add('root-ca-cert-publisher', () => RootCaPublisher.forStores(stores.values(), naming, rootCaPem));
+  await controllers.startAll();
   const lookup = (resource: string): ObjectLookup => {
     const store = stores.get(storeKey('', 'v1', resource));
     return store ? storeLookup(store) : { get: () => undefined };
@@ -289,14 +283,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       authentication.close();
       await authorization.stop();
       await admission.stop();
-      await controller?.stop();
-      for (const c of serviceAccountControllers) await c?.stop();
+      await controllers.stopAll();
       await authenticationInfo.stop();
-      await ephemeralVolumes?.stop();
-      await pvcProtection?.stop();
-      await pvProtection?.stop();
-      await clusterRoleAggregation?.stop();
-      await garbageCollector?.stop();
       compactor.stop();
       await Promise.all(cachers.map((c) => c.stop()));
       await storage.close();
@@ -304,5 +292,5 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     })();
     return stopping;
   };
-  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, authentication, authorization, admission, admissionMetrics, tokenGenerator, serviceAccountKeys, stop };
+  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, authentication, authorization, admission, admissionMetrics, controllers, tokenGenerator, serviceAccountKeys, stop };
 }

@@ -1,0 +1,62 @@
+/**
+ * The in-process controller manager: the controllers --controllers turns on, made from their
+ * factories and started and stopped together. Each term of running makes fresh instances (a
+ * controller is never started twice), so that leader election can stop them when this replica
+ * loses its lease and start new ones when it holds it again.
+ */
+import { ControllerName, controllerEnabled } from './enabled';
+
+/** What every controller of this server is. */
+export interface Controller {
+  start(): Promise<void>;
+  stop(): Promise<void> | void;
+}
+
+export interface ControllerEntry {
+  name: ControllerName;
+  make(): Controller | undefined;
+}
+
+export class ControllerManager {
+  private readonly entries: ControllerEntry[] = [];
+  private running: { name: ControllerName; controller: Controller }[] = [];
+
+  /** `entries`: the --controllers list. */
+  constructor(private readonly enabledEntries: readonly string[]) {}
+
+  /**
+   * Registers a controller by name; its factory is called only when --controllers enables it
+   * (and may answer undefined when the server lacks what it needs).
+   */
+  add(name: ControllerName, make: () => Controller | undefined): void {
+    if (controllerEnabled(name, this.enabledEntries)) this.entries.push({ name, make });
+  }
+
+  /** The names registered and enabled, in start order. */
+  names(): ControllerName[] {
+    return this.entries.map((e) => e.name);
+  }
+
+  /** Names of the controllers running now. */
+  runningNames(): ControllerName[] {
+    return this.running.map((r) => r.name);
+  }
+
+  /** Makes and starts every enabled controller, in order (a no-op while they run). */
+  async startAll(): Promise<void> {
+    if (this.running.length) return;
+    for (const entry of this.entries) {
+      const controller = entry.make();
+      if (!controller) continue;
+      this.running.push({ name: entry.name, controller });
+      await controller.start();
+    }
+  }
+
+  /** Stops the running controllers, last started first. */
+  async stopAll(): Promise<void> {
+    const running = this.running.reverse();
+    this.running = [];
+    for (const r of running) await r.controller.stop();
+  }
+}
