@@ -22,6 +22,8 @@ import { clusterRoleBindingResource } from '../registry/rbac/cluster-role-bindin
 import { selfSubjectReviewResource, tokenReviewResource } from '../registry/authentication/kinds';
 import { authorizationResources } from '../registry/authorization/kinds';
 import { webhookConfigurationResources } from '../registry/admissionregistration/webhook-configurations';
+import { certificateSigningRequestResource } from '../registry/certificates/certificate-signing-requests';
+import { leaseResource } from '../registry/coordination/leases';
 
 /** `gates`: the --feature-gates the kinds read (defaults when omitted). */
 export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates()): ResourceDef[] {
@@ -32,6 +34,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     csiStorageCapacityResource(naming), serviceAccountResource(naming),
     tokenReviewResource(naming), selfSubjectReviewResource(naming), ...authorizationResources(naming),
     clusterRoleResource(naming), clusterRoleBindingResource(naming), roleResource(naming), roleBindingResource(naming),
-    ...webhookConfigurationResources(naming),
+    ...webhookConfigurationResources(naming), certificateSigningRequestResource(naming),
+    leaseResource(naming),
   ];
 }

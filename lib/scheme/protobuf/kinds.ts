@@ -21,6 +21,7 @@ const STORAGE = 'k8s.io.api.storage.v1';
 const AUTHENTICATION = 'k8s.io.api.authentication.v1';
 const AUTHORIZATION = 'k8s.io.api.authorization.v1';
 const RBAC = 'k8s.io.api.rbac.v1';
+const COORDINATION = 'k8s.io.api.coordination.v1';
 const ADMISSIONREGISTRATION = 'k8s.io.api.admissionregistration';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const META_V1BETA1 = 'k8s.io.apimachinery.pkg.apis.meta.v1beta1';
@@ -41,6 +42,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     apiVersions: groupVersion('rbac.authorization', 'v1'), protoPackage: RBAC, lists: true,
     kinds: ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'],
   },
+  { apiVersions: groupVersion('coordination', 'v1'), protoPackage: COORDINATION, lists: true, kinds: ['Lease'] },
   ...['v1', 'v1beta1'].map((v) => ({
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
     kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],
