@@ -17,9 +17,20 @@ export interface ControllerEntry {
   make(): Controller | undefined;
 }
 
+/** What runs the controllers only while this replica leads (leader-election.ts's LeaderElector). */
+export interface Elector {
+  /** Tries to lead at once (starting the controllers when it does), then keeps trying. */
+  start(): Promise<void>;
+  /** Stops the controllers and gives up the lease. */
+  stop(): Promise<void>;
+  isLeader(): boolean;
+  readonly identity: string;
+}
+
 export class ControllerManager {
   private readonly entries: ControllerEntry[] = [];
   private running: { name: ControllerName; controller: Controller }[] = [];
+  private leaderElector?: Elector;
 
   /** `entries`: the --controllers list. */
   constructor(private readonly enabledEntries: readonly string[]) {}
@@ -51,6 +62,27 @@ export class ControllerManager {
       this.running.push({ name: entry.name, controller });
       await controller.start();
     }
+  }
+
+  /** The election the controllers run under (--leader-elect), if any. */
+  get elector(): Elector | undefined {
+    return this.leaderElector;
+  }
+
+  /**
+   * Runs the controllers under `elector` (which calls startAll / stopAll as this replica gains
+   * and loses its lease), or, without one (--leader-elect=false), starts them now.
+   */
+  async run(elector?: Elector): Promise<void> {
+    this.leaderElector = elector;
+    if (elector) await elector.start();
+    else await this.startAll();
+  }
+
+  /** Stops the controllers for good: through the elector (releasing the lease) when there is one. */
+  async shutdown(): Promise<void> {
+    if (this.leaderElector) await this.leaderElector.stop();
+    await this.stopAll();
   }
 
   /** Stops the running controllers, last started first. */

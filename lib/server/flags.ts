@@ -7,6 +7,7 @@
 import { isIP } from 'node:net';
 import type { Flavor } from '../naming';
 import { checkControllerEntries } from '../controllers/enabled';
+import { leaderElectionTimesProblem } from '../controllers/leader-election';
 import { unknownPluginError } from '../admission/plugin-names';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -76,8 +77,13 @@ export interface ServerConfig {
   apiAudiences: string[];
   /** The CA published to every namespace (root-CA ConfigMap, token Secrets); empty: the generated CA. */
   rootCaFile: string;
+  /** The CA of the built-in CSR signers (both or neither; empty: the server's CA). */
+  clusterSigningCertFile: string; clusterSigningKeyFile: string; clusterSigningDurationMs: number;
   /** Which in-process controllers run: `*`, `name`, `-name` (lib/controllers/enabled.ts). */
   controllers: string[];
+  /** Controllers run only in the replica holding the controller-manager Lease (lib/controllers/leader-election.ts). */
+  leaderElect: boolean;
+  leaderElectLeaseDurationMs: number; leaderElectRenewDeadlineMs: number; leaderElectRetryPeriodMs: number;
   /** `key[=bool]` entries, e.g. `{ 'api/all': true, 'batch/v1beta1': false }`. */
   runtimeConfig: Record<string, boolean>;
   featureGates: Record<string, boolean>;
@@ -454,9 +460,23 @@ export const FLAGS: readonly FlagDef[] = [
     'Audiences this server accepts tokens for; empty: the service-account issuers.'),
   flag('root-ca-file', 'rootCaFile', text, '',
     'CA bundle published as ca.crt to every namespace and token Secret; empty: the generated CA.'),
+  flag('cluster-signing-cert-file', 'clusterSigningCertFile', text, '',
+    'PEM CA certificate of the built-in CSR signers; empty: the generated CA (with --cluster-signing-key-file).'),
+  flag('cluster-signing-key-file', 'clusterSigningKeyFile', text, '',
+    'PEM private key (RSA or EC) of --cluster-signing-cert-file.'),
+  flag('cluster-signing-duration', 'clusterSigningDurationMs', duration, 8_760 * 3_600_000,
+    'Longest lifetime of a certificate the built-in signers issue (spec.expirationSeconds may ask for less).', { check: (ms: number) => (ms > 0 ? undefined : 'must be positive') }),
   flag('controllers', 'controllers', list(), ['*'],
     'Controllers to run: "*" all on by default, "name" one more, "-name" one less (namespace, garbagecollector, '
     + 'ephemeral-volume, serviceaccount, serviceaccount-token, root-ca-cert-publisher).', { check: checkControllerEntries }),
+  flag('leader-elect', 'leaderElect', bool, true,
+    'Run the controllers only in the replica that holds the controller-manager Lease (leader election).'),
+  flag('leader-elect-lease-duration', 'leaderElectLeaseDurationMs', duration, 15_000,
+    'How long other replicas wait, after the last renewal they saw, before taking the lease.'),
+  flag('leader-elect-renew-deadline', 'leaderElectRenewDeadlineMs', duration, 10_000,
+    'How long the leader keeps trying to renew before it stops its controllers; less than the lease duration.'),
+  flag('leader-elect-retry-period', 'leaderElectRetryPeriodMs', duration, 2_000,
+    'Interval between tries to acquire or renew the lease.'),
   flag('runtime-config', 'runtimeConfig', boolMap(true), {},
     'key[=true|false] pairs turning API groups/versions on or off (e.g. api/all=false,v1=true).'),
   flag('feature-gates', 'featureGates', boolMap(false), {}, 'Name=true|false pairs for feature gates.'),
@@ -522,6 +542,7 @@ function checkCombinations(c: ServerConfig): void {
   pair('tls-cert-file', c.tlsCertFile, 'tls-private-key-file', c.tlsPrivateKeyFile);
   pair('etcd-certfile', c.etcdCertfile, 'etcd-keyfile', c.etcdKeyfile);
   pair('oidc-issuer-url', c.oidcIssuerUrl, 'oidc-client-id', c.oidcClientId);
+  pair('cluster-signing-cert-file', c.clusterSigningCertFile, 'cluster-signing-key-file', c.clusterSigningKeyFile);
   if (c.requestheaderClientCaFile !== '' && !c.requestheaderUsernameHeaders.length) {
     throw new FlagError('IncompatibleFlags', '--requestheader-client-ca-file needs --requestheader-username-headers', 'requestheader-username-headers');
   }
@@ -540,6 +561,8 @@ function checkCombinations(c: ServerConfig): void {
   };
   modeFile('Webhook', 'authorization-webhook-config-file', c.authorizationWebhookConfigFile);
   modeFile('ABAC', 'authorization-policy-file', c.authorizationPolicyFile);
+  const election = leaderElectionTimesProblem(c.leaderElectLeaseDurationMs, c.leaderElectRenewDeadlineMs, c.leaderElectRetryPeriodMs);
+  if (c.leaderElect && election) throw new FlagError('IncompatibleFlags', `--leader-elect-*: ${election}`, 'leader-elect-lease-duration');
   const unknownPlugin = unknownPluginError(c.enableAdmissionPlugins, c.disableAdmissionPlugins);
   if (unknownPlugin) throw new FlagError('InvalidValue', unknownPlugin, unknownPlugin.startsWith('enable') ? 'enable-admission-plugins' : 'disable-admission-plugins');
   const both = c.enableAdmissionPlugins.filter((p) => c.disableAdmissionPlugins.includes(p));

@@ -40,6 +40,9 @@ import { ServiceAccountController } from '../controllers/service-account-control
 import { TokenController } from '../controllers/token-controller';
 import { RootCaPublisher, readRootCaFile } from '../controllers/root-ca-publisher';
 import { ControllerManager } from '../controllers/manager';
+import { loadSigningAuthority, SigningController } from '../certificates/signing-controller';
+import { ApprovingController } from '../certificates/approving-controller';
+import { controllerManagerElector } from '../controllers/leader-election';
 import { bootstrapNamespaces } from './bootstrap';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap';
 import { logger, setLogLevel } from './logger';
@@ -112,6 +115,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const clientCa = config.clientCaFile ? CertificatePool.fromFile(config.clientCaFile, '--client-ca-file') : CertificatePool.fromPem(pki.caCertPem, pki.caCertFile);
   const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;
   const admissionConfigs = readAdmissionConfigFile(config.admissionControlConfigFile);
+  const signingAuthority = config.clusterSigningCertFile
+    ? loadSigningAuthority(config.clusterSigningCertFile, config.clusterSigningKeyFile) : loadSigningAuthority(pki.caCertFile, pki.caKeyFile);
 
   // Admission is built before etcd is reached: a plugin that cannot start stops the start with
   // nothing to clean up (the stores it reads are filled below, before its start()).
@@ -208,7 +213,13 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   controllers.add('serviceaccount', () => ServiceAccountController.forStores(stores.values(), naming));
   controllers.add('serviceaccount-token', () => TokenController.forStores(stores.values(), naming, tokenGenerator, rootCaPem));
   controllers.add('root-ca-cert-publisher', () => RootCaPublisher.forStores(stores.values(), naming, rootCaPem));
-  await controllers.startAll();
+  // The built-in CSR signers and the node client auto-approver (asks the authorizer once built).
+  controllers.add('csrsigning', () => SigningController.forStores(stores.values(), naming, signingAuthority, config.clusterSigningDurationMs));
+  controllers.add('csrapproving', () => ApprovingController.forStores(stores.values(), naming, () => escalationHolder.authorization?.chain));
+  // With --leader-elect, only the replica holding the Lease runs them; a lone one takes it now.
+  await controllers.run(config.leaderElect
+    ? controllerManagerElector(controllers, stores.get(storeKey(naming.group('coordination'), 'v1', 'leases')) as GenericStore, naming, config)
+    : undefined);
   const lookup = (resource: string): ObjectLookup => {
     const store = stores.get(storeKey('', 'v1', resource));
     return store ? storeLookup(store) : { get: () => undefined };
@@ -283,7 +294,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
       authentication.close();
       await authorization.stop();
       await admission.stop();
-      await controllers.stopAll();
+      await controllers.shutdown();
       await authenticationInfo.stop();
       compactor.stop();
       await Promise.all(cachers.map((c) => c.stop()));
