@@ -22,6 +22,7 @@ const AUTHENTICATION = 'k8s.io.api.authentication.v1';
 const AUTHORIZATION = 'k8s.io.api.authorization.v1';
 const RBAC = 'k8s.io.api.rbac.v1';
 const COORDINATION = 'k8s.io.api.coordination.v1';
+const CERTIFICATES = 'k8s.io.api.certificates.v1';
 const ADMISSIONREGISTRATION = 'k8s.io.api.admissionregistration';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const META_V1BETA1 = 'k8s.io.apimachinery.pkg.apis.meta.v1beta1';
@@ -43,6 +44,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     kinds: ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'],
   },
   { apiVersions: groupVersion('coordination', 'v1'), protoPackage: COORDINATION, lists: true, kinds: ['Lease'] },
+  { apiVersions: groupVersion('certificates', 'v1'), protoPackage: CERTIFICATES, lists: true, kinds: ['CertificateSigningRequest'] },
   ...['v1', 'v1beta1'].map((v) => ({
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
     kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],
