@@ -8,11 +8,12 @@
 export const CONTROLLERS = [
   'namespace', 'garbagecollector', 'ephemeral-volume', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher',
   'clusterrole-aggregation', 'pvc-protection', 'pv-protection', 'csrsigning', 'csrapproving',
+  'tokencleaner', 'bootstrapsigner', 'csrcleaner',
 ] as const;
 export type ControllerName = typeof CONTROLLERS[number];
 
-/** Controllers that `*` does not turn on. */
-const OFF_BY_DEFAULT = new Set<string>();
+/** Controllers that `*` does not turn on (kube-controller-manager's: the bootstrap token controllers). */
+const OFF_BY_DEFAULT = new Set<string>(['tokencleaner', 'bootstrapsigner']);
 
 /** Kubernetes' IsControllerEnabled. */
 export function controllerEnabled(name: ControllerName, entries: readonly string[]): boolean {

@@ -40,6 +40,10 @@ import { ServiceAccountController } from '../controllers/service-account-control
 import { TokenController } from '../controllers/token-controller';
 import { RootCaPublisher, readRootCaFile } from '../controllers/root-ca-publisher';
 import { ControllerManager } from '../controllers/manager';
+import { TokenCleaner } from '../controllers/token-cleaner';
+import { BootstrapSigner } from '../controllers/bootstrap-signer';
+import { CsrCleaner } from '../controllers/csr-cleaner';
+import { ServerUrlHolder } from '../controllers/server-url';
 import { loadSigningAuthority, SigningController } from '../certificates/signing-controller';
 import { ApprovingController } from '../certificates/approving-controller';
 import { controllerManagerElector } from '../controllers/leader-election';
@@ -216,6 +220,11 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   // The built-in CSR signers and the node client auto-approver (asks the authorizer once built).
   controllers.add('csrsigning', () => SigningController.forStores(stores.values(), naming, signingAuthority, config.clusterSigningDurationMs));
   controllers.add('csrapproving', () => ApprovingController.forStores(stores.values(), naming, () => escalationHolder.authorization?.chain));
+  controllers.add('csrcleaner', () => CsrCleaner.forStores(stores.values(), naming));
+  // Bootstrap tokens: expired ones deleted; cluster-info signed (its URL is filled once listening).
+  const serverUrl = new ServerUrlHolder();
+  controllers.add('tokencleaner', () => TokenCleaner.forStores(stores.values(), naming));
+  controllers.add('bootstrapsigner', () => BootstrapSigner.forStores(stores.values(), naming, rootCaPem, serverUrl));
   // With --leader-elect, only the replica holding the Lease runs them; a lone one takes it now.
   await controllers.run(config.leaderElect
     ? controllerManagerElector(controllers, stores.get(storeKey(naming.group('coordination'), 'v1', 'leases')) as GenericStore, naming, config)
@@ -272,6 +281,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const port = (server.address() as AddressInfo).port;
   const host = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
   url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  serverUrl.set(url);
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, {
     server: url, caCertPem: pki.caCertPem,
