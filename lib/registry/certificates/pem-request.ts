@@ -51,7 +51,7 @@ const MALFORMED = 'x509: malformed certificate request';
 function requestParts(der: Buffer): { info: Buffer; spki: Buffer; algorithm: string; signature: Buffer } {
   let root: forge.asn1.Asn1;
   try {
-    root = forge.asn1.fromDer(der.toString('latin1'), { strict: true, parseAllBytes: true } as never);
+    root = forge.asn1.fromDer(der.toString('latin1'), { strict: true, parseAllBytes: true, decodeBitStrings: false } as never);
   } catch {
     throw new Error(MALFORMED);
   }
