@@ -78,7 +78,9 @@ describe('service-account controllers', () => {
   const api = client(() => t, ORCH);
   const caPem = () => t.server.pki.caCertPem;
 
-  before(async () => { t = await startTestServer(); });
+  // Without leader election: both replicas below run their controllers (they must not fight),
+  // and no lease renewal moves etcd's revision in the write-loop check.
+  before(async () => { t = await startTestServer(['--leader-elect=false']); });
   after(async () => { await t?.stop(); });
 
   describe('default ServiceAccount and root CA ConfigMap', () => {
@@ -302,7 +304,7 @@ describe('service-account controllers', () => {
     let dataDir: string;
     before(async () => {
       dataDir = mkdtempSync(path.join(os.tmpdir(), 'orch-replica-'));
-      other = await startServer(parseFlags([`--etcd-servers=${t.etcdEndpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error']));
+      other = await startServer(parseFlags([`--etcd-servers=${t.etcdEndpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error', '--leader-elect=false']));
     });
     after(async () => {
       await other?.stop();
