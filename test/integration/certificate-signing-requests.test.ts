@@ -155,6 +155,8 @@ describe('CertificateSigningRequests', function () {
       const other = await create();
       const bad = await t.put(`${BASE}/${other.metadata.name}/approval`, { ...other, status: { conditions: [{ type: 'Approved', status: 'False' }] } });
       expectCause(bad, 'status.conditions[0].status', 'FieldValueNotSupported', 'Unsupported value: "False": supported values: "True"');
+      const junk = await t.put(`${BASE}/${other.metadata.name}/approval`, { ...other, status: { conditions: [null] } });
+      expect(junk.status, junk.text).to.be.within(400, 499);
     });
 
     it('/status sets the certificate once, only PEM CERTIFICATE blocks, and may not add Approved', async () => {

@@ -21,7 +21,11 @@ export interface CsrStatus { conditions?: CsrCondition[] | null; certificate?: s
 
 export const specOf = (obj: ApiObject): CsrSpec => (obj.spec && typeof obj.spec === 'object' ? obj.spec : {}) as CsrSpec;
 export const statusOf = (obj: ApiObject): CsrStatus => (obj.status && typeof obj.status === 'object' ? obj.status : {}) as CsrStatus;
-export const conditionsOf = (obj: ApiObject): CsrCondition[] => (Array.isArray(statusOf(obj).conditions) ? statusOf(obj).conditions as CsrCondition[] : []);
+/** The conditions, a non-object entry read as an empty condition (so that it is reported, never crashes). */
+export const conditionsOf = (obj: ApiObject): CsrCondition[] => {
+  const list = statusOf(obj).conditions;
+  return Array.isArray(list) ? list.map((c) => (c && typeof c === 'object' ? c : {}) as CsrCondition) : [];
+};
 
 /** The key usages a v1 request may ask for. */
 export const KNOWN_USAGES = [
