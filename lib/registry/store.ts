@@ -155,14 +155,19 @@ export class GenericStore {
     Promise<{ object: ApiObject; created: boolean }> {
     const s = this.def.strategy;
     const wantedRv = input.metadata?.resourceVersion;
-    if (!wantedRv && !s.allowUnconditionalUpdate && !opts.subresource) {
-      throw errors.invalid(this.def.kind, this.def.group, name,
-        [fieldErrors.invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
-    }
+    // An update of an existing object names the version it replaces unless the kind allows an
+    // unconditional one; a PUT that creates (allowCreateOnUpdate) has nothing to name.
+    const requireVersion = !wantedRv && !s.allowUnconditionalUpdate && !opts.subresource;
+    const mustName = () => errors.invalid(this.def.kind, this.def.group, name,
+      [fieldErrors.invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
+    if (requireVersion && !s.allowCreateOnUpdate) throw mustName();
     const onMissing = s.allowCreateOnUpdate && !opts.subresource
       ? () => { const { resourceVersion: _ignored, ...meta } = input.metadata ?? {}; return { ...input, metadata: meta }; }
       : undefined;
-    return this.updateWith(ctx, name, input, { ...opts, precondition: wantedRv, onMissing, incomingManagedFields: input.metadata?.managedFields, requestBody: input });
+    return this.updateWith(ctx, name, input, {
+      ...opts, precondition: wantedRv, onMissing, incomingManagedFields: input.metadata?.managedFields, requestBody: input,
+      onExisting: requireVersion ? () => { throw mustName(); } : undefined,
+    });
   }
 
   /**
@@ -172,7 +177,7 @@ export class GenericStore {
    * `onMissing` supplies an object to create when the key does not exist (else NotFound).
    */
   async updateWith(ctx: StrategyContext, name: string, compute: ((current: ApiObject) => ApiObject) | ApiObject,
-    opts: UpdateOptions & { precondition?: string; onMissing?: () => ApiObject; incomingManagedFields?: unknown; requestBody?: unknown }):
+    opts: UpdateOptions & { precondition?: string; onMissing?: () => ApiObject; onExisting?: () => void; incomingManagedFields?: unknown; requestBody?: unknown }):
     Promise<{ object: ApiObject; created: boolean }> {
     const s = this.def.strategy;
     const sub = opts.subresource ? this.def.subresources.find((r) => r.name === opts.subresource) : undefined;
@@ -184,6 +189,7 @@ export class GenericStore {
           if (opts.onMissing) return { object: await this.create(ctx, opts.onMissing(), opts), created: true };
           throw errors.notFound(this.gr, name);
         }
+        opts.onExisting?.();
         if (opts.precondition && opts.precondition !== String(kv.modRevision)) throw errors.modified(this.gr, name);
         const current = this.decodeCurrent(kv);
         // A replacement (PUT) ignores the current object: no copy of it to compute from.

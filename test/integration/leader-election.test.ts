@@ -74,6 +74,12 @@ describe('Lease kind', function () {
     expect(stale.status).to.equal(409);
   });
 
+  it('a PUT of a missing Lease creates it without a resourceVersion, as Kubernetes (AllowCreateOnUpdate)', async () => {
+    const put = await t.put(`${LEASES}/l3`, { metadata: { name: 'l3' }, spec: { holderIdentity: 'a' } });
+    expect(put.status).to.equal(201);
+    expect((await t.get(`${LEASES}/l3`)).body.spec.holderIdentity).to.equal('a');
+  });
+
   it('the lone server holds the controller-manager Lease from the start and runs its controllers', async () => {
     expect(leading(t)).to.equal(true);
     const lease = await t.get(CM_LEASE);
