@@ -468,7 +468,9 @@ export const FLAGS: readonly FlagDef[] = [
     'Longest lifetime of a certificate the built-in signers issue (spec.expirationSeconds may ask for less).', { check: (ms: number) => (ms > 0 ? undefined : 'must be positive') }),
   flag('controllers', 'controllers', list(), ['*'],
     'Controllers to run: "*" all on by default, "name" one more, "-name" one less (namespace, garbagecollector, '
-    + 'ephemeral-volume, serviceaccount, serviceaccount-token, root-ca-cert-publisher).', { check: checkControllerEntries }),
+    + 'ephemeral-volume, serviceaccount, serviceaccount-token, root-ca-cert-publisher, clusterrole-aggregation, '
+    + 'pvc-protection, pv-protection, csrsigning, csrapproving, csrcleaner; off by default: tokencleaner, bootstrapsigner).',
+    { check: checkControllerEntries }),
   flag('leader-elect', 'leaderElect', bool, true,
     'Run the controllers only in the replica that holds the controller-manager Lease (leader election).'),
   flag('leader-elect-lease-duration', 'leaderElectLeaseDurationMs', duration, 15_000,

@@ -206,6 +206,13 @@ describe('parseFlags', () => {
       expect(err.message).to.equal('[PodNodeSelector] in enable-admission-plugins and disable-admission-plugins overlapped');
     });
 
+    it('defaults the CSR signing duration to a year and wants both signing files or neither', () => {
+      expect(parseFlags([]).clusterSigningDurationMs).to.equal(365 * 24 * 3_600_000);
+      expect(parseFlags(['--cluster-signing-duration=48h']).clusterSigningDurationMs).to.equal(48 * 3_600_000);
+      expect(flagError(['--cluster-signing-cert-file=/tmp/ca.crt']).message)
+        .to.equal('--cluster-signing-cert-file and --cluster-signing-key-file must be given together');
+    });
+
     it('rejects an unknown admission plugin with kube-apiserver\'s line', () => {
       const err = flagError(['--enable-admission-plugins=AlwaysPullImages,Foo']);
       expect(err).to.include({ code: 'InvalidValue', message: 'enable-admission-plugins plugin "Foo" is unknown' });
