@@ -87,8 +87,10 @@ export class BootstrapSigner {
         if (s.metadata?.namespace === naming.systemNamespace && this.tokens.delete(String(s.metadata?.name))) poke();
       },
     }, LABEL);
-    const key = `${configMaps.collectionPrefix()}${naming.publicNamespace}/${CLUSTER_INFO}`;
-    this.configMapWatch = new KeyWatch(configMaps, key, (k) => { if (k === key) poke(); }, poke, LABEL);
+    // Watches are by '/'-terminated prefix: the public namespace's ConfigMaps, ours picked out.
+    const namespacePrefix = `${configMaps.collectionPrefix()}${naming.publicNamespace}/`;
+    const key = `${namespacePrefix}${CLUSTER_INFO}`;
+    this.configMapWatch = new KeyWatch(configMaps, namespacePrefix, (k) => { if (k === key) poke(); }, poke, LABEL);
   }
 
   /** The signer when the server has core Secrets and ConfigMaps, else undefined. */
