@@ -10,6 +10,10 @@ import { startRelay, portOf, TcpRelay } from '../helpers/tcp-relay';
 import { adminTarget, openWatch } from '../helpers/watch-client';
 import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 import { decodeProtobuf } from '../../lib/scheme/protobuf/envelope';
+import { ServerProcess, startServerProcess } from '../helpers/server-process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 const LEASE_S = 3;
 const ELECTION = [`--leader-elect-lease-duration=${LEASE_S}s`, '--leader-elect-renew-deadline=2s', '--leader-elect-retry-period=250ms'];
@@ -169,5 +173,44 @@ describe('leader election between two replicas', function () {
     expect(leading(b)).to.equal(false);
     expect(leading(c)).to.equal(true);
     expect((await c.get(CM_LEASE)).body.spec.holderIdentity).to.equal(identityOf(c));
+  });
+});
+
+describe('leader election when the leading server process is killed', function () {
+  this.timeout(90_000);
+  let etcd: TestEtcd;
+  let leader: ServerProcess | undefined;
+  let follower: TestServer | undefined;
+  let dataDir: string;
+  before(async () => {
+    etcd = await startTestEtcd();
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'orch-leader-'));
+  });
+  after(async () => {
+    await follower?.stop();
+    await leader?.stop(2_000);
+    await etcd?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('SIGKILL of the leader: the other replica runs the controllers within the lease duration, and its controllers act (a new namespace gets its default account)', async () => {
+    leader = await startServerProcess([`--data-dir=${dataDir}`, `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', '--log-level=error', ...ELECTION]);
+    follower = await startTestServer(ELECTION, { etcd });
+    const held = (await follower.get(CM_LEASE)).body.spec;
+    expect(held.holderIdentity).to.not.equal(identityOf(follower));
+    expect(leading(follower)).to.equal(false);
+    // No release: the process dies without a word, as on a crash.
+    const killedAt = Date.now();
+    leader.process.kill('SIGKILL');
+    await leader.stop(2_000);
+    await eventually(async () => leading(follower!), 3 * LEASE_S * 1000, 50);
+    // It waited for the lease to run out (by its own observation), not less.
+    expect(Date.now() - killedAt).to.be.at.least((LEASE_S - 1) * 1000);
+    const taken = (await follower.get(CM_LEASE)).body.spec;
+    expect(taken.holderIdentity).to.equal(identityOf(follower));
+    expect(taken.leaseTransitions).to.equal((held.leaseTransitions ?? 0) + 1);
+    // The controllers now work here.
+    expect((await follower.post('/api/v1/namespaces', { metadata: { name: 'after-kill' } })).status).to.equal(201);
+    await eventually(async () => (await follower!.get('/api/v1/namespaces/after-kill/serviceaccounts/default')).status === 200, 10_000, 50);
   });
 });

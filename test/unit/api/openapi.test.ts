@@ -167,6 +167,7 @@ describe('OpenAPI documents', () => {
         { group: 'authentication.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'certificates.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'storage.orch.io', kind: 'DeleteOptions', version: 'v1' },
       ]);
