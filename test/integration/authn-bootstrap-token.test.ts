@@ -5,8 +5,8 @@
  * (a GET at resourceVersion=0 is served from that cache), so a 401 is the authenticator's answer.
  */
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
 import { HttpResponse, RequestOptions, TestServer, eventually, startTestServer } from '../helpers/server-harness';
+import { BootstrapToken, alnum, newBootstrapToken } from '../helpers/bootstrap-token';
 
 const NS = 'orch-system';
 const TYPE = 'bootstrap.orch.io/token';
@@ -14,17 +14,8 @@ const SSR = '/apis/authentication.orch.io/v1/selfsubjectreviews';
 const UNAUTHORIZED = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
 const secretsPath = (ns = NS, name = '') => `/api/v1/namespaces/${ns}/secrets${name ? `/${name}` : ''}`;
 
-const alnum = (n: number) => {
-  const chars = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  return [...randomBytes(n)].map((b) => chars[b % chars.length]).join('');
-};
-
-interface Token { id: string; secret: string; token: string; name: string }
-const newToken = (): Token => {
-  const id = alnum(6);
-  const secret = alnum(16);
-  return { id, secret, token: `${id}.${secret}`, name: `bootstrap-token-${id}` };
-};
+type Token = BootstrapToken;
+const newToken = newBootstrapToken;
 
 const bearer = (token: string): RequestOptions => ({ identity: null, headers: { authorization: `Bearer ${token}` } });
 

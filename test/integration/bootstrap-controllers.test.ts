@@ -7,23 +7,15 @@
  * controllers are off unless --controllers names them.
  */
 import { expect } from 'chai';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { CompactSign, compactVerify } from 'jose';
 import { parse as parseYaml } from 'yaml';
 import { TestServer, eventually, startTestServer } from '../helpers/server-harness';
 import { verifyDetached } from '../../lib/controllers/cluster-info-jws';
+import { BootstrapToken, newBootstrapToken } from '../helpers/bootstrap-token';
 
-const alnum = (n: number) => {
-  const chars = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  return [...randomBytes(n)].map((b) => chars[b % chars.length]).join('');
-};
-
-interface Token { id: string; secret: string; token: string; name: string }
-const newToken = (): Token => {
-  const id = alnum(6);
-  const secret = alnum(16);
-  return { id, secret, token: `${id}.${secret}`, name: `bootstrap-token-${id}` };
-};
+type Token = BootstrapToken;
+const newToken = newBootstrapToken;
 
 /** RFC 3339 in whole seconds, `ms` from now (rounded up to the next second). */
 const rfc3339In = (ms: number) => new Date(Math.ceil((Date.now() + ms) / 1000) * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
