@@ -9,6 +9,7 @@ import type { Flavor } from '../naming';
 import { checkControllerEntries } from '../controllers/enabled';
 import { leaderElectionTimesProblem } from '../controllers/leader-election';
 import { unknownPluginError } from '../admission/plugin-names';
+import { formatGoDuration } from '../meta/go-duration';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
@@ -175,15 +176,8 @@ export function parseDuration(text: string): number {
   return sign * Math.round(total * 1e6) / 1e6;
 }
 
-/** Go's Duration.String() shape (`5m0s`, `1h30m0s`, `500ms`, `0s`), for help defaults. */
-function formatDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms < 1000) return `${ms}ms`;
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const s = (ms % 60_000) / 1000;
-  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s}s`;
-}
+/** Go's Duration.String() (`5m0s`, `1h30m0s`, `500ms`, `0s`), for help defaults. */
+const formatDuration = (ms: number): string => formatGoDuration(BigInt(Math.round(ms * 1_000_000)));
 
 // ---- value kinds ----
 

@@ -6,7 +6,7 @@
  * (1s, 30m] for the TTLs and (1ns, 5m] for the backoff, checked with kube's message. A bad value
  * is an Error whose message is one line (the registry prefixes the plugin's name).
  */
-import { formatGoDuration } from './go-duration';
+import { formatGoDuration } from '../../meta/go-duration';
 
 /** The plugin's settings, durations in milliseconds. */
 export interface ImagePolicyConfig {

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { parseImagePolicyConfig } from '../../../../lib/admission/imagepolicy/config';
-import { formatGoDuration } from '../../../../lib/admission/imagepolicy/go-duration';
+import { formatGoDuration } from '../../../../lib/meta/go-duration';
 
 const message = (c: unknown): string => {
   try {
