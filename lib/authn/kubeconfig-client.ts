@@ -170,21 +170,30 @@ export function parseKubeconfig(content: string, file: string): KubeconfigClient
   for (const unsupported of ['exec', 'auth-provider', 'as', 'as-groups', 'as-uid', 'as-user-extra']) {
     if (user[unsupported] !== undefined) throw new Error(`${uw}: ${unsupported} is not supported for webhooks`);
   }
-  const cert = fileOrData(user, 'client-certificate', 'client-certificate-data', uw, dir);
-  const key = fileOrData(user, 'client-key', 'client-key-data', uw, dir);
-  if (cert && !key) throw new Error(`${uw}: client-key-data or client-key must be specified with a client certificate`);
-  if (key && !cert) throw new Error(`${uw}: client-certificate-data or client-certificate must be specified with a client key`);
+  const { cert, key, credential } = readUserCredentials(user, uw, dir);
+  if (cert && key) [config.cert, config.key] = [cert, key];
+  if (credential) config.credential = credential;
+  return config;
+}
+
+/**
+ * A kubeconfig user's client certificate pair (files or data, checked to match) and token or
+ * basic credentials; `dir` resolves relative file names. Errors name `where`, never a secret.
+ */
+export function readUserCredentials(user: Obj, where: string, dir: string):
+  { cert?: string; key?: string; credential?: KubeconfigClientConfig['credential'] } {
+  const cert = fileOrData(user, 'client-certificate', 'client-certificate-data', where, dir);
+  const key = fileOrData(user, 'client-key', 'client-key-data', where, dir);
+  if (cert && !key) throw new Error(`${where}: client-key-data or client-key must be specified with a client certificate`);
+  if (key && !cert) throw new Error(`${where}: client-certificate-data or client-certificate must be specified with a client key`);
   if (cert && key) {
     try {
       createSecureContext({ cert, key });
     } catch (err) {
-      throw new Error(`${uw}: client certificate and key do not make a pair: ${(err as Error).message}`);
+      throw new Error(`${where}: client certificate and key do not make a pair: ${(err as Error).message}`);
     }
-    [config.cert, config.key] = [cert, key];
   }
-  config.credential = credentialOf(user, uw, dir);
-  if (!config.credential) delete config.credential;
-  return config;
+  return { cert, key, credential: credentialOf(user, where, dir) };
 }
 
 function credentialOf(user: Obj, where: string, dir: string): KubeconfigClientConfig['credential'] {

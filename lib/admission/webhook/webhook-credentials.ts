@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
+import { readUserCredentials } from '../../authn/kubeconfig-client';
 
 /** What one kubeconfig user contributes to a call (files read, data decoded). */
 export interface WebhookCredentials {
@@ -61,33 +62,14 @@ function text(o: Obj, field: string): string {
   return typeof v === 'string' ? v : '';
 }
 
-function fileText(dir: string, file: string, where: string): string {
-  const resolved = path.resolve(dir, file);
-  try {
-    return readFileSync(resolved, 'utf8');
-  } catch (err) {
-    throw new Error(`${where}: ${resolved}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-}
-
 function credentialsOf(user: Obj, where: string, dir: string): WebhookCredentials {
   if (user['auth-provider'] !== undefined) throw new Error(`${where}: auth provider not supported`);
   if (user.exec !== undefined) throw new Error(`${where}: exec credentials are not supported`);
+  const { cert, key, credential } = readUserCredentials(user, where, dir);
   const c: WebhookCredentials = {};
-  const data = (field: string) => (text(user, field) ? Buffer.from(text(user, field), 'base64').toString('utf8') : '');
-  const cert = text(user, 'client-certificate') ? fileText(dir, text(user, 'client-certificate'), where) : data('client-certificate-data');
-  const key = text(user, 'client-key') ? fileText(dir, text(user, 'client-key'), where) : data('client-key-data');
-  if (cert || key) {
-    if (!cert || !key) throw new Error(`${where}: a client certificate needs both the certificate and the key`);
-    c.certPem = cert;
-    c.keyPem = key;
-  }
-  const token = text(user, 'token') || (text(user, 'tokenFile') ? fileText(dir, text(user, 'tokenFile'), where).trim() : '');
-  if (token) c.token = token;
-  if (text(user, 'username') || text(user, 'password')) {
-    c.username = text(user, 'username');
-    c.password = text(user, 'password');
-  }
+  if (cert && key) [c.certPem, c.keyPem] = [cert, key];
+  if (credential && 'token' in credential) c.token = credential.token;
+  else if (credential) [c.username, c.password] = [credential.username, credential.password];
   return c;
 }
 
