@@ -2,6 +2,7 @@
  * The kind registry's vocabulary: what a resource is (group, version, kind, plural, scope),
  * what it supports (verbs, subresources), and the strategy hooks the generic store calls.
  */
+import type { AuditLevel } from '../audit/annotations';
 import { FieldError } from '../meta/field-errors';
 import { TableColumns } from '../meta/table';
 import { Schema } from './schema';
@@ -48,8 +49,11 @@ export interface StrategyContext {
   user?: UserInfo;
   /** Adds a `Warning` header to the response (admission plugins and webhooks). */
   warn?(message: string): void;
-  /** Records an audit annotation of the request (admission; read by audit once it exists). */
-  annotate?(key: string, value: string): void;
+  /**
+   * Records an audit annotation of the request; `level` (default Metadata) is the least audit
+   * level whose events carry it (a webhook's patch: Request).
+   */
+  annotate?(key: string, value: string, level?: AuditLevel): void;
 }
 
 /**

@@ -25,6 +25,7 @@ import { CustomHandlers, resourceHandler, StoreIndex } from '../api/resource-han
 import { ResourceDef } from '../scheme/types';
 import { Naming } from '../naming';
 import { logger } from './logger';
+import { MetricsRegistry } from '../metrics/registry';
 
 export interface AppDeps {
   naming: Naming;
@@ -40,6 +41,8 @@ export interface AppDeps {
   routes?: ((router: Router) => void)[];
   /** A watch without timeoutSeconds ends after a random time in [this, 2*this) seconds. */
   minRequestTimeoutSeconds: number;
+  /** The server's metrics: request metrics are recorded here and /metrics renders it. */
+  metrics: MetricsRegistry;
 }
 
 async function errorsAndLog(ctx: Context, next: Next): Promise<void> {

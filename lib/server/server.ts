@@ -67,6 +67,7 @@ import { AuthenticationInfoController } from '../controllers/authentication-info
 import { authenticationHandlers } from '../registry/authentication/handlers';
 import { authorizationHandlers } from '../registry/authorization/handlers';
 import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
+import { MetricsRegistry } from '../metrics/registry';
 
 export interface RunningServer {
   /** e.g. `https://127.0.0.1:6443` */
@@ -85,6 +86,8 @@ export interface RunningServer {
   admissionMetrics: AdmissionMetrics;
   /** The in-process controllers (--controllers). */
   controllers: ControllerManager;
+  /** Every metric of this server (/metrics renders it; lib/metrics). */
+  metrics: MetricsRegistry;
   /** Signs service-account tokens (TokenRequest, the token controller). */
   tokenGenerator: TokenGenerator;
   serviceAccountKeys: ServiceAccountKeys;
@@ -104,6 +107,8 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const pending = pendingFlagsSet(config);
   if (pending.length) logger.warn('these flags are accepted but have no effect yet', { flags: pending });
   const gates = new FeatureGates(config.featureGates);
+  // First: every part below defines its metrics on it as it is built.
+  const metrics = new MetricsRegistry({ warn: (m) => logger.warn(m) });
   if (gates.unknown.length) logger.warn('unknown feature gates have no effect', { gates: gates.unknown });
   // proto/ is parsed now, so a broken file stops the start; then protobuf responses are offered.
   loadProtoRoot();
@@ -256,7 +261,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   });
   const app = buildApp({
     naming, resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
-    customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout,
+    customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics,
   });
   const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);
   const tlsKey = readFileSync(config.tlsPrivateKeyFile || pki.serverKeyFile);
@@ -313,5 +318,5 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     })();
     return stopping;
   };
-  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, authentication, authorization, admission, admissionMetrics, controllers, tokenGenerator, serviceAccountKeys, stop };
+  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, authentication, authorization, admission, admissionMetrics, controllers, metrics, tokenGenerator, serviceAccountKeys, stop };
 }

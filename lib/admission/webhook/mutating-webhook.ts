@@ -89,7 +89,7 @@ export class MutatingWebhookPlugin implements AdmissionPlugin {
           changed = result.changed;
           attrs.ctx.annotate?.(this.prefix.patch + suffix, JSON.stringify({
             configuration: hook.configurationName, webhook: hook.name, patch: ops, patchType: 'JSONPatch',
-          }));
+          }), 'Request');
           attrs.object = result.object;
         }
       }

@@ -14,6 +14,7 @@ import { parseDryRun } from '../query';
 import { addWarnings, dropUnknownFields, duplicateJsonFields, enforceFieldValidation, parseFieldValidation, unknownFields } from '../field-validation';
 import { WriteOptions } from '../../registry/options';
 import { UserInfo } from '../../authn/user';
+import { addAuditAnnotation } from '../../audit/annotations';
 
 
 export interface ResourceScope {
@@ -38,7 +39,7 @@ export function requestStrategyContext(ctx: Context, namespace: string | undefin
   return {
     namespace, user,
     warn: (message) => addWarnings(ctx, [message]),
-    annotate: (key, value) => { ((ctx.state.auditAnnotations ??= {}) as Record<string, string>)[key] = value; },
+    annotate: (key, value, level) => addAuditAnnotation(ctx.state, key, value, level),
   };
 }
 
