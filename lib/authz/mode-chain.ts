@@ -21,6 +21,9 @@ export interface NamedAuthorizer {
 const PRIVILEGED: AuthorizationResult = allow('');
 
 export class ModeChain implements Authorizer, RuleResolver {
+  /** Told each terminal decision of a mode (apiserver_authorization_decisions_total); the privileged group is no mode. */
+  onDecision?: (mode: string, decision: 'allowed' | 'denied') => void;
+
   constructor(readonly modes: readonly NamedAuthorizer[]) {}
 
   authorize(a: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult> {
@@ -34,9 +37,10 @@ export class ModeChain implements Authorizer, RuleResolver {
       const r = this.modes[i].authorizer.authorize(a);
       if (isPromise(r)) {
         const next = i + 1;
-        return r.then((res) => this.step(res, reasons, errors) ?? this.from(next, a, reasons, errors));
+        const mode = this.modes[i].mode;
+        return r.then((res) => this.step(res, reasons, errors, mode) ?? this.from(next, a, reasons, errors));
       }
-      const decided = this.step(r, reasons, errors);
+      const decided = this.step(r, reasons, errors, this.modes[i].mode);
       if (decided) return decided;
     }
     const reason = reasons.join('\n');
@@ -45,8 +49,11 @@ export class ModeChain implements Authorizer, RuleResolver {
       : { decision: 'no-opinion', reason };
   }
 
-  private step(r: AuthorizationResult, reasons: string[], errors: string[]): AuthorizationResult | undefined {
-    if (r.decision !== 'no-opinion') return r;
+  private step(r: AuthorizationResult, reasons: string[], errors: string[], mode: string): AuthorizationResult | undefined {
+    if (r.decision !== 'no-opinion') {
+      this.onDecision?.(mode, r.decision === 'allow' ? 'allowed' : 'denied');
+      return r;
+    }
     if (r.reason) reasons.push(r.reason);
     if (r.error) errors.push(r.error);
     return undefined;

@@ -10,6 +10,7 @@ import { checkControllerEntries } from '../controllers/enabled';
 import { leaderElectionTimesProblem } from '../controllers/leader-election';
 import { unknownPluginError } from '../admission/plugin-names';
 import { formatGoDuration } from '../meta/go-duration';
+import { showHiddenVersionProblem } from '../metrics/registry';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
@@ -98,6 +99,8 @@ export interface ServerConfig {
   livezGracePeriodMs: number; shutdownDelayDurationMs: number; shutdownWatchTerminationGracePeriodMs: number;
   corsAllowedOrigins: string[];
   goawayChance: number;
+  /** `--show-hidden-metrics-for-version`: '' or the previous minor release (lib/metrics/registry.ts). */
+  showHiddenMetricsForVersion: string;
   profiling: boolean;
   /** Log verbosity 0-10 (`-v`/`--v`). */
   v: number;
@@ -498,6 +501,9 @@ export const FLAGS: readonly FlagDef[] = [
   flag('goaway-chance', 'goawayChance', float(0, 0.02), 0,
     'Chance (0 to 0.02) of sending HTTP/2 GOAWAY to rebalance clients.'),
   flag('profiling', 'profiling', bool, true, 'Serve profiling endpoints under /debug.'),
+  flag('show-hidden-metrics-for-version', 'showHiddenMetricsForVersion', text, '',
+    'The previous minor version (e.g. 1.31) whose hidden metrics /metrics shows again; only the previous minor version is accepted.',
+    { check: showHiddenVersionProblem }),
   flag('v', 'v', int(0, 10), 0, 'Log verbosity (0-10).', { shorthand: 'v' }),
   flag('log-level', 'logLevel', oneOf(LOG_LEVELS), 'info', 'Lowest log level written.'),
 ];

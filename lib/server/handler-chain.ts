@@ -26,6 +26,11 @@ import { ResourceDef } from '../scheme/types';
 import { Naming } from '../naming';
 import { logger } from './logger';
 import { MetricsRegistry } from '../metrics/registry';
+import { RequestMetrics } from '../metrics/request-metrics';
+import { AuthMetrics } from '../metrics/auth-metrics';
+import { installMetrics } from '../metrics/metrics-route';
+import { ModeChain } from '../authz/mode-chain';
+import { performance } from 'node:perf_hooks';
 
 export interface AppDeps {
   naming: Naming;
@@ -79,8 +84,9 @@ function requestInfo(ctx: Context, next: Next): Promise<void> {
 }
 
 /** Sets ctx.state.user, or answers 401 (`Unauthorized`, or a token webhook's own message). */
-function authenticate(chain: AuthenticationChain) {
-  const finish = (ctx: Context, outcome: ChainOutcome, next: Next): Promise<void> => {
+function authenticate(chain: AuthenticationChain, metrics?: AuthMetrics) {
+  const finish = (ctx: Context, outcome: ChainOutcome, next: Next, started?: number): Promise<void> => {
+    if (metrics) recordAuthentication(metrics, outcome, started!);
     if ('failure' in outcome) {
       ctx.state.authnFailure = outcome.failure.reason;
       throw errors.unauthorized(outcome.failure.clientMessage || 'Unauthorized');
@@ -89,8 +95,9 @@ function authenticate(chain: AuthenticationChain) {
     return next();
   };
   return (ctx: Context, next: Next): Promise<void> => {
+    const started = metrics ? performance.now() : undefined;
     const outcome = chain.authenticate(authnRequestOf(ctx));
-    return isPromise(outcome) ? outcome.then((o) => finish(ctx, o, next)) : finish(ctx, outcome, next);
+    return isPromise(outcome) ? outcome.then((o) => finish(ctx, o, next, started)) : finish(ctx, outcome, next, started);
   };
 }
 
@@ -122,8 +129,9 @@ function impersonation(authorizer: Authorizer, authenticationGroup: string) {
  * Every request must be allowed: 403 with Kubernetes' sentence (and the modes' reasons), or 500
  * when a mode failed to decide (a webhook unreachable) and none allowed.
  */
-function authorize(authorizer: Authorizer) {
-  const finish = (ctx: Context, attrs: AuthorizationAttributes, r: AuthorizationResult, next: Next): Promise<void> => {
+function authorize(authorizer: Authorizer, metrics?: AuthMetrics) {
+  const finish = (ctx: Context, attrs: AuthorizationAttributes, r: AuthorizationResult, next: Next, started?: number): Promise<void> => {
+    if (metrics) recordAuthorization(metrics, r, started!);
     if (r.decision === 'allow') return next();
     ctx.state.authzReason = r.reason;
     // As kube-apiserver: an error is answered 500 before a refusal is considered.
@@ -137,9 +145,22 @@ function authorize(authorizer: Authorizer) {
   };
   return (ctx: Context, next: Next): Promise<void> => {
     const attrs = attributesOf(ctx.state.user as UserInfo, ctx.state.requestInfo as RequestInfo, ctx.method);
+    const started = metrics ? performance.now() : undefined;
     const r = authorizer.authorize(attrs);
-    return isPromise(r) ? r.then((x) => finish(ctx, attrs, x, next)) : finish(ctx, attrs, r, next);
+    return isPromise(r) ? r.then((x) => finish(ctx, attrs, x, next, started)) : finish(ctx, attrs, r, next, started);
   };
+}
+
+/** Kubernetes' results: no credentials at all is a failure, credentials refused an error. */
+function recordAuthentication(metrics: AuthMetrics, outcome: ChainOutcome, started: number): void {
+  const seconds = (performance.now() - started) / 1000;
+  if ('user' in outcome) metrics.authentication('success', seconds, outcome.user.name);
+  else metrics.authentication(outcome.failure.reason === 'no credentials' ? 'failure' : 'error', seconds);
+}
+
+function recordAuthorization(metrics: AuthMetrics, r: AuthorizationResult, started: number): void {
+  const result = r.decision === 'allow' ? 'allowed' : r.error ? 'error' : r.decision === 'deny' ? 'denied' : 'no-opinion';
+  metrics.authorization(result, (performance.now() - started) / 1000);
 }
 
 export function buildApp(deps: AppDeps): Koa {
@@ -148,15 +169,24 @@ export function buildApp(deps: AppDeps): Koa {
   const router = new Router();
   installVersion(router);
   installHealth(router, deps.health);
+  installMetrics(router, deps.metrics);
   installDiscovery(router, { resources: () => deps.resources, naming: deps.naming });
   installOpenApi(router, { resources: () => deps.resources, naming: deps.naming });
   for (const install of deps.routes ?? []) install(router);
 
+  // Without metrics (the benchmark's baseline) nothing is recorded, not even a timestamp.
+  const authMetrics = deps.metrics.enabled ? new AuthMetrics(deps.metrics) : undefined;
+  if (authMetrics && deps.authorizer instanceof ModeChain) {
+    // Kubernetes names an --authorization-mode entry by its lower-cased mode.
+    deps.authorizer.onDecision = (mode, decision) => authMetrics.decision(mode, mode.toLowerCase(), decision);
+  }
+  // Outermost: every final status is counted, 401/403/404 included.
+  if (deps.metrics.enabled) app.use(new RequestMetrics(deps.metrics, { resources: () => deps.resources }).middleware());
   app.use(errorsAndLog);
   app.use(requestInfo);
-  app.use(authenticate(deps.authentication));
+  app.use(authenticate(deps.authentication, authMetrics));
   app.use(impersonation(deps.authorizer, deps.naming.group('authentication')));
-  app.use(authorize(deps.authorizer));
+  app.use(authorize(deps.authorizer, authMetrics));
   // Resource requests skip the router's route matching (discovery, OpenAPI, health, version).
   const routes = router.routes();
   const resources = resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming,

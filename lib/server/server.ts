@@ -68,6 +68,7 @@ import { authenticationHandlers } from '../registry/authentication/handlers';
 import { authorizationHandlers } from '../registry/authorization/handlers';
 import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
 import { MetricsRegistry } from '../metrics/registry';
+import { collectProcessMetrics } from '../metrics/process-metrics';
 
 export interface RunningServer {
   /** e.g. `https://127.0.0.1:6443` */
@@ -101,14 +102,22 @@ const REQUESTS_PER_TURN = 16;
 
 const TLS13_PREFERENCE = 'TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_256_GCM_SHA384';
 
-export async function startServer(config: ServerConfig): Promise<RunningServer> {
+/** Not flags: `metrics: false` runs without recording any metric (the overhead benchmark's baseline). */
+export interface StartOptions {
+  metrics?: boolean;
+}
+
+export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
   setLogLevel(config.logLevel);
   const naming = namingFor(config.flavor);
   const pending = pendingFlagsSet(config);
   if (pending.length) logger.warn('these flags are accepted but have no effect yet', { flags: pending });
   const gates = new FeatureGates(config.featureGates);
   // First: every part below defines its metrics on it as it is built.
-  const metrics = new MetricsRegistry({ warn: (m) => logger.warn(m) });
+  const metrics = new MetricsRegistry({
+    warn: (m) => logger.warn(m), showHiddenForVersion: config.showHiddenMetricsForVersion, enabled: opts.metrics ?? true,
+  });
+  collectProcessMetrics(metrics);
   if (gates.unknown.length) logger.warn('unknown feature gates have no effect', { gates: gates.unknown });
   // proto/ is parsed now, so a broken file stops the start; then protobuf responses are offered.
   loadProtoRoot();
