@@ -127,7 +127,8 @@ describe('RBAC decisions (users x requests)', function () {
     { who: 'carol', method: 'GET', path: '/apis/storage.orch.io/v1/storageclasses/x/status', status: 403 },
     // Non-resource URLs, with a `*` suffix; an allowed path that does not exist is 404, not 403.
     { who: 'dave', method: 'GET', path: '/healthz/etcd', status: 200 },
-    { who: 'dave', method: 'GET', path: '/metrics', status: 404 },
+    { who: 'dave', method: 'GET', path: '/metrics', status: 200 },
+    { who: 'dave', method: 'GET', path: '/healthz/no-such-check', status: 404 },
     { who: 'nobody', method: 'GET', path: '/healthz/etcd', status: 403, message: 'forbidden: User "nobody" cannot get path "/healthz/etcd"' },
     { who: 'nobody', method: 'GET', path: '/metrics', status: 403, message: 'forbidden: User "nobody" cannot get path "/metrics"' },
     // `*` on a group: every resource and verb of it, nothing outside.
@@ -155,7 +156,7 @@ describe('RBAC decisions (users x requests)', function () {
     { who: 'anonymous', method: 'GET', path: '/api/v1/namespaces/team/configmaps', status: 403 },
     // system:masters: everything.
     { who: 'admin', method: 'GET', path: '/api/v1/secrets', status: 200 },
-    { who: 'admin', method: 'GET', path: '/metrics', status: 404 },
+    { who: 'admin', method: 'GET', path: '/metrics', status: 200 },
   ];
 
   for (const row of rows) {
