@@ -17,9 +17,10 @@ import { memoryBench } from './memory.bench';
 import { authnBench } from './authn.bench';
 import { authzBench } from './authz.bench';
 import { admissionBench } from './admission.bench';
+import { metricsOverheadBench } from './metrics-overhead.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
-const BENCHMARKS: Benchmark[] = [crudBench, watchDelivery, watchFanout, listBench, applyBench, authnBench, authzBench, admissionBench, memoryBench];
+const BENCHMARKS: Benchmark[] = [crudBench, watchDelivery, watchFanout, listBench, applyBench, authnBench, authzBench, admissionBench, metricsOverheadBench, memoryBench];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)

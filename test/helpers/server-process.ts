@@ -33,12 +33,14 @@ export interface StartServerOptions {
   nodeArgs?: string[];
   /** How long start-up may take; 30 s by default. */
   timeoutMs?: number;
+  /** Another entry script printing main.js's `admin kubeconfig:` line (the benchmark's server without metrics). */
+  script?: string;
 }
 
 /** Spawns the server with `args`; rejects (with no process left) if it is not ready in `timeoutMs`. */
 export async function startServerProcess(args: string[], opts: StartServerOptions = {}): Promise<ServerProcess> {
-  const { nodeArgs = [], timeoutMs = 30_000 } = opts;
-  const child = spawn(process.execPath, [...nodeArgs, MAIN_JS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { nodeArgs = [], timeoutMs = 30_000, script = MAIN_JS } = opts;
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderrLines: string[] = [];
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
