@@ -16,6 +16,8 @@ export function writeObject(ctx: Context, code: number, obj: unknown, negotiated
   const n = negotiated ?? negotiateResponse(ctx.get('accept'), 'object', typeof obj === 'object' && obj !== null ? obj : undefined);
   ctx.status = code;
   ctx.type = n.mediaType;
+  // The audit event's responseStatus / responseObject (lib/audit/filter.ts), only when audited.
+  if (ctx.state.auditCapture) ctx.state.auditResponseObject = obj;
   // An object just written (or read) as stored: its stored bytes are the compact JSON answer.
   const stored = wantsCompactJson(ctx, n) ? storedFormOf(obj) : undefined;
   ctx.body = stored ? joinJson('', [stored], '\n') : encodeBody(obj, n, wantsPretty(ctx, n));

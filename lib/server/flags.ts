@@ -90,6 +90,9 @@ export interface ServerConfig {
   runtimeConfig: Record<string, boolean>;
   featureGates: Record<string, boolean>;
   auditLogPath: string; auditPolicyFile: string;
+  /** The log's rotation: days, backups and megabytes (0: no limit / no rotation). */
+  auditLogMaxage: number; auditLogMaxbackup: number; auditLogMaxsize: number;
+  auditLogFormat: 'json' | 'legacy'; auditLogMode: 'blocking' | 'blocking-strict' | 'batch'; auditLogCompress: boolean;
   /** 0: unlimited. */
   maxRequestsInflight: number; maxMutatingRequestsInflight: number;
   enablePriorityAndFairness: boolean;
@@ -479,8 +482,18 @@ export const FLAGS: readonly FlagDef[] = [
   flag('runtime-config', 'runtimeConfig', boolMap(true), {},
     'key[=true|false] pairs turning API groups/versions on or off (e.g. api/all=false,v1=true).'),
   flag('feature-gates', 'featureGates', boolMap(false), {}, 'Name=true|false pairs for feature gates.'),
-  flag('audit-log-path', 'auditLogPath', text, '', 'File for audit events ("-" is stdout); empty disables the log.'),
-  flag('audit-policy-file', 'auditPolicyFile', text, '', 'Audit policy (YAML).'),
+  flag('audit-log-path', 'auditLogPath', text, '', 'If set, all requests coming to the apiserver will be logged to this file.  \'-\' means standard out.'),
+  flag('audit-log-maxage', 'auditLogMaxage', int(0, INT_MAX), 366,
+    'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename. 0: not removed by age.'),
+  flag('audit-log-maxbackup', 'auditLogMaxbackup', int(0, INT_MAX), 100, 'The maximum number of old audit log files to retain. 0: no limit.'),
+  flag('audit-log-maxsize', 'auditLogMaxsize', int(0, INT_MAX), 100,
+    'The maximum size in megabytes of the audit log file before it gets rotated. 0 disables rotation.'),
+  flag('audit-log-format', 'auditLogFormat', oneOf<'json' | 'legacy'>(['legacy', 'json']), 'json',
+    'Format of saved audits: "legacy" (1-line text) or "json" (one Event per line).'),
+  flag('audit-log-mode', 'auditLogMode', oneOf<'blocking' | 'blocking-strict' | 'batch'>(['batch', 'blocking', 'blocking-strict']), 'blocking',
+    'Strategy for sending audit events to the log: batch (buffered, asynchronous), blocking or blocking-strict.'),
+  flag('audit-log-compress', 'auditLogCompress', bool, false, 'If set, the rotated log files will be compressed using gzip.'),
+  flag('audit-policy-file', 'auditPolicyFile', text, '', 'Path to the file that defines the audit policy configuration.'),
   flag('max-requests-inflight', 'maxRequestsInflight', int(0, INT_MAX), 400,
     'Concurrent non-mutating requests; 0 is unlimited.'),
   flag('max-mutating-requests-inflight', 'maxMutatingRequestsInflight', int(0, INT_MAX), 200,

@@ -31,6 +31,8 @@ import { AuthMetrics } from '../metrics/auth-metrics';
 import { installMetrics } from '../metrics/metrics-route';
 import { ModeChain } from '../authz/mode-chain';
 import { performance } from 'node:perf_hooks';
+import { auditFilter, AuditFilterDeps, auditInit } from '../audit/filter';
+import { addAuditAnnotation } from '../audit/annotations';
 
 export interface AppDeps {
   naming: Naming;
@@ -48,6 +50,8 @@ export interface AppDeps {
   minRequestTimeoutSeconds: number;
   /** The server's metrics: request metrics are recorded here and /metrics renders it. */
   metrics: MetricsRegistry;
+  /** The audit policy and backends (lib/audit/build.ts); absent: only the Audit-Id header. */
+  audit?: AuditFilterDeps;
 }
 
 async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
@@ -129,9 +133,14 @@ function impersonation(authorizer: Authorizer, authenticationGroup: string) {
  * Every request must be allowed: 403 with Kubernetes' sentence (and the modes' reasons), or 500
  * when a mode failed to decide (a webhook unreachable) and none allowed.
  */
-function authorize(authorizer: Authorizer, metrics?: AuthMetrics) {
+function authorize(authorizer: Authorizer, metrics?: AuthMetrics, authzGroup = '') {
   const finish = (ctx: Context, attrs: AuthorizationAttributes, r: AuthorizationResult, next: Next, started?: number): Promise<void> => {
     if (metrics) recordAuthorization(metrics, r, started!);
+    // The decision in the audit event, as Kubernetes' `authorization.k8s.io/decision` and `/reason`.
+    if (ctx.state.auditCapture) {
+      if (!r.error) addAuditAnnotation(ctx.state, `${authzGroup}/decision`, r.decision === 'allow' ? 'allow' : 'forbid');
+      addAuditAnnotation(ctx.state, `${authzGroup}/reason`, r.error ? 'internal error' : r.reason ?? '');
+    }
     if (r.decision === 'allow') return next();
     ctx.state.authzReason = r.reason;
     // As kube-apiserver: an error is answered 500 before a refusal is considered.
@@ -184,9 +193,12 @@ export function buildApp(deps: AppDeps): Koa {
   if (deps.metrics.enabled) app.use(new RequestMetrics(deps.metrics, { resources: () => deps.resources }).middleware());
   app.use(errorsAndLog);
   app.use(requestInfo);
+  app.use(auditInit(deps.audit));
   app.use(authenticate(deps.authentication, authMetrics));
+  // As kube-apiserver: audited before impersonation, so its refusals are audited too.
+  if (deps.audit) app.use(auditFilter(deps.audit));
   app.use(impersonation(deps.authorizer, deps.naming.group('authentication')));
-  app.use(authorize(deps.authorizer, authMetrics));
+  app.use(authorize(deps.authorizer, authMetrics, deps.naming.group('authorization')));
   // Resource requests skip the router's route matching (discovery, OpenAPI, health, version).
   const routes = router.routes();
   const resources = resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming,

@@ -7,7 +7,7 @@ import { FLAGS, ServerConfig } from './flags';
 
 const PENDING = new Set<keyof ServerConfig>([
   'runtimeConfig',
-  'auditLogPath', 'auditPolicyFile', 'maxRequestsInflight', 'maxMutatingRequestsInflight',
+  'maxRequestsInflight', 'maxMutatingRequestsInflight',
   'enablePriorityAndFairness', 'requestTimeoutMs', 'shutdownWatchTerminationGracePeriodMs',
   'corsAllowedOrigins', 'goawayChance', 'profiling', 'v',
 ]);

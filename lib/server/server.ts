@@ -68,6 +68,7 @@ import { authenticationHandlers } from '../registry/authentication/handlers';
 import { authorizationHandlers } from '../registry/authorization/handlers';
 import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
 import { MetricsRegistry } from '../metrics/registry';
+import { buildAudit } from '../audit/build';
 import { collectProcessMetrics } from '../metrics/process-metrics';
 
 export interface RunningServer {
@@ -133,6 +134,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const clientCa = config.clientCaFile ? CertificatePool.fromFile(config.clientCaFile, '--client-ca-file') : CertificatePool.fromPem(pki.caCertPem, pki.caCertFile);
   const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;
   const admissionConfigs = readAdmissionConfigFile(config.admissionControlConfigFile);
+  // The audit policy and log (lib/audit): a bad policy file or an unwritable log stops the start here.
+  const audit = await buildAudit({ config, naming, log: logger, counters: { event() {}, level() {}, error() {} } });
   const signingAuthority = config.clusterSigningCertFile
     ? loadSigningAuthority(config.clusterSigningCertFile, config.clusterSigningKeyFile) : loadSigningAuthority(pki.caCertFile, pki.caKeyFile);
 
@@ -270,7 +273,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   });
   const app = buildApp({
     naming, resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
-    customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics,
+    customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, audit: audit.filter,
   });
   const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);
   const tlsKey = readFileSync(config.tlsPrivateKeyFile || pki.serverKeyFile);
@@ -315,6 +318,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_TIMEOUT_MS).unref())]);
       for (const s of sessions) s.destroy();
       for (const sock of sockets) sock.destroy();
+      // After the last response (watches end with their ResponseComplete): flush the audit backends.
+      await audit.shutdown();
       authentication.close();
       await authorization.stop();
       await admission.stop();

@@ -56,6 +56,8 @@ export async function handlePatch(s: ResourceScope): Promise<void> {
   const query = new URLSearchParams(s.ctx.querystring);
   const contentType = contentTypeOf(s.ctx);
   const raw = await readRawBody(s.ctx);
+  // The audit event's requestObject at level Request (lib/audit/filter.ts).
+  if (s.ctx.state.auditCapture) s.ctx.state.auditRequestPatch = raw;
   if (contentType === APPLY_PATCH_TYPE) return handleApply(s, raw, wopts);
   if (query.has('force')) {
     parseBool(query.get('force') ?? undefined, 'force');

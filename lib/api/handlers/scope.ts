@@ -117,7 +117,10 @@ export async function readBodyAs(ctx: Context, def: ResourceDef, namespace: stri
   if (def.namespaced && ns && ns !== namespace) {
     throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  return { ...dropUnknownFields(obj, def.schema, unknown), apiVersion: want, kind: def.kind };
+  const decoded = { ...dropUnknownFields(obj, def.schema, unknown), apiVersion: want, kind: def.kind };
+  // The audit event's requestObject (lib/audit/filter.ts), kept only when the request is audited.
+  if (ctx.state.auditCapture) ctx.state.auditRequestObject = decoded;
+  return decoded;
 }
 
 /** The item list of a collection response. */
