@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { TestServer, eventually, startTestServer } from '../helpers/server-harness';
@@ -259,7 +260,9 @@ describe('audit log rotation, stdout and bad policies', function () {
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (c: string) => { out += c; });
     try {
-      // The server's own controllers call it at start-up.
+      const url = await eventually(async () => /serving at (\S+)/.exec(out)?.[1], 60_000);
+      // Any request, even one refused, is audited.
+      await new Promise((resolve) => https.get(`${url}/version`, { rejectUnauthorized: false }, (res) => { res.resume(); res.on('end', resolve); }).on('error', resolve));
       const line = await eventually(async () => out.split('\n').find((l) => l.startsWith('{"kind":"Event"')), 60_000);
       expect(JSON.parse(line)).to.include({ apiVersion: 'audit.orch.io/v1', level: 'Metadata' });
     } finally {
