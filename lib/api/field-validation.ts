@@ -6,6 +6,7 @@
 import type { Context } from 'koa';
 import { Schema } from '../scheme/schema';
 import { ApiError, errors } from '../meta/api-errors';
+import { addWarning } from './warnings';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -173,9 +174,10 @@ export function enforceFieldValidation(ctx: Context, mode: FieldValidation, prob
   addWarnings(ctx, messages);
 }
 
-/** RFC 7234 warning headers, as kube-apiserver sends them (code 299, agent `-`). */
+/**
+ * Adds `Warning` headers (code 299, agent `-`) through the request's recorder (lib/api/warnings.ts),
+ * so every warning of a request shares kube-apiserver's dedupe and size limits.
+ */
 export function addWarnings(ctx: Context, messages: string[]): void {
-  const existing = ctx.response.get('Warning');
-  const list = existing ? (Array.isArray(existing) ? existing : [existing]) : [];
-  ctx.set('Warning', [...list, ...messages.map((m) => `299 - ${JSON.stringify(m)}`)]);
+  addWarning(ctx, ...messages);
 }

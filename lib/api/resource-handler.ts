@@ -19,6 +19,8 @@ import { handleDelete } from './handlers/delete';
 import { handleDeleteCollection } from './handlers/delete-collection';
 import { handleWatch } from './handlers/watch';
 import { handlePatch } from './handlers/patch';
+import { DeprecatedApiRequests } from './deprecation';
+import { MetricsRegistry } from '../metrics/registry';
 
 /** Stores by `<group>/<version>/<resource>` (group '' for core). */
 export type StoreIndex = Map<string, GenericStore>;
@@ -58,9 +60,15 @@ const handlers: Record<string, (s: ResourceScope) => Promise<void>> = {
   deletecollection: handleDeleteCollection,
 };
 
+/** What the dispatcher records beyond the handlers: `metrics` holds the deprecated-API gauge. */
+export interface ResourceHandlerOptions {
+  metrics?: MetricsRegistry;
+}
+
 export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutSeconds: number }, naming: Naming,
-  virtual: ResourceDef[] = [], custom: CustomHandlers = new Map()) {
+  virtual: ResourceDef[] = [], custom: CustomHandlers = new Map(), opts: ResourceHandlerOptions = {}) {
   const initialEventsAnnotation = `${naming.domain}/initial-events-end`;
+  const deprecated = new DeprecatedApiRequests(opts.metrics ?? new MetricsRegistry({ enabled: false }), naming);
   const virtualDefs = new Map(virtual.map((d) => [storeKey(d.group, d.version, d.resource), d]));
   return async (ctx: Context, next: Next): Promise<void> => {
     const info = ctx.state.requestInfo as RequestInfo;
@@ -83,6 +91,8 @@ export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutS
     if (!verbs.includes(info.verb)) throw errors.methodNotAllowed();
     // POST goes to a collection; on an object path only a subresource (e.g. eviction) takes it.
     if (info.verb === 'create' && info.name !== undefined && info.subresource === undefined) throw errors.methodNotAllowed();
+    // The request has a route: a deprecated version is warned about before the verb runs, so an error carries it too.
+    if (def.deprecation) deprecated.record(ctx, def, info.subresource);
     const user = ctx.state.user as UserInfo | undefined;
     const customHandler = custom.get(customKey(info.group, info.version, info.resource, info.subresource, info.verb));
     if (customHandler) {

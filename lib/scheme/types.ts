@@ -152,6 +152,20 @@ export interface ResourceDef {
    * the same; lib/registry/served-version.ts builds such a def). Absent: stored as served.
    */
   storageVersion?: string;
+  /** Set when this version is deprecated: requests to it are warned, annotated and counted (lib/api/deprecation.ts). */
+  deprecation?: ApiDeprecation;
+}
+
+/**
+ * A served version's deprecation, as Kubernetes' API lifecycle describes it. `deprecatedIn`
+ * absent: deprecated regardless of the release (a custom resource version marked deprecated);
+ * present, it applies from that release on. `warning` replaces the generated warning text.
+ */
+export interface ApiDeprecation {
+  deprecatedIn?: [major: number, minor: number];
+  removedIn?: [major: number, minor: number];
+  replacement?: { group: string; version: string; kind: string };
+  warning?: string;
 }
 
 export interface GroupVersion { group: string; version: string }

@@ -11,6 +11,7 @@ import { leaderElectionTimesProblem } from '../controllers/leader-election';
 import { unknownPluginError } from '../admission/plugin-names';
 import { formatGoDuration } from '../meta/go-duration';
 import { showHiddenVersionProblem } from '../metrics/registry';
+import { auditBackendFlagsProblem } from '../audit/batch-options';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
@@ -93,6 +94,13 @@ export interface ServerConfig {
   /** The log's rotation: days, backups and megabytes (0: no limit / no rotation). */
   auditLogMaxage: number; auditLogMaxbackup: number; auditLogMaxsize: number;
   auditLogFormat: 'json' | 'legacy'; auditLogMode: 'blocking' | 'blocking-strict' | 'batch'; auditLogCompress: boolean;
+  /** --audit-log-batch-*: the log's buffer in --audit-log-mode=batch (lib/audit/batch-options.ts checks them). */
+  auditLogBatchBufferSize: number; auditLogBatchMaxSize: number; auditLogBatchMaxWaitMs: number;
+  auditLogBatchThrottleEnable: boolean; auditLogBatchThrottleQps: number; auditLogBatchThrottleBurst: number;
+  /** The audit webhook: kubeconfig file, mode (batch|blocking|blocking-strict, checked with kube's message), batch and retry. */
+  auditWebhookConfigFile: string; auditWebhookMode: string; auditWebhookVersion: string; auditWebhookInitialBackoffMs: number;
+  auditWebhookBatchBufferSize: number; auditWebhookBatchMaxSize: number; auditWebhookBatchMaxWaitMs: number;
+  auditWebhookBatchThrottleEnable: boolean; auditWebhookBatchThrottleQps: number; auditWebhookBatchThrottleBurst: number;
   /** 0: unlimited. */
   maxRequestsInflight: number; maxMutatingRequestsInflight: number;
   enablePriorityAndFairness: boolean;
@@ -494,6 +502,35 @@ export const FLAGS: readonly FlagDef[] = [
     'Strategy for sending audit events to the log: batch (buffered, asynchronous), blocking or blocking-strict.'),
   flag('audit-log-compress', 'auditLogCompress', bool, false, 'If set, the rotated log files will be compressed using gzip.'),
   flag('audit-policy-file', 'auditPolicyFile', text, '', 'Path to the file that defines the audit policy configuration.'),
+  // The batch flags of the log and the webhook, as kube-apiserver's (values checked in checkCombinations).
+  flag('audit-log-batch-buffer-size', 'auditLogBatchBufferSize', int(-INT_MAX, INT_MAX), 10000,
+    'The size of the buffer to store events before batching and writing. Only used in batch mode.'),
+  flag('audit-log-batch-max-size', 'auditLogBatchMaxSize', int(-INT_MAX, INT_MAX), 1, 'The maximum size of a batch. Only used in batch mode.'),
+  flag('audit-log-batch-max-wait', 'auditLogBatchMaxWaitMs', duration, 0,
+    'The amount of time to wait before force writing the batch that hadn\'t reached the max size. Only used in batch mode.'),
+  flag('audit-log-batch-throttle-enable', 'auditLogBatchThrottleEnable', bool, false, 'Whether batching throttling is enabled. Only used in batch mode.'),
+  flag('audit-log-batch-throttle-qps', 'auditLogBatchThrottleQps', float(-INT_MAX, INT_MAX), 0,
+    'Maximum average number of batches per second. Only used in batch mode.'),
+  flag('audit-log-batch-throttle-burst', 'auditLogBatchThrottleBurst', int(-INT_MAX, INT_MAX), 0,
+    'Maximum number of requests sent at the same moment if ThrottleQPS was not utilized before. Only used in batch mode.'),
+  flag('audit-webhook-config-file', 'auditWebhookConfigFile', text, '',
+    'Path to a kubeconfig formatted file that defines the audit webhook configuration.'),
+  flag('audit-webhook-mode', 'auditWebhookMode', text, 'batch',
+    'Strategy for sending audit events. Blocking indicates sending events should block server responses. Batch causes the backend to buffer and write events asynchronously. Known modes are batch,blocking,blocking-strict.'),
+  flag('audit-webhook-batch-buffer-size', 'auditWebhookBatchBufferSize', int(-INT_MAX, INT_MAX), 10000,
+    'The size of the buffer to store events before batching and writing. Only used in batch mode.'),
+  flag('audit-webhook-batch-max-size', 'auditWebhookBatchMaxSize', int(-INT_MAX, INT_MAX), 400, 'The maximum size of a batch. Only used in batch mode.'),
+  flag('audit-webhook-batch-max-wait', 'auditWebhookBatchMaxWaitMs', duration, 30_000,
+    'The amount of time to wait before force writing the batch that hadn\'t reached the max size. Only used in batch mode.'),
+  flag('audit-webhook-batch-throttle-enable', 'auditWebhookBatchThrottleEnable', bool, true, 'Whether batching throttling is enabled. Only used in batch mode.'),
+  flag('audit-webhook-batch-throttle-qps', 'auditWebhookBatchThrottleQps', float(-INT_MAX, INT_MAX), 10,
+    'Maximum average number of batches per second. Only used in batch mode.'),
+  flag('audit-webhook-batch-throttle-burst', 'auditWebhookBatchThrottleBurst', int(-INT_MAX, INT_MAX), 15,
+    'Maximum number of requests sent at the same moment if ThrottleQPS was not utilized before. Only used in batch mode.'),
+  flag('audit-webhook-initial-backoff', 'auditWebhookInitialBackoffMs', duration, 10_000,
+    'The amount of time to wait before retrying the first failed request.'),
+  flag('audit-webhook-version', 'auditWebhookVersion', text, 'audit.k8s.io/v1',
+    'API group and version used for serializing audit events written to webhook.'),
   flag('max-requests-inflight', 'maxRequestsInflight', int(0, INT_MAX), 400,
     'Concurrent non-mutating requests; 0 is unlimited.'),
   flag('max-mutating-requests-inflight', 'maxMutatingRequestsInflight', int(0, INT_MAX), 200,
@@ -576,6 +613,8 @@ function checkCombinations(c: ServerConfig): void {
   };
   modeFile('Webhook', 'authorization-webhook-config-file', c.authorizationWebhookConfigFile);
   modeFile('ABAC', 'authorization-policy-file', c.authorizationPolicyFile);
+  const audit = auditBackendFlagsProblem(c);
+  if (audit) throw new FlagError('InvalidValue', audit.message, audit.flag);
   const election = leaderElectionTimesProblem(c.leaderElectLeaseDurationMs, c.leaderElectRenewDeadlineMs, c.leaderElectRetryPeriodMs);
   if (c.leaderElect && election) throw new FlagError('IncompatibleFlags', `--leader-elect-*: ${election}`, 'leader-elect-lease-duration');
   const unknownPlugin = unknownPluginError(c.enableAdmissionPlugins, c.disableAdmissionPlugins);

@@ -202,7 +202,7 @@ export function buildApp(deps: AppDeps): Koa {
   // Resource requests skip the router's route matching (discovery, OpenAPI, health, version).
   const routes = router.routes();
   const resources = resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming,
-    deps.resources.filter((r) => r.virtual), deps.customHandlers);
+    deps.resources.filter((r) => r.virtual), deps.customHandlers, { metrics: deps.metrics });
   app.use((ctx: Context, next: Next) => ((ctx.state.requestInfo as RequestInfo).isResourceRequest
     ? resources(ctx, next)
     : routes(ctx as Parameters<typeof routes>[0], () => resources(ctx, next))));

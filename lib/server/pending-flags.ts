@@ -6,7 +6,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { FLAGS, ServerConfig } from './flags';
 
 const PENDING = new Set<keyof ServerConfig>([
-  'runtimeConfig',
   'maxRequestsInflight', 'maxMutatingRequestsInflight',
   'enablePriorityAndFairness', 'requestTimeoutMs', 'shutdownWatchTerminationGracePeriodMs',
   'corsAllowedOrigins', 'goawayChance', 'profiling', 'v',

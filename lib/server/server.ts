@@ -19,6 +19,7 @@ import { Storage } from '../storage/interfaces';
 import { namingFor, Naming } from '../naming';
 import { builtinResources } from '../scheme/builtin';
 import { FeatureGates } from '../scheme/feature-gates';
+import { applyRuntimeConfig } from './runtime-config';
 import { GenericStore } from '../registry/store';
 import { Cacher } from '../storage/cacher/cacher';
 import { Etcd3Probe } from '../storage/cacher/etcd3-probe';
@@ -114,6 +115,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const pending = pendingFlagsSet(config);
   if (pending.length) logger.warn('these flags are accepted but have no effect yet', { flags: pending });
   const gates = new FeatureGates(config.featureGates);
+  // Before anything starts: a bad --runtime-config key stops the start with nothing to clean up.
+  const runtime = applyRuntimeConfig(builtinResources(naming, gates), config, naming);
+  if (runtime.disabledGroupVersions.length || runtime.disabledResources.length) {
+    logger.info('--runtime-config: not served', { groupVersions: runtime.disabledGroupVersions, resources: runtime.disabledResources });
+  }
   // First: every part below defines its metrics on it as it is built.
   const metrics = new MetricsRegistry({
     warn: (m) => logger.warn(m), showHiddenForVersion: config.showHiddenMetricsForVersion, enabled: opts.metrics ?? true,
@@ -173,7 +179,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const storage = new Etcd3Storage(kvClient);
   const compactor = startCompactor(kvClient, config.etcdCompactionIntervalMs, logger);
 
-  const resources = builtinResources(naming, gates);
+  const { resources } = runtime;
   for (const def of resources) {
     if (def.virtual) continue;
     stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage, prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
@@ -210,7 +216,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // The default RBAC policy, reconciled before the policy index starts (and so before serving).
   await ensureBootstrapPolicy({ stores, naming, log: logger, health });
   // The --controllers of this server, started together below (controllers/manager.ts).
-  const controllers = new ControllerManager(config.controllers);
+  const controllers = new ControllerManager(config.controllers, (m) => logger.warn(m));
   controllers.add('namespace', () => new NamespaceController(namespaces, () => [...stores.values()].filter((s) => s.def.namespaced), naming.namespaceFinalizer));
   // Driven by watches on every resource (the watch caches).
   controllers.add('garbagecollector', () => new GarbageCollector(stores.values()));

@@ -49,6 +49,8 @@ function webhookConfigurationResource(naming: Naming, version: WebhookVersion, m
       validateUpdate: (obj, old) => validateWebhookConfiguration(obj, mutating, updateOptions(version, old)),
     },
   };
+  // v1beta1: deprecated in 1.16 and removed in 1.22 (the spec's table), v1 replaces it.
+  if (version === 'v1beta1') def.deprecation = { deprecatedIn: [1, 16], removedIn: [1, 22], replacement: { group: def.group, version: 'v1', kind } };
   return servedOverStorage(def, WEBHOOK_STORAGE_VERSION);
 }
 
