@@ -32,8 +32,15 @@ export class ControllerManager {
   private running: { name: ControllerName; controller: Controller }[] = [];
   private leaderElector?: Elector;
 
-  /** `entries`: the --controllers list. */
-  constructor(private readonly enabledEntries: readonly string[]) {}
+  /** Enabled controllers whose factory found the server lacking a resource they need. */
+  private readonly unavailable = new Set<ControllerName>();
+  private warned = false;
+
+  /**
+   * `entries`: the --controllers list; `warn` hears once which enabled controllers cannot run
+   * (a resource they need is not served, e.g. switched off by --runtime-config).
+   */
+  constructor(private readonly enabledEntries: readonly string[], private readonly warn?: (message: string) => void) {}
 
   /**
    * Registers a controller by name; its factory is called only when --controllers enables it
@@ -58,10 +65,19 @@ export class ControllerManager {
     if (this.running.length) return;
     for (const entry of this.entries) {
       const controller = entry.make();
-      if (!controller) continue;
+      if (!controller) { this.unavailable.add(entry.name); continue; }
       this.running.push({ name: entry.name, controller });
       await controller.start();
     }
+    if (this.unavailable.size && !this.warned) {
+      this.warned = true;
+      this.warn?.(`controllers not started, a resource they need is not served: ${[...this.unavailable].join(', ')}`);
+    }
+  }
+
+  /** Enabled controllers not running because a resource they need is not served. */
+  unavailableNames(): ControllerName[] {
+    return [...this.unavailable];
   }
 
   /** The election the controllers run under (--leader-elect), if any. */

@@ -297,10 +297,13 @@ function boolMap(valueOptional: boolean): ValueKind<Record<string, boolean>> {
         const key = (eq < 0 ? item : item.slice(0, eq)).trim();
         if (key === '') throw new Error(`missing key in ${JSON.stringify(item)}`);
         if (eq < 0 && !valueOptional) throw new Error(`missing bool value for ${key}`);
+        const value = item.slice(eq + 1).trim();
         try {
-          entries.push([key, eq < 0 ? true : parseBool(item.slice(eq + 1).trim())]);
+          entries.push([key, eq < 0 ? true : parseBool(value)]);
         } catch {
-          throw new Error(`invalid value of ${key}: must be true or false`);
+          // Kubernetes' words: runtime-config's (resourceconfig) and feature gates' (featuregate).
+          const goError = `strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`;
+          throw new Error(valueOptional ? `invalid value of ${key}: ${value}, err: ${goError}` : `invalid value of ${key}=${value}, err: ${goError}`);
         }
       }
       return Object.fromEntries([...Object.entries(previous ?? {}), ...entries]);
@@ -488,7 +491,15 @@ export const FLAGS: readonly FlagDef[] = [
   flag('leader-elect-retry-period', 'leaderElectRetryPeriodMs', duration, 2_000,
     'Interval between tries to acquire or renew the lease.'),
   flag('runtime-config', 'runtimeConfig', boolMap(true), {},
-    'key[=true|false] pairs turning API groups/versions on or off (e.g. api/all=false,v1=true).'),
+    'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\n'
+    + 'v1=true|false for the core API group\n'
+    + '<group>/<version>=true|false for a specific API group and version (e.g. storage.orch.io/v1=true)\n'
+    + '<group>/<version>/<resource>=true|false for a single resource\n'
+    + 'api/all=true|false controls all API versions\n'
+    + 'api/ga=true|false controls all API versions of the form v[0-9]+\n'
+    + 'api/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\n'
+    + 'api/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+\n'
+    + 'api/legacy is deprecated, and will be removed in a future version'),
   flag('feature-gates', 'featureGates', boolMap(false), {}, 'Name=true|false pairs for feature gates.'),
   flag('audit-log-path', 'auditLogPath', text, '', 'If set, all requests coming to the apiserver will be logged to this file.  \'-\' means standard out.'),
   flag('audit-log-maxage', 'auditLogMaxage', int(0, INT_MAX), 366,
@@ -677,7 +688,9 @@ export function helpText(): string {
     const shown = (f.kind as ValueKind<unknown>).show(f.default);
     const zero = ['', 'false', '0', '0s'].includes(shown);
     const dflt = zero ? '' : ` (default ${f.kind.type === 'string' ? JSON.stringify(shown) : shown})`;
-    return `  ${left[i].padEnd(width)}   ${f.help}${dflt}`;
+    // A multi-line help (runtime-config, feature-gates) continues under its first line, as pflag prints it.
+    const help = f.help.replaceAll('\n', `\n${' '.repeat(width + 5)}`);
+    return `  ${left[i].padEnd(width)}   ${help}${dflt}`;
   });
   return ['Usage: orch-apiserver [flags]', '', 'Flags:', ...lines, ''].join('\n');
 }

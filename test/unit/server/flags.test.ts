@@ -189,7 +189,9 @@ describe('parseFlags', () => {
       expect(parseFlags(['--runtime-config=api/all=false,v1,batch/v1beta1=true']).runtimeConfig)
         .to.deep.equal({ 'api/all': false, v1: true, 'batch/v1beta1': true });
       expect(flagError(['--runtime-config=v1=maybe']).message)
-        .to.equal('invalid value "v1=maybe" for --runtime-config: invalid value of v1: must be true or false');
+        .to.equal('invalid value "v1=maybe" for --runtime-config: invalid value of v1: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax');
+      expect(flagError(['--feature-gates=A=yes']).message)
+        .to.equal('invalid value "A=yes" for --feature-gates: invalid value of A=yes, err: strconv.ParseBool: parsing "yes": invalid syntax');
     });
 
     it('parses --feature-gates into a map, merging repeats, and requires values', () => {
