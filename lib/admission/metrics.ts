@@ -1,8 +1,18 @@
 /**
- * Admission counts kept until the server exposes metrics: the spec's
- * `apiserver_admission_webhook_rejection_count` (labels name, operation, type, error_type,
- * rejection_code, the code truncated to 600). Each series is one counter keyed by its labels.
+ * Admission metrics as kube-apiserver 1.32 names them (k8s.io/apiserver pkg/admission/metrics),
+ * on the server's MetricsRegistry:
+ *  - apiserver_admission_step_admission_duration_seconds (STABLE; type admit|validate,
+ *    operation, rejected): each phase of the chain, once per request (reinvocation included);
+ *  - apiserver_admission_controller_admission_duration_seconds (STABLE; name, type, operation,
+ *    rejected): each plugin's call in each phase;
+ *  - apiserver_admission_webhook_admission_duration_seconds (STABLE; name, type admit|validating,
+ *    operation, rejected): each webhook call;
+ *  - apiserver_admission_webhook_request_total (ALPHA; name, type, operation, code, rejected);
+ *  - the spec's apiserver_admission_webhook_rejection_count (ALPHA; name, type, operation,
+ *    error_type, rejection_code): codes above 600 count as 600, bounding the label's values.
+ * Series are resolved once per label set and kept (a handful per plugin and operation).
  */
+import { MetricsRegistry } from '../metrics/registry';
 
 export type RejectionErrorType = 'calling_webhook_error' | 'no_error' | 'apiserver_internal_error';
 
@@ -22,19 +32,86 @@ export interface CounterSample<L> {
   value: number;
 }
 
+/** The chain's phase, as the step and controller metrics label it. */
+export type StepType = 'admit' | 'validate';
+
+const STEP_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
+const WEBHOOK_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25];
+
+/** Kubernetes keeps the code labels bounded: anything above 600 is 600. */
+const boundedCode = (code: number): number => Math.min(code, 600);
+
+type Observer = { observe(v: number): void };
+type Incrementer = { inc(): void };
+
 export class AdmissionMetrics {
-  private readonly rejections = new Map<string, CounterSample<WebhookRejectionLabels>>();
+  private readonly step;
+  private readonly controller;
+  private readonly webhook;
+  private readonly webhookRequest;
+  private readonly rejection;
+  private readonly children = new Map<string, Observer | Incrementer>();
+
+  /** Without a registry (unit tests of plugins), the metrics live in a private one. */
+  constructor(registry: MetricsRegistry = new MetricsRegistry()) {
+    this.step = registry.histogram({
+      name: 'apiserver_admission_step_admission_duration_seconds', labelNames: ['type', 'operation', 'rejected'], stability: 'STABLE', buckets: STEP_BUCKETS,
+      help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
+    });
+    this.controller = registry.histogram({
+      name: 'apiserver_admission_controller_admission_duration_seconds', labelNames: ['name', 'type', 'operation', 'rejected'], stability: 'STABLE', buckets: STEP_BUCKETS,
+      help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+    });
+    this.webhook = registry.histogram({
+      name: 'apiserver_admission_webhook_admission_duration_seconds', labelNames: ['name', 'type', 'operation', 'rejected'], stability: 'STABLE', buckets: WEBHOOK_BUCKETS,
+      help: 'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+    });
+    this.webhookRequest = registry.counter({
+      name: 'apiserver_admission_webhook_request_total', labelNames: ['name', 'type', 'operation', 'code', 'rejected'],
+      help: 'Admission webhook request total, identified by name and broken out for each admission type (validating or admit) and operation. Additional labels specify whether the request was rejected or not and an HTTP status code. Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
+    });
+    this.rejection = registry.counter({
+      name: 'apiserver_admission_webhook_rejection_count', labelNames: ['name', 'type', 'operation', 'error_type', 'rejection_code'],
+      help: 'Admission webhook rejection count, identified by name and broken out for each admission type (validating or admit) and operation. Additional labels specify an error type (calling_webhook_error or apiserver_internal_error if an error occurred; no_error otherwise) and optionally a non-zero rejection code if the webhook rejects the request with an HTTP status code (honored by the apiserver when the code is greater or equal to 400). Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
+    });
+  }
+
+  /** One phase of the chain took `seconds`. */
+  observeStep(type: StepType, operation: string, rejected: boolean, seconds: number): void {
+    this.child(`s|${type}|${operation}|${rejected}`, () => this.step.labels(type, operation, String(rejected)) as Observer).observe(seconds);
+  }
+
+  /** One plugin's call in one phase took `seconds`. */
+  observeController(name: string, type: StepType, operation: string, rejected: boolean, seconds: number): void {
+    this.child(`c|${name}|${type}|${operation}|${rejected}`, () => this.controller.labels(name, type, operation, String(rejected)) as Observer).observe(seconds);
+  }
+
+  /** One webhook call: its duration and its request count with the HTTP code (0: no answer). */
+  observeWebhook(name: string, type: 'admit' | 'validating', operation: string, rejected: boolean, code: number, seconds: number): void {
+    const c = boundedCode(code);
+    this.webhook.labels(name, type, operation, String(rejected)).observe(seconds);
+    this.webhookRequest.labels(name, type, operation, String(c), String(rejected)).inc();
+  }
 
   webhookRejected(labels: WebhookRejectionLabels): void {
-    const l = { ...labels, rejection_code: Math.min(labels.rejection_code, 600) };
-    const key = JSON.stringify([l.name, l.operation, l.type, l.error_type, l.rejection_code]);
-    const sample = this.rejections.get(key);
-    if (sample) sample.value++;
-    else this.rejections.set(key, { labels: l, value: 1 });
+    this.rejection.labels(labels.name, labels.type, labels.operation, labels.error_type, String(boundedCode(labels.rejection_code))).inc();
   }
 
   /** `apiserver_admission_webhook_rejection_count`, one sample per label set. */
-  webhookRejections(): CounterSample<WebhookRejectionLabels>[] {
-    return [...this.rejections.values()].map((s) => ({ labels: { ...s.labels }, value: s.value }));
+  async webhookRejections(): Promise<CounterSample<WebhookRejectionLabels>[]> {
+    const { values } = await this.rejection.get();
+    return values.map((v) => ({
+      labels: {
+        name: String(v.labels.name), operation: String(v.labels.operation), type: v.labels.type as WebhookRejectionLabels['type'],
+        error_type: v.labels.error_type as RejectionErrorType, rejection_code: Number(v.labels.rejection_code),
+      },
+      value: v.value,
+    }));
+  }
+
+  private child<T extends Observer | Incrementer>(key: string, make: () => T): T {
+    let c = this.children.get(key);
+    if (!c) this.children.set(key, (c = make()));
+    return c as T;
   }
 }

@@ -96,5 +96,5 @@ export async function buildAdmission(deps: Omit<PluginDeps, 'pluginConfig'>, con
   if (tail < 0) plugins.push(...always);
   else plugins.splice(tail, 0, ...always);
   if (inert.length) deps.log.info('admission plugins enabled without anything to act on here (their kinds are not served)', { plugins: inert });
-  return { chain: new AdmissionChain(plugins), inert };
+  return { chain: new AdmissionChain(plugins, deps.metrics), inert };
 }

@@ -36,6 +36,8 @@ export interface ServerConfig {
   etcdCafile: string; etcdCertfile: string; etcdKeyfile: string;
   etcdBinary: string;
   etcdCompactionIntervalMs: number;
+  /** --etcd-count-metric-poll-period: how often apiserver_storage_objects is counted in etcd without the watch cache (0: never). */
+  etcdCountMetricPollPeriodMs: number;
   /** Lifetime of list continue tokens (not a kube-apiserver flag). */
   continueTokenTtlMs: number;
   storageMediaType: StorageMediaType;
@@ -387,6 +389,8 @@ export const FLAGS: readonly FlagDef[] = [
   flag('storage-media-type', 'storageMediaType', oneOf(STORAGE_MEDIA_TYPES), 'application/json',
     'Encoding of objects stored in etcd.'),
   flag('watch-cache', 'watchCache', bool, true, 'Serve lists and watches from an in-memory cache of etcd.'),
+  flag('etcd-count-metric-poll-period', 'etcdCountMetricPollPeriodMs', duration, 60_000,
+    'Frequency of polling etcd for number of resources per type (without the watch cache). 0 disables the metric collection.'),
   flag('continue-token-ttl', 'continueTokenTtlMs', duration, 300_000,
     'Lifetime of list continue tokens; an older token is answered 410 Expired.'),
   flag('secure-port', 'securePort', int(0, 65535), 6443, 'HTTPS port; 0 picks a free port.'),

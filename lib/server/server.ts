@@ -71,6 +71,9 @@ import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
 import { MetricsRegistry } from '../metrics/registry';
 import { buildAudit } from '../audit/build';
 import { collectProcessMetrics } from '../metrics/process-metrics';
+import { EtcdMetrics, groupResourceString } from '../metrics/etcd-metrics';
+import { WatchMetrics } from '../metrics/watch-metrics';
+import { StorageObjectsMetric } from '../metrics/storage-metrics';
 
 export interface RunningServer {
   /** e.g. `https://127.0.0.1:6443` */
@@ -151,7 +154,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const nsStoreHolder: { store?: GenericStore } = {};
   // Set once authorization is built (before anything is served): escalation checks read its policy.
   const escalationHolder: { authorization?: Authorization } = {};
-  const admissionMetrics = new AdmissionMetrics();
+  const admissionMetrics = new AdmissionMetrics(metrics);
   const { chain: admission } = await buildAdmission({
     naming, config, stores, log: logger, authorization: escalationHolder, metrics: admissionMetrics,
     configFile: config.admissionControlConfigFile, caPem: pki.caCertPem,
@@ -177,12 +180,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // One lean client for reads, writes and watches (no grpc-js in the server); storage.close() closes it.
   const kvClient = new EtcdKvClient(etcdOptions);
   const storage = new Etcd3Storage(kvClient);
+  // Each resource's stores and watch cache reach etcd through a wrapper that records its requests.
+  const etcdMetrics = new EtcdMetrics(metrics, new WatchMetrics(metrics));
+  const storageObjects = new StorageObjectsMetric(metrics);
   const compactor = startCompactor(kvClient, config.etcdCompactionIntervalMs, logger);
 
   const { resources } = runtime;
   for (const def of resources) {
     if (def.virtual) continue;
-    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage, prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
+    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage: etcdMetrics.storageFor(storage, groupResourceString(def.group, def.resource)), prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
   }
   // One watch cache per resource: one etcd watch feeds every list, get and watch of it. The
   // versions of one resource (served-version.ts) share their keys, so they share its cache.
@@ -194,12 +200,21 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       const prefix = store.collectionPrefix();
       let started = byPrefix.get(prefix);
       if (!started) {
-        const cacher = new Cacher(storage, prefix, { probe, log: logger });
+        const cacher = new Cacher(store.storage, prefix, { probe, log: logger });
         cachers.push(cacher);
         byPrefix.set(prefix, started = cacher.start().then(() => cacher));
       }
       store.deps.cache = await started;
     }));
+  }
+  // apiserver_storage_objects: read from the watch cache at each scrape, else counted in etcd every --etcd-count-metric-poll-period.
+  const counted = new Set<string>();
+  for (const store of stores.values()) {
+    const resource = groupResourceString(store.def.group, store.def.resource);
+    if (counted.has(resource)) continue;
+    counted.add(resource);
+    if (store.deps.cache) storageObjects.fromCache(resource, store.deps.cache);
+    else storageObjects.poll(resource, async () => (await store.storage.range(store.collectionPrefix(), { countOnly: true })).count, config.etcdCountMetricPollPeriodMs);
   }
   const namespaces = stores.get(storeKey('', 'v1', 'namespaces')) as GenericStore;
   nsStoreHolder.store = namespaces;
@@ -332,6 +347,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await controllers.shutdown();
       await authenticationInfo.stop();
       compactor.stop();
+      storageObjects.stop();
       await Promise.all(cachers.map((c) => c.stop()));
       await storage.close();
       if (etcd) await etcd.stop();

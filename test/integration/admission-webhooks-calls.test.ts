@@ -240,10 +240,10 @@ describe('Admission webhooks: answers, failures and side effects', function () {
   });
 
   it('counts rejections by webhook, operation, type, error type and code', async () => {
-    const before = t.server.admissionMetrics.webhookRejections();
-    const count = (labels: Record<string, unknown>) => {
+    const before = await t.server.admissionMetrics.webhookRejections();
+    const count = async (labels: Record<string, unknown>) => {
       const find = (list: typeof before) => list.find((s) => Object.entries(labels).every(([k, v]) => (s.labels as unknown as Record<string, unknown>)[k] === v))?.value ?? 0;
-      return find(t.server.admissionMetrics.webhookRejections()) - find(before);
+      return find(await t.server.admissionMetrics.webhookRejections()) - find(before);
     };
     hooks.handlers.set('/counted-deny', (c) => deny(c, { code: 422, message: 'no' }));
     await configs.create('validating', 'counted', [
@@ -255,8 +255,8 @@ describe('Admission webhooks: answers, failures and side effects', function () {
     expect((await t.post(base, cm({ deny: 'yes' }))).status).to.equal(422);
     expect((await t.post(base, cm({ down: 'yes' }))).status).to.equal(500);
     expect((await t.post(base, cm({ big: 'yes' }))).status).to.equal(999);
-    expect(count({ name: 'counted-deny.hooks.test.io', operation: 'CREATE', type: 'validating', error_type: 'no_error', rejection_code: 422 })).to.equal(1);
-    expect(count({ name: 'counted-down.hooks.test.io', type: 'validating', error_type: 'calling_webhook_error', rejection_code: 503 })).to.equal(1);
-    expect(count({ name: 'counted-big.hooks.test.io', error_type: 'no_error', rejection_code: 600 })).to.equal(1);
+    expect(await count({ name: 'counted-deny.hooks.test.io', operation: 'CREATE', type: 'validating', error_type: 'no_error', rejection_code: 422 })).to.equal(1);
+    expect(await count({ name: 'counted-down.hooks.test.io', type: 'validating', error_type: 'calling_webhook_error', rejection_code: 503 })).to.equal(1);
+    expect(await count({ name: 'counted-big.hooks.test.io', error_type: 'no_error', rejection_code: 600 })).to.equal(1);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * One call of one matched webhook, shared by both phases: the dry-run check against sideEffects,
  * the review in the first version the webhook accepts, the POST, the reply checked, its warnings
- * and audit annotations passed on, and a denial turned into a WebhookRejection. Counting and
- * failurePolicy are the dispatchers' (they differ in what an error means for the phase).
+ * and audit annotations passed on, and a denial turned into a WebhookRejection. Recording
+ * (recordWebhookCall) and failurePolicy are the dispatchers' (they differ in what an error means for the phase).
  */
+import { performance } from 'node:perf_hooks';
 import { AdmissionAttributes } from '../interfaces';
 import { ApiError } from '../../meta/api-errors';
 import { ApiObject } from '../../scheme/types';
@@ -54,15 +55,27 @@ export async function callHook(deps: CallDeps, inv: WebhookInvocation, attrs: Ad
   return response;
 }
 
-/** Counts a failed call as Kubernetes does (`type` admit or validating); `failOpen` calls are not rejections. */
-export function countRejection(metrics: AdmissionMetrics, err: unknown, hookName: string, attrs: AdmissionAttributes,
-  type: 'admit' | 'validating', failOpen: boolean): void {
-  const base = { name: hookName, operation: attrs.operation, type };
-  if (err instanceof CallingWebhookError) {
+/**
+ * Records one webhook call as Kubernetes does (`type` admit or validating): its duration and
+ * request count with the code (200 allowed, the error's code, 0 for an internal error), and a
+ * failure as a rejection; a call that failed open is neither rejected nor a rejection.
+ * `err` undefined: the webhook allowed. `started`: performance.now() before the call.
+ */
+export function recordWebhookCall(metrics: AdmissionMetrics, err: unknown, hookName: string, attrs: AdmissionAttributes,
+  type: 'admit' | 'validating', failOpen: boolean, started: number): void {
+  const seconds = (performance.now() - started) / 1000;
+  const op = attrs.operation;
+  const base = { name: hookName, operation: op, type };
+  if (err === undefined) {
+    metrics.observeWebhook(hookName, type, op, false, 200, seconds);
+  } else if (err instanceof CallingWebhookError) {
     if (!failOpen) metrics.webhookRejected({ ...base, error_type: 'calling_webhook_error', rejection_code: err.code });
+    metrics.observeWebhook(hookName, type, op, !failOpen, err.code, seconds);
   } else if (err instanceof WebhookRejection) {
     metrics.webhookRejected({ ...base, error_type: 'no_error', rejection_code: err.status.code });
+    metrics.observeWebhook(hookName, type, op, true, err.status.code, seconds);
   } else {
     metrics.webhookRejected({ ...base, error_type: 'apiserver_internal_error', rejection_code: 0 });
+    metrics.observeWebhook(hookName, type, op, true, 0, seconds);
   }
 }

@@ -12,7 +12,8 @@ import { PluginDeps } from '../registry';
 import { WebhookInvocation, ruleTargetOf, shouldCallHook } from './webhook-matcher';
 import { WebhookCore } from './webhook-core';
 import { ReinvocationState } from './reinvocation-state';
-import { WebhookRejection, callHook, countRejection } from './call-hook';
+import { performance } from 'node:perf_hooks';
+import { WebhookRejection, callHook, recordWebhookCall } from './call-hook';
 import { CallingWebhookError, failClosed } from './webhook-errors';
 import { applyWebhookPatch, decodePatch } from './apply-webhook-patch';
 import { ServiceResolver } from './webhook-client';
@@ -74,6 +75,7 @@ export class MutatingWebhookPlugin implements AdmissionPlugin {
     const suffix = `round_${round}_index_${hook.order}`;
     let changed = false;
     let error: unknown;
+    const started = performance.now();
     try {
       const response = await callHook(this.core.call, inv, attrs, attrs.operation === 'DELETE' ? undefined : attrs.object, true);
       if (response.patch?.length) {
@@ -103,9 +105,9 @@ export class MutatingWebhookPlugin implements AdmissionPlugin {
       if (attrs.reinvocation) attrs.reinvocation.reinvoke = true;
     }
     if (hook.reinvocationPolicy === 'IfNeeded') state.invoked(hook.uid);
-    if (error === undefined) return;
     const failOpen = error instanceof CallingWebhookError && hook.failurePolicy === 'Ignore';
-    countRejection(this.deps.metrics, error, hook.name, attrs, 'admit', failOpen);
+    recordWebhookCall(this.deps.metrics, error, hook.name, attrs, 'admit', failOpen, started);
+    if (error === undefined) return;
     if (error instanceof CallingWebhookError) {
       if (failOpen) {
         this.deps.log.warn('Failed calling webhook, failing open', { webhook: hook.name, error: error.message });

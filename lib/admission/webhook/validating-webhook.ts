@@ -8,7 +8,8 @@ import { AdmissionAttributes, AdmissionPlugin } from '../interfaces';
 import { PluginDeps } from '../registry';
 import { WebhookInvocation, ruleTargetOf, shouldCallHook } from './webhook-matcher';
 import { WebhookCore } from './webhook-core';
-import { WebhookRejection, callHook, countRejection } from './call-hook';
+import { performance } from 'node:perf_hooks';
+import { WebhookRejection, callHook, recordWebhookCall } from './call-hook';
 import { CallingWebhookError, failClosed } from './webhook-errors';
 import { ServiceResolver } from './webhook-client';
 
@@ -61,12 +62,14 @@ export class ValidatingWebhookPlugin implements AdmissionPlugin {
   /** One webhook's call; resolves with the error to answer, or undefined when it allowed (or failed open). */
   private async invoke(inv: WebhookInvocation, attrs: AdmissionAttributes, idx: number): Promise<Error | undefined> {
     const hook = inv.hook;
+    const started = performance.now();
     try {
       await callHook(this.core.call, inv, attrs, attrs.object, false);
+      recordWebhookCall(this.deps.metrics, undefined, hook.name, attrs, 'validating', false, started);
       return undefined;
     } catch (err) {
       const failOpen = err instanceof CallingWebhookError && hook.failurePolicy === 'Ignore';
-      countRejection(this.deps.metrics, err, hook.name, attrs, 'validating', failOpen);
+      recordWebhookCall(this.deps.metrics, err, hook.name, attrs, 'validating', failOpen, started);
       if (err instanceof CallingWebhookError) {
         if (failOpen) {
           this.deps.log.warn('Failed calling webhook, failing open', { webhook: hook.name, error: err.message });

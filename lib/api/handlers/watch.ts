@@ -19,6 +19,8 @@ import { toApiError } from '../response-writer';
 import { decodeEvent, encodedBatchOnce, encodedOnce } from '../shared-events';
 import { negotiateResponse } from '../negotiation';
 import { watchEncoder } from '../watch-encoder';
+import { watchMetricsOf } from '../../metrics/etcd-metrics';
+import { WatchRecorder } from '../../metrics/watch-metrics';
 
 export interface WatchEvent { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: unknown }
 
@@ -39,8 +41,10 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   const store = s.store;
   const prefix = store.collectionPrefix(listNamespace(store, s.info.namespace, opts));
 
-  const out = new WatchSink();
-  const send = (ev: WatchEvent): boolean => (out.ended ? true : out.write(encoder.encode(ev)));
+  // apiserver_watch_events_*, apiserver_registered_watchers: this stream's series, resolved once.
+  const recorder = watchMetricsOf(store.storage)?.forKind(store.def.group, store.def.version, store.def.kind);
+  const out = new WatchSink(recorder);
+  const send = (ev: WatchEvent): boolean => (out.ended ? true : out.writeEvent(encoder.encode(ev)));
   // A change goes to many streams: streams of one representation share its encoding.
   const memoKeys = { ADDED: `${encoder.contentType}|ADDED`, MODIFIED: `${encoder.contentType}|MODIFIED`, DELETED: `${encoder.contentType}|DELETED` };
   const encodeShared = (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject): Buffer | string =>
@@ -59,7 +63,6 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
     if (!next && prev && wasIn) return encodeShared('DELETED', prev);
     return undefined;
   };
-  const concatBytes = (parts: Array<Buffer | string>): Buffer => Buffer.concat(parts.map((b) => (typeof b === 'string' ? Buffer.from(b) : b)));
   const sameForAll = encoder.shareable && !opts.labelSelector && !opts.fieldSelector;
   let lastRevision = 0;
   const bookmark = (annotations?: Record<string, string>) => {
@@ -84,7 +87,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
       // Without selectors every watcher of the representation writes the same bytes: made once.
       if (sameForAll && events.length > 1) {
         lastRevision = Math.max(lastRevision, events[events.length - 1].revision);
-        const ok = out.write(encodedBatchOnce(events, batchKey, () => concatBytes(events.map(eventBytes).filter((b) => b !== undefined))));
+        const ok = out.writeBatch(encodedBatchOnce(events, batchKey, () => sizedBatch(events.map(eventBytes).filter((b) => b !== undefined))));
         return !ok && !finished ? out.drained() : undefined;
       }
       // One write per delivery: each write to a stream has a fixed cost, whatever its size.
@@ -99,7 +102,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
         else (more ??= [first]).push(bytes);
       }
       if (first === undefined || out.ended) return undefined;
-      const ok = out.write(more ? concatBytes(more) : first);
+      const ok = more ? out.writeBatch(sizedBatch(more)) : out.writeEvent(first);
       // Back-pressure: a slow client holds its own queue, never the others'.
       if (!ok && !finished) return out.drained();
       return undefined;
@@ -174,6 +177,17 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   out.start(s.ctx.res);
 }
 
+/** The byte lengths of the events a delivery's bytes are made of (apiserver_watch_events_sizes). */
+const batchSizes = new WeakMap<Buffer, number[]>();
+
+/** Several encoded events as one write, remembering each one's size. */
+function sizedBatch(parts: Array<Buffer | string>): Buffer {
+  const bufs = parts.map((b) => (typeof b === 'string' ? Buffer.from(b) : b));
+  const bytes = Buffer.concat(bufs);
+  batchSizes.set(bytes, bufs.map((b) => b.length));
+  return bytes;
+}
+
 type Response = ResourceScope['ctx']['res'];
 
 /**
@@ -184,6 +198,32 @@ class WatchSink {
   private res?: Response;
   private buffered: Buffer[] = [];
   ended = false;
+  private registered = false;
+
+  /** `recorder`: where the events sent and the open stream are counted (absent: not measured). */
+  constructor(private readonly recorder?: WatchRecorder) {}
+
+  /** One encoded event. */
+  writeEvent(chunk: string | Buffer): boolean {
+    if (this.ended) return true;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (this.recorder) {
+      this.recorder.events.inc();
+      this.recorder.sizes.observe(bytes.length);
+    }
+    return this.write(bytes);
+  }
+
+  /** Several encoded events in one write (sizedBatch). */
+  writeBatch(bytes: Buffer): boolean {
+    if (this.ended) return true;
+    const sizes = batchSizes.get(bytes);
+    if (this.recorder && sizes) {
+      this.recorder.events.inc(sizes.length);
+      for (const n of sizes) this.recorder.sizes.observe(n);
+    }
+    return this.write(bytes);
+  }
 
   write(chunk: string | Buffer): boolean {
     if (this.ended) return true;
@@ -195,8 +235,13 @@ class WatchSink {
     return this.res.write(bytes);
   }
 
+  /** The stream is open: it counts as a registered watcher until it ends. */
   start(res: Response): void {
     this.res = res;
+    if (!this.ended && this.recorder) {
+      this.registered = true;
+      this.recorder.watchers.inc();
+    }
     for (const bytes of this.buffered) res.write(bytes);
     this.buffered = [];
     if (this.ended) res.end();
@@ -205,6 +250,8 @@ class WatchSink {
   end(): void {
     if (this.ended) return;
     this.ended = true;
+    if (this.registered) this.recorder!.watchers.dec();
+    this.registered = false;
     this.res?.end();
   }
 
