@@ -70,6 +70,7 @@ import { authorizationHandlers } from '../registry/authorization/handlers';
 import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
 import { MetricsRegistry } from '../metrics/registry';
 import { buildAudit } from '../audit/build';
+import { auditBackendsFromFlags } from '../audit/backends-from-flags';
 import { collectProcessMetrics } from '../metrics/process-metrics';
 import { EtcdMetrics, groupResourceString } from '../metrics/etcd-metrics';
 import { WatchMetrics } from '../metrics/watch-metrics';
@@ -144,7 +145,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;
   const admissionConfigs = readAdmissionConfigFile(config.admissionControlConfigFile);
   // The audit policy and log (lib/audit): a bad policy file or an unwritable log stops the start here.
-  const audit = await buildAudit({ config, naming, log: logger, counters: { event() {}, level() {}, error() {} } });
+  const audit = await buildAudit({ config, naming, log: logger, ...auditBackendsFromFlags(config, metrics, logger) });
   const signingAuthority = config.clusterSigningCertFile
     ? loadSigningAuthority(config.clusterSigningCertFile, config.clusterSigningKeyFile) : loadSigningAuthority(pki.caCertFile, pki.caKeyFile);
 
