@@ -94,6 +94,20 @@ describe('audit webhook backend', function () {
     expect(JSON.stringify(received())).to.not.include('value-b2');
   });
 
+  it('counts events and policy levels (apiserver_audit_event_total, apiserver_audit_level_total)', async () => {
+    const read = async () => parseExposition((await t.get('/metrics')).text);
+    const before = await read();
+    const r = await t.get('/api/v1/namespaces/default/configmaps/wh-a');
+    expect(r.status).to.equal(200);
+    const after = await read();
+    // The get: one Metadata request, one event (RequestReceived omitted); /metrics itself is level None.
+    expect(after.value('apiserver_audit_level_total', { level: 'Metadata' }) - before.value('apiserver_audit_level_total', { level: 'Metadata' })).to.equal(1);
+    expect(after.value('apiserver_audit_event_total') - before.value('apiserver_audit_event_total')).to.equal(1);
+    expect(after.value('apiserver_audit_level_total', { level: 'None' })).to.be.greaterThan(0);
+    expect(after.help.get('apiserver_audit_error_total')).to.equal(
+      '[ALPHA] Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.');
+  });
+
   it('batches: events of requests made together arrive in one EventList', async () => {
     const before = batches().length;
     const rs = await Promise.all([1, 2, 3, 4, 5].map((i) => t.post('/api/v1/namespaces/default/configmaps', cm(`wh-batch-${i}`))));
