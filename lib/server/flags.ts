@@ -12,6 +12,7 @@ import { unknownPluginError } from '../admission/plugin-names';
 import { formatGoDuration } from '../meta/go-duration';
 import { showHiddenVersionProblem } from '../metrics/registry';
 import { auditBackendFlagsProblem } from '../audit/batch-options';
+import { featureGatesHelp } from '../scheme/feature-gates';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
@@ -504,7 +505,7 @@ export const FLAGS: readonly FlagDef[] = [
     + 'api/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\n'
     + 'api/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+\n'
     + 'api/legacy is deprecated, and will be removed in a future version'),
-  flag('feature-gates', 'featureGates', boolMap(false), {}, 'Name=true|false pairs for feature gates.'),
+  flag('feature-gates', 'featureGates', boolMap(false), {}, featureGatesHelp()),
   flag('audit-log-path', 'auditLogPath', text, '', 'If set, all requests coming to the apiserver will be logged to this file.  \'-\' means standard out.'),
   flag('audit-log-maxage', 'auditLogMaxage', int(0, INT_MAX), 366,
     'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename. 0: not removed by age.'),

@@ -129,7 +129,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     warn: (m) => logger.warn(m), showHiddenForVersion: config.showHiddenMetricsForVersion, enabled: opts.metrics ?? true,
   });
   collectProcessMetrics(metrics);
-  if (gates.unknown.length) logger.warn('unknown feature gates have no effect', { gates: gates.unknown });
+  for (const w of gates.warnings) logger.warn(w);
   // proto/ is parsed now, so a broken file stops the start; then protobuf responses are offered.
   loadProtoRoot();
   registerProtobufSerializer(protobufSerializer);

@@ -59,7 +59,8 @@ describe('storage kinds', function () {
   const name = (prefix: string) => `${prefix}-${++seq}`;
 
   before(async () => {
-    t = await startTestServer();
+    // RecoverVolumeExpansionFailure is beta (on) in 1.32: off here, so the gate-off behaviour is seen.
+    t = await startTestServer(['--feature-gates=RecoverVolumeExpansionFailure=false']);
     storage = t.server.naming.group('storage');
     paths = pathsFor(storage);
   });
