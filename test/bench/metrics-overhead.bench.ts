@@ -1,7 +1,7 @@
 /**
  * Benchmark: the cost of recording metrics on the hot path. Create and get (resourceVersion=0) of
- * 1 KiB ConfigMaps at concurrency 64 against the benchmark's server (metrics on) and a second
- * server process on the same etcd started with metrics off (test/bench/metrics-off-main.ts), in
+ * 1 KiB ConfigMaps at concurrency 64 against two server processes on the benchmark's etcd, started
+ * alike (test/bench/metrics-side-main.ts) but one with metrics recording and one without, in
  * interleaved rounds whose order alternates, so drift weighs on both alike. Target (issue 17):
  * with metrics ≥ 0.95x the rate without.
  */
@@ -32,15 +32,23 @@ export const metricsOverheadBench: Benchmark = {
     const rounds = ctx.quick ? 2 : ROUNDS;
     const setup = ctx.env.apiClient(4);
     await setup.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orch-bench-nometrics-'));
-    const off = await startServerProcess([`--etcd-servers=${ctx.env.etcdEndpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error'],
-      { script: path.join(__dirname, 'metrics-off-main.js') });
-    const offClient = new Http2ApiClient(loadKubeconfig(off.kubeconfigPath), 1);
+    // Two fresh processes with the same flags (neither holds the benchmark server's Lease: no
+    // controllers run in either), differing only in metrics recording.
+    const dataDirs: string[] = [];
+    const servers: Awaited<ReturnType<typeof startServerProcess>>[] = [];
+    const clients: Http2ApiClient[] = [];
+    const sides = {} as Record<Side, ServerCrud>;
     try {
-      const sides: Record<Side, ServerCrud> = {
-        on: new ServerCrud(ctx.env.http2ApiClient(1), NAMESPACE),
-        off: new ServerCrud(offClient, NAMESPACE),
-      };
+      for (const side of ['on', 'off'] as Side[]) {
+        const dataDir = await mkdtemp(path.join(os.tmpdir(), `orch-bench-metrics-${side}-`));
+        dataDirs.push(dataDir);
+        const server = await startServerProcess([`metrics=${side}`, `--etcd-servers=${ctx.env.etcdEndpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error'],
+          { script: path.join(__dirname, 'metrics-side-main.js') });
+        servers.push(server);
+        const client = new Http2ApiClient(loadKubeconfig(server.kubeconfigPath), 1);
+        clients.push(client);
+        sides[side] = new ServerCrud(client, NAMESPACE);
+      }
       const names: Record<Side, string[]> = { on: [], off: [] };
       ctx.log(`${NAME}: warming up both servers`);
       for (const side of ['on', 'off'] as Side[]) await loop(sides[side], side, 'create', names[side], -1, { durationMs: 0, maxIterations: 500, minIterations: 500, concurrency: 16 });
@@ -59,9 +67,9 @@ export const metricsOverheadBench: Benchmark = {
       }
       return rows;
     } finally {
-      offClient.close();
-      await off.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      for (const c of clients) c.close();
+      for (const server of servers) await server.stop();
+      for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
     }
   },
 };
