@@ -3,7 +3,7 @@
  * events generated, events lost by a backend (by plugin), the policy level of each request,
  * and requests rejected because auditing failed. Built from the server's registry.
  */
-import type { Counter } from 'prom-client';
+import type { CounterMetric as Counter } from '../metrics/fast';
 import type { MetricsRegistry } from '../metrics/registry';
 import type { AuditLevel } from './annotations';
 

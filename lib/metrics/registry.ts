@@ -12,6 +12,7 @@
  * With `enabled: false` every metric is a no-op (the benchmark's "without metrics" baseline).
  */
 import client from 'prom-client';
+import { CounterMetric, FastCounter, FastHistogram, HistogramMetric } from './fast';
 
 /** What a disabled registry hands out: every recording method does nothing. */
 const NOOP: Record<string, unknown> = {
@@ -118,9 +119,9 @@ export class MetricsRegistry {
     this.showHidden = Boolean(opts.showHiddenForVersion);
   }
 
-  counter<L extends string>(opts: MetricOptions<L>): client.Counter<L> {
+  counter<L extends string>(opts: MetricOptions<L>): CounterMetric<L> {
     const common = this.common(opts);
-    return this.enabled ? new client.Counter<L>(common) : NOOP as unknown as client.Counter<L>;
+    return this.enabled ? new FastCounter<L>(common) : NOOP as unknown as CounterMetric<L>;
   }
 
   /** `collect` runs at each scrape (a gauge read from elsewhere, e.g. a watch cache's size). */
@@ -129,9 +130,9 @@ export class MetricsRegistry {
     return this.enabled ? new client.Gauge<L>({ ...common, ...(opts.collect ? { collect: opts.collect } : {}) }) : NOOP as unknown as client.Gauge<L>;
   }
 
-  histogram<L extends string>(opts: HistogramOptions<L>): client.Histogram<L> {
+  histogram<L extends string>(opts: HistogramOptions<L>): HistogramMetric<L> {
     const common = this.common(opts);
-    return this.enabled ? new client.Histogram<L>({ ...common, buckets: opts.buckets }) : NOOP as unknown as client.Histogram<L>;
+    return this.enabled ? new FastHistogram<L>(common, opts.buckets) : NOOP as unknown as HistogramMetric<L>;
   }
 
   /** The Prometheus text exposition of every exposed metric. */

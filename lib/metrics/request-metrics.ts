@@ -11,7 +11,8 @@
  * so a stream of 404s to made-up paths cannot grow the series without bound.
  */
 import type { Context, Next } from 'koa';
-import type { Counter, Gauge, Histogram } from 'prom-client';
+import type { Gauge } from 'prom-client';
+import type { CounterMetric as Counter, HistogramMetric as Histogram } from './fast';
 import { performance } from 'node:perf_hooks';
 import { MetricsRegistry } from './registry';
 import type { RequestInfo } from '../api/request-info';

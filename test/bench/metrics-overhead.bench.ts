@@ -3,7 +3,8 @@
  * 1 KiB ConfigMaps at concurrency 64 against two server processes on the benchmark's etcd, started
  * alike (test/bench/metrics-side-main.ts) but one with metrics recording and one without, in
  * interleaved rounds whose order alternates, so drift weighs on both alike. Target (issue 17):
- * with metrics ≥ 0.95x the rate without.
+ * with metrics ≥ 0.95x the rate without. Both run with --leader-elect=false, so both run the
+ * controllers (with election the first one started would hold the lease and carry them alone).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -42,7 +43,7 @@ export const metricsOverheadBench: Benchmark = {
       for (const side of ['on', 'off'] as Side[]) {
         const dataDir = await mkdtemp(path.join(os.tmpdir(), `orch-bench-metrics-${side}-`));
         dataDirs.push(dataDir);
-        const server = await startServerProcess([`metrics=${side}`, `--etcd-servers=${ctx.env.etcdEndpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error'],
+        const server = await startServerProcess([`metrics=${side}`, `--etcd-servers=${ctx.env.etcdEndpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error', '--leader-elect=false'],
           { script: path.join(__dirname, 'metrics-side-main.js') });
         servers.push(server);
         const client = new Http2ApiClient(loadKubeconfig(server.kubeconfigPath), 1);
