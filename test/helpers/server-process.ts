@@ -110,3 +110,24 @@ async function readyzOk(kubeconfigPath: string): Promise<boolean> {
     req.on('error', () => resolve(false));
   });
 }
+
+/**
+ * The one line the server process prints when it refuses to start with `args` (it is pointed
+ * at an etcd that does not exist, so only a start-up check can stop it first). Fails the test
+ * when the server starts or prints more than its start-up failure.
+ */
+export async function startFailureLine(args: string[]): Promise<string> {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const os = await import('node:os');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'orch-start-failure-'));
+  try {
+    const err = await startServerProcess([`--data-dir=${dataDir}`, '--etcd-servers=http://127.0.0.1:1', '--secure-port=0', '--log-level=error', ...args])
+      .then(() => undefined, (e: Error) => e);
+    if (!err) throw new Error(`the server started with ${args.join(' ')}`);
+    const lines = err.message.trim().split('\n');
+    if (lines.length !== 2) throw new Error(`expected one line of start-up failure, got: ${err.message}`);
+    return lines[1];
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { TestServer, eventually, startTestServer } from '../helpers/server-harness';
 import { AdmissionWebhookServer, HookAnswer, ReviewCall, startAdmissionWebhookServer } from '../helpers/admission-webhook-server';
 import { parseExposition } from '../helpers/prom-text';
-import { startServerProcess } from '../helpers/server-process';
+import { startFailureLine, startServerProcess } from '../helpers/server-process';
 
 const POLICY = `
 apiVersion: audit.orch.io/v1
@@ -173,36 +173,21 @@ describe('audit webhook backend', function () {
 describe('audit webhook flags at start-up', function () {
   this.timeout(60_000);
 
-  /** The one line the server process prints when it refuses to start (before etcd is reached). */
-  async function startFailure(args: string[]): Promise<string> {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'audit-webhook-start-'));
-    try {
-      const err = await startServerProcess([`--data-dir=${dataDir}`, '--etcd-servers=http://127.0.0.1:1', '--secure-port=0', '--log-level=error', ...args])
-        .then(() => undefined, (e: Error) => e);
-      expect(err, 'the server started').to.be.instanceOf(Error);
-      const lines = err!.message.trim().split('\n');
-      expect(lines, err!.message).to.have.length(2);
-      return lines[1];
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
-
   it('a missing or broken webhook kubeconfig stops the start with one line naming the flag', async () => {
-    expect(await startFailure(['--audit-webhook-config-file=/nonexistent/audit.kubeconfig']))
+    expect(await startFailureLine(['--audit-webhook-config-file=/nonexistent/audit.kubeconfig']))
       .to.include('--audit-webhook-config-file /nonexistent/audit.kubeconfig');
     const dir = mkdtempSync(path.join(os.tmpdir(), 'audit-webhook-bad-'));
     try {
       const file = path.join(dir, 'kubeconfig');
       writeFileSync(file, 'apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: http://127.0.0.1:1\n');
-      expect(await startFailure([`--audit-webhook-config-file=${file}`])).to.include(`--audit-webhook-config-file ${file}`);
+      expect(await startFailureLine([`--audit-webhook-config-file=${file}`])).to.include(`--audit-webhook-config-file ${file}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('an unknown mode stops the start with kube-apiserver\'s message', async () => {
-    expect(await startFailure(['--audit-webhook-config-file=/x', '--audit-webhook-mode=async']))
+    expect(await startFailureLine(['--audit-webhook-config-file=/x', '--audit-webhook-mode=async']))
       .to.include('invalid audit webhook mode async, allowed modes are "batch,blocking,blocking-strict"');
   });
 });

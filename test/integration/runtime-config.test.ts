@@ -10,28 +10,13 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startTestServer, TestServer } from '../helpers/server-harness';
 import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
-import { startServerProcess } from '../helpers/server-process';
+import { startFailureLine, startServerProcess } from '../helpers/server-process';
 import { captureLog } from '../helpers/log-capture';
 import { makeCsrPem } from '../helpers/csr-request';
 
 const KUBECTL_DISCOVERY_ACCEPT = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
 const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 const CSR_CONTROLLERS = ['csrsigning', 'csrapproving', 'csrcleaner'];
-
-/** The start-up failure of the server process with `args` (before etcd is reached). */
-async function startFailure(args: string[]): Promise<string> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'orch-runtime-config-'));
-  try {
-    const err = await startServerProcess([`--data-dir=${dataDir}`, '--etcd-servers=http://127.0.0.1:1', '--secure-port=0', ...args])
-      .then(() => undefined, (e: Error) => e);
-    expect(err, 'the server started').to.be.instanceOf(Error);
-    const lines = err!.message.trim().split('\n');
-    expect(lines, err!.message).to.have.length(2);
-    return lines[1];
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
 
 describe('--runtime-config', function () {
   this.timeout(120_000);
@@ -92,10 +77,10 @@ describe('--runtime-config', function () {
   });
 
   it('stops the start with one line on an unknown key or a switch the server cannot run with', async () => {
-    expect(await startFailure(['--runtime-config=batch/v1=false'])).to.equal('orch-apiserver: unknown api groups batch/v1');
-    expect(await startFailure(['--runtime-config=certificates.orch.io/v2=true']))
+    expect(await startFailureLine(['--runtime-config=batch/v1=false'])).to.equal('orch-apiserver: unknown api groups batch/v1');
+    expect(await startFailureLine(['--runtime-config=certificates.orch.io/v2=true']))
       .to.equal('orch-apiserver: group version certificates.orch.io/v2 that has not been registered');
-    expect(await startFailure(['--runtime-config=coordination.orch.io/v1=false']))
+    expect(await startFailureLine(['--runtime-config=coordination.orch.io/v1=false']))
       .to.equal('orch-apiserver: --leader-elect needs leases.coordination.orch.io/v1, which --runtime-config disables; set --leader-elect=false');
   });
 });
@@ -104,8 +89,8 @@ describe('--feature-gates', function () {
   this.timeout(120_000);
 
   it('stops the start on an unknown gate and on a locked gate set to the other value, in kube words', async () => {
-    expect(await startFailure(['--feature-gates=NoSuchGate=true'])).to.equal('orch-apiserver: unrecognized feature gate: NoSuchGate');
-    expect(await startFailure(['--feature-gates=WatchBookmark=false']))
+    expect(await startFailureLine(['--feature-gates=NoSuchGate=true'])).to.equal('orch-apiserver: unrecognized feature gate: NoSuchGate');
+    expect(await startFailureLine(['--feature-gates=WatchBookmark=false']))
       .to.equal('orch-apiserver: cannot set feature gate WatchBookmark to false, feature is locked to true');
   });
 
