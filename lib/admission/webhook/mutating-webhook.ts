@@ -90,7 +90,7 @@ export class MutatingWebhookPlugin implements AdmissionPlugin {
           const result = applyWebhookPatch(attrs.resource, attrs.object, ops, inv.kind);
           changed = result.changed;
           attrs.ctx.annotate?.(this.prefix.patch + suffix, JSON.stringify({
-            configuration: hook.configurationName, webhook: hook.name, patch: ops, patchType: 'JSONPatch',
+            configuration: hook.configurationName, webhook: hook.name, patch: ops.map(sortedKeys), patchType: 'JSONPatch',
           }), 'Request');
           attrs.object = result.object;
         }
@@ -120,4 +120,10 @@ export class MutatingWebhookPlugin implements AdmissionPlugin {
     if (error instanceof WebhookRejection) throw error.status;
     throw error;
   }
+}
+
+/** An operation as Kubernetes logs it: jsonpatch.Operation is a Go map, marshalled with its keys sorted. */
+function sortedKeys(op: unknown): unknown {
+  if (typeof op !== 'object' || op === null || Array.isArray(op)) return op;
+  return Object.fromEntries(Object.entries(op).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
