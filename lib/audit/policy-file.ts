@@ -98,7 +98,7 @@ function validateRule(r: unknown, at: string, errs: string[]): AuditPolicyRule |
   if (omit) rule.omitStages = omit;
   if (r.omitManagedFields !== undefined && r.omitManagedFields !== null) rule.omitManagedFields = bool(r.omitManagedFields, `${at}.omitManagedFields`, errs);
   if (rule.nonResourceURLs?.length && (rule.resources?.length || rule.namespaces?.length)) {
-    errs.push(`${at}.nonResourceURLs: Invalid value: ${JSON.stringify(rule.nonResourceURLs)}: rules cannot apply to both regular resources and non-resource URLs`);
+    errs.push(`${at}.nonResourceURLs: Invalid value: ${goStrings(rule.nonResourceURLs)}: rules cannot apply to both regular resources and non-resource URLs`);
   }
   return rule;
 }
@@ -123,9 +123,14 @@ function groupResources(gr: unknown, at: string, i: number, errs: string[]): Aud
   const names = strings(gr.resourceNames, `${at}[${i}].resourceNames`, errs);
   if (names) out.resourceNames = names;
   if (names?.length && !resources?.length) {
-    errs.push(`${at}.resourceNames: Invalid value: ${JSON.stringify(names)}: using resourceNames requires at least one resource`);
+    errs.push(`${at}.resourceNames: Invalid value: ${goStrings(names)}: using resourceNames requires at least one resource`);
   }
   return out;
+}
+
+/** Go's %#v of a []string: how Kubernetes' field errors print a list that is the bad value. */
+function goStrings(list: string[]): string {
+  return `[]string{${list.map((s) => JSON.stringify(s)).join(', ')}}`;
 }
 
 function strings(v: unknown, at: string, errs: string[]): string[] | undefined {
