@@ -76,5 +76,10 @@ export function formatEvent(e: AuditEvent, format: LogFormat): string {
   const groups = e.user.username && e.user.groups?.length ? list(e.user.groups) : '<none>';
   const as = e.impersonatedUser ? e.impersonatedUser.username : '<self>';
   const asGroups = e.impersonatedUser?.groups ? list(e.impersonatedUser.groups) : '<lookup>';
-  return `${e.requestReceivedTimestamp} AUDIT: id=${q(e.auditID)} stage=${q(e.stage)} ip=${q(e.sourceIPs?.[0] ?? '<unknown>')} method=${q(e.verb)} user=${q(user)} groups=${q(groups)} as=${q(as)} asgroups=${q(asGroups)} user-agent=${q(e.userAgent ?? '')} namespace=${q(e.objectRef?.namespace || '<none>')} uri=${q(e.requestURI)} response="${e.responseStatus ? e.responseStatus.code : '<deferred>'}"\n`;
+  return `${rfc3339Nano(e.requestReceivedTimestamp)} AUDIT: id=${q(e.auditID)} stage=${q(e.stage)} ip=${q(e.sourceIPs?.[0] ?? '<unknown>')} method=${q(e.verb)} user=${q(user)} groups=${q(groups)} as=${q(as)} asgroups=${q(asGroups)} user-agent=${q(e.userAgent ?? '')} namespace=${q(e.objectRef?.namespace || '<none>')} uri=${q(e.requestURI)} response="${e.responseStatus ? e.responseStatus.code : '<deferred>'}"\n`;
+}
+
+/** Go's time.RFC3339Nano, which the legacy line uses: trailing zeros of the fraction dropped, a whole second has none. */
+function rfc3339Nano(microTime: string): string {
+  return microTime.replace(/\.(\d*?)0*Z$/, (_, frac: string) => (frac ? `.${frac}Z` : 'Z'));
 }
