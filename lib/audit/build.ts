@@ -41,7 +41,7 @@ export interface AuditBuildOptions {
 export async function buildAudit(o: AuditBuildOptions): Promise<BuiltAudit> {
   const { config, naming } = o;
   // The policy first: a bad file stops the start even when no backend is configured.
-  const policy = config.auditPolicyFile ? readAuditPolicyFile(config.auditPolicyFile, [naming.group('audit'), 'audit.k8s.io']) : undefined;
+  const policy = config.auditPolicyFile ? readAuditPolicyFile(config.auditPolicyFile, [naming.group('audit'), 'audit.k8s.io'], (m) => o.log.warn(m)) : undefined;
   const backends: AuditBackend[] = [];
   if (config.auditLogPath) {
     const log = new LogBackend({

@@ -18,13 +18,22 @@ export class AuditPolicyError extends Error {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const POLICY_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'rules', 'omitStages', 'omitManagedFields']);
 const RULE_FIELDS = new Set(['level', 'users', 'userGroups', 'verbs', 'resources', 'namespaces', 'nonResourceURLs', 'omitStages', 'omitManagedFields']);
+const GROUP_RESOURCES_FIELDS = new Set(['group', 'resources', 'resourceNames']);
+
+/** Fields the decoder does not know, as `unknown field "rules[0].verb"` (Kubernetes' strict decoding error). */
+function unknownFields(o: Obj, known: Set<string>, at: string, unknown: string[]): void {
+  for (const k of Object.keys(o)) if (!known.has(k)) unknown.push(`unknown field ${JSON.stringify(at ? `${at}.${k}` : k)}`);
+}
 
 /**
  * Reads and validates `file`. `groups` are the accepted API groups (`audit.orch.io` and
  * `audit.k8s.io`). Throws AuditPolicyError worded as kube-apiserver's `loading audit policy file`.
+ * Unknown fields do not refuse the file: as kube-apiserver's lenient fallback, they are ignored
+ * and reported once through `warn`.
  */
-export function readAuditPolicyFile(file: string, groups: string[]): AuditPolicy {
+export function readAuditPolicyFile(file: string, groups: string[], warn?: (msg: string) => void): AuditPolicy {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -32,14 +41,14 @@ export function readAuditPolicyFile(file: string, groups: string[]): AuditPolicy
     throw new AuditPolicyError(`loading audit policy file: failed to read file path ${JSON.stringify(file)}: ${(err as Error).message}`);
   }
   try {
-    return parseAuditPolicy(text, groups);
+    return parseAuditPolicy(text, groups, warn);
   } catch (err) {
     throw new AuditPolicyError(`loading audit policy file: ${(err as Error).message.replace(/\s*\n\s*/g, ' ')}: from file ${file}`);
   }
 }
 
 /** Parses and validates a policy document; throws an Error naming every problem on one line. */
-export function parseAuditPolicy(text: string, groups: string[]): AuditPolicy {
+export function parseAuditPolicy(text: string, groups: string[], warn?: (msg: string) => void): AuditPolicy {
   let doc: unknown;
   try {
     doc = parseYaml(text);
@@ -53,26 +62,29 @@ export function parseAuditPolicy(text: string, groups: string[]): AuditPolicy {
     throw new Error(`unknown group version field ${apiVersion || '/'}, Kind=${typeof doc.kind === 'string' ? doc.kind : ''} in policy`);
   }
   const errs: string[] = [];
+  const unknown: string[] = [];
+  unknownFields(doc, POLICY_FIELDS, '', unknown);
   const policy: AuditPolicy = { rules: [] };
   policy.omitStages = stages(doc.omitStages, 'omitStages', errs);
   if (doc.omitManagedFields !== undefined) policy.omitManagedFields = bool(doc.omitManagedFields, 'omitManagedFields', errs);
   if (doc.rules !== undefined && doc.rules !== null && !Array.isArray(doc.rules)) errs.push('rules: Invalid value: must be a list');
   const rules = Array.isArray(doc.rules) ? doc.rules : [];
   rules.forEach((r, i) => {
-    const rule = validateRule(r, `rules[${i}]`, errs);
+    const rule = validateRule(r, `rules[${i}]`, errs, unknown);
     if (rule) policy.rules.push(rule);
   });
   if (errs.length) throw new Error(errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
+  if (unknown.length) warn?.(`Audit policy contains errors, falling back to lenient decoding: strict decoding error: ${unknown.join(', ')}`);
   if (!policy.rules.length) throw new Error('loaded illegal policy with 0 rules');
   return policy;
 }
 
-function validateRule(r: unknown, at: string, errs: string[]): AuditPolicyRule | undefined {
+function validateRule(r: unknown, at: string, errs: string[], unknown: string[]): AuditPolicyRule | undefined {
   if (!isObj(r)) {
     errs.push(`${at}: Invalid value: must be an object`);
     return undefined;
   }
-  for (const k of Object.keys(r)) if (!RULE_FIELDS.has(k)) errs.push(`${at}: unknown field ${JSON.stringify(k)}`);
+  unknownFields(r, RULE_FIELDS, at, unknown);
   const rule: AuditPolicyRule = { level: 'None' };
   if (r.level === undefined || r.level === '') errs.push(`${at}.level: Required value`);
   else if (!AUDIT_LEVELS.includes(r.level as AuditLevel)) {
@@ -92,7 +104,7 @@ function validateRule(r: unknown, at: string, errs: string[]): AuditPolicyRule |
   if (urls) rule.nonResourceURLs = urls;
   if (r.resources !== undefined && r.resources !== null) {
     if (!Array.isArray(r.resources)) errs.push(`${at}.resources: Invalid value: must be a list`);
-    else rule.resources = r.resources.map((gr, i) => groupResources(gr, `${at}.resources`, i, errs));
+    else rule.resources = r.resources.map((gr, i) => groupResources(gr, `${at}.resources`, i, errs, unknown));
   }
   const omit = stages(r.omitStages, `${at}.omitStages`, errs);
   if (omit) rule.omitStages = omit;
@@ -103,11 +115,12 @@ function validateRule(r: unknown, at: string, errs: string[]): AuditPolicyRule |
   return rule;
 }
 
-function groupResources(gr: unknown, at: string, i: number, errs: string[]): AuditGroupResources {
+function groupResources(gr: unknown, at: string, i: number, errs: string[], unknown: string[]): AuditGroupResources {
   if (!isObj(gr)) {
     errs.push(`${at}[${i}]: Invalid value: must be an object`);
     return {};
   }
+  unknownFields(gr, GROUP_RESOURCES_FIELDS, `${at}[${i}]`, unknown);
   const out: AuditGroupResources = {};
   if (gr.group !== undefined && gr.group !== null) {
     if (typeof gr.group !== 'string') errs.push(`${at}.group: Invalid value: must be a string`);

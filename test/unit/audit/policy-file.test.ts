@@ -103,6 +103,19 @@ describe('readAuditPolicyFile', () => {
       expect(() => readAuditPolicyFile(file, ['audit.k8s.io'])).to.throw(AuditPolicyError, 'unknown group version field audit.orch.io/v1, Kind=Policy in policy');
     });
 
+    it('fields it does not know are ignored with one warning, as kube-apiserver\'s lenient decoding', () => {
+      // Kubernetes' reader_test: `verbs` indented into a resources entry; here also a typo at the rule and policy level.
+      const text = policyWith('- level: None\n  resources:\n  - group: coordination.k8s.io\n    resources: ["leases"]\n    verbs: ["watch"]\n'
+        + '- level: Metadata\n  verb: ["get"]\n', 'omitStage: ["RequestReceived"]\n');
+      const warnings: string[] = [];
+      const p = readAuditPolicyFile(write(text), GROUPS, (m) => warnings.push(m));
+      expect(p.rules).to.deep.equal([{ level: 'None', resources: [{ group: 'coordination.k8s.io', resources: ['leases'] }] }, { level: 'Metadata' }]);
+      expect(warnings).to.deep.equal(['Audit policy contains errors, falling back to lenient decoding: strict decoding error: '
+        + 'unknown field "omitStage", unknown field "rules[0].resources[0].verbs", unknown field "rules[1].verb"']);
+      expect(() => readAuditPolicyFile(write(policyWith('- level: None\n')), GROUPS, (m) => warnings.push(m))).to.not.throw();
+      expect(warnings).to.have.length(1);
+    });
+
     it('policy-level omitManagedFields', () => {
       const p = readAuditPolicyFile(write(policyWith('  - level: Metadata\n', 'omitManagedFields: true\n')), GROUPS);
       expect(p.omitManagedFields).to.equal(true);
