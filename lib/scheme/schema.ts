@@ -30,6 +30,10 @@ export interface Schema {
   'x-kubernetes-patch-merge-key'?: string;
   /** A string that may also be given as an integer (IntOrString), or a Quantity. */
   'x-kubernetes-int-or-string'?: boolean;
+  /** The value may be null (custom resource schemas). */
+  nullable?: boolean;
+  /** A whole Kubernetes object with apiVersion, kind and metadata (custom resource schemas). */
+  'x-kubernetes-embedded-resource'?: boolean;
 }
 
 export const str = (description?: string): Schema => ({ type: 'string', ...(description ? { description } : {}) });

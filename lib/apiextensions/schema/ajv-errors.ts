@@ -84,7 +84,7 @@ export function toFieldErrors(errors: ErrorObject[], data: unknown, root: Json, 
     const total = (resolve(root, m[1]) as unknown[] | undefined)?.length ?? 0;
     const failing = new Set(errors.filter((x) => !dropped.has(x) && x.instancePath.startsWith(e.instancePath) && x.schemaPath.startsWith(`${m[1]}/`))
       .map((x) => x.schemaPath.slice(m[1].length + 1).split('/')[0]));
-    const p = fieldPath(e.instancePath, data, prefix);
+    const p = fieldPath(e.instancePath, data, '');
     const detail = `"${p}" must validate all the schemas (allOf)${failing.size === total ? '. None validated' : ''}`;
     extra.set(e, [fieldErrors.invalid(NIL, '', detail)]);
   }
@@ -100,10 +100,12 @@ export function toFieldErrors(errors: ErrorObject[], data: unknown, root: Json, 
 
 function one(e: ErrorObject, data: unknown, prefix: string): FieldError | undefined {
   const p = fieldPath(e.instancePath, data, prefix);
+  // kube-openapi's messages name the path inside the validated value, without the prefix.
+  const rel = fieldPath(e.instancePath, data, '');
   const v = e.data;
   const node = (isObject(e.parentSchema) ? e.parentSchema : {}) as Json;
   const params = e.params as Record<string, unknown>;
-  const inBody = `${p} in body`;
+  const inBody = `${rel} in body`;
   const isInt = typeof v === 'number' && Number.isInteger(v);
   switch (e.keyword) {
     case 'type': {
@@ -142,18 +144,18 @@ function one(e: ErrorObject, data: unknown, prefix: string): FieldError | undefi
       const format = String(params.format);
       if (format === 'int32' || format === 'int64' || format === 'float') {
         const t = format === 'float' ? 'number' : 'integer';
-        return fieldErrors.invalid(NIL, '', `Checked value must be of type ${t} with format ${format} in ${p}`);
+        return fieldErrors.invalid(NIL, '', `Checked value must be of type ${t} with format ${format} in ${rel}`);
       }
       const written = typeof node['x-k8s-format'] === 'string' ? node['x-k8s-format'] : format;
       return fieldErrors.typeInvalid(p, v, `${inBody} must be of type ${written}: ${JSON.stringify(v)}`);
     }
-    case 'anyOf': return fieldErrors.invalid(NIL, '', `"${p}" must validate at least one schema (anyOf)`);
+    case 'anyOf': return fieldErrors.invalid(NIL, '', `"${rel}" must validate at least one schema (anyOf)`);
     case 'oneOf': {
       const passing = params.passingSchemas;
       const more = Array.isArray(passing) ? `Found ${passing.length} valid alternatives` : 'Found none valid';
-      return fieldErrors.invalid(NIL, '', `"${p}" must validate one and only one schema (oneOf). ${more}`);
+      return fieldErrors.invalid(NIL, '', `"${rel}" must validate one and only one schema (oneOf). ${more}`);
     }
-    case 'not': return fieldErrors.invalid(NIL, '', `"${p}" must not validate the schema (not)`);
+    case 'not': return fieldErrors.invalid(NIL, '', `"${rel}" must not validate the schema (not)`);
     default: return fieldErrors.invalid(p || NIL, v ?? '', e.message ?? 'invalid');
   }
 }
