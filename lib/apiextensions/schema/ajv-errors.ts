@@ -57,10 +57,12 @@ function resolve(root: Json, schemaPointer: string): unknown {
 /** Maps the errors of one failed validation of `data` to field errors (paths prefixed with `prefix`). */
 export function toFieldErrors(errors: ErrorObject[], data: unknown, root: Json, prefix = ''): FieldError[] {
   const dropped = new Set<ErrorObject>();
+  // kube-openapi checks only type and enum of a null value: its allOf/anyOf/oneOf/not do not run.
+  for (const e of errors) if (e.data === null && /\/(anyOf|oneOf|allOf|not)(\/|$)/.test(e.schemaPath)) dropped.add(e);
   const extra = new Map<ErrorObject, FieldError[]>();
   // anyOf / oneOf: keep the errors of the best failing branch (fewest errors, first on a tie).
   for (const e of errors) {
-    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') continue;
+    if (dropped.has(e) || (e.keyword !== 'anyOf' && e.keyword !== 'oneOf')) continue;
     const base = `${e.schemaPath}/`;
     const branches = new Map<string, ErrorObject[]>();
     for (const b of errors) {
