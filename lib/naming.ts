@@ -37,6 +37,15 @@ export interface Naming {
   defaultServiceAccountIssuer: string;
   /** The root-CA ConfigMap published to every namespace: `orch-root-ca.crt` / `kube-root-ca.crt`. */
   rootCaConfigMapName: string;
+  /** Finalizer the CRD cleanup controller owns: `customresourcecleanup.apiextensions.orch.io`. */
+  crdCleanupFinalizer: string;
+  /** Annotation approving a CRD in a protected group: `api-approved.orch.io` / `api-approved.kubernetes.io`. */
+  apiApprovedAnnotation: string;
+  /**
+   * Domains whose groups (the domain itself and its subdomains) need that approval: Kubernetes'
+   * `k8s.io` and `kubernetes.io` and this project's `orch.io`, whatever the flavor.
+   */
+  protectedGroupDomains: string[];
 }
 
 function make(flavor: Flavor): Naming {
@@ -62,6 +71,9 @@ function make(flavor: Flavor): Naming {
     bootstrapTokenType: `bootstrap.${labelDomain}/token`,
     defaultServiceAccountIssuer: `https://${flavor === 'orch' ? 'orch' : 'kubernetes'}.default.svc.cluster.local`,
     rootCaConfigMapName: `${system}-root-ca.crt`,
+    crdCleanupFinalizer: `customresourcecleanup.apiextensions.${domain}`,
+    apiApprovedAnnotation: `api-approved.${labelDomain}`,
+    protectedGroupDomains: ['k8s.io', 'kubernetes.io', 'orch.io'],
   };
 }
 

@@ -68,6 +68,18 @@ export function isDns1123Label(value: string): string[] {
   return errs;
 }
 
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const dns1035LabelRe = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+const DNS1035_LABEL_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+
+/** IsDNS1035Label: at most 63 lower-case alphanumerics or '-', a letter first, alphanumeric last. Empty list = valid. */
+export function isDns1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 63) errs.push(maxLenError(63));
+  if (!dns1035LabelRe.test(value)) errs.push(regexError(DNS1035_LABEL_MSG, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
+  return errs;
+}
+
 /**
  * IsQualifiedName, the format of label and annotation keys and finalizers: an optional
  * DNS-subdomain prefix and '/', then a name of at most 63 characters. Empty list = valid.

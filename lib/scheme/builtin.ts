@@ -24,6 +24,7 @@ import { authorizationResources } from '../registry/authorization/kinds';
 import { webhookConfigurationResources } from '../registry/admissionregistration/webhook-configurations';
 import { certificateSigningRequestResource } from '../registry/certificates/certificate-signing-requests';
 import { leaseResource } from '../registry/coordination/leases';
+import { customResourceDefinitionResource } from '../registry/apiextensions/custom-resource-definitions';
 
 /** `gates`: the --feature-gates the kinds read (defaults when omitted). */
 export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates()): ResourceDef[] {
@@ -35,6 +36,6 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     tokenReviewResource(naming), selfSubjectReviewResource(naming), ...authorizationResources(naming),
     clusterRoleResource(naming), clusterRoleBindingResource(naming), roleResource(naming), roleBindingResource(naming),
     ...webhookConfigurationResources(naming), certificateSigningRequestResource(naming),
-    leaseResource(naming),
+    leaseResource(naming), customResourceDefinitionResource(naming),
   ];
 }
