@@ -1,7 +1,7 @@
 /**
  * How each field of a message travels, read once from the protobufjs reflection of the .proto
- * files: scalar or message, repeated or map, and the project's options `(orch.nullable)` and
- * `(orch.inline)` that stand for the Go type behind the field.
+ * files: scalar or message, repeated or map, the JSON name, and the project's options
+ * `(orch.nullable)` and `(orch.inline)` that stand for the Go type behind the field.
  */
 import { Field, MapField, Type, types } from 'protobufjs';
 import { SpecialType, specialTypeOf } from './special-types';
@@ -10,7 +10,7 @@ import { SpecialType, specialTypeOf } from './special-types';
 export const WIRE = { varint: 0, fixed64: 1, bytes: 2, fixed32: 5 } as const;
 
 export interface FieldPlan {
-  /** The field name, which is also its JSON name. */
+  /** The JSON name: the field name, or its `json_name` option where they differ (`$ref`, `x-kubernetes-...`). */
   name: string;
   id: number;
   repeated: boolean;
@@ -56,7 +56,7 @@ function fieldPlan(f: Field): FieldPlan {
   if (wireType === undefined) throw new Error(`${f.fullName}: unknown scalar type ${f.type}`);
   const options = f.options ?? {};
   return {
-    name: f.name,
+    name: typeof options.json_name === 'string' ? options.json_name : f.name,
     id: f.id,
     repeated: f.repeated,
     map: f instanceof MapField,

@@ -24,6 +24,7 @@ const RBAC = 'k8s.io.api.rbac.v1';
 const COORDINATION = 'k8s.io.api.coordination.v1';
 const CERTIFICATES = 'k8s.io.api.certificates.v1';
 const ADMISSIONREGISTRATION = 'k8s.io.api.admissionregistration';
+const APIEXTENSIONS = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const META_V1BETA1 = 'k8s.io.apimachinery.pkg.apis.meta.v1beta1';
 const metaVersion = (v: string) => metaGroups.map((g) => `${g}/${v}`);
@@ -45,6 +46,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   },
   { apiVersions: groupVersion('coordination', 'v1'), protoPackage: COORDINATION, lists: true, kinds: ['Lease'] },
   { apiVersions: groupVersion('certificates', 'v1'), protoPackage: CERTIFICATES, lists: true, kinds: ['CertificateSigningRequest'] },
+  { apiVersions: groupVersion('apiextensions', 'v1'), protoPackage: APIEXTENSIONS, lists: true, kinds: ['CustomResourceDefinition'] },
   ...['v1', 'v1beta1'].map((v) => ({
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
     kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],

@@ -6,10 +6,16 @@
  */
 import { Reader, Type, Writer } from 'protobufjs';
 import { FieldPlan, MessagePlan, planOf, WIRE } from './field-plan';
-import { toNumber } from './special-types';
+import { NestedCodec, toNumber } from './special-types';
 import { messageType } from './loader';
 
 type Json = Record<string, unknown>;
+
+/** Lets special types (a CRD's schema unions) write and read ordinary messages inside them. */
+const NESTED: NestedCodec = {
+  write: (typeName, w, value) => writeMessageBody(w, planOf(messageType(typeName)), value),
+  read: (typeName, r, end) => readMessageBody(r, planOf(messageType(typeName)), end),
+};
 
 const INT64 = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 const INTEGER = new Set(['int32', 'uint32', 'sint32', 'fixed32', 'sfixed32', ...INT64]);
@@ -69,7 +75,7 @@ function writeValue(w: Writer, plan: MessagePlan, f: FieldPlan, value: unknown, 
 /** Writes the fields of `json` as the message of `plan` (no tag, no length). */
 export function writeMessageBody(w: Writer, plan: MessagePlan, json: unknown): void {
   if (plan.special) {
-    plan.special.encode(w, json);
+    plan.special.encode(w, json, NESTED);
     return;
   }
   if (json !== undefined && json !== null && !isObject(json)) {
@@ -161,7 +167,7 @@ function isZeroValue(f: FieldPlan, v: unknown): boolean {
 
 /** Reads the message of `plan` from `r.pos` to `end` as JSON (fields in Go struct order). */
 export function readMessageBody(r: Reader, plan: MessagePlan, end: number): unknown {
-  if (plan.special) return plan.special.decode(r, end);
+  if (plan.special) return plan.special.decode(r, end, NESTED);
   const values = new Map<FieldPlan, unknown>();
   while (r.pos < end) {
     const tag = r.uint32();

@@ -1,15 +1,25 @@
 /**
  * Messages whose JSON form is not an object of their fields, each with the wire form Go's
  * hand-written marshalling gives it (apimachinery's time_proto.go, micro_time_proto.go,
- * fieldsv1, RawExtension, intstr, resource.Quantity) or the Go type behind them (a []string newtype).
+ * fieldsv1, RawExtension, intstr, resource.Quantity) or the Go type behind them (a []string newtype);
+ * a CRD's JSON and JSON-schema unions come from json-schema-types.ts.
  */
 import { Reader, Writer } from 'protobufjs';
+import { jsonSchemaTypes } from './json-schema-types';
+
+/** The generic codec, for special types that hold ordinary messages (a CRD's JSON schemas). */
+export interface NestedCodec {
+  /** Writes the body of message `typeName` (full name) for a JSON value. */
+  write(typeName: string, w: Writer, value: unknown): void;
+  /** Reads the body of message `typeName` from `r.pos` to `end`. */
+  read(typeName: string, r: Reader, end: number): unknown;
+}
 
 export interface SpecialType {
   /** Writes the message body (no tag, no length) for a JSON value; null/undefined is Go's zero value. */
-  encode(w: Writer, value: unknown): void;
+  encode(w: Writer, value: unknown, nested: NestedCodec): void;
   /** The JSON value of the body from `r.pos` to `end`; undefined where Go's JSON shows null. */
-  decode(r: Reader, end: number): unknown;
+  decode(r: Reader, end: number, nested: NestedCodec): unknown;
   /** A decoded value that is Go's zero value (absent unless the field is nullable). */
   isZero?(value: unknown): boolean;
 }
@@ -210,6 +220,7 @@ const stringList: SpecialType = {
 };
 
 const SPECIAL: Record<string, SpecialType> = {
+  ...jsonSchemaTypes,
   'k8s.io.apimachinery.pkg.apis.meta.v1.Time': time,
   'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime': microTime,
   'k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1': fieldsV1,
