@@ -32,7 +32,8 @@ type Json = Record<string, any>;
 function refs(doc: unknown, at = '#'): [string, string][] {
   if (!doc || typeof doc !== 'object') return [];
   if (Array.isArray(doc)) return doc.flatMap((v, i) => refs(v, `${at}/${i}`));
-  return Object.entries(doc as Json).flatMap(([k, v]) => (k === '$ref' ? [[at, v as string] as [string, string]] : refs(v, `${at}/${k}`)));
+  // A `$ref` whose value is a schema is a property of that name (JSONSchemaProps has one).
+  return Object.entries(doc as Json).flatMap(([k, v]) => (k === '$ref' && typeof v === 'string' ? [[at, v] as [string, string]] : refs(v, `${at}/${k}`)));
 }
 
 /** Every PATCH operation of a v3 or v2 document, with its path. */
@@ -164,6 +165,7 @@ describe('OpenAPI documents', () => {
         { group: '', kind: 'DeleteOptions', version: 'v1' },
         { group: 'admissionregistration.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'admissionregistration.orch.io', kind: 'DeleteOptions', version: 'v1beta1' },
+        { group: 'apiextensions.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'authentication.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'certificates.orch.io', kind: 'DeleteOptions', version: 'v1' },
