@@ -4,10 +4,11 @@
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import { AuditEventJson, readAuditEvents } from '../helpers/audit-log';
 import { TestServer, eventually, startTestServer } from '../helpers/server-harness';
 import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 
@@ -34,12 +35,8 @@ rules:
   - level: Metadata
 `;
 
-type Event = Record<string, any>;
-
-function readEvents(file: string): Event[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-}
+type Event = AuditEventJson;
+const readEvents = readAuditEvents;
 
 const cm = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' }, ...extra });
 

@@ -6,7 +6,8 @@
  * AddAnnotationWithLevel. A validating webhook's denial is the event's responseStatus.
  */
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readAuditEvents } from '../helpers/audit-log';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestServer, WITHOUT_NAMESPACE_DEFAULTS, eventually, startTestServer } from '../helpers/server-harness';
@@ -40,7 +41,7 @@ describe('audit annotations of admission webhooks', function () {
   let dir: string;
   let logFile: string;
 
-  const readEvents = (): Event[] => (existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+  const readEvents = (): Event[] => readAuditEvents(logFile);
   /** The ResponseComplete event of the request that answered `r`. */
   const completed = (r: { headers: Record<string, unknown> }) => eventually(async () =>
     readEvents().find((e) => e.auditID === r.headers['audit-id'] && e.stage === 'ResponseComplete'));

@@ -6,7 +6,8 @@
  * a webhook's many long warnings plus field validation's stay within kube-apiserver's budget.
  */
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readAuditEvents } from '../helpers/audit-log';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestServer, WITHOUT_NAMESPACE_DEFAULTS, eventually, startTestServer } from '../helpers/server-harness';
@@ -31,8 +32,7 @@ describe('deprecated API versions', function () {
     apiVersion: `${GROUP}/${version}`, kind: `${kind}WebhookConfiguration`, metadata: { name }, webhooks: [],
   });
   const eventsOf = (id: string) => eventually(async () => {
-    if (!existsSync(logFile)) return undefined;
-    const evs = readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.auditID === id);
+    const evs = readAuditEvents(logFile).filter((e) => e.auditID === id);
     return evs.find((e) => e.stage === 'ResponseComplete');
   });
 
