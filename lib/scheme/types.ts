@@ -154,6 +154,12 @@ export interface ResourceDef {
   storageVersion?: string;
   /** Set when this version is deprecated: requests to it are warned, annotated and counted (lib/api/deprecation.ts). */
   deprecation?: ApiDeprecation;
+  /**
+   * `false`: strategic merge patch is refused (415) whatever the schema says, as Kubernetes
+   * refuses it for custom resources (no Go types to take patch strategies from). Absent: offered
+   * when the schema supports it.
+   */
+  strategicMerge?: boolean;
 }
 
 /**

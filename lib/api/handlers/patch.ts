@@ -9,7 +9,7 @@ import { contentTypeOf, decodeBody, readRawBody } from '../negotiation';
 import { parseBool } from '../query';
 import { errors } from '../../meta/api-errors';
 import { fieldErrors } from '../../meta/field-errors';
-import { ApiObject } from '../../scheme/types';
+import { ApiObject, ResourceDef } from '../../scheme/types';
 import { Schema } from '../../scheme/schema';
 import { applyJsonPatch } from '../../fieldmanager/json-patch';
 import { applyMergePatch } from '../../fieldmanager/merge-patch';
@@ -28,9 +28,15 @@ export function patchTypesForSchema(schema: Schema): string[] {
   return [...types, APPLY_PATCH_TYPE];
 }
 
+/** The patch types a kind accepts: its schema's, without strategic merge when the def refuses it. */
+export function patchTypesForDef(def: Pick<ResourceDef, 'schema' | 'strategicMerge'>): string[] {
+  const types = patchTypesForSchema(def.schema);
+  return def.strategicMerge === false ? types.filter((t) => t !== STRATEGIC_MERGE_PATCH) : types;
+}
+
 /** The patch types the scope's kind accepts. */
 export function patchTypesFor(s: ResourceScope): string[] {
-  return patchTypesForSchema(s.store.def.schema);
+  return patchTypesForDef(s.store.def);
 }
 
 /** The resourceVersion a patch asks for: a precondition, as in Kubernetes. */

@@ -4,7 +4,7 @@
  * codes follow kube-apiserver's documents; only what this server serves is listed.
  */
 import { apiVersionOf, GroupVersion, ResourceDef, SubresourceDef } from '../../scheme/types';
-import { patchTypesForSchema } from '../handlers/patch';
+import { patchTypesForDef } from '../handlers/patch';
 import { DECODABLE } from '../negotiation';
 import { definitionName, metaNames, operationId, tagOf, upperFirst } from './schema-names';
 
@@ -158,7 +158,7 @@ function patchOperation(def: ResourceDef, op: OperationFactory, id: string, desc
   return op({
     method: 'patch', action: 'patch', operationId: id, description, ...(gvk ? { gvk } : {}),
     parameters: [...WRITE_PARAMS, P.force],
-    body: { schema: metaNames.patch, contentTypes: patchTypesForSchema(def.schema), required: true },
+    body: { schema: metaNames.patch, contentTypes: patchTypesForDef(def), required: true },
     responses: [ok(schema), created(schema)],
   });
 }
