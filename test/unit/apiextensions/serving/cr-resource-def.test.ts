@@ -4,6 +4,7 @@ import { crReadPath } from '../../../../lib/apiextensions/serving/cr-read';
 import { defaultDeprecationWarning, compareKubeAwareVersions } from '../../../../lib/apiextensions/serving/cr-deprecation';
 import { customKey } from '../../../../lib/api/resource-handler';
 import { patchTypesForDef } from '../../../../lib/api/handlers/patch';
+import { resourcePaths } from '../../../../lib/api/openapi/operations';
 import { deprecationWarning } from '../../../../lib/api/deprecation';
 import { decodeRequestBody } from '../../../../lib/api/protobuf-body';
 import { negotiateResponse } from '../../../../lib/api/negotiation';
@@ -72,6 +73,11 @@ describe('buildCrServing (custom-resource defs)', () => {
   it('refuses strategic merge patch with the media types Kubernetes accepts for custom resources', () => {
     const def = buildCrServing(cronTabCrd(), deps).defs.get('v1')!;
     expect(patchTypesForDef(def)).to.deep.equal(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
+    // The OpenAPI PATCH operations (object and /status) consume the same list.
+    const withStatus = buildCrServing(cronTabCrd({ status: true }), deps).defs.get('v1')!;
+    const patches = resourcePaths(withStatus).flatMap((p) => p.operations).filter((o) => o.method === 'patch');
+    expect(patches).to.have.length(2);
+    for (const op of patches) expect(op.body!.contentTypes).to.deep.equal(patchTypesForDef(def));
   });
 
   it('refuses protobuf bodies (415) and answers JSON or 406 to protobuf Accept', () => {
