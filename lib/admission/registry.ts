@@ -7,6 +7,7 @@
  * ingress classes, ...) are known names with nothing to act on: enabling them is accepted, and
  * the start logs them once.
  */
+import type { ServedSet } from '../registry/resource-registry';
 import type { Logger } from 'winston';
 import { AdmissionChain, AdmissionPlugin } from './interfaces';
 import { PluginName, enabledPlugins } from './plugin-names';
@@ -33,6 +34,8 @@ export interface PluginDeps {
    * while factories run); their watch caches (`store.deps.cache`) run from start() on.
    */
   stores: StoreIndex;
+  /** Follows resources added and removed at runtime (custom resources); absent: `stores` is fixed. */
+  served?: ServedSet;
   log: Logger;
   /** Namespaces, from the watch cache first (namespace-lifecycle.ts). */
   namespaces: NamespaceLookup;

@@ -8,6 +8,7 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { createHash } from 'node:crypto';
 import { errors } from '../meta/api-errors';
 import { discoveryGroups, Naming } from '../naming';
 import { apiVersionOf, GroupVersion, ResourceDef } from '../scheme/types';
@@ -84,9 +85,10 @@ export interface ServedGroup { name: string; versions: string[] }
 
 /**
  * The groups present in `resources`: the core group ('') first, then named groups sorted by name.
- * Versions keep the order of first appearance; the first is the preferred version.
+ * Versions keep the order of first appearance; the first is the preferred version (the
+ * ResourceRegistry lists a custom resource group's versions in Kubernetes' priority order).
  */
-export function servedGroups(resources: ResourceDef[]): ServedGroup[] {
+export function servedGroups(resources: readonly ResourceDef[]): ServedGroup[] {
   const versionsByGroup = new Map<string, string[]>();
   for (const r of resources) {
     const versions = versionsByGroup.get(r.group) ?? [];
@@ -98,7 +100,7 @@ export function servedGroups(resources: ResourceDef[]): ServedGroup[] {
     .sort((a, b) => (a.name === b.name ? 0 : a.name < b.name ? -1 : 1));
 }
 
-function resourcesOf(gv: GroupVersion, resources: ResourceDef[]): ResourceDef[] {
+function resourcesOf(gv: GroupVersion, resources: readonly ResourceDef[]): ResourceDef[] {
   return resources
     .filter((r) => r.group === gv.group && r.version === gv.version)
     .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
@@ -114,6 +116,15 @@ function withList<T extends object>(target: T, key: string, list: string[]): T {
   return target;
 }
 
+/**
+ * Kubernetes' storageVersionHash (apiserver pkg/endpoints/discovery/storageversionhash.go): the
+ * first 8 bytes of SHA-256 of `<group>/<storage version>/<kind>`, standard base64. Clients
+ * compare it to tell when a resource's storage version changed.
+ */
+export function storageVersionHash(group: string, version: string, kind: string): string {
+  return createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
+}
+
 // ---- plain form ----
 
 /** The `/api` answer. `serverAddress` is the host:port the client used. */
@@ -127,13 +138,13 @@ function groupEntry(g: ServedGroup): APIGroup {
 }
 
 /** The `/apis` answer: every named group (the core group is not listed), sorted by name. */
-export function buildApiGroupList(resources: ResourceDef[]): APIGroupList {
+export function buildApiGroupList(resources: readonly ResourceDef[]): APIGroupList {
   const groups = servedGroups(resources).filter((g) => g.name !== '').map(groupEntry);
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
 /** The `/apis/<group>` answer, or undefined when no resource of the named group is served. */
-export function buildApiGroup(group: string, resources: ResourceDef[]): APIGroup | undefined {
+export function buildApiGroup(group: string, resources: readonly ResourceDef[]): APIGroup | undefined {
   const g = group ? servedGroups(resources).find((s) => s.name === group) : undefined;
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g) } : undefined;
 }
@@ -143,11 +154,14 @@ export function buildApiGroup(group: string, resources: ResourceDef[]): APIGroup
  * subresources as `<resource>/<sub>`. Empty shortNames/categories are omitted; `resources` may
  * hold other group/versions, which are ignored. The list is empty when the gv is not served.
  */
-export function buildApiResourceList(gv: GroupVersion, resources: ResourceDef[]): APIResourceList {
+export function buildApiResourceList(gv: GroupVersion, resources: readonly ResourceDef[]): APIResourceList {
   const out: APIResource[] = [];
   for (const r of resourcesOf(gv, resources)) {
     const entry: APIResource = { name: r.resource, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: [...r.verbs] };
-    out.push(withList(withList(entry, 'shortNames', r.shortNames), 'categories', r.categories));
+    withList(withList(entry, 'shortNames', r.shortNames), 'categories', r.categories);
+    // Only what is stored has a storage version (not TokenReview and the other virtual kinds).
+    if (!r.virtual) entry.storageVersionHash = storageVersionHash(r.group, r.storageVersion ?? r.version, r.kind);
+    out.push(entry);
     for (const s of [...r.subresources].sort(byName((x) => x.name))) {
       const sub: APIResource = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: [...s.verbs] };
       if (s.group !== undefined || s.version !== undefined) Object.assign(sub, { group: s.group ?? r.group, version: s.version ?? r.version });
@@ -182,7 +196,7 @@ function resourceDiscovery(r: ResourceDef): APIResourceDiscovery {
  * The aggregated discovery document of `/api` (the core group only) or `/apis` (the named groups,
  * sorted by name). `apiVersion` is the negotiated `<discovery group>/<v2|v2beta1>`.
  */
-export function buildAggregatedDiscovery(resources: ResourceDef[], root: '/api' | '/apis', apiVersion: string): APIGroupDiscoveryList {
+export function buildAggregatedDiscovery(resources: readonly ResourceDef[], root: '/api' | '/apis', apiVersion: string): APIGroupDiscoveryList {
   const groups = servedGroups(resources).filter((g) => (root === '/api') === (g.name === ''));
   const items = groups.map((g): APIGroupDiscovery => ({
     metadata: g.name ? { name: g.name } : {},
@@ -272,9 +286,47 @@ function send(ctx: Context, body: object, contentType: string): void {
   ctx.set('Content-Type', contentType);
 }
 
+/** A rendered aggregated document and its ETag (a hash of its bytes, as Kubernetes sends). */
+interface RenderedDocument { body: Buffer; etag: string }
+
+/**
+ * The aggregated documents rendered once per served set (keyed on the snapshot's identity, which
+ * changes with every change of the set), with an ETag honoured by If-None-Match (304).
+ */
+class AggregatedCache {
+  private forResources?: readonly ResourceDef[];
+  private readonly docs = new Map<string, RenderedDocument>();
+
+  get(resources: readonly ResourceDef[], root: '/api' | '/apis', apiVersion: string): RenderedDocument {
+    if (resources !== this.forResources) {
+      this.forResources = resources;
+      this.docs.clear();
+    }
+    const key = `${root}|${apiVersion}`;
+    let doc = this.docs.get(key);
+    if (!doc) {
+      const body = Buffer.from(JSON.stringify(buildAggregatedDiscovery(resources, root, apiVersion)));
+      doc = { body, etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"` };
+      this.docs.set(key, doc);
+    }
+    return doc;
+  }
+}
+
+function sendAggregated(ctx: Context, doc: RenderedDocument, contentType: string): void {
+  ctx.set('ETag', doc.etag);
+  ctx.set('Content-Type', contentType);
+  ctx.status = 200;
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.body = doc.body;
+}
+
 export interface DiscoveryOptions {
   /** Everything served, read on every request so that newly registered kinds show up at once. */
-  resources: () => ResourceDef[];
+  resources: () => readonly ResourceDef[];
   naming: Naming;
 }
 
@@ -284,11 +336,12 @@ export interface DiscoveryOptions {
  */
 export function installDiscovery(router: Router, opts: DiscoveryOptions): void {
   const { naming } = opts;
+  const aggregated = new AggregatedCache();
 
   router.get('/api', (ctx) => {
     const media = negotiateDiscovery(ctx.get('Accept'), naming);
     if (media.form === 'aggregated') {
-      send(ctx, buildAggregatedDiscovery(opts.resources(), '/api', media.apiVersion), media.contentType);
+      sendAggregated(ctx, aggregated.get(opts.resources(), '/api', media.apiVersion), media.contentType);
     } else {
       send(ctx, buildApiVersions(serverAddressOf(ctx)), media.contentType);
     }
@@ -297,7 +350,7 @@ export function installDiscovery(router: Router, opts: DiscoveryOptions): void {
   router.get('/apis', (ctx) => {
     const media = negotiateDiscovery(ctx.get('Accept'), naming);
     if (media.form === 'aggregated') {
-      send(ctx, buildAggregatedDiscovery(opts.resources(), '/apis', media.apiVersion), media.contentType);
+      sendAggregated(ctx, aggregated.get(opts.resources(), '/apis', media.apiVersion), media.contentType);
     } else {
       send(ctx, buildApiGroupList(opts.resources()), media.contentType);
     }

@@ -72,6 +72,11 @@ export class ResourceFeed {
     this.watch = await this.store.storage.watch(prefix, snapshot.revision, watchHandlers);
   }
 
+  /** The uids of the objects handed over and not removed since (what a consumer may hold). */
+  knownUids(): string[] {
+    return [...this.known.values()].map((k) => k.uid);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);

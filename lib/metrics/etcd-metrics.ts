@@ -51,6 +51,14 @@ export class EtcdMetrics {
     return w;
   }
 
+  /**
+   * `type` is no longer served (a custom resource whose CRD went): its wrapper is dropped; the
+   * counters keep their series, as Kubernetes' do.
+   */
+  remove(type: string): void {
+    this.wrappers.delete(type);
+  }
+
   /** @internal the recorder of one series (MeasuredStorage caches it). */
   recorder(operation: EtcdOperation, type: string): OperationRecorder {
     return { latency: this.latency.labels(operation, type), count: this.requests.labels(operation, type), errors: this.errors.labels(operation, type) };

@@ -20,7 +20,7 @@ export interface CountedCache {
 export class StorageObjectsMetric {
   private readonly caches = new Map<string, CountedCache>();
   private readonly polled = new Map<string, number>();
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly timers = new Map<string, NodeJS.Timeout>();
 
   constructor(registry: MetricsRegistry) {
     const caches = this.caches;
@@ -29,6 +29,8 @@ export class StorageObjectsMetric {
       name: 'apiserver_storage_objects', labelNames: ['resource'], stability: 'STABLE',
       help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
       collect() {
+        // Resources come and go (custom resources): only those counted now have a series.
+        this.reset();
         for (const [resource, n] of polled) this.set({ resource }, n);
         for (const [resource, cache] of caches) this.set({ resource }, cache.ready ? cache.size : -1);
       },
@@ -44,15 +46,24 @@ export class StorageObjectsMetric {
   poll(resource: string, count: () => Promise<number>, periodMs: number): void {
     if (periodMs <= 0) return;
     const run = () => {
-      count().then((n) => this.polled.set(resource, n), () => this.polled.set(resource, -1));
+      count().then((n) => { if (this.timers.has(resource)) this.polled.set(resource, n); },
+        () => { if (this.timers.has(resource)) this.polled.set(resource, -1); });
     };
-    run();
     // unref: a pending count never keeps a stopping process alive.
-    this.timers.push(setInterval(run, periodMs).unref());
+    this.timers.set(resource, setInterval(run, periodMs).unref());
+    run();
+  }
+
+  /** `resource` is no longer served (its CRD went): its series goes at the next scrape. */
+  remove(resource: string): void {
+    this.caches.delete(resource);
+    this.polled.delete(resource);
+    clearInterval(this.timers.get(resource));
+    this.timers.delete(resource);
   }
 
   stop(): void {
-    for (const t of this.timers) clearInterval(t);
-    this.timers.length = 0;
+    for (const t of this.timers.values()) clearInterval(t);
+    this.timers.clear();
   }
 }

@@ -22,6 +22,8 @@ export interface StoreDeps {
   storage: Storage;
   /** etcd key prefix, e.g. `/registry` (no trailing slash). */
   prefix: string;
+  /** The key segment under `prefix` when not the resource name: `<group>/<plural>` for custom resources. */
+  keyPrefix?: string;
   admission: AdmissionChain;
   /** The resource's watch cache, when --watch-cache is on. */
   cache?: Cacher;
@@ -51,7 +53,7 @@ export class GenericStore {
 
   /** The prefix of all objects of this resource, or of one namespace of it. Ends in '/'. */
   collectionPrefix(namespace?: string): string {
-    const base = `${this.deps.prefix}/${this.def.resource}/`;
+    const base = `${this.deps.prefix}/${this.deps.keyPrefix ?? this.def.resource}/`;
     return this.def.namespaced && namespace ? `${base}${namespace}/` : base;
   }
 

@@ -36,7 +36,10 @@ import { addAuditAnnotation } from '../audit/annotations';
 
 export interface AppDeps {
   naming: Naming;
-  resources: ResourceDef[];
+  /** What is served now (the ResourceRegistry's snapshot: custom resources come and go). */
+  resources: () => readonly ResourceDef[];
+  /** The built-in resources (virtual ones are dispatched from these; OpenAPI's base documents). */
+  builtins: readonly ResourceDef[];
   stores: StoreIndex;
   health: HealthChecks;
   authentication: AuthenticationChain;
@@ -179,8 +182,9 @@ export function buildApp(deps: AppDeps): Koa {
   installVersion(router);
   installHealth(router, deps.health);
   installMetrics(router, deps.metrics);
-  installDiscovery(router, { resources: () => deps.resources, naming: deps.naming });
-  installOpenApi(router, { resources: () => deps.resources, naming: deps.naming });
+  installDiscovery(router, { resources: deps.resources, naming: deps.naming });
+  const builtins = new Set(deps.builtins);
+  installOpenApi(router, { resources: deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d) });
   for (const install of deps.routes ?? []) install(router);
 
   // Without metrics (the benchmark's baseline) nothing is recorded, not even a timestamp.
@@ -190,7 +194,7 @@ export function buildApp(deps: AppDeps): Koa {
     deps.authorizer.onDecision = (mode, decision) => authMetrics.decision(mode, mode.toLowerCase(), decision);
   }
   // Outermost: every final status is counted, 401/403/404 included.
-  if (deps.metrics.enabled) app.use(new RequestMetrics(deps.metrics, { resources: () => deps.resources }).middleware());
+  if (deps.metrics.enabled) app.use(new RequestMetrics(deps.metrics, { resources: deps.resources }).middleware());
   app.use(errorsAndLog);
   app.use(requestInfo);
   app.use(auditInit(deps.audit));
@@ -202,7 +206,7 @@ export function buildApp(deps: AppDeps): Koa {
   // Resource requests skip the router's route matching (discovery, OpenAPI, health, version).
   const routes = router.routes();
   const resources = resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming,
-    deps.resources.filter((r) => r.virtual), deps.customHandlers, { metrics: deps.metrics });
+    deps.builtins.filter((r) => r.virtual), deps.customHandlers, { metrics: deps.metrics });
   app.use((ctx: Context, next: Next) => ((ctx.state.requestInfo as RequestInfo).isResourceRequest
     ? resources(ctx, next)
     : routes(ctx as Parameters<typeof routes>[0], () => resources(ctx, next))));

@@ -75,6 +75,10 @@ import { collectProcessMetrics } from '../metrics/process-metrics';
 import { EtcdMetrics, groupResourceString } from '../metrics/etcd-metrics';
 import { WatchMetrics } from '../metrics/watch-metrics';
 import { StorageObjectsMetric } from '../metrics/storage-metrics';
+import { ResourceRegistry } from '../registry/resource-registry';
+import { CrServingFactory } from '../apiextensions/serving/types';
+import { buildBasicCrServing } from '../apiextensions/serving/basic-cr-serving';
+import { CustomResourceServing, startCustomResourceServing } from './custom-resources';
 
 export interface RunningServer {
   /** e.g. `https://127.0.0.1:6443` */
@@ -86,6 +90,10 @@ export interface RunningServer {
   storage: Storage;
   health: HealthChecks;
   stores: StoreIndex;
+  /** What is served: built-in and custom resources (custom ones come and go). */
+  registry: ResourceRegistry;
+  /** The custom resources' serving (tests wait on `serving.ready(crdName)`). */
+  customResources: CustomResourceServing;
   authentication: Authentication;
   authorization: Authorization;
   /** The admission chain and its counts (webhook rejections). */
@@ -111,6 +119,8 @@ const TLS13_PREFERENCE = 'TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256:TL
 /** Not flags: `metrics: false` runs without recording any metric (the overhead benchmark's baseline). */
 export interface StartOptions {
   metrics?: boolean;
+  /** Builds the serving bundle of each CRD (default: the schemaless basic factory). */
+  crServingFactory?: CrServingFactory;
 }
 
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
@@ -151,13 +161,14 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 
   // Admission is built before etcd is reached: a plugin that cannot start stops the start with
   // nothing to clean up (the stores it reads are filled below, before its start()).
-  const stores: StoreIndex = new Map();
+  const registry = new ResourceRegistry();
+  const stores: StoreIndex = registry.stores;
   const nsStoreHolder: { store?: GenericStore } = {};
   // Set once authorization is built (before anything is served): escalation checks read its policy.
   const escalationHolder: { authorization?: Authorization } = {};
   const admissionMetrics = new AdmissionMetrics(metrics);
   const { chain: admission } = await buildAdmission({
-    naming, config, stores, log: logger, authorization: escalationHolder, metrics: admissionMetrics,
+    naming, config, stores, served: registry, log: logger, authorization: escalationHolder, metrics: admissionMetrics,
     configFile: config.admissionControlConfigFile, caPem: pki.caCertPem,
     // As Kubernetes' plugin reads its informer: the watch cache first (any version), and only
     // a namespace missing there (it may have just been created) or asked live is read consistently.
@@ -194,8 +205,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // One watch cache per resource: one etcd watch feeds every list, get and watch of it. The
   // versions of one resource (served-version.ts) share their keys, so they share its cache.
   const cachers: Cacher[] = [];
+  const probe = config.watchCache ? new Etcd3Probe(kvClient) : undefined;
   if (config.watchCache) {
-    const probe = new Etcd3Probe(kvClient);
     const byPrefix = new Map<string, Promise<Cacher>>();
     await Promise.all([...stores.values()].map(async (store) => {
       const prefix = store.collectionPrefix();
@@ -217,6 +228,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     if (store.deps.cache) storageObjects.fromCache(resource, store.deps.cache);
     else storageObjects.poll(resource, async () => (await store.storage.range(store.collectionPrefix(), { countOnly: true })).count, config.etcdCountMetricPollPeriodMs);
   }
+  registry.addBuiltins(resources.map((def) => ({ def, store: stores.get(storeKey(def.group, def.version, def.resource)) })));
   const namespaces = stores.get(storeKey('', 'v1', 'namespaces')) as GenericStore;
   nsStoreHolder.store = namespaces;
 
@@ -233,9 +245,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   await ensureBootstrapPolicy({ stores, naming, log: logger, health });
   // The --controllers of this server, started together below (controllers/manager.ts).
   const controllers = new ControllerManager(config.controllers, (m) => logger.warn(m));
-  controllers.add('namespace', () => new NamespaceController(namespaces, () => [...stores.values()].filter((s) => s.def.namespaced), naming.namespaceFinalizer));
-  // Driven by watches on every resource (the watch caches).
-  controllers.add('garbagecollector', () => new GarbageCollector(stores.values()));
+  controllers.add('namespace', () => new NamespaceController(namespaces, () => namespacedContents(stores), naming.namespaceFinalizer));
+  // Driven by watches on every resource (the watch caches), custom resources as they come and go.
+  controllers.add('garbagecollector', () => new GarbageCollector(stores.values(), registry));
   // Only once the server has both Pod and PersistentVolumeClaim.
   controllers.add('ephemeral-volume', () => EphemeralVolumeController.forStores(stores.values()));
   // Remove the storage protection finalizers once nothing uses the claim or volume.
@@ -289,12 +301,17 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     naming, stores, authentication, generator: tokenGenerator,
     maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
   }), ...authorizationHandlers({ naming, chain: authorization.chain })]);
+  // Custom resources: every CRD with accepted names served before the first request.
+  const customResources = await startCustomResourceServing({
+    config, naming, registry, storage, etcdMetrics, storageObjects, admission, customHandlers, probe,
+    factory: opts.crServingFactory ?? buildBasicCrServing,
+  });
   let url = '';
   const discoveryRoutes = await issuerDiscoveryRoutes({
     issuer: issuers[0], jwksUri: config.serviceAccountJwksUri, serverUrl: () => url, keys: serviceAccountKeys.verification,
   });
   const app = buildApp({
-    naming, resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
+    naming, resources: () => registry.resources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, audit: audit.filter,
   });
   const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);
@@ -346,6 +363,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await authorization.stop();
       await admission.stop();
       await controllers.shutdown();
+      await customResources.stop();
       await authenticationInfo.stop();
       compactor.stop();
       storageObjects.stop();
@@ -355,5 +373,14 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     })();
     return stopping;
   };
-  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, authentication, authorization, admission, admissionMetrics, controllers, metrics, tokenGenerator, serviceAccountKeys, stop };
+  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, registry, customResources, authentication, authorization, admission, admissionMetrics, controllers, metrics, tokenGenerator, serviceAccountKeys, stop };
+}
+
+/** The namespaced stores, one per key prefix: versions of one resource share their objects. */
+function namespacedContents(stores: StoreIndex): GenericStore[] {
+  const byPrefix = new Map<string, GenericStore>();
+  for (const s of stores.values()) {
+    if (s.def.namespaced && !byPrefix.has(s.collectionPrefix())) byPrefix.set(s.collectionPrefix(), s);
+  }
+  return [...byPrefix.values()];
 }

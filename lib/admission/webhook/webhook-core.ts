@@ -19,6 +19,7 @@ export class WebhookCore {
   readonly call: CallDeps;
   equivalents: EquivalentResources = { equivalents: () => [] };
   private readonly configGroup: string;
+  private unsubscribe?: () => void;
 
   constructor(readonly deps: PluginDeps, resource: 'mutatingwebhookconfigurations' | 'validatingwebhookconfigurations') {
     this.source = new WebhookSource(deps, resource);
@@ -28,11 +29,15 @@ export class WebhookCore {
   }
 
   async start(): Promise<void> {
-    this.equivalents = equivalentResourcesOf([...this.deps.stores.values()].map((s) => s.def));
+    const compute = () => { this.equivalents = equivalentResourcesOf([...this.deps.stores.values()].map((s) => s.def)); };
+    compute();
+    // Custom resources come and go: matchPolicy Equivalent follows their versions.
+    this.unsubscribe = this.deps.served?.onChange(compute);
     await this.source.start();
   }
 
   async stop(): Promise<void> {
+    this.unsubscribe?.();
     await this.source.stop();
     this.clients.close();
   }

@@ -1,12 +1,17 @@
 /**
  * The served OpenAPI documents as bytes with their content hashes, built on first use and
- * rebuilt only when the set of served resources changes.
+ * rebuilt only where the served resources changed: a v3 document per group/version is kept as
+ * long as that group/version's defs are the same objects, so a CRD change rebuilds its own
+ * group/version's document (and the v2 document and the index) and every other hash stays the
+ * same (kubectl's cached `?hash=` URLs stay valid). The DeleteOptions and WatchEvent kinds list
+ * the built-in group/versions (plus the document's own), so custom resources coming and going do
+ * not touch the built-in documents.
  */
 import { createHash } from 'node:crypto';
 import { Naming } from '../../naming';
-import { ResourceDef } from '../../scheme/types';
+import { GroupVersion, ResourceDef } from '../../scheme/types';
 import { buildOpenApiV2 } from './v2';
-import { buildOpenApiV3, buildOpenApiV3Index, DocumentInfo, groupVersionKey, servedGroupVersions } from './v3';
+import { buildOpenApiV3, buildOpenApiV3Index, DocumentInfo, groupVersionKey, resourcesOfGroupVersion, servedGroupVersions } from './v3';
 
 /** A document's bytes and hash: SHA-512 of the bytes in upper-case hex, as kube-openapi computes it. */
 export interface ServedDocument { body: Buffer; hash: string }
@@ -16,42 +21,67 @@ export function servedDocument(doc: unknown): ServedDocument {
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 
+interface GroupVersionDocument { gv: GroupVersion; defs: ResourceDef[]; doc?: ServedDocument }
+
+const sameDefs = (a: readonly ResourceDef[], b: readonly ResourceDef[]) => a.length === b.length && a.every((d, i) => d === b[i]);
+
 export class OpenApiDocuments {
-  private built: ResourceDef[] = [];
-  private v3?: Map<string, ServedDocument>;
+  private built?: readonly ResourceDef[];
+  private baseKey = '';
+  private base: GroupVersion[] = [];
+  private v3 = new Map<string, GroupVersionDocument>();
   private v3Index?: ServedDocument;
   private v2Document?: ServedDocument;
 
-  /** `resources` is read on every call, so kinds registered later show up at once. */
-  constructor(private readonly resources: () => ResourceDef[], private readonly naming: Naming, private readonly info: DocumentInfo) {}
+  /**
+   * `resources` is read on every call, so kinds registered later show up at once; `isBuiltin`
+   * tells the built-in defs (default: all are).
+   */
+  constructor(private readonly resources: () => readonly ResourceDef[], private readonly naming: Naming, private readonly info: DocumentInfo,
+    private readonly isBuiltin: (def: ResourceDef) => boolean = () => true) {}
 
-  /** The resources now served; drops the built documents when they changed. */
-  private current(): ResourceDef[] {
+  /** The resources now served; drops what changed since the documents were built. */
+  private current(): readonly ResourceDef[] {
     const now = this.resources();
-    if (now.length !== this.built.length || now.some((r, i) => r !== this.built[i])) {
-      this.built = [...now];
-      this.v3 = this.v3Index = this.v2Document = undefined;
+    if (this.built && (now === this.built || sameDefs(now, this.built))) return now;
+    this.built = [...now];
+    this.v3Index = this.v2Document = undefined;
+    const base = servedGroupVersions(now.filter(this.isBuiltin));
+    const baseKey = JSON.stringify(base);
+    if (baseKey !== this.baseKey) this.v3.clear();
+    this.base = base;
+    this.baseKey = baseKey;
+    const next = new Map<string, GroupVersionDocument>();
+    for (const gv of servedGroupVersions(now)) {
+      const key = groupVersionKey(gv);
+      const defs = resourcesOfGroupVersion(gv, now);
+      const old = this.v3.get(key);
+      next.set(key, old && sameDefs(old.defs, defs) ? old : { gv, defs });
     }
+    this.v3 = next;
     return now;
   }
 
-  private groupVersions(): Map<string, ServedDocument> {
-    const resources = this.current();
-    this.v3 ??= new Map(servedGroupVersions(resources).map((gv) => [
-      groupVersionKey(gv), servedDocument(buildOpenApiV3(gv, resources, this.naming, this.info)),
-    ]));
-    return this.v3;
+  private document(entry: GroupVersionDocument): ServedDocument {
+    if (!entry.doc) {
+      const { gv } = entry;
+      const meta = this.base.some((b) => b.group === gv.group && b.version === gv.version) ? this.base : [...this.base, gv];
+      entry.doc = servedDocument(buildOpenApiV3(gv, entry.defs, this.naming, this.info, meta));
+    }
+    return entry.doc;
   }
 
   /** The v3 document of `key` (`api/v1`, `apis/<group>/<version>`), or undefined when not served. */
   groupVersion(key: string): ServedDocument | undefined {
-    return this.groupVersions().get(key);
+    this.current();
+    const entry = this.v3.get(key);
+    return entry && this.document(entry);
   }
 
   /** The `/openapi/v3` index. */
   index(): ServedDocument {
-    const docs = this.groupVersions();
-    this.v3Index ??= servedDocument(buildOpenApiV3Index(new Map([...docs].map(([key, d]) => [key, d.hash]))));
+    this.current();
+    this.v3Index ??= servedDocument(buildOpenApiV3Index(new Map([...this.v3].map(([key, e]) => [key, this.document(e).hash]))));
     return this.v3Index;
   }
 

@@ -27,7 +27,7 @@ function kindParts(def: ResourceDef): [string, Schema][] {
 }
 
 /** Adds the kinds' parts to `w.named` so that references to them are written; call before writing. */
-export function nameKindParts(w: SchemaWriter, defs: ResourceDef[]): void {
+export function nameKindParts(w: SchemaWriter, defs: readonly ResourceDef[]): void {
   for (const def of defs) {
     for (const [name, s] of kindParts(def)) if (!w.named.has(s)) w.named.set(s, name);
   }
@@ -52,7 +52,7 @@ function listDefinition(w: SchemaWriter, def: ResourceDef): Json {
  * The definitions of `defs` (one group/version), keyed by name: kinds, Lists, parts, and a
  * loose object for a subresource kind that no def of the group/version describes.
  */
-export function kindDefinitions(w: SchemaWriter, defs: ResourceDef[]): Record<string, Json> {
+export function kindDefinitions(w: SchemaWriter, defs: readonly ResourceDef[]): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const def of defs) {
     const body = writeSchema(w, def.schema, true);

@@ -22,8 +22,10 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 export interface OpenApiOptions {
   /** Everything served, read on every request so that newly registered kinds show up at once. */
-  resources: () => ResourceDef[];
+  resources: () => readonly ResourceDef[];
   naming: Naming;
+  /** Tells the built-in defs from custom resources' (default: all built-in); see documents.ts. */
+  isBuiltin?: (def: ResourceDef) => boolean;
 }
 
 function requireJson(ctx: Context): void {
@@ -66,7 +68,7 @@ export function installOpenApi(router: Router, opts: OpenApiOptions): void {
     title: opts.naming.flavor === 'kubernetes' ? 'Kubernetes' : 'Orch',
     version: versionInfo().gitVersion,
   };
-  const docs = new OpenApiDocuments(opts.resources, opts.naming, info);
+  const docs = new OpenApiDocuments(opts.resources, opts.naming, info, opts.isBuiltin);
 
   router.get('/openapi/v2', (ctx) => {
     requireJson(ctx);

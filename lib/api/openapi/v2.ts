@@ -36,7 +36,7 @@ function pathItem(w: SchemaWriter, item: PathItem): Json {
 }
 
 /** The v2 document of every served group/version. */
-export function buildOpenApiV2(resources: ResourceDef[], naming: Naming, info: DocumentInfo): Json {
+export function buildOpenApiV2(resources: readonly ResourceDef[], naming: Naming, info: DocumentInfo): Json {
   const gvs = servedGroupVersions(resources);
   const w: SchemaWriter = { dialect: 'v2', naming, named: metaNamed() };
   nameKindParts(w, resources);

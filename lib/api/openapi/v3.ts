@@ -16,7 +16,7 @@ import { Json, ref, SchemaWriter } from './schema-writer';
 export interface DocumentInfo { title: string; version: string }
 
 /** The served group/versions, core first, in discovery order. */
-export function servedGroupVersions(resources: ResourceDef[]): GroupVersion[] {
+export function servedGroupVersions(resources: readonly ResourceDef[]): GroupVersion[] {
   return servedGroups(resources).flatMap((g) => g.versions.map((version) => ({ group: g.name, version })));
 }
 
@@ -26,7 +26,7 @@ export function groupVersionKey(gv: GroupVersion): string {
 }
 
 /** The resources of one group/version, sorted by resource name. */
-export function resourcesOfGroupVersion(gv: GroupVersion, resources: ResourceDef[]): ResourceDef[] {
+export function resourcesOfGroupVersion(gv: GroupVersion, resources: readonly ResourceDef[]): ResourceDef[] {
   return resources.filter((r) => r.group === gv.group && r.version === gv.version)
     .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
 }
@@ -69,13 +69,14 @@ function pathItem(w: SchemaWriter, item: PathItem): Json {
 /**
  * The v3 document of one group/version: every path of its resources and the definitions they
  * use (`components.schemas`). `resources` may hold other group/versions; they only add their
- * group/version to the DeleteOptions and WatchEvent kinds.
+ * group/version to the DeleteOptions and WatchEvent kinds (`metaGroupVersions` when given).
  */
-export function buildOpenApiV3(gv: GroupVersion, resources: ResourceDef[], naming: Naming, info: DocumentInfo): Json {
+export function buildOpenApiV3(gv: GroupVersion, resources: readonly ResourceDef[], naming: Naming, info: DocumentInfo,
+  metaGroupVersions: GroupVersion[] = servedGroupVersions(resources)): Json {
   const defs = resourcesOfGroupVersion(gv, resources);
   const w: SchemaWriter = { dialect: 'v3', naming, named: metaNamed() };
   nameKindParts(w, defs);
-  const schemas = { ...metaDefinitions(w, servedGroupVersions(resources)), ...kindDefinitions(w, defs) };
+  const schemas = { ...metaDefinitions(w, metaGroupVersions), ...kindDefinitions(w, defs) };
   const paths: Json = {};
   for (const item of [apiResourcesPath(gv), ...defs.flatMap(resourcePaths)]) paths[item.path] = pathItem(w, item);
   return { openapi: '3.0.0', info: { ...info }, paths: sortedKeys(paths), components: { schemas: sortedKeys(schemas) } };

@@ -10,6 +10,7 @@
  * written earlier to another resource is not overlooked. See README.md in this folder.
  */
 import { GenericStore } from '../../registry/store';
+import { RegistryChange, ServedSet } from '../../registry/resource-registry';
 import { ApiObject } from '../../scheme/types';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../../registry/propagation';
 import { logger } from '../../server/logger';
@@ -31,44 +32,91 @@ export class GarbageCollector {
   readonly graph = new DependencyGraph();
   private readonly stores = new Map<string, GenericStore>();
   private readonly byKind = new Map<string, GenericStore>();
-  private readonly feeds: ResourceFeed[] = [];
+  private readonly feeds = new Map<string, ResourceFeed>();
+  private unsubscribe?: () => void;
+  private started = false;
   private readonly queue: WorkQueue;
   /** While the initial states load, owner checks wait until every resource is in the graph. */
   private loading = true;
   private readonly deferred = new Set<string>();
   private readonly reported = new Set<string>();
 
-  /** @param stores every served resource; those without delete, list and watch are skipped */
-  constructor(stores: Iterable<GenericStore>) {
-    for (const store of stores) {
-      const { group, version, kind, verbs } = store.def;
-      this.byKind.set(`${group}/${version}/${kind}`, store);
-      if (!['delete', 'list', 'watch'].every((v) => verbs.includes(v))) continue;
-      // Several versions of one resource share a prefix: one feed per prefix.
-      if (!this.stores.has(store.collectionPrefix())) this.stores.set(store.collectionPrefix(), store);
-    }
+  /**
+   * @param stores every served resource; those without delete, list and watch are skipped
+   * @param served when given, resources added to and removed from it later (custom resources)
+   *   are followed too
+   */
+  constructor(stores: Iterable<GenericStore>, private readonly served?: ServedSet) {
+    for (const store of stores) this.track(store);
     this.queue = new WorkQueue((key) => this.process(key), {
       onError: (key, err) => logger.warn('garbage collector: will retry', { item: key, error: err instanceof Error ? err.message : String(err) }),
     });
   }
 
   async start(): Promise<void> {
-    for (const store of this.stores.values()) {
-      const feed = new ResourceFeed(store, {
-        upsert: (obj) => this.schedule(this.graph.observe(obj, this.coordinates(store, obj))),
-        remove: (obj) => this.schedule(this.graph.remove(obj.metadata?.uid as string)),
-      }, 'garbage collector', { metadataOnly: true, readsOnly: ['ownerReferences', 'finalizers', 'deletionTimestamp'] });
-      await feed.start();
-      this.feeds.push(feed);
-    }
+    this.started = true;
+    this.unsubscribe = this.served?.onChange((c) => this.follow(c));
+    for (const [prefix, store] of [...this.stores]) if (!this.feeds.has(prefix)) await this.startFeed(prefix, store);
     this.loading = false;
     for (const uid of this.deferred) this.queue.add(DELETE + uid);
     this.deferred.clear();
   }
 
   async stop(): Promise<void> {
+    this.started = false;
+    this.unsubscribe?.();
     await this.queue.stop();
-    await Promise.all(this.feeds.map((f) => f.stop()));
+    await Promise.all([...this.feeds.values()].map((f) => f.stop()));
+  }
+
+  /** Indexes a store by kind and, when it can be collected, by key prefix. */
+  private track(store: GenericStore): string | undefined {
+    const { group, version, kind, verbs } = store.def;
+    this.byKind.set(`${group}/${version}/${kind}`, store);
+    if (!['delete', 'list', 'watch'].every((v) => verbs.includes(v))) return undefined;
+    // Several versions of one resource share a prefix: one feed per prefix, through the storage version's store.
+    const prefix = store.collectionPrefix();
+    if (!this.stores.has(prefix) || !store.def.storageVersion) this.stores.set(prefix, store);
+    return prefix;
+  }
+
+  private async startFeed(prefix: string, store: GenericStore): Promise<void> {
+    const feed = new ResourceFeed(store, {
+      upsert: (obj) => this.schedule(this.graph.observe(obj, this.coordinates(store, obj))),
+      remove: (obj) => this.schedule(this.graph.remove(obj.metadata?.uid as string)),
+    }, 'garbage collector', { metadataOnly: true, readsOnly: ['ownerReferences', 'finalizers', 'deletionTimestamp'] });
+    this.feeds.set(prefix, feed);
+    await feed.start();
+  }
+
+  /**
+   * Resources added to or removed from the served set. A resource that goes (its CRD deleted)
+   * takes its objects out of the graph: their dependents are looked at again, and with the
+   * owner's kind no longer served they are kept, as Kubernetes keeps them.
+   */
+  private follow(change: RegistryChange): void {
+    for (const { store } of change.removed) {
+      if (!store) continue;
+      const { group, version, kind } = store.def;
+      if (this.byKind.get(`${group}/${version}/${kind}`) === store) this.byKind.delete(`${group}/${version}/${kind}`);
+      if (this.stores.get(store.collectionPrefix()) === store) this.stores.delete(store.collectionPrefix());
+    }
+    for (const { store } of change.added) if (store) this.track(store);
+    for (const { store } of change.removed) {
+      const prefix = store?.collectionPrefix();
+      if (!prefix || this.stores.has(prefix)) continue;
+      const feed = this.feeds.get(prefix);
+      if (!feed) continue;
+      this.feeds.delete(prefix);
+      const uids = feed.knownUids();
+      void feed.stop();
+      for (const uid of uids) this.schedule(this.graph.remove(uid));
+    }
+    if (!this.started) return;
+    for (const [prefix, store] of this.stores) {
+      if (this.feeds.has(prefix)) continue;
+      this.startFeed(prefix, store).catch((err) => logger.warn('garbage collector: cannot follow a resource', { resource: store.def.resource, error: String(err) }));
+    }
   }
 
   /** Nothing queued or in progress (for tests). */
@@ -137,7 +185,7 @@ export class GarbageCollector {
       owners = await classifyReferences(refs, store.def.namespaced ? meta.namespace : undefined, (apiVersion, kind) => this.storeFor(apiVersion, kind));
     } catch (err) {
       if (!(err instanceof UnresolvableOwnerError)) throw err;
-      // Not retried: the served kinds are fixed while the server runs.
+      // Not retried: a kind served later brings its objects through a feed of its own.
       if (!this.reported.has(uid)) {
         this.reported.add(uid);
         logger.warn('garbage collector: owner reference cannot be resolved; object is not collected',
@@ -194,7 +242,7 @@ export class GarbageCollector {
     const [first] = this.stores.values();
     if (!first) return;
     const revision = await first.storage.currentRevision();
-    const synced = await Promise.all(this.feeds.map((f) => f.sync(revision, SYNC_TIMEOUT_MS)));
+    const synced = await Promise.all([...this.feeds.values()].map((f) => f.sync(revision, SYNC_TIMEOUT_MS)));
     if (synced.includes(false)) throw new Error(`the dependency graph has not caught up with revision ${revision}`);
   }
 
