@@ -61,8 +61,9 @@ describe('discovery', () => {
       expect(list).to.deep.equal({
         kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'v1',
         resources: [
-          { name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap', verbs: configmaps.verbs, shortNames: ['cm'] },
-          { name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: namespaces.verbs, shortNames: ['ns'] },
+          // storageVersionHash: the values kube-apiserver lists for these kinds.
+          { name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap', verbs: configmaps.verbs, shortNames: ['cm'], storageVersionHash: 'qFsyl6wFWjQ=' },
+          { name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: namespaces.verbs, shortNames: ['ns'], storageVersionHash: 'Q3oi5N2YM8M=' },
           { name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] },
           { name: 'namespaces/status', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['get', 'patch', 'update'] },
         ],
@@ -74,7 +75,7 @@ describe('discovery', () => {
       const list = buildApiResourceList({ group: 'coordination.k8s.io', version: 'v1' }, all);
       expect(list.groupVersion).to.equal('coordination.k8s.io/v1');
       expect(list.resources).to.deep.equal([
-        { name: 'leases', singularName: 'lease', namespaced: true, kind: 'Lease', verbs: ['get', 'list'], categories: ['all'] },
+        { name: 'leases', singularName: 'lease', namespaced: true, kind: 'Lease', verbs: ['get', 'list'], categories: ['all'], storageVersionHash: 'gqkMMb/YqFM=' },
       ]);
     });
 
