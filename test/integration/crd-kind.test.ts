@@ -7,7 +7,7 @@
  * finalizer, and protobuf bodies.
  */
 import { expect } from 'chai';
-import { HttpResponse, TestServer, startTestServer } from '../helpers/server-harness';
+import { HttpResponse, TestServer, eventually, startTestServer } from '../helpers/server-harness';
 import { decodeProtobuf, encodeProtobuf } from '../../lib/scheme/protobuf';
 
 type Obj = Record<string, any>;
@@ -45,6 +45,13 @@ describe('CustomResourceDefinition kind', function () {
   const plural = () => `widgets${++seq}s`.replace(/\d/g, (d) => 'abcdefghij'[Number(d)]);
 
   before(async () => { t = await startTestServer(); });
+  /** The CRD once the naming and establishing controllers have written its status: later writes do not race them. */
+  const settled = (name: string) => eventually(async () => {
+    const o = (await t.get(`${BASE}/${name}`)).body;
+    const status = (type: string) => (o.status?.conditions ?? []).find((c: Obj) => c.type === type)?.status;
+    // Names refused (these CRDs share a short name) or Established: no controller writes after that.
+    return (status('NamesAccepted') === 'False' || status('Established') === 'True') && o;
+  });
   after(async () => { await t?.stop(); });
 
   it('creates with Kubernetes defaults and an initial status, and reads it back (get, list, short name in discovery)', async () => {
@@ -76,7 +83,8 @@ describe('CustomResourceDefinition kind', function () {
 
   it('keeps status on updates, bumps generation on spec changes only, records new storage versions', async () => {
     const p = plural();
-    const created = (await t.post(BASE, crd(p))).body;
+    await t.post(BASE, crd(p));
+    const created = await settled(`${p}.stable.example.com`);
     const same = await t.put(`${BASE}/${p}.stable.example.com`, { ...created, metadata: { ...created.metadata, labels: { a: 'b' } }, status: { storedVersions: ['zz'] } });
     expect(same.status, same.text).to.equal(200);
     expect(same.body.metadata.generation).to.equal(1);
@@ -92,7 +100,8 @@ describe('CustomResourceDefinition kind', function () {
 
   it('takes only status (and metadata) through /status', async () => {
     const p = plural();
-    const created = (await t.post(BASE, crd(p))).body;
+    await t.post(BASE, crd(p));
+    const created = await settled(`${p}.stable.example.com`);
     const res = await t.put(`${BASE}/${p}.stable.example.com/status`, {
       ...created, spec: { ...created.spec, scope: 'Cluster' },
       status: { ...created.status, acceptedNames: { plural: p, kind: 'Thing' }, conditions: [{ type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted', lastTransitionTime: '2024-01-01T00:00:00Z' }] },
@@ -152,13 +161,14 @@ describe('CustomResourceDefinition kind', function () {
   it('holds a deleted CRD with the cleanup finalizer and the Terminating condition', async () => {
     const p = plural();
     await t.post(BASE, crd(p));
+    await settled(`${p}.stable.example.com`);
     const path = `${BASE}/${p}.stable.example.com`;
     const del = await t.del(path);
     expect(del.status, del.text).to.equal(200);
     expect(del.body.metadata.deletionTimestamp).to.be.a('string');
     expect(del.body.metadata.finalizers).to.deep.equal([FINALIZER]);
     expect(del.body.status.conditions).to.deep.include({
-      type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', lastTransitionTime: del.body.status.conditions[0].lastTransitionTime,
+      type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', lastTransitionTime: del.body.status.conditions.find((c: Obj) => c.type === 'Terminating').lastTransitionTime,
       message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
     });
     expect((await t.del(path)).status).to.equal(200);

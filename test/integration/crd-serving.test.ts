@@ -196,7 +196,7 @@ describe('CRD serving', function () {
 
     // The built-in roles of the RBAC group keep their name.
     const rbac = 'rbac.authorization.orch.io';
-    await createCrd(crd('Role', { group: rbac, annotations: { 'api-approved.orch.io': 'unapproved, test' } }));
+    await createCrd(crd('MyRole', { group: rbac, names: { plural: 'roles', singular: 'myrole' }, annotations: { 'api-approved.orch.io': 'unapproved, test' } }));
     const roleCrd = await eventually(async () => {
       const o = (await t.get(`${CRDS}/roles.${rbac}`)).body;
       return condition(o, 'NamesAccepted') && o;
