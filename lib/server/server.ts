@@ -77,7 +77,7 @@ import { WatchMetrics } from '../metrics/watch-metrics';
 import { StorageObjectsMetric } from '../metrics/storage-metrics';
 import { ResourceRegistry } from '../registry/resource-registry';
 import { CrServingFactory } from '../apiextensions/serving/types';
-import { buildBasicCrServing } from '../apiextensions/serving/basic-cr-serving';
+import { buildCrServing } from '../apiextensions/serving/cr-resource-def';
 import { CustomResourceServing, startCustomResourceServing } from './custom-resources';
 
 export interface RunningServer {
@@ -304,7 +304,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // Custom resources: every CRD with accepted names served before the first request.
   const customResources = await startCustomResourceServing({
     config, naming, registry, storage, etcdMetrics, storageObjects, admission, customHandlers, probe,
-    factory: opts.crServingFactory ?? buildBasicCrServing,
+    factory: opts.crServingFactory ?? buildCrServing,
   });
   let url = '';
   const discoveryRoutes = await issuerDiscoveryRoutes({

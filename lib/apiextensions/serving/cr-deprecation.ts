@@ -6,27 +6,7 @@
  */
 import { ApiDeprecation } from '../../scheme/types';
 import { CrdSpec, CrdVersion, crdNames, crdVersions } from '../../registry/apiextensions/crd-view';
-
-const KUBE_VERSION = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
-const TYPE_RANK: Record<string, number> = { alpha: 0, beta: 1, '': 2 };
-
-/**
- * Kubernetes' CompareKubeAwareVersionStrings: > 0 when `a` has the higher priority (GA > beta >
- * alpha > anything else; then higher major, then higher minor; other names in reverse lexical order).
- */
-export function compareKubeAwareVersions(a: string, b: string): number {
-  if (a === b) return 0;
-  const ma = KUBE_VERSION.exec(a);
-  const mb = KUBE_VERSION.exec(b);
-  if (!ma && !mb) return b < a ? -1 : b > a ? 1 : 0;
-  if (!ma) return -1;
-  if (!mb) return 1;
-  const ta = TYPE_RANK[ma[2] ?? ''];
-  const tb = TYPE_RANK[mb[2] ?? ''];
-  if (ta !== tb) return ta - tb;
-  if (ma[1] !== mb[1]) return Number(ma[1]) - Number(mb[1]);
-  return Number(ma[3] ?? 0) - Number(mb[3] ?? 0);
-}
+import { compareKubeAwareVersions } from '../../meta/kube-version';
 
 /** Kubernetes' default warning text for a deprecated version of the CRD with this spec. */
 export function defaultDeprecationWarning(version: string, spec: CrdSpec): string {

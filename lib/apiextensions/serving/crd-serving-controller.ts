@@ -22,9 +22,7 @@ import { ResourceFeed } from '../../controllers/resource-feed';
 import { WorkQueue } from '../../controllers/work-queue';
 import { Naming } from '../../naming';
 import { CrServing, CrServingFactory } from './types';
-
-/** Discovery verbs of a terminating CRD's resources (customresource_discovery_controller.go). */
-export const TERMINATING_VERBS = ['delete', 'deletecollection', 'get', 'list', 'watch'];
+import { CR_TERMINATING_VERBS } from './cr-resource-def';
 
 export interface CrdServingDeps {
   registry: ResourceRegistry;
@@ -169,7 +167,7 @@ export class CrdServingController {
     for (const store of stores) store.deps.cache = cache;
     const listed = isTrue(crd, 'Established');
     const entries: ServedResource[] = stores.map((store) => ({
-      def: store.def, store, listed, ...(bundle.terminating ? { discoveryVerbs: [...TERMINATING_VERBS] } : {}),
+      def: store.def, store, listed, ...(bundle.terminating ? { discoveryVerbs: [...CR_TERMINATING_VERBS] } : {}),
     }));
     const old = this.served.get(name);
     const newKeys = entries.map((e) => `${e.def.group}/${e.def.version}/${e.def.resource}`);

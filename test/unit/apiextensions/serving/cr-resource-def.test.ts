@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { buildCrServing, CR_VERBS } from '../../../../lib/apiextensions/serving/cr-resource-def';
 import { crReadPath } from '../../../../lib/apiextensions/serving/cr-read';
-import { defaultDeprecationWarning, compareKubeAwareVersions } from '../../../../lib/apiextensions/serving/cr-deprecation';
+import { defaultDeprecationWarning } from '../../../../lib/apiextensions/serving/cr-deprecation';
+import { compareKubeAwareVersions } from '../../../../lib/meta/kube-version';
 import { customKey } from '../../../../lib/api/resource-handler';
 import { patchTypesForDef } from '../../../../lib/api/handlers/patch';
 import { resourcePaths } from '../../../../lib/api/openapi/operations';
