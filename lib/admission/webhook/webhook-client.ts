@@ -10,7 +10,7 @@
 import https from 'node:https';
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
-import { CompiledWebhook } from './compiled-webhook';
+import { CompiledWebhook, WebhookClientConfig } from './compiled-webhook';
 import { CredentialResolver, WebhookCredentials } from './webhook-credentials';
 import { CallingWebhookError } from './webhook-errors';
 
@@ -22,6 +22,16 @@ export const dnsServiceResolver: ServiceResolver = async (namespace, name, port)
   const { address } = await dns.lookup(`${name}.${namespace}.svc`);
   return { host: address, port };
 };
+
+/**
+ * What a call needs of a webhook: an admission webhook's CompiledWebhook, or the target a CRD's
+ * conversion webhook makes (lib/apiextensions/conversion/conversion-client.ts). The endpoint is
+ * worked out once per target object.
+ */
+export type WebhookTarget = Pick<CompiledWebhook, 'name' | 'timeoutSeconds' | 'clientConfig'>;
+
+/** A 2xx reply: its status, Content-Type (empty when absent) and bytes. */
+export interface WebhookReply { status: number; contentType: string; body: Buffer }
 
 /** A webhook's reply larger than this is a broken webhook, not something to buffer. */
 const MAX_REPLY_BYTES = 16 * 1024 * 1024;
@@ -75,7 +85,7 @@ function describeStatus(status: number, body: Buffer): string {
 
 export class WebhookClients {
   private readonly agents = new Map<string, https.Agent>();
-  private readonly endpoints = new WeakMap<CompiledWebhook, Endpoint>();
+  private readonly endpoints = new WeakMap<WebhookTarget, Endpoint>();
   private resolver: ServiceResolver = dnsServiceResolver;
 
   constructor(private readonly credentials: CredentialResolver) {}
@@ -89,12 +99,20 @@ export class WebhookClients {
    * POSTs `body` and resolves with the 2xx reply's bytes; rejects with a CallingWebhookError
    * (code 503 for transport failures and timeouts, the reply's status for a non-2xx reply).
    */
-  async post(hook: CompiledWebhook, body: Buffer): Promise<Buffer> {
+  async post(hook: WebhookTarget, body: Buffer): Promise<Buffer> {
+    return (await this.call(hook, body)).body;
+  }
+
+  /** As post(), with the reply's status and Content-Type (client-go names them for an empty reply). */
+  async call(hook: WebhookTarget, body: Buffer): Promise<WebhookReply> {
     const ep = this.endpointOf(hook);
     const timeoutMs = hook.timeoutSeconds * 1000;
     const deadline = Date.now() + timeoutMs;
     const path = `${ep.path}?timeout=${hook.timeoutSeconds}s`;
-    const fail = (reason: string, code = 503) => new CallingWebhookError(hook.name, `failed to call webhook: Post ${JSON.stringify(`${ep.url}?timeout=${hook.timeoutSeconds}s`)}: ${reason}`, code);
+    const fail = (reason: string, code = 503) => {
+      const detail = `Post ${JSON.stringify(`${ep.url}?timeout=${hook.timeoutSeconds}s`)}: ${reason}`;
+      return new CallingWebhookError(hook.name, `failed to call webhook: ${detail}`, code, detail);
+    };
     let connectHost = ep.host;
     let connectPort = ep.port;
     if (ep.service) {
@@ -112,7 +130,7 @@ export class WebhookClients {
       'user-agent': 'kube-apiserver-admission', host: ep.port === 443 ? ep.host : `${ep.host}:${ep.port}`,
     };
     if (ep.authorization) headers.authorization = ep.authorization;
-    const reply = await new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+    const reply = await new Promise<WebhookReply>((resolve, reject) => {
       const req = https.request({
         method: 'POST', host: connectHost, port: connectPort, path, agent: ep.agent, headers,
         // The certificate is checked for the webhook's name, whatever address it was reached at.
@@ -125,7 +143,10 @@ export class WebhookClients {
           if (size > MAX_REPLY_BYTES) req.destroy(new Error(`reply larger than ${MAX_REPLY_BYTES} bytes`));
           else chunks.push(c);
         });
-        res.on('end', () => { clearTimeout(timer); resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }); });
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) });
+        });
         res.on('error', (err) => { clearTimeout(timer); reject(err); });
       });
       const timer = setTimeout(() => req.destroy(Object.assign(new Error('context deadline exceeded'), { code: 'ETIMEDOUT' })),
@@ -135,9 +156,10 @@ export class WebhookClients {
     }).catch((err: NodeJS.ErrnoException) => { throw fail(describeFailure(err, { ...ep, host: connectHost, port: connectPort })); });
     // A reply with an error status is client-go's StatusError: no `Post "<url>"` before it.
     if (reply.status < 200 || reply.status > 299) {
-      throw new CallingWebhookError(hook.name, `failed to call webhook: ${describeStatus(reply.status, reply.body)}`, reply.status);
+      const detail = describeStatus(reply.status, reply.body);
+      throw new CallingWebhookError(hook.name, `failed to call webhook: ${detail}`, reply.status, detail);
     }
-    return reply.body;
+    return reply;
   }
 
   /** Drops every pooled connection (plugin stop). */
@@ -146,7 +168,7 @@ export class WebhookClients {
     this.agents.clear();
   }
 
-  private endpointOf(hook: CompiledWebhook): Endpoint {
+  private endpointOf(hook: WebhookTarget): Endpoint {
     const known = this.endpoints.get(hook);
     if (known) return known;
     const cc = hook.clientConfig;

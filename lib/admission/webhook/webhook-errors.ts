@@ -6,10 +6,17 @@
  */
 import { ApiError, Status, StatusDetails, StatusReason, errors } from '../../meta/api-errors';
 
-/** The call did not produce a usable answer; `code` is the status Kubernetes counts it under. */
+/**
+ * The call did not produce a usable answer; `code` is the status Kubernetes counts it under.
+ * `detail` is client-go's own error text (`Post "<url>": ...`, a reply's Status message), which
+ * conversion webhooks report without the admission wording around it.
+ */
 export class CallingWebhookError extends Error {
-  constructor(readonly webhookName: string, readonly reason: string, readonly code: number) {
+  readonly detail: string;
+
+  constructor(readonly webhookName: string, readonly reason: string, readonly code: number, detail?: string) {
     super(`failed calling webhook ${JSON.stringify(webhookName)}: ${reason}`);
+    this.detail = detail ?? reason;
   }
 }
 
