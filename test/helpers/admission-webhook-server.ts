@@ -60,7 +60,17 @@ export function deny(call: ReviewCall, status?: Record<string, unknown>, extra: 
   return { response: { uid: call.review?.request?.uid, allowed: false, ...(status ? { status } : {}), ...extra } };
 }
 
-export async function startAdmissionWebhookServer(opts: { serviceNames?: string[]; requireClientCert?: boolean } = {}): Promise<AdmissionWebhookServer> {
+/** Options; `reviewKind` and `defaultAnswer` let other webhooks (conversion) reuse the server. */
+export interface WebhookServerOptions {
+  serviceNames?: string[];
+  requireClientCert?: boolean;
+  /** The kind of the review answered (default `AdmissionReview`). */
+  reviewKind?: string;
+  /** The answer of a path without a handler (default: allow). */
+  defaultAnswer?: (call: ReviewCall) => HookAnswer;
+}
+
+export async function startAdmissionWebhookServer(opts: WebhookServerOptions = {}): Promise<AdmissionWebhookServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'admission-webhook-'));
   const pki = await ensurePki(path.join(dir, 'pki'), { serverHosts: ['127.0.0.1', 'localhost', ...(opts.serviceNames ?? [])] });
   const hanging = new Set<ServerResponse>();
@@ -92,14 +102,14 @@ export async function startAdmissionWebhookServer(opts: { serviceNames?: string[
       const peer = socket.getPeerCertificate?.();
       if (peer && peer.subject && socket.authorized) call.clientCn = String(peer.subject.CN);
       hook.calls.push(call);
-      const answer = (hook.handlers.get(call.path) ?? ((c) => allow(c)))(call);
+      const answer = (hook.handlers.get(call.path) ?? opts.defaultAnswer ?? ((c) => allow(c)))(call);
       if (answer === 'hang') {
         hanging.add(res);
         res.on('close', () => hanging.delete(res));
         return;
       }
       const apiVersion = answer.apiVersion ?? (call.review as any)?.apiVersion;
-      const payload = answer.raw ?? JSON.stringify({ apiVersion, kind: 'AdmissionReview', response: answer.response });
+      const payload = answer.raw ?? JSON.stringify({ apiVersion, kind: opts.reviewKind ?? 'AdmissionReview', response: answer.response });
       const send = () => {
         if (res.destroyed) return;
         res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
