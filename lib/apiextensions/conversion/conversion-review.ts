@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiObject } from '../../scheme/types';
 import { Naming } from '../../naming';
 import { CONVERSION_REVIEW_VERSIONS } from '../../registry/apiextensions/crd-conversion-validation';
-import { gvkString, parseGroupVersion } from './conversion-error';
+import { gvkString, parseGroupVersion } from './go-names';
 
 /** The reply could not be used; the message is Kubernetes'. */
 export class ReviewError extends Error {}

@@ -7,7 +7,7 @@
 import { ApiObject } from '../../scheme/types';
 import { validateAnnotations, validateLabels } from '../../meta/validation';
 import { FieldError, formatFieldError } from '../../meta/field-errors';
-import { goTypeOf } from './conversion-error';
+import { goTypeOf } from './go-names';
 import { ReviewError } from './conversion-review';
 
 type Obj = Record<string, unknown>;

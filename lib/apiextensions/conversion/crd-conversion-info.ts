@@ -5,7 +5,8 @@
  */
 import { ApiObject } from '../../scheme/types';
 import { crdNames, crdSpec, crdStatus, crdVersions } from '../../registry/apiextensions/crd-view';
-import { ConversionError, groupVersionString } from './conversion-error';
+import { ConversionError } from './conversion-error';
+import { groupVersionString } from './go-names';
 
 /** The CRD's group, kinds and versions, as conversion uses them. */
 export interface CrdConversionInfo {
