@@ -5,7 +5,7 @@
  * The decoded objects are shared too: nothing may mutate them.
  */
 import { StorageEvent } from '../storage/interfaces';
-import { ApiObject } from '../scheme/types';
+import { ApiObject, ObjectVersioning } from '../scheme/types';
 import { decodeFromStorage } from '../scheme/storage-codec';
 
 export interface DecodedEvent {
@@ -39,6 +39,42 @@ export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObj
     };
     if (byVersion) byVersion.set(servedAs as string, d);
     else decoded.set(ev, d);
+  }
+  return d;
+}
+
+/** An event's objects converted to one version, each converted on first need. */
+export interface ConvertedEvent {
+  next(): Promise<ApiObject | undefined>;
+  prev(): Promise<ApiObject | undefined>;
+}
+
+const converted = new WeakMap<StorageEvent, Map<ObjectVersioning, ConvertedEvent>>();
+
+/** One object of a stored value at one version, converted once (undefined: no object). */
+function lazyConverted(raw: Buffer | undefined, revision: number, versioning: ObjectVersioning, output: (obj: ApiObject) => ApiObject): () => Promise<ApiObject | undefined> {
+  let made: Promise<ApiObject | undefined> | undefined;
+  return () => (made ??= raw && raw.length
+    ? versioning.fromStorage([decodeFromStorage(raw, revision)]).then(([o]) => output(o))
+    : Promise.resolve(undefined));
+}
+
+/**
+ * decodeEvent() for a def with `versioning`: the event's objects converted to its version, one
+ * conversion per stored revision and served version (the def's `versioning` identifies it),
+ * however many streams watch it; the previous object only when some watcher needs it
+ * (a delete, a selector). A failed conversion rejects for every watcher of the event.
+ */
+export function decodeEventConverted(ev: StorageEvent, versioning: ObjectVersioning, output: (obj: ApiObject) => ApiObject): ConvertedEvent {
+  let byVersion = converted.get(ev);
+  if (!byVersion) converted.set(ev, (byVersion = new Map()));
+  let d = byVersion.get(versioning);
+  if (!d) {
+    d = {
+      next: lazyConverted(ev.type === 'put' ? ev.value : undefined, ev.revision, versioning, output),
+      prev: lazyConverted(ev.type === 'delete' ? ev.value : ev.prevValue, ev.revision, versioning, output),
+    };
+    byVersion.set(versioning, d);
   }
   return d;
 }

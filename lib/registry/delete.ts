@@ -42,7 +42,8 @@ export async function deleteObject(store: GenericStore, ctx: StrategyContext, na
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
     const { kv, cached } = await store.currentForWrite(key, attempt, opts.preconditions?.resourceVersion);
     if (!kv) throw errors.notFound(store.gr, name);
-    const current = decodeKv(kv);
+    // A converted def's admission and response see the object at the request's version.
+    const current = store.def.versioning ? await store.currentOf(kv) : decodeKv(kv);
     try {
       checkPreconditions(store, current, opts);
       const attrs = { operation: 'DELETE' as const, resource: store.def, namespace: ctx.namespace, name, oldObject: current, dryRun: wopts.dryRun, deleteOptions: opts, ctx };
@@ -74,7 +75,8 @@ export async function deleteObject(store: GenericStore, ctx: StrategyContext, na
         store.def.strategy.onDeleteRequested?.(next);
       }
       if (wopts.dryRun) return { object: store.output(next), removed: false };
-      const res = await store.storage.update(key, encodeWithoutRv(next, store.deps.storageMediaType), kv.modRevision);
+      const value = store.def.versioning ? (await store.storedForm(next)).value : encodeWithoutRv(next, store.deps.storageMediaType);
+      const res = await store.storage.update(key, value, kv.modRevision);
       if (res.ok) {
         nextMeta.resourceVersion = String(res.revision);
         return { object: store.output(next), removed: false };

@@ -5,6 +5,7 @@
  */
 import { ApiObject } from '../scheme/types';
 import { decodeKv, servedJsonOf, ServedJson } from '../scheme/storage-codec';
+import { KeyValue } from '../storage/interfaces';
 import { matchesLabels } from '../meta/label-selector';
 import { matchesFields, requirementFor } from '../meta/field-selector';
 import { ApiError, errors } from '../meta/api-errors';
@@ -78,7 +79,7 @@ async function readPage(store: GenericStore, namespace: string | undefined, pref
   const name = opts.fieldSelector && requirementFor(opts.fieldSelector, 'metadata.name');
   if (name !== undefined && (!store.def.namespaced || namespace) && !token) {
     const kv = await source.get(store.key(namespace, name));
-    const obj = kv ? store.output(decodeKv(kv)) : undefined;
+    const obj = kv ? (await store.outputKvs([kv]))[0] : undefined;
     const found = obj && matches(store, obj, opts) ? [obj] : [];
     return { items: raw ? [] : found, rawItems: raw ? found.map((o) => Buffer.from(JSON.stringify(o))) : undefined, resourceVersion: String(source.revision), continue: '' };
   }
@@ -87,6 +88,7 @@ async function readPage(store: GenericStore, namespace: string | undefined, pref
   const rawItems: Array<Buffer | ServedJson> = [];
   // Objects are decoded only to match selectors or to shape output; a plain raw list splices bytes.
   const decodeAll = !raw || !!opts.labelSelector || !!opts.fieldSelector || !!store.def.strategy.decorate;
+  const versioning = store.def.versioning;
   let taken = 0;
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   let startKey = token ? prefix + token.start : prefix;
@@ -98,10 +100,18 @@ async function readPage(store: GenericStore, namespace: string | undefined, pref
     const want = !limit ? 0 : opts.hasSelector ? Math.max(limit - taken, Math.min(limit * 2, 1000)) : limit - taken;
     const res = await source.range(prefix, { limit: want || undefined, startKey });
     let consumed = 0;
-    for (const kv of res.kvs) {
+    // A converted def converts what it read in one batch: one conversion per page.
+    const converted = versioning ? await convertedPage(store, res.kvs, decodeAll) : undefined;
+    for (const [i, kv] of res.kvs.entries()) {
       consumed++;
       lastKey = kv.key;
-      if (decodeAll) {
+      if (converted) {
+        const obj = converted[i];
+        if (!obj) rawItems.push(servedJsonOf(kv) ?? Buffer.from(JSON.stringify(store.output(decodeKv(kv)))));
+        else if (!matches(store, obj, opts)) continue;
+        else if (raw) rawItems.push(Buffer.from(JSON.stringify(obj)));
+        else items.push(obj);
+      } else if (decodeAll) {
         const obj = store.output(decodeKv(kv));
         if (!matches(store, obj, opts)) continue;
         if (raw) rawItems.push(store.def.strategy.decorate ? Buffer.from(JSON.stringify(obj)) : servedJsonOf(kv) ?? Buffer.from(JSON.stringify(obj)));
@@ -125,6 +135,20 @@ async function readPage(store: GenericStore, namespace: string | undefined, pref
     if (!opts.hasSelector && remaining !== undefined) result.remainingItemCount = remaining;
   }
   return result;
+}
+
+/**
+ * The served objects of a read of a converted def, one conversion for all that need one;
+ * undefined where the stored bytes serve as they are (only when `decodeAll` is false).
+ */
+async function convertedPage(store: GenericStore, kvs: readonly KeyValue[], decodeAll: boolean): Promise<Array<ApiObject | undefined>> {
+  const v = store.def.versioning!;
+  const out: Array<ApiObject | undefined> = new Array(kvs.length);
+  const needed = decodeAll ? kvs.map((_, i) => i) : kvs.flatMap((kv, i) => (v.servesStored(kv.value) ? [] : [i]));
+  if (!needed.length) return out;
+  const objs = await store.outputKvs(needed.map((i) => kvs[i]), true);
+  needed.forEach((i, j) => { out[i] = objs[j]; });
+  return out;
 }
 
 /** 410 Expired with a fresh, inconsistent token that resumes at the same key at the current revision. */

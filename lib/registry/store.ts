@@ -72,6 +72,43 @@ export class GenericStore {
     return obj;
   }
 
+  /** A stored object as this version serves it, converted when the def has `versioning`. */
+  async currentOf(kv: KeyValue): Promise<ApiObject> {
+    const v = this.def.versioning;
+    return v ? (await v.fromStorage([decodeKv(kv)]))[0] : this.decodeCurrent(kv);
+  }
+
+  /** Stored objects as served (kind, apiVersion, output shaping); `list`: one page, one conversion. */
+  async outputKvs(kvs: readonly KeyValue[], list = false): Promise<ApiObject[]> {
+    const v = this.def.versioning;
+    if (!v) return kvs.map((kv) => this.output(decodeKv(kv)));
+    return (await v.fromStorage(kvs.map(decodeKv), { list })).map((o) => this.output(o));
+  }
+
+  /**
+   * The object to store and its bytes: with `versioning`, converted to the storage version
+   * (a failed conversion throws before anything is written).
+   */
+  async storedForm(obj: ApiObject): Promise<{ stored: ApiObject; value: Buffer }> {
+    const v = this.def.versioning;
+    if (!v) return { stored: obj, value: this.encode(obj) };
+    const stored = await v.toStorage({ ...obj, apiVersion: this.apiVersion, kind: this.def.kind });
+    return { stored, value: encodeForStorage(stored, this.deps.storageMediaType) };
+  }
+
+  /**
+   * The response to a write: the object as stored, converted back to this version (Kubernetes
+   * answers what a read would), or without `versioning` outputStored() of the object written.
+   */
+  async outputWritten(obj: ApiObject, stored: ApiObject, value: Buffer, revision: number): Promise<ApiObject> {
+    const v = this.def.versioning;
+    if (!v) return this.outputStored(obj, value, revision);
+    const withRv = { ...stored, metadata: { ...stored.metadata, resourceVersion: String(revision) } };
+    const [back] = await v.fromStorage([withRv]);
+    const out = this.output(back);
+    return back === withRv && v.servesStored(value) ? withStoredForm(out, value, revision) : out;
+  }
+
   /** The bytes to store: labelled with the storage version. */
   encode(obj: ApiObject): Buffer {
     const stored = this.def.storageVersion ? { ...obj, apiVersion: apiVersionOf({ group: this.def.group, version: this.def.storageVersion }) } : obj;
@@ -83,7 +120,7 @@ export class GenericStore {
    * table: unset is a consistent read, "0" any version, N a version not older than N.
    */
   async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<ApiObject> {
-    return this.output(decodeKv(await this.getStored(namespace, name, resourceVersion)));
+    return (await this.outputKvs([await this.getStored(namespace, name, resourceVersion)]))[0];
   }
 
   /** As get, but the stored key and value (shared with the cache: not to be mutated). */
@@ -100,7 +137,8 @@ export class GenericStore {
    */
   outputStored(obj: ApiObject, value: Buffer, revision: number): ApiObject {
     const out = this.output(obj);
-    return this.def.strategy.decorate ? out : withStoredForm(out, value, revision);
+    const v = this.def.versioning;
+    return this.def.strategy.decorate || (v && !v.servesStored(value)) ? out : withStoredForm(out, value, revision);
   }
 
   /** Sets kind/apiVersion and applies the strategy's output shaping. */
@@ -136,11 +174,11 @@ export class GenericStore {
 
     for (let attempt = 0; ; attempt++) {
       const key = this.key(ctx.namespace, meta.name as string);
-      const value = this.encode(obj);
+      const { stored, value } = await this.storedForm(obj);
       const res = await this.storage.create(key, value);
       if (res.ok) {
         meta.resourceVersion = String(res.revision);
-        return this.outputStored(obj, value, res.revision);
+        return this.outputWritten(obj, stored, value, res.revision);
       }
       // A generated name that collides is drawn again, as Kubernetes does since 1.30.
       if (!generated || attempt >= 7) throw errors.alreadyExists(this.gr, meta.name as string);
@@ -193,7 +231,7 @@ export class GenericStore {
         }
         opts.onExisting?.();
         if (opts.precondition && opts.precondition !== String(kv.modRevision)) throw errors.modified(this.gr, name);
-        const current = this.decodeCurrent(kv);
+        const current = await this.currentOf(kv);
         // A replacement (PUT) ignores the current object: no copy of it to compute from.
         const input = typeof compute === 'function' ? compute(clone(current)) : compute;
         const uid = input.metadata?.uid;
@@ -288,7 +326,8 @@ export class GenericStore {
     s.canonicalize?.(obj);
     const removing = this.readyForRemoval(obj);
     if (opts.dryRun) return this.output({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(kv.modRevision) } });
-    const value = removing ? undefined : this.encode(obj);
+    const written = removing ? undefined : await this.storedForm(obj);
+    const value = written?.value;
     const res = value === undefined
       ? await this.storage.delete(kv.key, kv.modRevision)
       : await this.storage.update(kv.key, value, kv.modRevision);
@@ -298,7 +337,7 @@ export class GenericStore {
       return undefined;
     }
     obj.metadata = { ...obj.metadata, resourceVersion: String(removing ? kv.modRevision : res.revision) };
-    return value === undefined ? this.output(obj) : this.outputStored(obj, value, res.revision);
+    return written === undefined ? this.output(obj) : this.outputWritten(obj, written.stored, written.value, res.revision);
   }
 
   /** Deleted, with nothing left that keeps it. */
@@ -318,7 +357,7 @@ export class GenericStore {
     for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
       const { kv } = await this.currentForWrite(key, attempt);
       if (!kv) throw errors.notFound(this.gr, name);
-      const current = this.decodeCurrent(kv);
+      const current = await this.currentOf(kv);
       const next = mutate(clone(current));
       if (!next) return this.output(current);
       const result = await this.writeUpdate(ctx, kv, current, next, opts, false);

@@ -160,6 +160,26 @@ export interface ResourceDef {
    * when the schema supports it.
    */
   strategicMerge?: boolean;
+  /**
+   * Set when reading or writing this version takes more than a relabelling (custom resources:
+   * conversion webhooks, read-time defaults): the store, list, get and watch paths await it
+   * instead of using `storageVersion` and `strategy.decorate`. Absent: those paths are unchanged.
+   */
+  versioning?: ObjectVersioning;
+}
+
+/** How a def's objects are converted between this version and the versions they are stored at. */
+export interface ObjectVersioning {
+  /**
+   * Stored objects (decoded, each at the version it was stored at) as this version serves them,
+   * in order; one batch is one conversion (`list`: the items of one list page). An object that
+   * needs nothing comes back as itself; the others are new objects. Rejects with an ApiError (500).
+   */
+  fromStorage(objects: ApiObject[], opts?: { list?: boolean }): Promise<ApiObject[]>;
+  /** An object of this version as it is to be stored (the storage version). */
+  toStorage(object: ApiObject): Promise<ApiObject>;
+  /** Whether stored bytes are served as they are (stored at this version, nothing to default): no parse. */
+  servesStored(value: Buffer): boolean;
 }
 
 /**

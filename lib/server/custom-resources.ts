@@ -9,6 +9,8 @@ import { AdmissionChain } from '../admission/interfaces';
 import { startCrdControllers, CrdControllers } from '../apiextensions/controllers/crd-controllers';
 import { CrdServingController } from '../apiextensions/serving/crd-serving-controller';
 import { CrServingFactory } from '../apiextensions/serving/types';
+import { conversionWebhookClients } from '../apiextensions/conversion/converter';
+import { WebhookClients } from '../admission/webhook/webhook-client';
 import { EtcdMetrics } from '../metrics/etcd-metrics';
 import { StorageObjectsMetric } from '../metrics/storage-metrics';
 import { Naming } from '../naming';
@@ -24,6 +26,8 @@ export interface CustomResourceServing {
   /** Absent when the CRD kind itself is not served (--runtime-config). */
   serving?: CrdServingController;
   controllers?: CrdControllers;
+  /** The clients of CRD conversion webhooks (tests set a service resolver on them). */
+  conversionClients?: WebhookClients;
   stop(): Promise<void>;
 }
 
@@ -47,8 +51,10 @@ export async function startCustomResourceServing(deps: CustomResourceDeps): Prom
   if (!crds) return { stop: async () => undefined };
   const prefix = config.etcdPrefix.replace(/\/+$/, '');
   const controllers = await startCrdControllers({ crds, builtins: () => registry.builtinResources(), naming });
+  // Conversion webhooks get clients of their own (no admission kubeconfig credentials); closed on stop.
+  const conversionClients = conversionWebhookClients();
   const serving = new CrdServingController({
-    registry, crds, naming, factory: deps.factory, customHandlers: deps.customHandlers,
+    registry, crds, naming, conversionClients, factory: deps.factory, customHandlers: deps.customHandlers,
     storeDeps: (resource, keySegment) => ({
       storage: deps.etcdMetrics.storageFor(deps.storage, resource), prefix, keyPrefix: keySegment, admission: deps.admission,
       continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType,
@@ -70,10 +76,11 @@ export async function startCustomResourceServing(deps: CustomResourceDeps): Prom
   });
   await serving.start();
   return {
-    serving, controllers,
+    serving, controllers, conversionClients,
     stop: async () => {
       await controllers.stop();
       await serving.stop();
+      conversionClients.close();
     },
   };
 }

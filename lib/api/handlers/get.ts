@@ -11,14 +11,17 @@ export async function handleGet(s: ResourceScope): Promise<void> {
   const store = s.store;
   const kv = await store.getStored(s.info.namespace, s.info.name as string, rv || undefined);
   const n = negotiateResponse(s.ctx.get('accept'), 'object', { apiVersion: store.apiVersion, kind: store.def.kind });
-  // Plain compact JSON of an undecorated kind is the stored bytes with the resourceVersion spliced in.
-  const served = !store.def.strategy.decorate && wantsCompactJson(s.ctx, n) ? servedJsonOf(kv) : undefined;
+  // Plain compact JSON of an undecorated kind is the stored bytes with the resourceVersion spliced
+  // in; so is a converted kind's object stored at the version asked for, with nothing to default.
+  const versioning = store.def.versioning;
+  const asStored = versioning ? versioning.servesStored(kv.value) : !store.def.strategy.decorate;
+  const served = asStored && wantsCompactJson(s.ctx, n) ? servedJsonOf(kv) : undefined;
   if (served) {
     s.ctx.status = 200;
     s.ctx.type = n.mediaType;
     s.ctx.body = joinJson('', [served], '\n');
     return;
   }
-  const obj = store.output(decodeKv(kv));
+  const obj = versioning ? (await store.outputKvs([kv]))[0] : store.output(decodeKv(kv));
   writeObject(s.ctx, 200, represent(store.def, obj, n, s.ctx.querystring), n);
 }

@@ -16,7 +16,7 @@ import { ApiObject } from '../../scheme/types';
 import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../../storage/interfaces';
 import { StorageError } from '../../storage/errors';
 import { toApiError } from '../response-writer';
-import { decodeEvent, encodedBatchOnce, encodedOnce } from '../shared-events';
+import { decodeEvent, decodeEventConverted, encodedBatchOnce, encodedOnce } from '../shared-events';
 import { negotiateResponse } from '../negotiation';
 import { watchEncoder } from '../watch-encoder';
 import { watchMetricsOf } from '../../metrics/etcd-metrics';
@@ -63,7 +63,49 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
     if (!next && prev && wasIn) return encodeShared('DELETED', prev);
     return undefined;
   };
+  const sameForAllSelectors = !opts.labelSelector && !opts.fieldSelector;
   const sameForAll = encoder.shareable && !opts.labelSelector && !opts.fieldSelector;
+  // A converted def (custom resources) converts each change to this watch's version, once for
+  // all its watchers; its deliveries are handled in order, one after the other.
+  const versioning = store.def.versioning;
+  let chain: Promise<void> = Promise.resolve();
+  const convertedBytes = async (ev: StorageEvent): Promise<Buffer | string | undefined> => {
+    const c = decodeEventConverted(ev, versioning!, output);
+    const next = await c.next();
+    const hasPrev = !!(ev.type === 'delete' ? ev.value : ev.prevValue)?.length;
+    // Without selectors an update is MODIFIED whatever the previous object was: no conversion of it.
+    const prev = hasPrev && (!next || !sameForAllSelectors) ? await c.prev() : undefined;
+    const wasIn = hasPrev && (prev ? matches(store, prev, opts) : true);
+    const nowIn = next ? matches(store, next, opts) : false;
+    if (next && nowIn) return encodeShared(wasIn ? 'MODIFIED' : 'ADDED', next);
+    if (next && wasIn) return encodeShared('DELETED', next);
+    if (!next && prev && wasIn) return encodeShared('DELETED', prev);
+    return undefined;
+  };
+  const deliverConverted = async (events: StorageEvent[]): Promise<void> => {
+    const parts: Array<Buffer | string> = [];
+    let failure: unknown;
+    for (const ev of events) {
+      if (out.ended) return;
+      try {
+        const bytes = await convertedBytes(ev);
+        if (bytes !== undefined) parts.push(bytes);
+        lastRevision = Math.max(lastRevision, ev.revision);
+      } catch (err) {
+        failure = err;
+        break;
+      }
+    }
+    if (out.ended) return;
+    const ok = !parts.length ? true : parts.length > 1 ? out.writeBatch(sizedBatch(parts)) : out.writeEvent(parts[0]);
+    if (failure !== undefined) {
+      // A change that cannot be converted ends the watch with its error, as a failed decode does.
+      send({ type: 'ERROR', object: toApiError(failure).toStatus() });
+      finish();
+      return;
+    }
+    if (!ok && !finished) await out.drained();
+  };
   let lastRevision = 0;
   const bookmark = (annotations?: Record<string, string>) => {
     const metadata: Record<string, unknown> = { resourceVersion: String(lastRevision) };
@@ -84,6 +126,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   const handlers: WatchHandlers & { onEvents(events: StorageEvent[]): void | Promise<void> } = {
     onEvents: (events) => {
       if (out.ended) return undefined;
+      if (versioning) return (chain = chain.then(() => deliverConverted(events)));
       // Without selectors every watcher of the representation writes the same bytes: made once.
       if (sameForAll && events.length > 1) {
         lastRevision = Math.max(lastRevision, events[events.length - 1].revision);
@@ -125,6 +168,14 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
     if (sendInitial) bookmark({ [s.initialEventsAnnotation]: 'true' });
   };
 
+  const sendInitialConverted = async (kvs: KeyValue[], revision: number): Promise<void> => {
+    for (const obj of await store.outputKvs(kvs, true)) {
+      if (matches(store, obj, opts)) send({ type: 'ADDED', object: obj });
+    }
+    lastRevision = revision;
+    if (sendInitial) bookmark({ [s.initialEventsAnnotation]: 'true' });
+  };
+
   const cache = store.deps.cache?.ready ? store.deps.cache : undefined;
   if (cache) {
     try {
@@ -132,7 +183,17 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
         await ensureCacheState(cache, start.plan);
         const w = cache.watchWithInitialState(prefix, handlers);
         handle = w.handle;
-        sendInitialState(w.initial, w.revision);
+        if (versioning) {
+          // Changes arriving meanwhile wait for the initial state (chain); a failed conversion is a 500.
+          const initial = sendInitialConverted(w.initial, w.revision);
+          chain = initial.catch(() => undefined);
+          try {
+            await initial;
+          } catch (err) {
+            void handle.close();
+            throw err;
+          }
+        } else sendInitialState(w.initial, w.revision);
       } else {
         if (start.revision > cache.revision && !(await cache.waitForRevision(start.revision, TOO_LARGE_WAIT_MS))) {
           throw tooLarge(start.revision, cache.revision);
@@ -153,7 +214,8 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
       const source = await openReadSource(store.storage, undefined, start.plan);
       const res = await source.range(prefix, {});
       revision = source.revision;
-      sendInitialState(res.kvs, revision);
+      if (versioning) await sendInitialConverted(res.kvs, revision);
+      else sendInitialState(res.kvs, revision);
     } else {
       revision = start.revision;
       lastRevision = revision;

@@ -4,7 +4,7 @@
  * requested ones), with the version's schema (pruning, defaulting, validation, the server Schema
  * for OpenAPI, field validation and server-side apply), strategy, Table, selectable fields,
  * deprecation, `/status` and `/scale`. Objects are JSON only and refuse strategic merge patches.
- * Versions other than the storage version read and write through it (conversion `None`).
+ * Every version reads and writes through the CRD's converter (cr-versioning.ts).
  */
 import { ApiObject, ResourceDef, SubresourceDef } from '../../scheme/types';
 import { CustomHandlers } from '../../api/resource-handler';
@@ -20,6 +20,8 @@ import { crTableColumns } from './cr-table';
 import { crSelectableFields } from './cr-selectable-fields';
 import { crDeprecation } from './cr-deprecation';
 import { makeCrReadPath, setCrReadPath } from './cr-read';
+import { crVersioning } from './cr-versioning';
+import { Converter, converterFor } from '../conversion/converter';
 
 /** The verbs of a custom resource, in Kubernetes' discovery order. */
 export const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -63,7 +65,7 @@ function acceptedNames(crd: ApiObject): Names {
 }
 
 function versionDef(crd: ApiObject, spec: CrdSpec, v: CrdVersion, names: Names, storageVersion: string, deps: CrServingDeps,
-  terminating: boolean): { def: ResourceDef; handlers?: CustomHandlers } {
+  terminating: boolean, converter: Converter): { def: ResourceDef; handlers?: CustomHandlers } {
   const group = String(spec.group);
   const version = String(v.name);
   const schemaJson = isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : SCHEMALESS;
@@ -77,7 +79,6 @@ function versionDef(crd: ApiObject, spec: CrdSpec, v: CrdVersion, names: Names, 
     selectable: crSelectableFields(Array.isArray(v.selectableFields) ? v.selectableFields : []),
     terminating,
     standardFinalizers: [...new Set(['orphan', 'foregroundDeletion', 'kubernetes', deps.naming.namespaceFinalizer])],
-    decorate: readPath.changesObjects ? readPath.fromStorage : undefined,
   });
   const subresources: SubresourceDef[] = [];
   if (statusEnabled) subresources.push(crStatusSubresource(names.kind));
@@ -90,6 +91,9 @@ function versionDef(crd: ApiObject, spec: CrdSpec, v: CrdVersion, names: Names, 
     strategicMerge: false,
   };
   if (version !== storageVersion) def.storageVersion = storageVersion;
+  // Reads and writes convert through the CRD's converter (also the storage version's: objects
+  // written before the storage version changed are stored at another one).
+  def.versioning = crVersioning(converter, readPath, version, storageVersion);
   const deprecation = crDeprecation(v, spec);
   if (deprecation) def.deprecation = deprecation;
   setCrReadPath(def, readPath);
@@ -108,11 +112,12 @@ export const buildCrServing: CrServingFactory = (crd: ApiObject, deps: CrServing
   const storageVersion = storageVersionOf(crd);
   if (!storageVersion) throw new Error(`CustomResourceDefinition ${crd.metadata?.name} has no storage version`);
   const terminating = crdTerminating(crd);
+  const converter = converterFor(crd, { naming: deps.naming, clients: deps.conversionClients });
   const defs = new Map<string, ResourceDef>();
   const customHandlers: CustomHandlers = new Map();
   for (const v of crdVersions(spec)) {
     if (v.served !== true || typeof v.name !== 'string') continue;
-    const { def, handlers } = versionDef(crd, spec, v, names, storageVersion, deps, terminating);
+    const { def, handlers } = versionDef(crd, spec, v, names, storageVersion, deps, terminating, converter);
     defs.set(v.name, def);
     for (const [k, h] of handlers ?? []) customHandlers.set(k, h);
   }

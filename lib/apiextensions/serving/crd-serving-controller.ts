@@ -21,6 +21,7 @@ import { Cacher } from '../../storage/cacher/cacher';
 import { ResourceFeed } from '../../controllers/resource-feed';
 import { WorkQueue } from '../../controllers/work-queue';
 import { Naming } from '../../naming';
+import { WebhookClients } from '../../admission/webhook/webhook-client';
 import { CrServing, CrServingFactory } from './types';
 import { CR_TERMINATING_VERBS } from './cr-resource-def';
 
@@ -30,6 +31,8 @@ export interface CrdServingDeps {
   crds: GenericStore;
   factory: CrServingFactory;
   naming: Naming;
+  /** Passed to the factory: the clients of conversion webhooks. */
+  conversionClients?: WebhookClients;
   /** The dispatcher's live custom handlers: a bundle's (`/scale`) are added and removed here. */
   customHandlers: CustomHandlers;
   /** The deps of a store of `resource` (a GroupResource string) at `keySegment`, without a cache. */
@@ -131,7 +134,7 @@ export class CrdServingController {
     if (current && current.uid !== crd.metadata?.uid) await this.teardown(name);
     let bundle: CrServing;
     try {
-      bundle = this.deps.factory(crd, { naming: this.deps.naming });
+      bundle = this.deps.factory(crd, { naming: this.deps.naming, conversionClients: this.deps.conversionClients });
     } catch (err) {
       // The CRD was validated on write; a bundle that cannot be built is not served.
       logger.error('crd serving: cannot serve custom resource definition', { crd: name, error: err instanceof Error ? err.message : String(err) });

@@ -10,6 +10,7 @@
  */
 import type { CustomHandlers } from '../../api/resource-handler';
 import type { Naming } from '../../naming';
+import type { WebhookClients } from '../../admission/webhook/webhook-client';
 import type { ApiObject, ResourceDef } from '../../scheme/types';
 
 /** Everything needed to serve one CRD's custom resources at every served version. */
@@ -37,6 +38,8 @@ export interface CrServing {
 /** What a factory may use beyond the CRD. */
 export interface CrServingDeps {
   naming: Naming;
+  /** The clients conversion webhooks are called with (needed to serve a `Webhook` CRD). */
+  conversionClients?: WebhookClients;
 }
 
 /** Builds the bundle of a CRD (assumed valid: it was validated on write). Throws when it cannot. */
