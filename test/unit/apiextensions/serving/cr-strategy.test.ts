@@ -149,12 +149,17 @@ describe('custom-resource strategy', () => {
     expect(defOf().strategy.selectableFields).to.deep.equal([]);
   });
 
-  it('defaults on read (decorate) without touching the stored object; no decorate when nothing can change', () => {
-    const s = defOf().strategy;
+  it('defaults on read (versioning) without touching the stored object; stored bytes served as they are when nothing can change', async () => {
+    const def = defOf();
     const stored = cronTab('a', { image: 'x' });
-    expect(s.decorate!(stored).spec).to.deep.equal({ image: 'x', color: 'red' });
+    expect((await def.versioning!.fromStorage([stored]))[0].spec).to.deep.equal({ image: 'x', color: 'red' });
     expect(stored.spec).to.deep.equal({ image: 'x' });
-    expect(defOf({ schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } } }).strategy.decorate).to.equal(undefined);
+    const bytes = Buffer.from(JSON.stringify(stored));
+    expect(def.versioning!.servesStored(bytes)).to.equal(false);
+    const plain = defOf({ schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } } });
+    expect(plain.strategy.decorate).to.equal(undefined);
+    expect(plain.versioning!.servesStored(bytes)).to.equal(true);
+    expect((await plain.versioning!.fromStorage([stored]))[0]).to.equal(stored);
   });
 
   it('re-defaults after a mutating webhook (default hook)', () => {
