@@ -150,7 +150,11 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
       if (!ok && !finished) return out.drained();
       return undefined;
     },
-    onProgress: (r) => { lastRevision = Math.max(lastRevision, r); },
+    onProgress: (r) => {
+      // Behind converted changes still on their way: a bookmark must not run ahead of them.
+      if (versioning) chain = chain.then(() => { lastRevision = Math.max(lastRevision, r); });
+      else lastRevision = Math.max(lastRevision, r);
+    },
     onError: (err) => {
       if (finished) return;
       if (err instanceof StorageError && err.code === 'Compacted') send({ type: 'ERROR', object: tooOld(lastRevision, err.compactRevision).toStatus() });
