@@ -155,7 +155,9 @@ describe('CRD conversion', function () {
     }
     expect((await v1.waitFor((e) => e.object?.metadata?.name === 'w')).object.spec).to.deep.equal({ cronSpec: 'w' });
     expect(converts() - before).to.equal(1);
-    await t.del(path(WEBHOOK_GROUP, 'v2', 'w'));
+    const deleted = await t.del(path(WEBHOOK_GROUP, 'v2', 'w'));
+    expect(deleted.status, deleted.text).to.equal(200);
+    expect(deleted.body).to.deep.include({ apiVersion: `${WEBHOOK_GROUP}/v2`, spec: { schedule: 'w' } });
     const del = await v2a.waitFor((e) => e.type === 'DELETED');
     expect(del.object).to.deep.include({ apiVersion: `${WEBHOOK_GROUP}/v2`, spec: { schedule: 'w' } });
     for (const w of [v2a, v2b, v1]) w.close();
@@ -204,6 +206,19 @@ describe('CRD conversion', function () {
       expect(list.body.message).to.equal(`conversion webhook for ${WEBHOOK_GROUP}/v2, Kind=WidgetList failed: boom`);
       // The stored version needs no webhook.
       expect((await t.get(path(WEBHOOK_GROUP, 'v1', 'b'))).status).to.equal(200);
+      // A watch from now fails before it starts; a running one ends with the error as an event.
+      const refused = openWatch(adminTarget(t.server), `${path(WEBHOOK_GROUP, 'v2')}?watch=1`);
+      await eventually(async () => refused.ended, 5000, 10);
+      expect(refused.statusCode).to.equal(500);
+      expect(refused.errorBody.message).to.equal(`conversion webhook for ${WEBHOOK_GROUP}/v2, Kind=WidgetList failed: boom`);
+      const rv = (await t.get(path(WEBHOOK_GROUP, 'v1'))).body.metadata.resourceVersion;
+      const running = openWatch(adminTarget(t.server), `${path(WEBHOOK_GROUP, 'v2')}?watch=1&resourceVersion=${rv}`);
+      await eventually(async () => running.statusCode === 200, 5000, 10);
+      await t.post(path(WEBHOOK_GROUP, 'v1'), { apiVersion: `${WEBHOOK_GROUP}/v1`, kind: 'Widget', metadata: { name: 'unconvertible' }, spec: { cronSpec: 'u' } });
+      const err = await running.waitFor((e) => e.type === 'ERROR');
+      expect(err.object).to.deep.include({ kind: 'Status', status: 'Failure', code: 500, message: `conversion webhook for ${WEBHOOK_GROUP}/v1, Kind=Widget failed: boom` });
+      await eventually(async () => running.ended, 5000, 10);
+      await t.del(path(WEBHOOK_GROUP, 'v1', 'unconvertible'));
     } finally {
       hooks.handlers.set('/convert', (call: ReviewCall) => convertWith(call, renameSpec));
     }
