@@ -102,17 +102,19 @@ function coerceMeta(path: string, x: Json, drop: boolean, unknown: string[]): Fi
     if (drop) { delete x.metadata; return undefined; }
     return fieldErrors.invalid(mpath, meta, `json: cannot unmarshal ${jsonKind(meta)} into Go value of type v1.ObjectMeta`);
   }
-  const out: Json = {};
+  // Checked first and then edited in place: a refusal leaves the object whole, and callers
+  // holding `obj.metadata` (the store sets managedFields and generated names through it) keep it.
+  const dropped: string[] = [];
   for (const [k, v] of Object.entries(meta)) {
-    if (!Object.hasOwn(OBJECT_META, k)) { unknown.push(`${mpath}.${k}`); continue; }
+    if (!Object.hasOwn(OBJECT_META, k)) { unknown.push(`${mpath}.${k}`); dropped.push(k); continue; }
     const err = decodeError(k, v);
     if (err) {
-      if (drop) continue;
+      if (drop) { dropped.push(k); continue; }
       return fieldErrors.invalid(mpath, meta, err);
     }
-    if (!empty(v)) out[k] = v;
+    if (empty(v)) dropped.push(k);
   }
-  x.metadata = out;
+  for (const k of dropped) delete meta[k];
   return undefined;
 }
 

@@ -118,6 +118,15 @@ describe('CrSchemaRuntime', () => {
     expect(rt.hasDefaults).to.equal(true);
   });
 
+  it('decode edits metadata in place, so a caller holding obj.metadata still writes into the object', () => {
+    const obj = base();
+    const meta = obj.metadata;
+    rt.decode(obj, { track: true });
+    expect(obj.metadata).to.equal(meta);
+    meta.managedFields = [{ manager: 'm' }];
+    expect(obj.metadata.managedFields).to.deep.equal([{ manager: 'm' }]);
+  });
+
   it('decode refuses malformed embedded metadata on requests and drops it from storage', () => {
     const bad = () => ({ ...base(), spec: { template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 5 } } } });
     const r = rt.decode(bad());
