@@ -24,7 +24,11 @@ export function unknownFields(value: unknown, schema: Schema | undefined): strin
 }
 
 function collectUnknown(value: unknown, schema: Schema | undefined, path: string, out: string[]): void {
-  if (!schema || schema['x-kubernetes-preserve-unknown-fields'] || value === null || typeof value !== 'object') return;
+  if (!schema || value === null || typeof value !== 'object') return;
+  // Unknown fields are kept here, but declared ones are still checked inside (an embedded
+  // resource's metadata, say), as Kubernetes' pruning goes on below them.
+  const preserve = !!schema['x-kubernetes-preserve-unknown-fields'];
+  if (preserve && !schema.properties) return;
   if (Array.isArray(value)) {
     // Only an item schema can find something; the item paths are built only then.
     if (schema.items) for (let i = 0; i < value.length; i++) collectUnknown(value[i], schema.items, `${path}[${i}]`, out);
@@ -34,7 +38,7 @@ function collectUnknown(value: unknown, schema: Schema | undefined, path: string
     if (!Object.hasOwn(value, key)) continue;
     const childSchema = (schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined) ?? schema.additionalProperties;
     if (!childSchema) {
-      if (schema.properties) out.push(path ? `${path}.${key}` : key);
+      if (schema.properties && !preserve) out.push(path ? `${path}.${key}` : key);
       continue;
     }
     const child = (value as Record<string, unknown>)[key];
@@ -49,13 +53,15 @@ function collectUnknown(value: unknown, schema: Schema | undefined, path: string
  */
 export function dropUnknownFields<T>(value: T, schema: Schema | undefined, unknown?: readonly string[]): T {
   if (unknown && !unknown.length) return value;
-  if (!schema || schema['x-kubernetes-preserve-unknown-fields'] || value === null || typeof value !== 'object') return value;
+  if (!schema || value === null || typeof value !== 'object') return value;
+  const preserve = !!schema['x-kubernetes-preserve-unknown-fields'];
+  if (preserve && !schema.properties) return value;
   if (Array.isArray(value)) return value.map((item) => dropUnknownFields(item, schema.items)) as T;
   const kept: Array<[string, unknown]> = [];
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const childSchema = (schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined) ?? schema.additionalProperties;
     if (childSchema) kept.push([key, dropUnknownFields(child, childSchema)]);
-    else if (!schema.properties) kept.push([key, child]);
+    else if (!schema.properties || preserve) kept.push([key, child]);
   }
   // fromEntries defines own properties, so a key "__proto__" stays data.
   return Object.fromEntries(kept) as T;

@@ -56,5 +56,16 @@ describe('field validation', () => {
       const clean = { metadata: { name: 'a' } };
       expect(dropUnknownFields(clean, schema, [])).to.equal(clean);
     });
+
+    it('under x-kubernetes-preserve-unknown-fields keeps unknown keys but checks declared ones (an embedded resource\'s metadata)', () => {
+      const embedded = {
+        type: 'object', properties: {
+          template: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { metadata: { type: 'object', properties: { name: { type: 'string' } } } } },
+        },
+      } as Schema;
+      const obj = { template: { kind: 'ConfigMap', data: { a: 'b' }, metadata: { name: 'n', bogus: 1 } } };
+      expect(unknownFields(obj, embedded)).to.deep.equal(['template.metadata.bogus']);
+      expect(dropUnknownFields(obj, embedded)).to.deep.equal({ template: { kind: 'ConfigMap', data: { a: 'b' }, metadata: { name: 'n' } } });
+    });
   });
 });
