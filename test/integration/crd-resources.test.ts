@@ -405,6 +405,24 @@ describe('custom resources over HTTPS', function () {
       expect((await t.get(`${base(g)}/b`)).headers.warning).to.equal(undefined);
     });
 
+    it('a status written with Established but incomplete acceptedNames is repaired by the naming controller, then served', async () => {
+      // Kubernetes logs `has unexpected empty status.acceptedNames.singular` and serves nothing for
+      // such a status until its naming controller writes the accepted names again.
+      const g = 'repair.example.com';
+      const crd = await install(g);
+      const name = `crontabs.${g}`;
+      const current = (await t.get(`${CRDS}/${name}`)).body;
+      const broken = await t.put(`${CRDS}/${name}/status`, { ...current, status: { ...current.status, acceptedNames: { plural: 'crontabs', kind: 'CronTab' } } });
+      expect(broken.status, broken.text).to.equal(200);
+      const repaired = await eventually(async () => {
+        const o = (await t.get(`${CRDS}/${name}`)).body;
+        return o.status.acceptedNames.singular === 'crontab' && o;
+      }, 5000, 20);
+      expect(repaired.status.acceptedNames).to.deep.include({ plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList' });
+      expect(repaired.metadata.uid).to.equal(crd.metadata.uid);
+      await eventually(async () => (await t.post(base(g), ct(g, 'after-repair', { image: 'x' }))).status === 201, 5000, 20);
+    });
+
     it('serves cluster-scoped CRDs at the cluster path only', async () => {
       const g = 'cluster.example.com';
       await install(g, { scope: 'Cluster' });
