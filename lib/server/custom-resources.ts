@@ -16,6 +16,8 @@ import { StorageObjectsMetric } from '../metrics/storage-metrics';
 import { Naming } from '../naming';
 import { ResourceRegistry } from '../registry/resource-registry';
 import { GenericStore } from '../registry/store';
+import { crdSpec, crdStatus, crdVersions } from '../registry/apiextensions/crd-view';
+import { ApiObject } from '../scheme/types';
 import { Cacher } from '../storage/cacher/cacher';
 import { FreshnessProbe } from '../storage/cacher/freshness';
 import { Storage } from '../storage/interfaces';
@@ -45,12 +47,23 @@ export interface CustomResourceDeps {
   factory: CrServingFactory;
 }
 
+/** The store serving a CRD's objects: any served version's (they share keys and cache). */
+function customStoreOf(registry: ResourceRegistry, crd: ApiObject): GenericStore | undefined {
+  const spec = crdSpec(crd);
+  const plural = crdStatus(crd).acceptedNames?.plural ?? '';
+  for (const v of crdVersions(spec)) {
+    const store = registry.customEntry(storeKey(spec.group ?? '', v.name ?? '', plural))?.store;
+    if (store) return store;
+  }
+  return undefined;
+}
+
 export async function startCustomResourceServing(deps: CustomResourceDeps): Promise<CustomResourceServing> {
   const { config, naming, registry } = deps;
   const crds = registry.stores.get(storeKey(naming.group('apiextensions'), 'v1', 'customresourcedefinitions'));
   if (!crds) return { stop: async () => undefined };
   const prefix = config.etcdPrefix.replace(/\/+$/, '');
-  const controllers = await startCrdControllers({ crds, builtins: () => registry.builtinResources(), naming });
+  const controllers = await startCrdControllers({ crds, builtins: () => registry.builtinResources(), naming, customStore: (crd) => customStoreOf(registry, crd) });
   // Conversion webhooks get clients of their own (no admission kubeconfig credentials); closed on stop.
   const conversionClients = conversionWebhookClients();
   const serving = new CrdServingController({

@@ -18,7 +18,7 @@ export abstract class CrdStatusController {
   private readonly queue: WorkQueue;
   private feed?: ResourceFeed;
 
-  constructor(protected readonly store: GenericStore, private readonly label: string, private readonly fieldManager: string, workers = 1) {
+  constructor(protected readonly store: GenericStore, private readonly label: string, protected readonly fieldManager: string, workers = 1) {
     this.queue = new WorkQueue((name) => this.sync(name), {
       workers,
       onError: (name, err) => logger.warn(`${label}: will retry`, { crd: name, error: err instanceof Error ? err.message : String(err) }),
@@ -60,6 +60,11 @@ export abstract class CrdStatusController {
   /** Told after a CRD left; default nothing. */
   protected removed(_name: string): void {}
 
+  /** Whether a newly observed state (`previous` the one known before) needs a sync; default always. */
+  protected wants(_crd: ApiObject, _previous: ApiObject | undefined): boolean {
+    return true;
+  }
+
   private observe(crd: ApiObject): void {
     const name = crd.metadata?.name as string;
     if (!name) return;
@@ -67,7 +72,7 @@ export abstract class CrdStatusController {
     const known = this.crds.get(name);
     if (known && known.metadata?.uid === crd.metadata?.uid && rv(known) > rv(crd)) return;
     this.crds.set(name, crd);
-    this.enqueue(name);
+    if (this.wants(crd, known)) this.enqueue(name);
   }
 
   /**
