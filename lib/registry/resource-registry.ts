@@ -51,6 +51,9 @@ export class ResourceRegistry implements ServedSet {
   private readonly listeners = new Set<RegistryListener>();
   private readonly listedCopies = new WeakMap<ServedResource, ResourceDef>();
   private snapshot?: readonly ResourceDef[];
+  private documentedSnapshot?: readonly ResourceDef[];
+  /** A listed copy (discovery verbs) → its entry's own def. */
+  private readonly fullDefs = new WeakMap<ResourceDef, ResourceDef>();
   private builtinSnapshot?: readonly ResourceDef[];
   /** +1 per change: caches of what is derived from the served set key on it. */
   generation = 0;
@@ -136,6 +139,17 @@ export class ResourceRegistry implements ServedSet {
     return this.snapshot;
   }
 
+  /**
+   * What OpenAPI documents: as resources(), but each def with all its verbs. Kubernetes'
+   * OpenAPI builder writes every route of a terminating CRD (only discovery shrinks its verbs),
+   * so kubectl still finds the create operation and its fieldValidation parameter.
+   */
+  documentedResources(): readonly ResourceDef[] {
+    this.documentedSnapshot ??= [...this.builtins.values()].map((e) => e.def)
+      .concat(this.customDefs().map((d) => this.fullDefs.get(d) ?? d));
+    return this.documentedSnapshot;
+  }
+
   /** The built-in defs only (their OpenAPI documents do not depend on custom resources). */
   builtinResources(): readonly ResourceDef[] {
     this.builtinSnapshot ??= [...this.builtins.values()].map((e) => e.def);
@@ -161,13 +175,17 @@ export class ResourceRegistry implements ServedSet {
   private listedDef(e: ServedResource): ResourceDef {
     if (!e.discoveryVerbs) return e.def;
     let def = this.listedCopies.get(e);
-    if (!def) this.listedCopies.set(e, def = { ...e.def, verbs: [...e.discoveryVerbs] });
+    if (!def) {
+      this.listedCopies.set(e, def = { ...e.def, verbs: [...e.discoveryVerbs] });
+      this.fullDefs.set(def, e.def);
+    }
     return def;
   }
 
   private changed(added: readonly ServedResource[], removed: readonly ServedResource[]): void {
     this.generation++;
     this.snapshot = undefined;
+    this.documentedSnapshot = undefined;
     this.builtinSnapshot = undefined;
     const change: RegistryChange = { added, removed, generation: this.generation };
     for (const listener of [...this.listeners]) {

@@ -38,6 +38,8 @@ export interface AppDeps {
   naming: Naming;
   /** What is served now (the ResourceRegistry's snapshot: custom resources come and go). */
   resources: () => readonly ResourceDef[];
+  /** What OpenAPI documents (default `resources`): the same, each def with all its verbs. */
+  documentedResources?: () => readonly ResourceDef[];
   /** The built-in resources (virtual ones are dispatched from these; OpenAPI's base documents). */
   builtins: readonly ResourceDef[];
   stores: StoreIndex;
@@ -184,7 +186,7 @@ export function buildApp(deps: AppDeps): Koa {
   installMetrics(router, deps.metrics);
   installDiscovery(router, { resources: deps.resources, naming: deps.naming });
   const builtins = new Set(deps.builtins);
-  installOpenApi(router, { resources: deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d) });
+  installOpenApi(router, { resources: deps.documentedResources ?? deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d) });
   for (const install of deps.routes ?? []) install(router);
 
   // Without metrics (the benchmark's baseline) nothing is recorded, not even a timestamp.

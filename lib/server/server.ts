@@ -311,7 +311,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     issuer: issuers[0], jwksUri: config.serviceAccountJwksUri, serverUrl: () => url, keys: serviceAccountKeys.verification,
   });
   const app = buildApp({
-    naming, resources: () => registry.resources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
+    naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, audit: audit.filter,
   });
   const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);

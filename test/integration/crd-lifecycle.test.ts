@@ -101,6 +101,11 @@ describe('CRD lifecycle: deletion and cleanup', function () {
     const refused = await t.post(`/apis/${group}/v1/namespaces/two/locks`, { apiVersion: `${group}/v1`, kind: 'Lock', metadata: { name: 'late' } });
     expect(refused.status, refused.text).to.equal(403);
     expect(refused.body).to.deep.include({ reason: 'Forbidden', message: `locks.${group} "late" is forbidden: create not allowed while custom resource definition is terminating` });
+    // Discovery drops the write verbs; OpenAPI keeps every operation, as Kubernetes' builder does.
+    expect((await t.get(`/apis/${group}/v1`)).body.resources[0].verbs).to.deep.equal(['delete', 'deletecollection', 'get', 'list', 'watch']);
+    const index = (await t.get('/openapi/v3')).body.paths;
+    const doc = (await t.get(index[`apis/${group}/v1`].serverRelativeURL)).body;
+    expect(Object.keys(doc.paths[`/apis/${group}/v1/namespaces/{namespace}/locks`]).sort()).to.deep.equal(['delete', 'get', 'parameters', 'post']);
     // Reads, lists and deletes go on.
     expect((await t.get(one)).body.items.map((o: Obj) => o.metadata.name)).to.deep.equal(['held']);
 
