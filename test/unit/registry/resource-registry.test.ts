@@ -83,6 +83,18 @@ describe('ResourceRegistry', () => {
     expect(registry.resources().find((d) => d.resource === 'endings')).to.equal(listed[0]);
   });
 
+  it('documents (OpenAPI) the listed entries with all their verbs, in the same order, the snapshot kept between changes', () => {
+    const hidden = def('x.example.com', 'v1', 'hiddens');
+    const ending = def('x.example.com', 'v1', 'endings', { verbs: ['create', 'get'] });
+    registry.add([{ def: hidden, store: store(hidden), listed: false }, { def: ending, store: store(ending), discoveryVerbs: ['get'] }]);
+    const documented = registry.documentedResources();
+    expect(documented).to.deep.equal([cm, review, ending]);
+    expect(documented[2]).to.equal(ending);
+    expect(registry.documentedResources()).to.equal(documented);
+    registry.remove(['x.example.com/v1/endings']);
+    expect(registry.documentedResources()).to.deep.equal([cm, review]);
+  });
+
   it('keeps notifying when a listener throws, and stops after unsubscribe', () => {
     const seen: number[] = [];
     registry.onChange(() => { throw new Error('boom'); });
