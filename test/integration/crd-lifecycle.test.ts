@@ -169,6 +169,8 @@ describe('CRD lifecycle: deletion and cleanup', function () {
     const first = await create(collection, { apiVersion: `${group}/v1`, kind: 'Note', metadata: { name: 'old' }, text: 'before' });
     expect((await t.del(`${CRDS}/${name}`)).status).to.equal(200);
     await eventually(async () => (await t.get(`${CRDS}/${name}`)).status === 404, 10_000, 50);
+    // Not served any more (else the new CRD could find the old, terminating resource still in place).
+    await eventually(async () => (await t.get(collection)).status === 404, 5000, 20);
 
     await establish(crd('Note', group), collection);
     const again = (await t.get(`${CRDS}/${name}`)).body;

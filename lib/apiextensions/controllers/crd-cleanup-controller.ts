@@ -101,8 +101,7 @@ export class CrdCleanupController extends CrdStatusController {
     const crd = await this.writeStatus(cached, withTerminating(cached, {
       type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress',
     }));
-    // Changed or gone meanwhile: the watch brings it back.
-    if (!crd) return;
+    if (!crd) return this.changedMeanwhile(name);
     const spec = crdSpec(crd);
     const plural = crdStatus(crd).acceptedNames?.plural || crdNames(spec).plural || '';
     let outcome: Terminating;
@@ -124,8 +123,18 @@ export class CrdCleanupController extends CrdStatusController {
     // before removing the CRD; ours removes it in place of that write, so the outcome goes first
     // for watchers to see it (in the last MODIFIED and in the DELETED event).
     const recorded = await this.writeStatus(crd, withTerminating(crd, outcome));
-    if (!recorded) return;
-    await this.writeFinal(recorded, finalizersOf(recorded).filter((f) => f !== this.finalizer));
+    if (!recorded) return this.changedMeanwhile(name);
+    if (!await this.writeFinal(recorded, finalizersOf(recorded).filter((f) => f !== this.finalizer))) this.changedMeanwhile(name);
+  }
+
+  /**
+   * A write lost to another writer (another replica, most likely, which then carries on). Gone:
+   * done. Else retried after a back-off from what the watch brought, as the watch does not
+   * requeue a change of the Terminating condition alone and that replica may not finish.
+   */
+  private changedMeanwhile(name: string): void {
+    if (!this.crds.has(name)) return;
+    throw new Error('the custom resource definition changed meanwhile');
   }
 
   private pending(crd: ApiObject): boolean {
@@ -164,24 +173,28 @@ export class CrdCleanupController extends CrdStatusController {
         throw failed('InstanceDeletionCheck', `could not confirm zero CustomResources remaining: ${errorText(err)}`);
       }
       if (remaining === 0) break;
+      // Shutting down is no outcome to record: another replica, or the next start, goes on.
+      if (this.stopping) throw new Error('crd cleanup controller stopped');
       // Go's wait.PollUntilContextTimeout ends with the context's error.
-      if (this.stopping || Date.now() + this.pollMs > deadline) throw failed('InstanceDeletionCheck', 'could not confirm zero CustomResources remaining: context deadline exceeded');
+      if (Date.now() + this.pollMs > deadline) throw failed('InstanceDeletionCheck', 'could not confirm zero CustomResources remaining: context deadline exceeded');
       await this.sleep(this.pollMs);
     }
     return { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' };
   }
 
-  /** The last write: the finalizers without ours, through /status, compared on `from`'s resourceVersion. */
-  private async writeFinal(from: ApiObject, finalizers: string[]): Promise<void> {
+  /** The last write: the finalizers without ours, through /status, compared on `from`'s resourceVersion; false if lost. */
+  private async writeFinal(from: ApiObject, finalizers: string[]): Promise<boolean> {
     const name = from.metadata?.name as string;
     try {
       const { object } = await this.store.updateWith({}, name, (current) => ({ ...current, metadata: { ...current.metadata, finalizers } as ObjectMeta }), {
         dryRun: false, subresource: 'status', fieldManager: this.fieldManager, precondition: String(from.metadata?.resourceVersion ?? ''),
       });
       this.crds.set(name, object);
+      return true;
     } catch (err) {
       const code = (err as { code?: number }).code;
       if (code !== 404 && code !== 409) throw err;
+      return false;
     }
   }
 
