@@ -127,6 +127,8 @@ describe('kubectl with a CustomResourceDefinition (kubernetes flavor)', function
     expect(kind).to.include(`GROUP:      ${GROUP}\nKIND:       CronTab\nVERSION:    v1`);
     expect(kind).to.include('DESCRIPTION:\n    A CronTab runs an image on a schedule.');
     const spec = (await e2e.ok(['explain', 'crontab.spec'])).stdout;
+    // Inline, as Kubernetes writes a custom resource's schema: no named type for spec.
+    expect(spec).to.include('FIELD: spec <Object>');
     expect(spec).to.include('DESCRIPTION:\n    The desired schedule and image.');
     expect(spec).to.include('  cronSpec\t<string>\n    The schedule in cron format.');
     expect(spec).to.include('  image\t<string>\n    The image to run.');

@@ -21,6 +21,8 @@ const gvkExtension = (w: SchemaWriter, group: string, version: string, kind: str
 
 /** Struct-valued top-level fields of a kind, to be written as `<Kind><Field>` definitions. */
 function kindParts(def: ResourceDef): [string, Schema][] {
+  // A custom resource has no Go types: Kubernetes writes its schema inline (kubectl explain says `<Object>`).
+  if (def.strategicMerge === false) return [];
   return Object.entries(def.schema.properties ?? {})
     .filter(([field, s]) => !OWN_FIELDS.has(field) && s.type === 'object' && !!s.properties)
     .map(([field, s]) => [definitionName(def.group, def.version, `${def.kind}${upperFirst(field)}`), s]);
