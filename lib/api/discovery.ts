@@ -6,6 +6,7 @@
  * - the aggregated form (apidiscovery v2 / v2beta1 APIGroupDiscoveryList) on `/api` and `/apis`,
  *   chosen by the Accept header. kubectl decides which form it got by the response Content-Type only.
  */
+import { sendWithEtag } from './etag-response';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
@@ -314,14 +315,7 @@ class AggregatedCache {
 }
 
 function sendAggregated(ctx: Context, doc: RenderedDocument, contentType: string): void {
-  ctx.set('ETag', doc.etag);
-  ctx.set('Content-Type', contentType);
-  ctx.status = 200;
-  if (ctx.fresh) {
-    ctx.status = 304;
-    return;
-  }
-  ctx.body = doc.body;
+  sendWithEtag(ctx, doc.etag, contentType, doc.body);
 }
 
 export interface DiscoveryOptions {

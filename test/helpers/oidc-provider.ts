@@ -5,7 +5,7 @@
  * (an issuer down at the server's start) and can rotate to a new signing key.
  */
 import https from 'node:https';
-import net from 'node:net';
+import { freeLoopbackPort } from './free-port';
 import { KeyObject, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -23,13 +23,6 @@ export interface SignOptions {
   key?: KeyObject | Uint8Array;
 }
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 async function newKey(kid: string, type: 'rsa' | 'ec'): Promise<SigningKey> {
   const { privateKey, publicKey } = type === 'rsa'
@@ -58,7 +51,7 @@ export class TestOidcProvider {
   static async create(basePath = ''): Promise<TestOidcProvider> {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-oidc-'));
     const pki = await ensurePki(dir, { serverHosts: ['127.0.0.1'] });
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     const p = new TestOidcProvider(`https://127.0.0.1:${port}${basePath}`, pki.caCertFile, pki.caCertPem, port, basePath, dir,
       { cert: readFileSync(pki.serverCertFile), key: readFileSync(pki.serverKeyFile) });
     p.signing = await newKey('rsa-1', 'rsa');

@@ -5,7 +5,7 @@
  * and configurations refused at start.
  */
 import { expect } from 'chai';
-import { createServer } from 'node:net';
+import { freeLoopbackPort as closedPort } from '../helpers/free-port';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TestServer, startTestServer } from '../helpers/server-harness';
@@ -51,14 +51,6 @@ function admissionConfig(hook: TokenWebhook, name: string, imagePolicy: Record<s
   return file;
 }
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 const FLAGS = (config: string) => [
   '--enable-admission-plugins=ImagePolicyWebhook', `--admission-control-config-file=${config}`,

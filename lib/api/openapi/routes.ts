@@ -8,6 +8,7 @@
  * goes without v2, which it needs only when v3 is missing (validation, explain and client-side
  * apply all read v3 first).
  */
+import { sendWithEtag } from '../etag-response';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { errors } from '../../meta/api-errors';
@@ -35,14 +36,7 @@ function requireJson(ctx: Context): void {
 
 function send(ctx: Context, doc: ServedDocument): void {
   ctx.set('Vary', 'Accept');
-  ctx.set('ETag', `"${doc.hash}"`);
-  ctx.set('Content-Type', JSON_TYPE);
-  ctx.status = 200;
-  if (ctx.fresh) {
-    ctx.status = 304;
-    return;
-  }
-  ctx.body = doc.body;
+  sendWithEtag(ctx, `"${doc.hash}"`, JSON_TYPE, doc.body);
 }
 
 function sendGroupVersion(ctx: Context, docs: OpenApiDocuments, key: string): void {

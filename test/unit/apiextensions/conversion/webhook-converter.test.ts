@@ -3,7 +3,7 @@
  * no etcd: conversion needs none).
  */
 import { expect } from 'chai';
-import { createServer } from 'node:net';
+import { freeLoopbackPort as closedPort } from '../../../helpers/free-port';
 import { flavors } from '../../../../lib/naming';
 import { ApiObject } from '../../../../lib/scheme/types';
 import { WebhookClients } from '../../../../lib/admission/webhook/webhook-client';
@@ -33,14 +33,6 @@ async function rejection(p: unknown): Promise<ConversionError> {
   throw new Error('expected a ConversionError');
 }
 
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('Webhook conversion against a served conversion webhook', function () {
   this.timeout(30_000);
