@@ -5,7 +5,7 @@
  * for objects read from storage, dropped), and their validation (`objectmeta.Validate`).
  */
 import { FieldError, fieldErrors } from '../../meta/field-errors';
-import { validateObjectMeta } from '../../meta/validation';
+import { isDns1035Label, validateObjectMeta } from '../../meta/validation';
 import { Structural, additionalSchema, isObject } from './structural';
 
 type Json = Record<string, unknown>;
@@ -118,17 +118,6 @@ function coerceMeta(path: string, x: Json, drop: boolean, unknown: string[]): Fi
   return undefined;
 }
 
-const DNS1035_RE = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1035_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-
-/** IsDNS1035Label's messages (empty when valid). */
-export function dns1035LabelErrors(v: string): string[] {
-  const errs: string[] = [];
-  if (Buffer.byteLength(v) > 63) errs.push('must be no more than 63 characters');
-  if (!DNS1035_RE.test(v)) errs.push(DNS1035_MSG);
-  return errs;
-}
-
 /** Validates every embedded resource under `s` (the root too when `isResourceRoot`): apiVersion, kind, metadata. */
 export function validateEmbedded(obj: unknown, s: Structural | undefined, opts: { isResourceRoot?: boolean; path?: string } = {}): FieldError[] {
   if (opts.isResourceRoot) s = s ? { ...s, xEmbeddedResource: true } : { raw: {}, xEmbeddedResource: true };
@@ -164,7 +153,7 @@ function embeddedResource(path: string, x: Json): FieldError[] {
     if (typeof kind !== 'string') errs.push(fieldErrors.invalid(join(path, 'kind'), kind, 'must be a string'));
     else if (!kind) errs.push(fieldErrors.invalid(join(path, 'kind'), kind, 'must not be empty'));
     else {
-      const m = dns1035LabelErrors(kind.toLowerCase());
+      const m = isDns1035Label(kind.toLowerCase());
       if (m.length) errs.push(fieldErrors.invalid(join(path, 'kind'), kind, `may have mixed case, but should otherwise match: ${m.join(',')}`));
     }
   }
