@@ -13,6 +13,7 @@ import { formatGoDuration } from '../meta/go-duration';
 import { showHiddenVersionProblem } from '../metrics/registry';
 import { auditBackendFlagsProblem } from '../audit/batch-options';
 import { featureGatesHelp } from '../scheme/feature-gates';
+import { ETCD_CLIENTS, EtcdClientKind } from '../storage/etcd3/kv';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
@@ -119,6 +120,9 @@ export interface ServerConfig {
   /** Log verbosity 0-10 (`-v`/`--v`). */
   v: number;
   logLevel: LogLevel;
+  // --- B: etcd client ---
+  /** --etcd-client: the lean client written here (default) or the etcd3 npm package. */
+  etcdClient: EtcdClientKind;
 }
 
 export type FlagErrorCode =
@@ -572,6 +576,9 @@ export const FLAGS: readonly FlagDef[] = [
     { check: showHiddenVersionProblem }),
   flag('v', 'v', int(0, 10), 0, 'Log verbosity (0-10).', { shorthand: 'v' }),
   flag('log-level', 'logLevel', oneOf(LOG_LEVELS), 'info', 'Lowest log level written.'),
+  // --- B: etcd client ---
+  flag('etcd-client', 'etcdClient', oneOf(ETCD_CLIENTS), 'lean',
+    'The etcd client library: lean (written here: HTTP/2 and protobuf by hand, the least CPU per request) or etcd3 (the etcd3 npm package on grpc-js). Both run the same storage layer.'),
 ];
 
 const BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));

@@ -12,7 +12,8 @@ import { AddressInfo } from 'node:net';
 import { ServerConfig } from './flags';
 import { ensurePki, Pki, writeKubeconfig } from './pki';
 import { startEmbeddedEtcd, EmbeddedEtcd } from './embedded-etcd';
-import { EtcdClientOptions, EtcdKvClient } from '../storage/etcd3/kv-client';
+import { EtcdClientOptions } from '../storage/etcd3/kv-client';
+import { createEtcdKv } from '../storage/etcd3/kv-factory';
 import { Etcd3Storage } from '../storage/etcd3/store';
 import { startCompactor } from '../storage/etcd3/compactor';
 import { Storage } from '../storage/interfaces';
@@ -189,8 +190,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const etcdOptions: EtcdClientOptions = {
     endpoints, caFile: config.etcdCafile || undefined, certFile: config.etcdCertfile || undefined, keyFile: config.etcdKeyfile || undefined,
   };
-  // One lean client for reads, writes and watches (no grpc-js in the server); storage.close() closes it.
-  const kvClient = new EtcdKvClient(etcdOptions);
+  // One client for reads, writes and watches (--etcd-client; the lean default loads no grpc-js); storage.close() closes it.
+  const kvClient = createEtcdKv(config.etcdClient, etcdOptions);
   const storage = new Etcd3Storage(kvClient);
   // Each resource's stores and watch cache reach etcd through a wrapper that records its requests.
   const etcdMetrics = new EtcdMetrics(metrics, new WatchMetrics(metrics));

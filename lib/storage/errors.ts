@@ -9,6 +9,12 @@ export class StorageError extends Error {
   readonly code: StorageErrorCode;
   /** For Compacted: the oldest revision still available, when known. */
   readonly compactRevision?: number;
+  /**
+   * For Unavailable: false when the request certainly never reached etcd (no connection could be
+   * made), so that a write cannot have been applied. Unset: it may have been (see Etcd3Storage's
+   * retry of an indeterminate compare-and-swap).
+   */
+  sent?: boolean;
 
   constructor(code: StorageErrorCode, message: string, compactRevision?: number) {
     super(message);

@@ -3,12 +3,12 @@
  * min_mod_revision = since + 1. etcd applies mod-revision filters after counting, so `count` is
  * every key under the prefix while `kvs` are only the changed ones (see the cacher tests).
  */
-import { EtcdKvClient } from '../etcd3/kv-client';
+import type { EtcdKv } from '../etcd3/kv';
 import { prefixEnd } from '../etcd3/store';
 import { FreshnessProbe, ProbeResult } from './freshness';
 
 export class Etcd3Probe implements FreshnessProbe {
-  constructor(private readonly client: EtcdKvClient) {}
+  constructor(private readonly client: EtcdKv) {}
 
   /** Throws StorageError (the client's) when etcd cannot answer. */
   async probe(prefix: string, sinceRevision: number): Promise<ProbeResult> {

@@ -4,7 +4,7 @@
  * (`compact_rev_key`, as kube-apiserver) lets only one of them compact per interval; the
  * others see the key moved and adopt its version.
  */
-import { EtcdKvClient } from './kv-client';
+import type { EtcdKv } from './kv';
 import { fromEtcdError } from '../errors';
 
 export const COMPACT_REV_KEY = 'compact_rev_key';
@@ -21,7 +21,7 @@ export interface CompactState {
  * records the current revision and compacts to `state.revision`. Returns the next state and
  * the revision compacted to (0 when another server won or there was nothing to compact).
  */
-export async function compactRound(client: EtcdKvClient, state: CompactState): Promise<{ next: CompactState; compacted: number }> {
+export async function compactRound(client: EtcdKv, state: CompactState): Promise<{ next: CompactState; compacted: number }> {
   const key = Buffer.from(COMPACT_REV_KEY);
   try {
     // The put's value is irrelevant: what counts is the key's version, bumped by each winner.
@@ -50,7 +50,7 @@ export async function compactRound(client: EtcdKvClient, state: CompactState): P
 export interface Compactor { stop(): void }
 
 /** Runs compactRound every `intervalMs` until stopped; 0 disables compaction. */
-export function startCompactor(client: EtcdKvClient, intervalMs: number, log: { info: (m: string, meta?: object) => void; warn: (m: string, meta?: object) => void }): Compactor {
+export function startCompactor(client: EtcdKv, intervalMs: number, log: { info: (m: string, meta?: object) => void; warn: (m: string, meta?: object) => void }): Compactor {
   if (intervalMs <= 0) return { stop() {} };
   let state: CompactState = { version: 0, revision: 0 };
   let stopped = false;

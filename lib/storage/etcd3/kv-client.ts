@@ -17,6 +17,8 @@ import http2, { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders, Outg
 import { readFileSync } from 'node:fs';
 import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
 import { installCheapAsyncResourceBind } from './async-bind';
+import type { EtcdKv, EtcdKvWatch } from './kv';
+import type { WatchCreateRequest, WatchStreamHandler } from './watch-stream';
 
 export interface EtcdClientOptions {
   endpoints: string[];
@@ -701,7 +703,7 @@ interface Endpoint {
 
 const noop = (): void => undefined;
 
-export class EtcdKvClient {
+export class EtcdKvClient implements EtcdKv {
   private readonly endpoints: Endpoint[];
   /** The deadline of a unary call, and of a watch's creation. */
   readonly timeoutMs: number;
@@ -767,6 +769,12 @@ export class EtcdKvClient {
 
   compact(revision: number, physical = false): Promise<CompactResponse> {
     return this.unary(this.compactHeaders, encodeCompactionRequest(revision, physical), decodeCompactionResponse) as Promise<CompactResponse>;
+  }
+
+  /** A watch on a stream of its own (watch-stream.ts), loaded on first use: that module imports this one. */
+  watch(req: WatchCreateRequest, handler: WatchStreamHandler): Promise<EtcdKvWatch> {
+    const { openWatch } = require('./watch-stream') as typeof import('./watch-stream');
+    return openWatch(this, req, handler);
   }
 
   /**

@@ -1,11 +1,22 @@
 /**
  * Storage over etcd v3: every verb is one etcd request or one transaction, in etcd's words
  * (revision, mod_revision, create_revision). See ../interfaces.ts for the contract.
- * Everything goes through the lean client: Range, Txn and Compact (kv-client.ts), and watches
- * on the same sessions (watcher.ts, watch-stream.ts).
+ * Everything goes through one EtcdKv (kv.ts): Range, Txn, Compact and watches (watcher.ts), on
+ * the lean client (kv-client.ts, watch-stream.ts) or the etcd3 package (../etcd3pkg/etcd3-kv.ts).
+ *
+ * An indeterminate compare-and-swap (the Txn timed out, or the connection was lost after it was
+ * sent: it may or may not have been applied) is sent once more, unchanged. The compare makes this
+ * safe: if the first one was applied, the second fails its compare, and a key whose value is now
+ * byte for byte ours is our own write (a create's bytes carry the object's uid and
+ * creationTimestamp, so no other writer makes the same; an update by another writer to the very
+ * same bytes leaves the same state, so reporting it as ours is harmless). A delete cannot be told
+ * apart that way (the key is gone either way), so an indeterminate delete whose retry finds the
+ * key gone fails with the first error, as before.
  */
 import { CasResult, KeyValue, RangeOptions, RangeResult, Storage, WatchHandle, WatchHandlers, WatchOptions } from '../interfaces';
-import { Compare, EtcdKeyValue, EtcdKvClient, RangeRequest, RequestOp, prefixEnd } from './kv-client';
+import { StorageError, isStorageError } from '../errors';
+import { Compare, EtcdKeyValue, RangeRequest, RequestOp, TxnRequest, TxnResponse, prefixEnd } from './kv-client';
+import type { EtcdKv } from './kv';
 import { watchPrefix } from './watcher';
 
 // Where callers have long found it.
@@ -18,12 +29,17 @@ const toKv = (kv: EtcdKeyValue): KeyValue => ({
   modRevision: kv.modRevision,
 });
 
+/** A Txn that failed this way may have been applied (see the header comment). */
+function isIndeterminate(err: unknown): err is StorageError {
+  return isStorageError(err) && (err.code === 'Timeout' || (err.code === 'Unavailable' && err.sent !== false));
+}
+
 /** The key of the cheapest read: a count of the single key "\0". */
 const REVISION_PROBE_KEY = Buffer.from([0]);
 
 export class Etcd3Storage implements Storage {
   /** `kv` serves every read, write and watch; close() closes it, which ends open watches. */
-  constructor(private readonly kv: EtcdKvClient) {}
+  constructor(private readonly kv: EtcdKv) {}
 
   async get(key: string, opts: { revision?: number } = {}): Promise<{ kv?: KeyValue; revision: number }> {
     const req: RangeRequest = { key: Buffer.from(key) };
@@ -51,12 +67,12 @@ export class Etcd3Storage implements Storage {
 
   create(key: string, value: Buffer): Promise<CasResult> {
     const k = Buffer.from(key);
-    return this.cas(k, { key: k, target: 'Create', result: 'Equal', createRevision: 0 }, { put: { key: k, value } });
+    return this.cas(k, { key: k, target: 'Create', result: 'Equal', createRevision: 0 }, { put: { key: k, value } }, value);
   }
 
   update(key: string, value: Buffer, modRevision: number): Promise<CasResult> {
     const k = Buffer.from(key);
-    return this.cas(k, { key: k, target: 'Mod', result: 'Equal', modRevision }, { put: { key: k, value } });
+    return this.cas(k, { key: k, target: 'Mod', result: 'Equal', modRevision }, { put: { key: k, value } }, value);
   }
 
   delete(key: string, modRevision: number): Promise<CasResult> {
@@ -64,9 +80,27 @@ export class Etcd3Storage implements Storage {
     return this.cas(k, { key: k, target: 'Mod', result: 'Equal', modRevision }, { deleteRange: { key: k } });
   }
 
-  /** One transaction: if the compare holds, do `op`; otherwise read the key as it is now. */
-  private async cas(key: Buffer, compare: Compare, op: RequestOp): Promise<CasResult> {
-    const res = await this.kv.txn({ compare: [compare], success: [op], failure: [{ range: { key } }] });
+  /**
+   * One transaction: if the compare holds, do `op`; otherwise read the key as it is now.
+   * `value`: what a put writes (absent for a delete), to recognise our own write after a retry.
+   */
+  private async cas(key: Buffer, compare: Compare, op: RequestOp, value?: Buffer): Promise<CasResult> {
+    const req: TxnRequest = { compare: [compare], success: [op], failure: [{ range: { key } }] };
+    let res: TxnResponse;
+    try {
+      res = await this.kv.txn(req);
+    } catch (err) {
+      if (!isIndeterminate(err)) throw err;
+      res = await this.kv.txn(req);
+      if (!res.succeeded) {
+        const current = res.responses[0]?.responseRange?.kvs[0];
+        if (value !== undefined && current !== undefined && current.value.equals(value)) {
+          return { ok: true, revision: current.modRevision };
+        }
+        // A delete that finds the key gone: ours or another's, no telling.
+        if (value === undefined && current === undefined) throw err;
+      }
+    }
     const revision = res.header.revision;
     if (res.succeeded) return { ok: true, revision };
     const kvs = res.responses[0]?.responseRange?.kvs ?? [];

@@ -6,8 +6,9 @@
  */
 import { StorageEvent, WatchHandle, WatchHandlers } from '../interfaces';
 import { StorageError, fromEtcdError } from '../errors';
-import { EMPTY, EtcdKvClient, prefixEnd } from './kv-client';
-import { EVENT_PUT, WatchResponse, WatchStreamHandler, openWatch } from './watch-stream';
+import { EMPTY, prefixEnd } from './kv-client';
+import type { EtcdKv } from './kv';
+import { EVENT_PUT, WatchResponse, WatchStreamHandler } from './watch-stream';
 
 /** Maps etcd's responses onto the storage contract's events: one object per event, no closures. */
 class PrefixWatch implements WatchStreamHandler {
@@ -43,10 +44,10 @@ class PrefixWatch implements WatchStreamHandler {
 }
 
 /** Resolves once etcd has created the watch; rejects with a StorageError when it cannot. */
-export async function watchPrefix(client: EtcdKvClient, prefix: string, afterRevision: number,
+export async function watchPrefix(client: EtcdKv, prefix: string, afterRevision: number,
   handlers: WatchHandlers, prevValues = true): Promise<WatchHandle> {
   try {
-    return await openWatch(client, {
+    return await client.watch({
       key: Buffer.from(prefix),
       rangeEnd: prefixEnd(prefix),
       startRevision: afterRevision + 1,
