@@ -37,7 +37,7 @@ export interface EtcdKv {
   compact(revision: number, physical?: boolean): Promise<CompactResponse>;
   /** Resolves once etcd has created the watch; rejects with a StorageError when it cannot. */
   watch(req: WatchCreateRequest, handler: WatchStreamHandler): Promise<EtcdKvWatch>;
-  /** No new calls; open watches end (without onError). */
+  /** No new calls; open watches end, each with one onError Unavailable. */
   close(): Promise<void>;
 }
 

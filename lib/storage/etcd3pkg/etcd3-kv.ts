@@ -161,7 +161,8 @@ function txnResponse(res: ITxnResponse): TxnResponse {
 
 function watchResponse(res: IWatchResponse): WatchResponse {
   const events: WatchEvent[] = (res.events ?? []).map((ev) => ({
-    type: (ev.type as unknown) === 'DELETE' || (ev.type as unknown) === EVENT_DELETE ? EVENT_DELETE : EVENT_PUT,
+    // The package's kv.proto names the values Put and Delete (etcd's: PUT, DELETE).
+    type: String(ev.type).toUpperCase() === 'DELETE' || (ev.type as unknown) === EVENT_DELETE ? EVENT_DELETE : EVENT_PUT,
     kv: toKv(ev.kv),
     prevKv: ev.prev_kv ? toKv(ev.prev_kv) : undefined,
   }));
@@ -378,9 +379,10 @@ export class Etcd3PackageKv implements EtcdKv {
     this.watches.delete(w);
   }
 
+  /** Open watches end with one onError Unavailable, as the lean client's (their owners did not close them). */
   async close(): Promise<void> {
     this.closed = true;
-    for (const w of [...this.watches]) await w.close();
+    for (const w of [...this.watches]) w.fail(new StorageError('Unavailable', 'the storage backend is not reachable: the etcd client is closed'));
     this.client.close();
   }
 }
