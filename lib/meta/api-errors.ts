@@ -125,7 +125,8 @@ export const errors = {
     new ApiError(410, 'Expired', message, undefined, {}, continueToken ? { continue: continueToken } : {}),
   timeout: (message: string, retryAfterSeconds: number) =>
     new ApiError(504, 'Timeout', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) }),
-  serviceUnavailable: (message: string) => new ApiError(503, 'ServiceUnavailable', message),
+  serviceUnavailable: (message: string, retryAfterSeconds = 1) =>
+    new ApiError(503, 'ServiceUnavailable', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) }),
   internal: (message: string) =>
     new ApiError(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
   notFoundPath: () => new ApiError(404, 'NotFound', 'the server could not find the requested resource', { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] }),

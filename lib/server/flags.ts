@@ -123,6 +123,9 @@ export interface ServerConfig {
   // --- B: etcd client ---
   /** --etcd-client: the lean client written here (default) or the etcd3 npm package. */
   etcdClient: EtcdClientKind;
+  // --- A: etcd client fail-over ---
+  /** --etcd-keepalive-interval / --etcd-keepalive-timeout: PINGs on the etcd connection (0 interval: none). */
+  etcdKeepaliveIntervalMs: number; etcdKeepaliveTimeoutMs: number;
 }
 
 export type FlagErrorCode =
@@ -579,6 +582,12 @@ export const FLAGS: readonly FlagDef[] = [
   // --- B: etcd client ---
   flag('etcd-client', 'etcdClient', oneOf(ETCD_CLIENTS), 'lean',
     'The etcd client library: lean (written here: HTTP/2 and protobuf by hand, the least CPU per request) or etcd3 (the etcd3 npm package on grpc-js). Both run the same storage layer.'),
+  // --- A: etcd client fail-over ---
+  flag('etcd-keepalive-interval', 'etcdKeepaliveIntervalMs', duration, 1_000,
+    'Interval of HTTP/2 PINGs on the connection to etcd; an unanswered one moves to the next --etcd-servers member. 0 disables them.'),
+  flag('etcd-keepalive-timeout', 'etcdKeepaliveTimeoutMs', duration, 1_000,
+    'How long an etcd keepalive PING may go unanswered before the connection is dropped.',
+    { check: (v) => (v > 0 ? undefined : 'must be greater than 0') }),
 ];
 
 const BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));

@@ -189,6 +189,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   }
   const etcdOptions: EtcdClientOptions = {
     endpoints, caFile: config.etcdCafile || undefined, certFile: config.etcdCertfile || undefined, keyFile: config.etcdKeyfile || undefined,
+    keepaliveIntervalMs: config.etcdKeepaliveIntervalMs, keepaliveTimeoutMs: config.etcdKeepaliveTimeoutMs,
   };
   // One client for reads, writes and watches (--etcd-client; the lean default loads no grpc-js); storage.close() closes it.
   const kvClient = createEtcdKv(config.etcdClient, etcdOptions);

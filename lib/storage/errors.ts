@@ -10,9 +10,10 @@ export class StorageError extends Error {
   /** For Compacted: the oldest revision still available, when known. */
   readonly compactRevision?: number;
   /**
-   * For Unavailable: false when the request certainly never reached etcd (no connection could be
-   * made), so that a write cannot have been applied. Unset: it may have been (see Etcd3Storage's
-   * retry of an indeterminate compare-and-swap).
+   * Whether the request may have reached etcd (written to a connection with no definite answer
+   * back, e.g. a missed deadline or a connection lost mid-call): then a write may have been
+   * applied. false: it certainly was not (no connection, a refused stream, "no leader").
+   * Undefined where the client does not tell.
    */
   sent?: boolean;
 

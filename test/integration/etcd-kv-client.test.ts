@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { ChildProcess, spawn } from 'child_process';
 import { promises as fsp } from 'fs';
 import * as net from 'net';
+import * as http2 from 'http2';
 import * as os from 'os';
 import * as path from 'path';
 import { Etcd3 } from 'etcd3';
@@ -321,20 +322,44 @@ describe('EtcdKvClient', function () {
       }
     });
 
-    it('a call without an answer fails with Timeout at its deadline', async () => {
-      // Accepts the connection, reads the request and never answers.
+    it('an endpoint that accepts TCP but never answers HTTP/2 fails the dial with Unavailable, within the dial budget', async () => {
+      // Accepts the connection, reads and never answers (what a SIGSTOPped member's kernel does).
       const sockets = new Set<net.Socket>();
       const blackHole = net.createServer((s) => { sockets.add(s); s.on('data', () => undefined).on('error', () => undefined); });
       await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
-      const slow = new EtcdKvClient({ endpoints: [`http://127.0.0.1:${(blackHole.address() as net.AddressInfo).port}`], callTimeoutMs: 300 });
+      const slow = new EtcdKvClient({ endpoints: [`http://127.0.0.1:${(blackHole.address() as net.AddressInfo).port}`], callTimeoutMs: 5_000, dialTimeoutMs: 300 });
       try {
         const { value: err, ms } = await timed(storageErrorOf(slow.range({ key: b('/k') })));
-        expect(err.code).to.equal('Timeout');
+        expect(err.code).to.equal('Unavailable');
+        expect(err.message).to.match(/no answer within 300 ms/);
+        expect(err.sent, 'nothing reached etcd').to.equal(false);
         expect(ms).to.be.within(250, 2000);
       } finally {
         await Promise.race([slow.close(), new Promise((r) => setTimeout(r, 100))]);
         for (const s of sockets) s.destroy();
         await new Promise<void>((resolve) => blackHole.close(() => resolve()));
+      }
+    });
+
+    it('a call without an answer fails with Timeout at its deadline, marked as sent; a Txn has the shorter write deadline', async () => {
+      // An HTTP/2 server that takes every call and never answers.
+      const server = http2.createServer();
+      server.on('stream', (stream) => { stream.on('error', () => undefined); stream.resume(); });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+      const slow = new EtcdKvClient({ endpoints: [url], callTimeoutMs: 1_200, txnTimeoutMs: 400, keepaliveIntervalMs: 0 });
+      try {
+        const read = await timed(storageErrorOf(slow.range({ key: b('/k') })));
+        expect(read.value.code).to.equal('Timeout');
+        expect(read.value.sent).to.equal(true);
+        expect(read.ms).to.be.within(1_100, 4_000);
+        const write = await timed(storageErrorOf(slow.txn({ success: [{ put: { key: b('/k'), value: b('v') } }] })));
+        expect(write.value.code).to.equal('Timeout');
+        expect(write.value.sent, 'a write that may have been applied').to.equal(true);
+        expect(write.ms).to.be.within(350, 1_100);
+      } finally {
+        await Promise.race([slow.close(), new Promise((r) => setTimeout(r, 100))]);
+        await new Promise<void>((resolve) => server.close(() => resolve()));
       }
     });
 

@@ -6,6 +6,7 @@
  */
 import { KeyValue, Storage, StorageEvent, WatchHandle } from '../interfaces';
 import { isStorageError } from '../errors';
+import { onNextReconnect } from '../reconnects';
 
 export interface CacheLogger {
   warn(msg: string): void;
@@ -27,12 +28,26 @@ export interface ReflectorSink {
 
 export interface ReflectorOptions {
   log?: CacheLogger;
-  /** First retry delay after a failed re-watch; doubles up to maxBackoffMs. */
+  /**
+   * First retry delay after a failed re-watch; doubles up to maxBackoffMs (500 ms: a watch is
+   * back within about half a second of etcd answering again). A storage client's reconnection
+   * (../reconnects.ts) ends the wait at once and starts the doubling over.
+   */
   initialBackoffMs?: number;
   maxBackoffMs?: number;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when a storage client reconnects meanwhile; resolves whether it was woken. */
+const backoff = (ms: number) => new Promise<boolean>((resolve) => {
+  const off = onNextReconnect(() => {
+    clearTimeout(timer);
+    resolve(true);
+  });
+  const timer = setTimeout(() => {
+    off();
+    resolve(false);
+  }, ms);
+});
 const isCompacted = (err: unknown) => isStorageError(err) && err.code === 'Compacted';
 
 export class Reflector {
@@ -52,7 +67,7 @@ export class Reflector {
     private readonly opts: ReflectorOptions = {},
   ) {
     this.initialBackoffMs = opts.initialBackoffMs ?? 100;
-    this.maxBackoffMs = opts.maxBackoffMs ?? 5_000;
+    this.maxBackoffMs = opts.maxBackoffMs ?? 500;
   }
 
   /** Lists the prefix into the sink and starts the watch; rejects when either fails. */
@@ -104,7 +119,9 @@ export class Reflector {
     let relist = isCompacted(cause);
     for (;;) {
       if (this.stopped || generation !== this.generation) return;
-      if (this.failures > 0) await sleep(Math.min(this.maxBackoffMs, this.initialBackoffMs * 2 ** (this.failures - 1)));
+      if (this.failures > 0 && await backoff(Math.min(this.maxBackoffMs, this.initialBackoffMs * 2 ** (this.failures - 1)))) {
+        this.failures = 0;
+      }
       this.failures++;
       if (this.stopped || generation !== this.generation) return;
       try {

@@ -7,11 +7,18 @@
  * (sizes computed first), an offset-based reader for the answer, revisions as plain numbers, and
  * no closures per call beyond the Promise's own. Watches ride the same sessions (watch-stream.ts).
  *
- * Connections: one HTTP/2 session at a time, to the first endpoint that accepts, made on the first
- * call and again after it closes, fails or receives GOAWAY. Every call has a deadline (also sent as
- * grpc-timeout); a missed deadline resets the stream and pings the session, which is dropped when
- * the ping goes unanswered. Failures are StorageErrors, mapped in one place (../errors.ts).
- * Requests are never retried once sent: a Txn that may have been applied is not repeated.
+ * Connections: one HTTP/2 session at a time, to the first endpoint that answers, made on the first
+ * call and again after it closes, fails or receives GOAWAY. A member counts as connected once it
+ * has sent its HTTP/2 SETTINGS (a SIGSTOPped member's kernel still accepts TCP, but nothing
+ * answers), within a dial budget of 1 s per endpoint. While connected, a keepalive PING every
+ * interval must be answered within its timeout, or the session is destroyed: its calls fail, its
+ * watches end, and the next call dials the next member. Every call has a deadline (also sent as
+ * grpc-timeout); a Txn's is shorter than etcd's own request timeout (5 s + 2 election timeouts),
+ * so a proposal lost with a dead leader fails here first. Calls and watches carry `hasleader`:
+ * a member cut off from the leader answers "no leader" at once, and the client leaves it.
+ * Failures are StorageErrors, mapped in one place (../errors.ts), and say whether the request may
+ * have reached etcd (`sent`). Requests are never retried here once sent: a Txn that may have been
+ * applied is not repeated blindly (the store decides, by its compare).
  */
 import http2, { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http2';
 import { readFileSync } from 'node:fs';
@@ -19,6 +26,7 @@ import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
 import { installCheapAsyncResourceBind } from './async-bind';
 import type { EtcdKv, EtcdKvWatch } from './kv';
 import type { WatchCreateRequest, WatchStreamHandler } from './watch-stream';
+import { signalReconnected } from '../reconnects';
 
 export interface EtcdClientOptions {
   endpoints: string[];
@@ -27,6 +35,14 @@ export interface EtcdClientOptions {
   keyFile?: string;
   /** Deadline of a unary call (and of a watch's creation) in milliseconds. */
   callTimeoutMs?: number;
+  /** Deadline of a Txn (a write); 3 s by default, under etcd's 7 s request timeout. */
+  txnTimeoutMs?: number;
+  /** How long one endpoint has to answer (TCP, TLS and the server's SETTINGS); 1 s by default. */
+  dialTimeoutMs?: number;
+  /** Interval of keepalive PINGs on the connected session; 1 s by default, 0: none. */
+  keepaliveIntervalMs?: number;
+  /** How long a keepalive PING may go unanswered before the session is dropped; 1 s by default. */
+  keepaliveTimeoutMs?: number;
 }
 
 /** The first key after every key that starts with `prefix` (etcd's prefix range end). */
@@ -540,9 +556,10 @@ export function decodeCompactionResponse(msg: Buffer): CompactResponse {
 const WINDOW = 2 ** 31 - 1;
 /** Until etcd says otherwise: grpc-go announces no limit unless --max-concurrent-streams is set. */
 const PEER_MAX_STREAMS = 100_000;
-const DIAL_TIMEOUT_MS = 3_000;
-/** How long a session whose call missed its deadline has to answer a ping. */
-const PING_TIMEOUT_MS = 3_000;
+export const DEFAULT_DIAL_TIMEOUT_MS = 1_000;
+export const DEFAULT_TXN_TIMEOUT_MS = 3_000;
+export const DEFAULT_KEEPALIVE_INTERVAL_MS = 1_000;
+export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 1_000;
 const { NGHTTP2_CANCEL, NGHTTP2_REFUSED_STREAM, NGHTTP2_ENHANCE_YOUR_CALM } = http2.constants;
 
 type Decoder = (msg: Buffer) => unknown;
@@ -601,7 +618,7 @@ function onDeadline(stream: CallStream): void {
   if (c.settled) return;
   c.settled = true;
   c.timer = undefined;
-  c.reject(fromGrpcStatus(GrpcStatus.DEADLINE_EXCEEDED, 'deadline exceeded'));
+  c.reject(sentError(fromGrpcStatus(GrpcStatus.DEADLINE_EXCEEDED, 'deadline exceeded'), true));
   stream.close(NGHTTP2_CANCEL);
   c.client.checkAlive(c.session);
 }
@@ -640,7 +657,11 @@ function settle(c: Call, stream: ClientHttp2Stream): void {
   }
   const code = Number(status);
   if (code !== GrpcStatus.OK) {
-    c.reject(fromGrpcStatus(code, percentDecode(headerString(meta!['grpc-message']))));
+    const message = percentDecode(headerString(meta!['grpc-message']));
+    // "no leader" (the hasleader check) refuses the call before it runs: not applied.
+    const noLeader = isNoLeader(code, message);
+    if (noLeader) c.client.leaveMember(c.session);
+    c.reject(sentError(fromGrpcStatus(code, message), !noLeader));
     return;
   }
   const body = c.chunks === undefined ? c.first : Buffer.concat(c.chunks, c.length);
@@ -660,6 +681,11 @@ function settle(c: Call, stream: ClientHttp2Stream): void {
 
 /** The stream ended without a gRPC status: not a gRPC answer, a reset, or a lost connection. */
 function transportFailure(c: Call, stream: ClientHttp2Stream): StorageError {
+  // A refused stream was never processed; anything else may have been.
+  return sentError(transportError(c, stream), stream.rstCode !== NGHTTP2_REFUSED_STREAM);
+}
+
+function transportError(c: Call, stream: ClientHttp2Stream): StorageError {
   // node:http2 gives :status as a number, though its types say string.
   const httpStatus = c.headers?.[':status'] as number | string | undefined;
   if (httpStatus !== undefined && Number(httpStatus) !== 200) {
@@ -675,7 +701,25 @@ function transportFailure(c: Call, stream: ClientHttp2Stream): StorageError {
   }
 }
 
-/** The headers of a gRPC call to `path`; without `timeoutMs` (a stream) no grpc-timeout. */
+/** Marks `err` with whether its request may have reached etcd (see StorageError.sent). */
+export function sentError(err: StorageError, sent: boolean): StorageError {
+  err.sent = sent;
+  return err;
+}
+
+/**
+ * etcd's answer to a call or watch carrying `hasleader: true` on a member without a leader
+ * (rpctypes.ErrGRPCNoLeader, UNAVAILABLE "etcdserver: no leader").
+ */
+export function isNoLeader(code: number, message: string): boolean {
+  return code === GrpcStatus.UNAVAILABLE && /no leader/.test(message);
+}
+
+/**
+ * The headers of a gRPC call to `path`; without `timeoutMs` (a stream) no grpc-timeout. Every
+ * call asks for a leader (`hasleader`, etcd's rpctypes.MetadataRequireLeaderKey): a member cut
+ * off from the quorum answers UNAVAILABLE "etcdserver: no leader" at once instead of waiting.
+ */
 export function requestHeaders(path: string, timeoutMs?: number): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {
     ':method': 'POST',
@@ -683,6 +727,7 @@ export function requestHeaders(path: string, timeoutMs?: number): OutgoingHttpHe
     'content-type': 'application/grpc',
     te: 'trailers',
     'user-agent': 'orch-apiserver-etcd-kv',
+    hasleader: 'true',
   };
   // gRPC allows at most 8 digits.
   if (timeoutMs !== undefined) headers['grpc-timeout'] = timeoutMs < 1e8 ? `${timeoutMs}m` : `${Math.ceil(timeoutMs / 1000)}S`;
@@ -703,10 +748,38 @@ interface Endpoint {
 
 const noop = (): void => undefined;
 
+/** Bytes read so far on the session's socket (0 when there is none). */
+function bytesRead(s: ClientHttp2Session): number {
+  try {
+    return s.socket?.bytesRead ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The liveness probe (checkAlive): no hasleader, since a member without a leader still answers. */
+const PROBE_HEADERS: OutgoingHttpHeaders = (() => {
+  const h = requestHeaders('/etcdserverpb.KV/Range', 1_000);
+  delete h.hasleader;
+  return h;
+})();
+const PROBE_BODY = encodeRangeRequest({ key: Buffer.from([0]), limit: 1, serializable: true, countOnly: true });
+
 export class EtcdKvClient implements EtcdKv {
   private readonly endpoints: Endpoint[];
   /** The deadline of a unary call, and of a watch's creation. */
   readonly timeoutMs: number;
+  /** The deadline of a Txn. */
+  readonly txnTimeoutMs: number;
+  private readonly dialTimeoutMs: number;
+  private readonly keepaliveIntervalMs: number;
+  private readonly keepaliveTimeoutMs: number;
+  /** The keepalive timer of the connected session. */
+  private keepalive: NodeJS.Timeout | undefined;
+  /** Called each time a new session is adopted (a reconnect, possibly to another member). */
+  private readonly connectedListeners = new Set<(endpoint: string) => void>();
+  /** The endpoint of the connected session, if any. */
+  private endpointUrl: string | undefined;
   private readonly rangeHeaders: OutgoingHttpHeaders;
   private readonly txnHeaders: OutgoingHttpHeaders;
   private readonly compactHeaders: OutgoingHttpHeaders;
@@ -716,7 +789,8 @@ export class EtcdKvClient implements EtcdKv {
   private dialing: ClientHttp2Session | undefined;
   /** The endpoint to try first on the next connect. */
   private next = 0;
-  private probing: ClientHttp2Session | undefined;
+  /** Sessions with a ping in flight. */
+  private readonly probing = new WeakSet<ClientHttp2Session>();
   private closed = false;
   /** Open long-lived streams (watches), on whichever session: close() and GOAWAY cut them. */
   private readonly streams = new Set<LongLivedStream>();
@@ -725,6 +799,10 @@ export class EtcdKvClient implements EtcdKv {
     if (!opts.endpoints.length) throw new Error('EtcdKvClient needs at least one endpoint');
     installCheapAsyncResourceBind();
     this.timeoutMs = opts.callTimeoutMs ?? 10_000;
+    this.txnTimeoutMs = Math.min(opts.txnTimeoutMs ?? DEFAULT_TXN_TIMEOUT_MS, this.timeoutMs);
+    this.dialTimeoutMs = Math.min(opts.dialTimeoutMs ?? DEFAULT_DIAL_TIMEOUT_MS, this.timeoutMs);
+    this.keepaliveIntervalMs = opts.keepaliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS;
+    this.keepaliveTimeoutMs = opts.keepaliveTimeoutMs ?? DEFAULT_KEEPALIVE_TIMEOUT_MS;
     const tls: http2.SecureClientSessionOptions = {};
     if (opts.caFile) tls.ca = readFileSync(opts.caFile);
     if (opts.certFile) tls.cert = readFileSync(opts.certFile);
@@ -743,7 +821,7 @@ export class EtcdKvClient implements EtcdKv {
       };
     });
     this.rangeHeaders = requestHeaders('/etcdserverpb.KV/Range', this.timeoutMs);
-    this.txnHeaders = requestHeaders('/etcdserverpb.KV/Txn', this.timeoutMs);
+    this.txnHeaders = requestHeaders('/etcdserverpb.KV/Txn', this.txnTimeoutMs);
     this.compactHeaders = requestHeaders('/etcdserverpb.KV/Compact', this.timeoutMs);
   }
 
@@ -754,7 +832,7 @@ export class EtcdKvClient implements EtcdKv {
     } catch (err) {
       return Promise.reject(err);
     }
-    return this.unary(this.rangeHeaders, body, decodeRangeResponse) as Promise<RangeResponse>;
+    return this.unary(this.rangeHeaders, body, decodeRangeResponse, this.timeoutMs) as Promise<RangeResponse>;
   }
 
   txn(req: TxnRequest): Promise<TxnResponse> {
@@ -764,11 +842,24 @@ export class EtcdKvClient implements EtcdKv {
     } catch (err) {
       return Promise.reject(err);
     }
-    return this.unary(this.txnHeaders, body, decodeTxnResponse) as Promise<TxnResponse>;
+    return this.unary(this.txnHeaders, body, decodeTxnResponse, this.txnTimeoutMs) as Promise<TxnResponse>;
   }
 
   compact(revision: number, physical = false): Promise<CompactResponse> {
-    return this.unary(this.compactHeaders, encodeCompactionRequest(revision, physical), decodeCompactionResponse) as Promise<CompactResponse>;
+    return this.unary(this.compactHeaders, encodeCompactionRequest(revision, physical), decodeCompactionResponse, this.timeoutMs) as Promise<CompactResponse>;
+  }
+
+  /** Which endpoint is in use, and whether a session is up (for logs, tests and metrics). */
+  state(): { endpoint?: string; connected: boolean } {
+    const s = this.session;
+    const connected = s !== undefined && !s.closed && !s.destroyed;
+    return { endpoint: connected ? this.endpointUrl : undefined, connected };
+  }
+
+  /** `listener(endpoint)` runs each time the client has connected anew; returns the unsubscribe. */
+  onConnected(listener: (endpoint: string) => void): () => void {
+    this.connectedListeners.add(listener);
+    return () => { this.connectedListeners.delete(listener); };
   }
 
   /** A watch on a stream of its own (watch-stream.ts), loaded on first use: that module imports this one. */
@@ -795,7 +886,7 @@ export class EtcdKvClient implements EtcdKv {
       } catch (err) {
         // As for calls: nothing was sent, so once more on a new session.
         this.drop(session);
-        if (retried) throw fromGrpcStatus(GrpcStatus.UNAVAILABLE, (err as Error).message);
+        if (retried) throw sentError(fromGrpcStatus(GrpcStatus.UNAVAILABLE, (err as Error).message), false);
         continue;
       }
       this.streams.add(stream);
@@ -822,6 +913,7 @@ export class EtcdKvClient implements EtcdKv {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopKeepalive();
     this.dialing?.destroy();
     for (const stream of this.streams) this.cut(stream, 'the etcd client is closed');
     const s = this.session;
@@ -829,21 +921,21 @@ export class EtcdKvClient implements EtcdKv {
     if (s && !s.destroyed) await new Promise<void>((resolve) => s.close(() => resolve()));
   }
 
-  private unary(headers: OutgoingHttpHeaders, body: Buffer, decode: Decoder): Promise<unknown> {
+  private unary(headers: OutgoingHttpHeaders, body: Buffer, decode: Decoder, timeoutMs: number): Promise<unknown> {
     const s = this.session;
-    if (s !== undefined && !s.closed && !s.destroyed) return this.start(s, headers, body, decode, false);
-    return this.connect().then((c) => this.start(c, headers, body, decode, false));
+    if (s !== undefined && !s.closed && !s.destroyed) return this.start(s, headers, body, decode, timeoutMs, false);
+    return this.connect().then((c) => this.start(c, headers, body, decode, timeoutMs, false));
   }
 
-  private start(session: ClientHttp2Session, headers: OutgoingHttpHeaders, body: Buffer, decode: Decoder, retried: boolean): Promise<unknown> {
+  private start(session: ClientHttp2Session, headers: OutgoingHttpHeaders, body: Buffer, decode: Decoder, timeoutMs: number, retried: boolean): Promise<unknown> {
     let stream: ClientHttp2Stream;
     try {
       stream = session.request(headers);
     } catch (err) {
       // Nothing was sent (e.g. GOAWAY arrived, or stream ids ran out): once more on a new session.
       this.drop(session);
-      if (retried) return Promise.reject(fromGrpcStatus(GrpcStatus.UNAVAILABLE, (err as Error).message));
-      return this.connect().then((c) => this.start(c, headers, body, decode, true));
+      if (retried) return Promise.reject(sentError(fromGrpcStatus(GrpcStatus.UNAVAILABLE, (err as Error).message), false));
+      return this.connect().then((c) => this.start(c, headers, body, decode, timeoutMs, true));
     }
     return new Promise((resolve, reject) => {
       const call = new Call(this, session, decode, resolve, reject);
@@ -855,13 +947,13 @@ export class EtcdKvClient implements EtcdKv {
       s.on('error', onStreamError);
       s.on('end', onEnd);
       s.on('close', onEnd);
-      call.timer = setTimeout(onDeadline, this.timeoutMs, s);
+      call.timer = setTimeout(onDeadline, timeoutMs, s);
       s.end(body);
     });
   }
 
   private connect(): Promise<ClientHttp2Session> {
-    if (this.closed) return Promise.reject(new StorageError('Unavailable', 'the etcd client is closed'));
+    if (this.closed) return Promise.reject(sentError(new StorageError('Unavailable', 'the etcd client is closed'), false));
     return (this.connecting ??= this.dial().finally(() => { this.connecting = undefined; }));
   }
 
@@ -885,21 +977,29 @@ export class EtcdKvClient implements EtcdKv {
         reasons.push(`${ep.url}: ${(err as Error).message}`);
       }
     }
-    if (this.closed) throw new StorageError('Unavailable', 'the etcd client is closed');
-    throw fromGrpcStatus(GrpcStatus.UNAVAILABLE, `cannot connect to etcd (${reasons.join('; ')})`);
+    if (this.closed) throw sentError(new StorageError('Unavailable', 'the etcd client is closed'), false);
+    throw sentError(fromGrpcStatus(GrpcStatus.UNAVAILABLE, `cannot connect to etcd (${reasons.join('; ')})`), false);
   }
 
+  /**
+   * Connects to one endpoint: resolves once the member has answered with its HTTP/2 SETTINGS
+   * (TCP alone is not an answer: a stopped process's kernel still accepts), or fails within the
+   * dial budget.
+   */
   private dialOne(ep: Endpoint): Promise<ClientHttp2Session> {
     return new Promise((resolve, reject) => {
       const s = http2.connect(ep.url, ep.options);
       this.dialing = s;
       let settled = false;
+      let connected = false;
+      let answered = false;
       let timer: NodeJS.Timeout | undefined;
       const finish = (err?: Error) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         s.off('connect', onConnect);
+        s.off('remoteSettings', onSettings);
         s.off('close', onClose);
         if (this.dialing === s) this.dialing = undefined;
         if (err) {
@@ -909,6 +1009,12 @@ export class EtcdKvClient implements EtcdKv {
           resolve(s);
         }
       };
+      const ready = () => {
+        if (!connected || !answered) return;
+        // Calls in flight keep the process alive through their deadline timers; an idle client does not.
+        s.unref();
+        finish();
+      };
       const onConnect = () => {
         try {
           s.setLocalWindowSize(WINDOW);
@@ -916,24 +1022,30 @@ export class EtcdKvClient implements EtcdKv {
           finish(err as Error);
           return;
         }
-        // Calls in flight keep the process alive through their deadline timers; an idle client does not.
-        s.unref();
-        finish();
+        connected = true;
+        ready();
+      };
+      const onSettings = () => {
+        answered = true;
+        ready();
       };
       const onClose = () => finish(new Error('connection closed'));
-      timer = setTimeout(() => finish(new Error(`no connection within ${DIAL_TIMEOUT_MS} ms`)), Math.min(DIAL_TIMEOUT_MS, this.timeoutMs));
+      const budget = this.dialTimeoutMs;
+      timer = setTimeout(() => finish(new Error(connected ? `connected, but no answer within ${budget} ms` : `no connection within ${budget} ms`)), budget);
       // Stays for the session's life: an 'error' without a listener would crash the process.
       s.on('error', (err: Error) => {
         finish(err);
         this.drop(s);
       });
       s.once('connect', onConnect);
+      s.on('remoteSettings', onSettings);
       s.once('close', onClose);
     });
   }
 
   private adopt(s: ClientHttp2Session, index: number): void {
     this.session = s;
+    this.endpointUrl = this.endpoints[index].url;
     const lost = () => {
       if (this.drop(s)) this.next = (index + 1) % this.endpoints.length;
     };
@@ -946,29 +1058,96 @@ export class EtcdKvClient implements EtcdKv {
     });
     // Frame errors end their stream (its call fails); the session itself may go on.
     s.on('frameError', noop);
+    this.startKeepalive(s);
+    signalReconnected();
+    for (const listener of this.connectedListeners) {
+      try {
+        listener(this.endpointUrl);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  }
+
+  /**
+   * Every keepalive interval: when nothing has arrived on `s` since the last tick, it is probed
+   * (see checkAlive). Traffic proves the member is running, so a busy session costs nothing.
+   */
+  private startKeepalive(s: ClientHttp2Session): void {
+    this.stopKeepalive();
+    if (this.keepaliveIntervalMs <= 0) return;
+    let seen = bytesRead(s);
+    const timer = setInterval(() => {
+      if (s.destroyed || s.closed || this.session !== s) {
+        clearInterval(timer);
+        if (this.keepalive === timer) this.keepalive = undefined;
+        return;
+      }
+      const now = bytesRead(s);
+      if (now !== seen) {
+        seen = now;
+        return;
+      }
+      this.checkAlive(s, this.keepaliveTimeoutMs);
+    }, this.keepaliveIntervalMs);
+    timer.unref();
+    this.keepalive = timer;
+  }
+
+  private stopKeepalive(): void {
+    if (this.keepalive !== undefined) clearInterval(this.keepalive);
+    this.keepalive = undefined;
   }
 
   /** Stops sending calls to `s`; returns whether it was the current session. */
   private drop(s: ClientHttp2Session): boolean {
     if (this.session !== s) return false;
     this.session = undefined;
+    this.stopKeepalive();
     return true;
   }
 
-  /** After a missed deadline: a session that does not answer a ping either is destroyed. */
-  checkAlive(s: ClientHttp2Session): void {
-    if (s.destroyed || s.closed || this.probing === s) return;
-    this.probing = s;
-    const timer = setTimeout(() => s.destroy(), PING_TIMEOUT_MS);
-    timer.unref();
-    const sent = s.ping((err) => {
-      clearTimeout(timer);
-      if (this.probing === s) this.probing = undefined;
-      if (err) s.destroy();
-    });
-    if (!sent) {
-      clearTimeout(timer);
-      this.probing = undefined;
-    }
+  /**
+   * `s`'s member answered "no leader": it is cut off from the quorum. New calls go to the next
+   * member; calls in flight on `s` finish there, and its watches are cancelled by etcd itself.
+   */
+  leaveMember(s: ClientHttp2Session): void {
+    if (!this.drop(s)) return;
+    const index = this.endpoints.findIndex((e) => e.url === this.endpointUrl);
+    this.next = (index + 1) % this.endpoints.length;
+    if (!s.closed && !s.destroyed) s.close();
   }
+
+  /**
+   * After a missed deadline, and on an idle session every keepalive interval: a session that
+   * does not answer a probe within `timeoutMs` is destroyed (its calls fail and its watches end).
+   * The probe is a serializable, count-only Range of one key, not an HTTP/2 PING: etcd's gRPC
+   * server counts PINGs closer than --grpc-keepalive-min-time (5 s) while it has sent nothing
+   * as abuse and answers the third with GOAWAY "too_many_pings", which would cut every watch.
+   * Any answer counts (headers back), even an error: the member is running.
+   */
+  checkAlive(s: ClientHttp2Session, timeoutMs = this.keepaliveTimeoutMs): void {
+    if (s.destroyed || s.closed || this.probing.has(s)) return;
+    let stream: ClientHttp2Stream;
+    try {
+      stream = s.request(PROBE_HEADERS);
+    } catch {
+      return;
+    }
+    this.probing.add(s);
+    const timer = setTimeout(() => {
+      if (!s.destroyed) s.destroy(new Error(`etcd did not answer a probe within ${timeoutMs} ms`));
+    }, timeoutMs);
+    timer.unref();
+    const settled = () => {
+      clearTimeout(timer);
+      this.probing.delete(s);
+    };
+    stream.once('response', settled);
+    stream.once('close', settled);
+    stream.on('error', noop);
+    stream.resume();
+    stream.end(PROBE_BODY);
+  }
+
 }

@@ -25,7 +25,7 @@ import http2, { ClientHttp2Session, IncomingHttpHeaders } from 'node:http2';
 import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
 import {
   EMPTY, EtcdKeyValue, EtcdKvClient, LongLivedStream, NO_HEADER, Reader, ResponseHeader, STREAM_CUT,
-  bytesSize, decodeHeader, decodeKv, done, endOf, frame, grpcCodeOfHttp, headerString, messageSize,
+  bytesSize, decodeHeader, decodeKv, done, endOf, frame, grpcCodeOfHttp, headerString, isNoLeader, messageSize,
   percentDecode, requestHeaders, varintSize, writeBytes, writeUint,
 } from './kv-client';
 
@@ -403,6 +403,8 @@ function streamError(w: EtcdWatch): StorageError {
   if (status !== undefined) {
     const code = Number(status);
     const message = percentDecode(headerString(meta!['grpc-message']));
+    // The watch asked for a leader (hasleader): etcd ends it when its member loses the leader.
+    if (isNoLeader(code, message)) w.client.leaveMember(w.session);
     if (code !== GrpcStatus.OK) return fromGrpcStatus(code, message);
     return fromGrpcStatus(GrpcStatus.UNAVAILABLE, 'etcd ended the watch stream');
   }
