@@ -33,7 +33,7 @@ export interface EtcdClientOptions {
   caFile?: string;
   certFile?: string;
   keyFile?: string;
-  /** Deadline of a unary call (and of a watch's creation) in milliseconds. */
+  /** Deadline of a unary call (and of a watch's creation) in milliseconds; 5 s by default. */
   callTimeoutMs?: number;
   /** Deadline of a Txn (a write); 3 s by default, under etcd's 7 s request timeout. */
   txnTimeoutMs?: number;
@@ -556,6 +556,12 @@ export function decodeCompactionResponse(msg: Buffer): CompactResponse {
 const WINDOW = 2 ** 31 - 1;
 /** Until etcd says otherwise: grpc-go announces no limit unless --max-concurrent-streams is set. */
 const PEER_MAX_STREAMS = 100_000;
+/**
+ * Deadlines below etcd's own request timeout (5 s + 2 election timeouts = 7 s by default), which a
+ * linearizable read or a proposal waits out when the leader is lost: the call fails here first,
+ * and the next one goes to a member that has a leader.
+ */
+export const DEFAULT_CALL_TIMEOUT_MS = 5_000;
 export const DEFAULT_DIAL_TIMEOUT_MS = 1_000;
 export const DEFAULT_TXN_TIMEOUT_MS = 3_000;
 export const DEFAULT_KEEPALIVE_INTERVAL_MS = 1_000;
@@ -798,7 +804,7 @@ export class EtcdKvClient implements EtcdKv {
   constructor(opts: EtcdClientOptions) {
     if (!opts.endpoints.length) throw new Error('EtcdKvClient needs at least one endpoint');
     installCheapAsyncResourceBind();
-    this.timeoutMs = opts.callTimeoutMs ?? 10_000;
+    this.timeoutMs = opts.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.txnTimeoutMs = Math.min(opts.txnTimeoutMs ?? DEFAULT_TXN_TIMEOUT_MS, this.timeoutMs);
     this.dialTimeoutMs = Math.min(opts.dialTimeoutMs ?? DEFAULT_DIAL_TIMEOUT_MS, this.timeoutMs);
     this.keepaliveIntervalMs = opts.keepaliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS;
