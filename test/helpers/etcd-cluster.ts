@@ -11,7 +11,9 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promises as fsp, readFileSync } from 'node:fs';
+import { generateKeyPairSync, randomBytes as randomSerialBytes } from 'node:crypto';
+import { promises as fsp, readFileSync, writeFileSync } from 'node:fs';
+import forge from 'node-forge';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
@@ -39,8 +41,11 @@ export interface MemberStatus {
 }
 
 export interface ClusterTls {
-  /** The test PKI: CA, a server certificate for 127.0.0.1, and an admin client certificate. */
+  /** The test PKI: its CA and admin client certificate. */
   pki: Pki;
+  /** The members' certificate (127.0.0.1, serverAuth and clientAuth) and key. */
+  memberCertFile: string;
+  memberKeyFile: string;
   caFile: string;
   certFile: string;
   keyFile: string;
@@ -87,13 +92,46 @@ export interface StartClusterOptions {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LOG_LINES = 40;
 
+/** A certificate for the etcd members: 127.0.0.1 and localhost, serverAuth and clientAuth, signed by the PKI's CA. */
+function issueMemberCert(pki: Pki): { certPem: string; keyPem: string } {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  const priv = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
+  const caCert = forge.pki.certificateFromPem(readFileSync(pki.caCertFile, 'utf8'));
+  const caKey = forge.pki.privateKeyFromPem(readFileSync(pki.caKeyFile, 'utf8'));
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.setRsaPublicKey(priv.n, priv.e);
+  const serial = randomSerialBytes(16);
+  serial[0] = (serial[0] & 0x7f) || 1;
+  cert.serialNumber = serial.toString('hex');
+  cert.validity.notBefore = new Date(Date.now() - 3_600_000);
+  cert.validity.notAfter = new Date(Date.now() + 24 * 3_600_000);
+  cert.setSubject([{ name: 'commonName', value: 'etcd-member' }]);
+  cert.setIssuer(caCert.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false, critical: true },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
+    { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+  ]);
+  cert.sign(caKey as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem };
+}
+
 export async function startTestEtcdCluster(opts: StartClusterOptions = {}): Promise<TestEtcdCluster> {
   const size = opts.size ?? 3;
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'orch-etcd-cluster-'));
   let tls: ClusterTls | undefined;
   if (opts.tls) {
     const pki = await ensurePki(path.join(dir, 'pki'), { serverHosts: ['localhost', '127.0.0.1'] });
-    tls = { pki, caFile: pki.caCertFile, certFile: pki.adminCertFile, keyFile: pki.adminKeyFile };
+    // etcd's gRPC gateway dials its own member with the member's certificate as a client
+    // certificate, so the members need one for both uses (the PKI's serving one is serverAuth only).
+    const member = issueMemberCert(pki);
+    const memberCertFile = path.join(dir, 'pki', 'etcd-member.crt');
+    const memberKeyFile = path.join(dir, 'pki', 'etcd-member.key');
+    writeFileSync(memberCertFile, member.certPem);
+    writeFileSync(memberKeyFile, member.keyPem, { mode: 0o600 });
+    tls = { pki, memberCertFile, memberKeyFile, caFile: pki.caCertFile, certFile: pki.adminCertFile, keyFile: pki.adminKeyFile };
   }
   const scheme = tls ? 'https' : 'http';
   const members: ClusterMember[] = [];
@@ -146,7 +184,7 @@ export async function startTestEtcdCluster(opts: StartClusterOptions = {}): Prom
       '--log-outputs', 'stderr',
     ];
     if (tls) {
-      args.push('--cert-file', tls.pki.serverCertFile, '--key-file', tls.pki.serverKeyFile,
+      args.push('--cert-file', tls.memberCertFile, '--key-file', tls.memberKeyFile,
         '--client-cert-auth', '--trusted-ca-file', tls.pki.caCertFile);
     }
     const child = spawn(process.env.ETCD_BINARY || 'etcd', args, { stdio: ['ignore', 'ignore', 'pipe'] });

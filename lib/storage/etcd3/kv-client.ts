@@ -1037,7 +1037,10 @@ export class EtcdKvClient implements EtcdKv {
       };
       const onClose = () => finish(new Error('connection closed'));
       const budget = this.dialTimeoutMs;
-      timer = setTimeout(() => finish(new Error(connected ? `connected, but no answer within ${budget} ms` : `no connection within ${budget} ms`)), budget);
+      // etcd with --client-cert-auth drops a TLS 1.3 client whose certificate it rejects without
+      // a word: the handshake looks done and nothing more comes. Say so, as it is the likely cause.
+      const hint = ep.url.startsWith('https:') ? ' (over TLS: is the client certificate, --etcd-certfile, one this etcd trusts?)' : '';
+      timer = setTimeout(() => finish(new Error(connected ? `connected, but no answer within ${budget} ms${hint}` : `no connection within ${budget} ms`)), budget);
       // Stays for the session's life: an 'error' without a listener would crash the process.
       s.on('error', (err: Error) => {
         finish(err);
