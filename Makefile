@@ -10,7 +10,7 @@ TSC := npx tsc -p tsconfig.json
 # they skip it and repeat its reporter (ends with "N passed, N failed"), timeout and exit settings.
 MOCHA_SUITE := npx mocha --no-config --reporter dist/test/helpers/summary-reporter.js --timeout 30000 --exit
 
-.PHONY: install build run test test-unit test-integration test-e2e bench clean
+.PHONY: install build run test test-unit test-integration test-e2e bench clean reliability
 
 ## install: npm ci when node_modules is missing or older than package-lock.json; etcd if absent.
 install:
@@ -50,6 +50,11 @@ test-integration: build
 
 test-e2e: build
 	$(MOCHA_SUITE) 'dist/test/e2e/**/*.test.js'
+
+## reliability: the etcd fault scenarios with the issue's long pauses (whole cluster down 30 s,
+## a member SIGSTOPped 20 s); one JSON line of figures per scenario in test/reliability/results.jsonl.
+reliability: build
+	RELIABILITY_FULL=1 $(MOCHA_SUITE) --timeout 600000 dist/test/integration/etcd-faults.test.js
 
 ## bench: run the benchmark driver.
 bench: build

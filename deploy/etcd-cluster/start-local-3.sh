@@ -2,17 +2,18 @@
 # A 3-member etcd cluster on loopback, for trying orch-apiserver against a real quorum.
 #
 #   deploy/etcd-cluster/start-local-3.sh start  DIR   start the members not running (data, logs under DIR); wait until healthy
-#   deploy/etcd-cluster/start-local-3.sh status DIR   endpoint health and member list
+#   deploy/etcd-cluster/start-local-3.sh status DIR   each member's health, leader and revision
 #   deploy/etcd-cluster/start-local-3.sh stop   DIR   stop the members started from DIR (data is kept)
 #
 # Members: m1 client 127.0.0.1:2379  peer :2380
 #          m2 client 127.0.0.1:22379 peer :22380
 #          m3 client 127.0.0.1:32379 peer :32380
-# Environment: ETCD (default: etcd), ETCDCTL (default: etcdctl), START_TIMEOUT seconds (default 30).
+# Environment: ETCD (default: etcd), START_TIMEOUT seconds (default 30).
+# Health comes from each member's own HTTP endpoints (GET /health, POST /v3/maintenance/status)
+# through curl: etcdctl is not needed.
 set -euo pipefail
 
 ETCD=${ETCD:-etcd}
-ETCDCTL=${ETCDCTL:-etcdctl}
 START_TIMEOUT=${START_TIMEOUT:-30}
 NAMES=(m1 m2 m3)
 CLIENT_PORTS=(2379 22379 32379)
@@ -47,7 +48,35 @@ member_pid() {
   echo "$pid"
 }
 
-healthy() { ETCDCTL_API=3 "$ETCDCTL" --endpoints="$(endpoints)" endpoint health >/dev/null 2>&1; }
+# GET /health of one client URL: etcd answers {"health":"true"} once the member has a leader.
+member_healthy() { curl -fsS --max-time 2 "$1/health" 2>/dev/null | grep -q '"health":"true"'; }
+
+healthy() {
+  local i
+  for i in 0 1 2; do member_healthy "http://127.0.0.1:${CLIENT_PORTS[$i]}" || return 1; done
+}
+
+# One line per member: health, whether it is the leader, its revision and raft term (from etcd's
+# JSON gateway, which prints ids and numbers as strings).
+report() {
+  local i url status health member leader revision term role
+  command -v curl >/dev/null || { echo "curl not found: it is needed for health checks" >&2; return 1; }
+  for i in 0 1 2; do
+    url="http://127.0.0.1:${CLIENT_PORTS[$i]}"
+    if member_healthy "$url"; then health=healthy; else health=unhealthy; fi
+    status=$(curl -fsS --max-time 2 -X POST -d '{}' "$url/v3/maintenance/status" 2>/dev/null) || status=''
+    if [ -z "$status" ]; then
+      echo "${NAMES[$i]}  $url  $health  (no status answer)"
+      continue
+    fi
+    member=$(sed -n 's/.*"member_id":"\([0-9]*\)".*/\1/p' <<<"$status")
+    leader=$(sed -n 's/.*"leader":"\([0-9]*\)".*/\1/p' <<<"$status")
+    revision=$(sed -n 's/.*"revision":"\([0-9]*\)".*/\1/p' <<<"$status")
+    term=$(sed -n 's/.*"raft_term":"\([0-9]*\)".*/\1/p' <<<"$status")
+    if [ -n "$member" ] && [ "$member" = "$leader" ]; then role=leader; elif [ -z "$leader" ] || [ "$leader" = 0 ]; then role='no leader'; else role=follower; fi
+    echo "${NAMES[$i]}  $url  $health  $role  revision=${revision:-?}  term=${term:-?}"
+  done
+}
 
 stop_members() {
   local name pid waited
@@ -65,6 +94,7 @@ stop_members() {
 start_members() {
   local i name port pid
   command -v "$ETCD" >/dev/null || { echo "etcd binary not found: $ETCD (set ETCD=/path/to/etcd)" >&2; exit 1; }
+  command -v curl >/dev/null || { echo "curl not found: it is needed for health checks" >&2; exit 1; }
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
   local todo=()
@@ -98,7 +128,7 @@ start_members() {
     fi
     sleep 0.5
   done
-  ETCDCTL_API=3 "$ETCDCTL" --endpoints="$(endpoints)" endpoint health
+  report
   echo
   echo "Run the server against it with:"
   echo "  npm start -- --etcd-servers=$(endpoints)"
@@ -108,8 +138,8 @@ case "$cmd" in
   start) start_members ;;
   stop) dir=$(cd "$dir" 2>/dev/null && pwd) || { echo "no such directory: $2" >&2; exit 1; }; stop_members ;;
   status)
-    ETCDCTL_API=3 "$ETCDCTL" --endpoints="$(endpoints)" endpoint health || true
-    ETCDCTL_API=3 "$ETCDCTL" --endpoints="$(endpoints)" member list -w table
+    report
+    healthy
     ;;
   *) usage ;;
 esac
