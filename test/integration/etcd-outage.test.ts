@@ -36,6 +36,9 @@ describe('etcd outage', function () {
     const { value: res, ms } = await timed(() => t.get('/api/v1/namespaces/default/configmaps/before-outage'));
     expect(res.status, res.text).to.equal(503);
     expect(res.body).to.include({ kind: 'Status', status: 'Failure', reason: 'ServiceUnavailable', code: 503 });
+    // Clients wait and retry instead of failing: Retry-After, and the same in the Status details.
+    expect(res.headers['retry-after']).to.equal('1');
+    expect(res.body.details).to.deep.include({ retryAfterSeconds: 1 });
     expect(ms).to.be.below(MAX_FAILURE_MS);
   });
 
