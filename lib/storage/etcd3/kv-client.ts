@@ -763,12 +763,8 @@ function bytesRead(s: ClientHttp2Session): number {
   }
 }
 
-/** The liveness probe (checkAlive): no hasleader, since a member without a leader still answers. */
-const PROBE_HEADERS: OutgoingHttpHeaders = (() => {
-  const h = requestHeaders('/etcdserverpb.KV/Range', 1_000);
-  delete h.hasleader;
-  return h;
-})();
+/** The liveness probe (checkAlive); with hasleader, so that it also finds a member that lost its leader. */
+const PROBE_HEADERS: OutgoingHttpHeaders = requestHeaders('/etcdserverpb.KV/Range', 1_000);
 const PROBE_BODY = encodeRangeRequest({ key: Buffer.from([0]), limit: 1, serializable: true, countOnly: true });
 
 export class EtcdKvClient implements EtcdKv {
@@ -1044,7 +1040,7 @@ export class EtcdKvClient implements EtcdKv {
       // Stays for the session's life: an 'error' without a listener would crash the process.
       s.on('error', (err: Error) => {
         finish(err);
-        this.drop(s);
+        this.lose(s);
       });
       s.once('connect', onConnect);
       s.on('remoteSettings', onSettings);
@@ -1055,9 +1051,7 @@ export class EtcdKvClient implements EtcdKv {
   private adopt(s: ClientHttp2Session, index: number): void {
     this.session = s;
     this.endpointUrl = this.endpoints[index].url;
-    const lost = () => {
-      if (this.drop(s)) this.next = (index + 1) % this.endpoints.length;
-    };
+    const lost = () => this.lose(s);
     s.on('close', lost);
     s.on('goaway', () => {
       lost();
@@ -1116,15 +1110,23 @@ export class EtcdKvClient implements EtcdKv {
     return true;
   }
 
+  /** The current session `s` is lost (closed, failed, GOAWAY): the next dial starts at the next member. */
+  private lose(s: ClientHttp2Session): void {
+    if (this.session !== s) return;
+    const index = this.endpoints.findIndex((e) => e.url === this.endpointUrl);
+    this.drop(s);
+    this.next = (index + 1) % this.endpoints.length;
+  }
+
   /**
-   * `s`'s member answered "no leader": it is cut off from the quorum. New calls go to the next
-   * member; calls in flight on `s` finish there, and its watches are cancelled by etcd itself.
+   * `s`'s member answered "no leader": it is cut off from the quorum, or electing one. New calls
+   * go to the next member. The session is destroyed: calls in flight on it cannot complete there
+   * (a proposal forwarded to a dead leader is lost and would wait out etcd's 7 s request timeout),
+   * so they fail now as sent (their outcome unknown), and its watches end and resume elsewhere.
    */
   leaveMember(s: ClientHttp2Session): void {
-    if (!this.drop(s)) return;
-    const index = this.endpoints.findIndex((e) => e.url === this.endpointUrl);
-    this.next = (index + 1) % this.endpoints.length;
-    if (!s.closed && !s.destroyed) s.close();
+    this.lose(s);
+    if (!s.destroyed) s.destroy();
   }
 
   /**
@@ -1133,7 +1135,8 @@ export class EtcdKvClient implements EtcdKv {
    * The probe is a serializable, count-only Range of one key, not an HTTP/2 PING: etcd's gRPC
    * server counts PINGs closer than --grpc-keepalive-min-time (5 s) while it has sent nothing
    * as abuse and answers the third with GOAWAY "too_many_pings", which would cut every watch.
-   * Any answer counts (headers back), even an error: the member is running.
+   * Any answer counts (headers back), even an error: the member is running. An answer "no
+   * leader" leaves the member (leaveMember): calls stuck on it fail now instead of at their deadline.
    */
   checkAlive(s: ClientHttp2Session, timeoutMs = this.keepaliveTimeoutMs): void {
     if (s.destroyed || s.closed || this.probing.has(s)) return;
@@ -1152,7 +1155,14 @@ export class EtcdKvClient implements EtcdKv {
       clearTimeout(timer);
       this.probing.delete(s);
     };
-    stream.once('response', settled);
+    const answered = (headers: IncomingHttpHeaders) => {
+      settled();
+      if (headers['grpc-status'] !== undefined && isNoLeader(Number(headers['grpc-status']), percentDecode(headerString(headers['grpc-message'])))) {
+        this.leaveMember(s);
+      }
+    };
+    stream.once('response', answered);
+    stream.once('trailers', answered);
     stream.once('close', settled);
     stream.on('error', noop);
     stream.resume();

@@ -1,0 +1,43 @@
+/**
+ * The etcd keepalive flags (package A of issue 19): Go durations as every duration flag, defaults
+ * of 1 s and 1 s, a keepalive timeout that must be positive, and the help text.
+ */
+import { expect } from 'chai';
+import { FlagError, helpText, parseFlags } from '../../../lib/server/flags';
+
+function flagError(args: string[]): FlagError {
+  try {
+    parseFlags(args);
+  } catch (err) {
+    expect(err).to.be.instanceOf(FlagError);
+    return err as FlagError;
+  }
+  throw new Error(`expected ${args.join(' ')} to be refused`);
+}
+
+describe('--etcd-keepalive-interval / --etcd-keepalive-timeout', () => {
+  it('default to 1 s each', () => {
+    expect(parseFlags([])).to.include({ etcdKeepaliveIntervalMs: 1_000, etcdKeepaliveTimeoutMs: 1_000 });
+  });
+
+  it('take Go durations; an interval of 0 turns the keepalive off', () => {
+    expect(parseFlags(['--etcd-keepalive-interval=5s', '--etcd-keepalive-timeout', '1500ms']))
+      .to.include({ etcdKeepaliveIntervalMs: 5_000, etcdKeepaliveTimeoutMs: 1_500 });
+    expect(parseFlags(['--etcd-keepalive-interval=0'])).to.include({ etcdKeepaliveIntervalMs: 0 });
+  });
+
+  it('refuse bad durations, a negative interval and a timeout of 0 with the flag name', () => {
+    expect(flagError(['--etcd-keepalive-interval=1x']).message)
+      .to.equal('invalid value "1x" for --etcd-keepalive-interval: unknown unit "x" in duration "1x"');
+    expect(flagError(['--etcd-keepalive-interval=-1s']).message)
+      .to.equal('invalid value "-1s" for --etcd-keepalive-interval: must not be negative');
+    expect(flagError(['--etcd-keepalive-timeout=0']).message)
+      .to.equal('invalid value "0" for --etcd-keepalive-timeout: must be greater than 0');
+  });
+
+  it('are in the help text with their defaults', () => {
+    const text = helpText();
+    expect(text).to.match(/--etcd-keepalive-interval duration +.*\(default 1s\)/);
+    expect(text).to.match(/--etcd-keepalive-timeout duration +.*\(default 1s\)/);
+  });
+});
