@@ -83,6 +83,9 @@ export interface Ack {
 
 export interface ErrorRecord {
   status: number;
+  /** Which request: 'create', 'update', 'list' or 'watch'. */
+  what: string;
+  message: string;
   ms: number;
   at: number;
   /** Why it breaks the rules, when it does (not a 503/504 Status with Retry-After). */
@@ -97,6 +100,8 @@ export interface FaultFigures {
   relists: number;
   errorCodes: Record<string, number>;
   maxErrorLatencyMs: number;
+  /** The slowest error: which request, its status and message. */
+  slowestError?: { what: string; status: number; ms: number; message: string };
   recoverMs: number | null;
   /** Failures that break the rules, with a reason each (first 10). */
   violations: string[];
@@ -130,7 +135,7 @@ class Watcher {
   readonly done: Promise<void>;
   readonly violations: string[] = [];
 
-  constructor(private readonly t: Target, private readonly ns: string, private readonly onError: (r: HttpResult) => void) {
+  constructor(private readonly t: Target, private readonly ns: string, private readonly onError: (r: HttpResult, what: string) => void) {
     this.done = this.run();
   }
 
@@ -143,7 +148,7 @@ class Watcher {
         this.lastRv = Math.max(this.lastRv, this.listedRv);
         return;
       }
-      this.onError(res);
+      this.onError(res, 'list');
       await sleep(100);
     }
   }
@@ -178,7 +183,7 @@ class Watcher {
             const r = { status: res.statusCode ?? 0, headers: res.headers, body, ms: Date.now() - started };
             if (r.status === 410) resolve('gone');
             else {
-              this.onError(r);
+              this.onError(r, 'watch');
               resolve('error');
             }
           });
@@ -249,9 +254,10 @@ export async function startFaultLoad(t: Target, ns: string, opts: { writers?: nu
   const acks: Ack[] = [];
   const errors: ErrorRecord[] = [];
   const violations: string[] = [];
-  const onError = (res: HttpResult) => {
+  const onError = (res: HttpResult, what: string) => {
     const violation = judge(res);
-    errors.push({ status: res.status, ms: res.ms, at: Date.now(), violation });
+    const message = typeof res.body === 'string' ? res.body : String(res.body?.message ?? '');
+    errors.push({ status: res.status, what, message, ms: res.ms, at: Date.now(), violation });
     if (violation && violations.length < 10) violations.push(violation);
   };
   const mustOk = async (method: string, path: string, body?: unknown) => {
@@ -294,7 +300,7 @@ export async function startFaultLoad(t: Target, ns: string, opts: { writers?: nu
           continue;
         }
       }
-      onError(res);
+      onError(res, update ? 'update' : 'create');
       await sleep(20);
     }
   };
@@ -364,6 +370,7 @@ export async function startFaultLoad(t: Target, ns: string, opts: { writers?: nu
       await Promise.all(watchers.map((w) => w.done));
       const errorCodes: Record<string, number> = {};
       for (const e of errors) errorCodes[String(e.status)] = (errorCodes[String(e.status)] ?? 0) + 1;
+      const slowest = errors.reduce<ErrorRecord | undefined>((m, e) => (!m || e.ms > m.ms ? e : m), undefined);
       let recoverMs: number | null = null;
       if (recoverFrom !== undefined) {
         const first = acks.filter((a) => a.at >= recoverFrom).sort((x, y) => x.at - y.at)[0];
@@ -377,6 +384,7 @@ export async function startFaultLoad(t: Target, ns: string, opts: { writers?: nu
         relists,
         errorCodes,
         maxErrorLatencyMs: errors.reduce((m, e) => Math.max(m, e.ms), 0),
+        slowestError: slowest && { what: slowest.what, status: slowest.status, ms: slowest.ms, message: slowest.message.slice(0, 200) },
         recoverMs,
         violations,
         details,
