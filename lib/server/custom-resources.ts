@@ -45,6 +45,8 @@ export interface CustomResourceDeps {
   /** Confirms watch cache freshness (the server's etcd probe); absent without watch caches. */
   probe?: FreshnessProbe;
   factory: CrServingFactory;
+  /** A resource's storage (measured, encrypted at rest when configured): the server's storageForResource. */
+  storageForResource: (resource: string) => Storage;
 }
 
 /** The store serving a CRD's objects: any served version's (they share keys and cache). */
@@ -69,7 +71,7 @@ export async function startCustomResourceServing(deps: CustomResourceDeps): Prom
   const serving = new CrdServingController({
     registry, crds, naming, conversionClients, factory: deps.factory, customHandlers: deps.customHandlers,
     storeDeps: (resource, keySegment) => ({
-      storage: deps.etcdMetrics.storageFor(deps.storage, resource), prefix, keyPrefix: keySegment, admission: deps.admission,
+      storage: deps.storageForResource(resource), prefix, keyPrefix: keySegment, admission: deps.admission,
       continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType,
     }),
     startCache: async (storage, collectionPrefix) => {

@@ -126,6 +126,12 @@ export interface ServerConfig {
   // --- A: etcd client fail-over ---
   /** --etcd-keepalive-interval / --etcd-keepalive-timeout: PINGs on the etcd connection (0 interval: none). */
   etcdKeepaliveIntervalMs: number; etcdKeepaliveTimeoutMs: number;
+  // --- E: encryption at rest ---
+  /** EncryptionConfiguration file (lib/server/encryption-config.ts); empty: values stored as they are. */
+  encryptionProviderConfig: string;
+  encryptionProviderConfigAutomaticReload: boolean;
+  /** How often the file is polled with automatic reload (not a kube-apiserver flag; kube polls every minute). */
+  encryptionProviderConfigReloadIntervalMs: number;
 }
 
 export type FlagErrorCode =
@@ -588,6 +594,13 @@ export const FLAGS: readonly FlagDef[] = [
   flag('etcd-keepalive-timeout', 'etcdKeepaliveTimeoutMs', duration, 1_000,
     'How long an etcd keepalive PING may go unanswered before the connection is dropped.',
     { check: (v) => (v > 0 ? undefined : 'must be greater than 0') }),
+  // --- E: encryption at rest ---
+  flag('encryption-provider-config', 'encryptionProviderConfig', text, '',
+    'The file containing configuration for encryption providers to be used for storing secrets in etcd (EncryptionConfiguration, apiserver.config.orch.io/v1).'),
+  flag('encryption-provider-config-automatic-reload', 'encryptionProviderConfigAutomaticReload', bool, false,
+    'Determines if the file set by --encryption-provider-config should be automatically reloaded if the disk contents change.'),
+  flag('encryption-provider-config-reload-interval', 'encryptionProviderConfigReloadIntervalMs', duration, 60_000,
+    'How often the file of --encryption-provider-config is checked for changes with automatic reload.'),
 ];
 
 const BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));

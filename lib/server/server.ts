@@ -80,6 +80,7 @@ import { ResourceRegistry } from '../registry/resource-registry';
 import { CrServingFactory } from '../apiextensions/serving/types';
 import { buildCrServing } from '../apiextensions/serving/cr-resource-def';
 import { CustomResourceServing, startCustomResourceServing } from './custom-resources';
+import { encryptionAtRestFromFlags } from './encryption-config';
 
 export interface RunningServer {
   /** e.g. `https://127.0.0.1:6443` */
@@ -155,6 +156,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const clientCa = config.clientCaFile ? CertificatePool.fromFile(config.clientCaFile, '--client-ca-file') : CertificatePool.fromPem(pki.caCertPem, pki.caCertFile);
   const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;
   const admissionConfigs = readAdmissionConfigFile(config.admissionControlConfigFile);
+  // Encryption at rest (--encryption-provider-config): a bad file stops the start here.
+  const encryption = encryptionAtRestFromFlags(config, metrics, logger);
   // The audit policy and log (lib/audit): a bad policy file or an unwritable log stops the start here.
   const audit = await buildAudit({ config, naming, log: logger, ...auditBackendsFromFlags(config, metrics, logger) });
   const signingAuthority = config.clusterSigningCertFile
@@ -196,13 +199,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const storage = new Etcd3Storage(kvClient);
   // Each resource's stores and watch cache reach etcd through a wrapper that records its requests.
   const etcdMetrics = new EtcdMetrics(metrics, new WatchMetrics(metrics));
+  // A resource's storage: measured, and below that encrypted when a rule covers it (the watch cache above holds plaintext).
+  const storageForResource = (resource: string) => etcdMetrics.storageFor(encryption ? encryption.storageFor(resource, storage) : storage, resource);
   const storageObjects = new StorageObjectsMetric(metrics);
   const compactor = startCompactor(kvClient, config.etcdCompactionIntervalMs, logger);
 
   const { resources } = runtime;
   for (const def of resources) {
     if (def.virtual) continue;
-    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage: etcdMetrics.storageFor(storage, groupResourceString(def.group, def.resource)), prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
+    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage: storageForResource(groupResourceString(def.group, def.resource)), prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
   }
   // One watch cache per resource: one etcd watch feeds every list, get and watch of it. The
   // versions of one resource (served-version.ts) share their keys, so they share its cache.
@@ -305,7 +310,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   }), ...authorizationHandlers({ naming, chain: authorization.chain })]);
   // Custom resources: every CRD with accepted names served before the first request.
   const customResources = await startCustomResourceServing({
-    config, naming, registry, storage, etcdMetrics, storageObjects, admission, customHandlers, probe,
+    config, naming, registry, storage, etcdMetrics, storageObjects, admission, customHandlers, probe, storageForResource,
     factory: opts.crServingFactory ?? buildCrServing,
   });
   let url = '';
@@ -368,6 +373,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await customResources.stop();
       await authenticationInfo.stop();
       compactor.stop();
+      encryption?.stop();
       storageObjects.stop();
       await Promise.all(cachers.map((c) => c.stop()));
       await storage.close();

@@ -17,6 +17,11 @@ export interface KeyValue {
    * (-1: not stored JSON in the stored layout). Unset until a response is first built from it.
    */
   jsonSpliceAt?: number;
+  /**
+   * Read through encryption at rest by a provider or key other than the first: a write (even of
+   * the unchanged object) stores it again with the first (lib/storage/transforming-storage.ts).
+   */
+  stale?: boolean;
 }
 
 export interface RangeOptions {
