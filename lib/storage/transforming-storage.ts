@@ -6,7 +6,10 @@
  *
  * As kube-apiserver: a value that cannot be read is a StorageError Internal, answered
  * `500 Internal error occurred: <reason>`; a range names the key (`unable to transform key ...`).
- * A watch event that cannot be read ends the watch with that error (the watch cache resumes it).
+ * A watch event that cannot be read ends the watch, reported as Compacted: its consumer must
+ * re-list (as Kubernetes' reflector does after a watch error), not resume into the same event
+ * again. The watch cache then re-lists until the value is readable or gone (each attempt a 500 of
+ * `unable to transform key`), and recovers by itself once it is.
  */
 import { CasResult, KeyValue, RangeOptions, RangeResult, Storage, StorageEvent, WatchHandle, WatchHandlers, WatchOptions } from './interfaces';
 import { StorageError } from './errors';
@@ -82,7 +85,7 @@ export class TransformingStorage implements Storage {
         try {
           plain = events.map((ev) => this.event(ev));
         } catch (err) {
-          fail(err as Error);
+          fail(new StorageError('Compacted', `watch ended: ${(err as Error).message}`));
           return;
         }
         handlers.onEvents(plain, revision);
@@ -99,8 +102,8 @@ export class TransformingStorage implements Storage {
   }
 
   private event(ev: StorageEvent): StorageEvent {
-    const value = ev.value.length ? this.read({ key: ev.key, value: ev.value, createRevision: 0, modRevision: ev.revision }).value : ev.value;
-    const prevValue = ev.prevValue?.length ? this.read({ key: ev.key, value: ev.prevValue, createRevision: 0, modRevision: ev.revision }).value : ev.prevValue;
+    const value = ev.value.length ? this.read({ key: ev.key, value: ev.value, createRevision: 0, modRevision: ev.revision }, true).value : ev.value;
+    const prevValue = ev.prevValue?.length ? this.read({ key: ev.key, value: ev.prevValue, createRevision: 0, modRevision: ev.revision }, true).value : ev.prevValue;
     return { ...ev, value, prevValue };
   }
 

@@ -286,4 +286,37 @@ describe('encryption at rest (--encryption-provider-config)', function () {
       expect((await t.get('/api/v1/namespaces/enc-c/secrets/orig')).status).to.equal(200);
     });
   });
+
+  describe('an unreadable value under the watch cache', () => {
+    let t: TestServer;
+    let own: Etcd3Storage;
+    before(async () => {
+      const file = path.join(dir, 'cached.json');
+      writeFileSync(file, configJson([aesgcm('k1', K1)]));
+      t = await startTestServer([`--encryption-provider-config=${file}`]);
+      own = new Etcd3Storage(new EtcdKvClient({ endpoints: [t.etcdEndpoint] }));
+      await ns(t, 'enc-d');
+    });
+    after(async () => {
+      await own?.close();
+      await t?.stop();
+    });
+
+    it('answers 500 for it, serves the others, and the cache recovers once the value is gone', async () => {
+      expect((await t.post('/api/v1/namespaces/enc-d/secrets', secret('fine'))).status).to.equal(201);
+      expect((await own.create('/registry/secrets/enc-d/bad', Buffer.from('k8s:enc:secretbox:v1:zz:0123456789012345678901234567890123456789'))).ok).to.equal(true);
+      const bad = await t.get('/api/v1/namespaces/enc-d/secrets/bad');
+      expect(bad.status).to.equal(500);
+      expect(bad.body.message).to.equal('Internal error occurred: no matching prefix found');
+      expect((await t.get('/api/v1/namespaces/enc-d/secrets/fine')).status).to.equal(200);
+      expect((await t.get('/api/v1/namespaces/enc-d/configmaps')).status).to.equal(200);
+      await own.delete('/registry/secrets/enc-d/bad', (await own.get('/registry/secrets/enc-d/bad')).kv!.modRevision);
+      expect((await t.post('/api/v1/namespaces/enc-d/secrets', secret('after'))).status).to.equal(201);
+      // resourceVersion=0 is served from the watch cache as it is: it shows `after` once the cache follows etcd again.
+      await eventually(async () => {
+        const list = await t.get('/api/v1/namespaces/enc-d/secrets?resourceVersion=0');
+        return list.status === 200 && list.body.items.map((s: any) => s.metadata.name).join(',') === 'after,fine';
+      }, 20_000, 200);
+    });
+  });
 });
