@@ -20,9 +20,15 @@ import { admissionBench } from './admission.bench';
 import { metricsOverheadBench } from './metrics-overhead.bench';
 import { crdBench } from './crd.bench';
 import { etcdClientBench } from './etcd-client.bench';
+import { encryptionBench } from './encryption.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
-const BENCHMARKS: Benchmark[] = [crudBench, watchDelivery, watchFanout, listBench, applyBench, authnBench, authzBench, admissionBench, metricsOverheadBench, crdBench, memoryBench, etcdClientBench];
+const BENCHMARKS: Benchmark[] = [
+  crudBench, watchDelivery, watchFanout, listBench, applyBench, authnBench, authzBench, admissionBench, metricsOverheadBench, crdBench,
+  encryptionBench,
+  memoryBench,
+  etcdClientBench,
+];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)
