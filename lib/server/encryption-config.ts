@@ -48,9 +48,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** Go's %v of a []int. */
 const goInts = (xs: number[]) => `[${xs.join(' ')}]`;
 
-/** A bad value as field.Error prints it: strings quoted, the rest as JSON; secrets REDACTED. */
+/**
+ * A bad provider as field.Error prints it (JSON), with every string but key names REDACTED: a
+ * misspelt field may hold key material too.
+ */
 function shown(value: unknown): string {
-  return JSON.stringify(value, (k, v) => (k === 'secret' && typeof v === 'string' ? 'REDACTED' : v));
+  return JSON.stringify(value, (k, v) => (typeof v === 'string' && k !== 'name' ? 'REDACTED' : v));
 }
 
 /** Go's base64.StdEncoding.DecodeString: padded standard alphabet, nothing else (newlines aside). */

@@ -36,6 +36,8 @@ export class TransformingStorage implements Storage {
       const reason = (err as Error).message;
       throw new StorageError('Internal', inRange ? `unable to transform key ${JSON.stringify(kv.key)}: ${reason}` : reason);
     }
+    // Identity's answer is the stored value itself: the KeyValue (and its memos) is kept.
+    if (out.value === kv.value && !out.stale) return kv;
     const plain: KeyValue = { key: kv.key, value: out.value, createRevision: kv.createRevision, modRevision: kv.modRevision };
     if (out.stale) plain.stale = true;
     return plain;

@@ -76,11 +76,15 @@ describe('encryption provider configuration', () => {
     });
   }
 
-  it('never shows a secret in a message', () => {
+  it('never shows a secret in a message, not even under a misspelt field', () => {
     const secret = Buffer.from('0123456789abcdefg').toString('base64'); // 17 bytes
-    const msg = problem(doc([{ resources: ['secrets'], providers: [{ ...gcm(['k', secret]), identity: {} }] }, { resources: ['configmaps'], providers: [gcm(['k', secret])] }]));
+    const msg = problem(doc([
+      { resources: ['secrets'], providers: [{ ...gcm(['k', secret]), identity: {} }] },
+      { resources: ['configmaps'], providers: [gcm(['k', secret])] },
+      { resources: ['pods'], providers: [{ aesgmc: { keys: [{ name: 'k', scret: secret }] } }] },
+    ]));
     expect(msg).to.not.include(secret);
-    expect(msg).to.include('REDACTED');
+    expect(msg).to.include('resources[2].providers[0]: Invalid value: {"aesgmc":{"keys":[{"name":"k","scret":"REDACTED"}]}}: provider does not contain any of the expected providers');
   });
 
   it('reads YAML, and Kubernetes\' apiserver.config.k8s.io/v1 too', () => {
