@@ -72,6 +72,8 @@ export async function sendJsonList(ctx: Context, contentType: string, head: stri
     ctx.body = joinJson(head, items, tail);
     return;
   }
+  // The request timeout answered already (request-timeout.ts): nothing more is written.
+  if (ctx.state.timedOut === true || ctx.res.writableEnded) return;
   ctx.length = length;
   ctx.respond = false;
   const res = ctx.res;

@@ -231,10 +231,15 @@ export function readRawBody(ctx: Context, limit = MAX_BODY_BYTES): Promise<Buffe
     const onError = (err: Error) => { done(); reject(err); };
     // A client gone before the end of its body: nothing to answer, and nothing is written.
     const onClose = () => { done(); reject(new Error('the request was closed before its body ended')); };
+    // The request timeout (lib/server/request-timeout.ts) ends a body that trickles in too slowly.
+    const signal = ctx.state.signal as AbortSignal | undefined;
+    const onAbort = () => { done(); reject(new Error('the request timeout expired while its body was read')); };
+    if (signal?.aborted) return onAbort();
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('close', onClose);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
 

@@ -127,6 +127,9 @@ export const errors = {
     new ApiError(504, 'Timeout', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) }),
   serviceUnavailable: (message: string, retryAfterSeconds = 1) =>
     new ApiError(503, 'ServiceUnavailable', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) }),
+  /** Kubernetes' NewTooManyRequests: 429 with Retry-After (the in-flight limits' refusal). */
+  tooManyRequests: (message: string, retryAfterSeconds: number) =>
+    new ApiError(429, 'TooManyRequests', message, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) }),
   internal: (message: string) =>
     new ApiError(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
   notFoundPath: () => new ApiError(404, 'NotFound', 'the server could not find the requested resource', { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] }),

@@ -132,6 +132,11 @@ export interface ServerConfig {
   encryptionProviderConfigAutomaticReload: boolean;
   /** How often the file is polled with automatic reload (not a kube-apiserver flag; kube polls every minute). */
   encryptionProviderConfigReloadIntervalMs: number;
+  // --- C1: overload and listener limits ---
+  /** system:masters is served past the in-flight limits (kube-apiserver's behaviour; not a kube flag). */
+  maxInflightExemptMasters: boolean;
+  /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS; 0: 1000 (kube's recommended value). */
+  http2MaxStreamsPerConnection: number;
 }
 
 export type FlagErrorCode =
@@ -601,6 +606,11 @@ export const FLAGS: readonly FlagDef[] = [
     'Determines if the file set by --encryption-provider-config should be automatically reloaded if the disk contents change.'),
   flag('encryption-provider-config-reload-interval', 'encryptionProviderConfigReloadIntervalMs', duration, 60_000,
     'How often the file of --encryption-provider-config is checked for changes with automatic reload.'),
+  // --- C1: overload and listener limits ---
+  flag('max-inflight-exempt-masters', 'maxInflightExemptMasters', bool, true,
+    'Serve members of system:masters past --max-requests-inflight and --max-mutating-requests-inflight, as kube-apiserver does.'),
+  flag('http2-max-streams-per-connection', 'http2MaxStreamsPerConnection', int(0, INT_MAX), 0,
+    'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means 1000.'),
 ];
 
 const BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));

@@ -1,7 +1,7 @@
 /**
  * The Koa application: one ordered list of filters in front of the routers.
- *   errors+log -> request-info -> authentication -> impersonation -> authorization
- *   -> resources, or non-resource routes -> 404
+ *   errors+log -> request-info -> request timeout -> authentication -> impersonation
+ *   -> in-flight limits -> authorization -> resources, or non-resource routes -> 404
  * Every error, from any layer, leaves through writeError as a Status.
  */
 import Koa from 'koa';
@@ -33,6 +33,9 @@ import { ModeChain } from '../authz/mode-chain';
 import { performance } from 'node:perf_hooks';
 import { auditFilter, AuditFilterDeps, auditInit } from '../audit/filter';
 import { addAuditAnnotation } from '../audit/annotations';
+import { maxInflight } from './max-inflight';
+import { requestTimeout } from './request-timeout';
+import { TerminationMetrics } from '../metrics/termination-metrics';
 
 export interface AppDeps {
   naming: Naming;
@@ -57,6 +60,10 @@ export interface AppDeps {
   metrics: MetricsRegistry;
   /** The audit policy and backends (lib/audit/build.ts); absent: only the Audit-Id header. */
   audit?: AuditFilterDeps;
+  /** --max-requests-inflight, --max-mutating-requests-inflight (0: unlimited), --max-inflight-exempt-masters; absent: no limits. */
+  inflight?: { readOnlyLimit: number; mutatingLimit: number; exemptMasters: boolean };
+  /** --request-timeout in ms; absent or 0: none (a client's `timeout` parameter still applies). */
+  requestTimeoutMs?: number;
 }
 
 async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
@@ -199,11 +206,19 @@ export function buildApp(deps: AppDeps): Koa {
   if (deps.metrics.enabled) app.use(new RequestMetrics(deps.metrics, { resources: deps.resources }).middleware());
   app.use(errorsAndLog);
   app.use(requestInfo);
+  // Self-defense (429, 504) is counted as kube-apiserver counts it.
+  const terminations = deps.metrics.enabled ? new TerminationMetrics(deps.metrics, deps.resources) : undefined;
+  // As kube-apiserver: the timeout covers authentication and everything after it.
+  app.use(requestTimeout({ timeoutMs: deps.requestTimeoutMs ?? 0, terminations }));
   app.use(auditInit(deps.audit));
   app.use(authenticate(deps.authentication, authMetrics));
   // As kube-apiserver: audited before impersonation, so its refusals are audited too.
   if (deps.audit) app.use(auditFilter(deps.audit));
   app.use(impersonation(deps.authorizer, deps.naming.group('authentication')));
+  // After impersonation, before authorization: where kube-apiserver puts its in-flight limits.
+  if (deps.inflight && (deps.inflight.readOnlyLimit > 0 || deps.inflight.mutatingLimit > 0)) {
+    app.use(maxInflight({ ...deps.inflight, terminations }));
+  }
   app.use(authorize(deps.authorizer, authMetrics, deps.naming.group('authorization')));
   // Resource requests skip the router's route matching (discovery, OpenAPI, health, version).
   const routes = router.routes();

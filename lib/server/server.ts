@@ -5,6 +5,8 @@
  */
 import http2 from 'node:http2';
 import { withTurnBudget } from './turn-budget';
+import { applyListenerLimits, ListenerLimits, listenerLimits, listenerOptions } from './listener-options';
+import { turnQueueBound } from './max-inflight';
 import tls from 'node:tls';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -123,6 +125,8 @@ export interface StartOptions {
   metrics?: boolean;
   /** Builds the serving bundle of each CRD (default: the schemaless basic factory). */
   crServingFactory?: CrServingFactory;
+  /** Shorter listener timeouts for tests (listener-options.ts; not flags, as in kube-apiserver). */
+  listener?: Partial<ListenerLimits>;
 }
 
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
@@ -320,7 +324,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const app = buildApp({
     naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, audit: audit.filter,
+    inflight: { readOnlyLimit: config.maxRequestsInflight, mutatingLimit: config.maxMutatingRequestsInflight, exemptMasters: config.maxInflightExemptMasters },
+    requestTimeoutMs: config.requestTimeoutMs,
   });
+  const limits = listenerLimits(config, opts.listener);
   const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);
   const tlsKey = readFileSync(config.tlsPrivateKeyFile || pki.serverKeyFile);
   const server = http2.createSecureServer({
@@ -330,8 +337,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     // TLS 1.3 with AES-128-GCM first, as Go's crypto/tls (so kube-apiserver) prefers on AES
     // hardware: ~15% cheaper per byte than OpenSSL's default AES-256-GCM, which big lists feel.
     ciphers: `${TLS13_PREFERENCE}:${tls.DEFAULT_CIPHERS}`, honorCipherOrder: true,
-  }, withTurnBudget(app.callback(), REQUESTS_PER_TURN));
+    ...listenerOptions(limits),
+  }, withTurnBudget(app.callback(), REQUESTS_PER_TURN, turnQueueBound(config.maxRequestsInflight, config.maxMutatingRequestsInflight)));
   server.setTimeout(0);
+  applyListenerLimits(server, limits);
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
   const sockets = new Set<import('node:net').Socket>();

@@ -6,7 +6,19 @@
  * requests per turn (the rest, in arrival order, in the turns right after) lets the first answers
  * go out while the next are computed, so client and server work at the same time.
  */
-export function withTurnBudget<R, S>(handle: (req: R, res: S) => unknown, perTurn: number): (req: R, res: S) => void {
+/**
+ * A bound on the requests waiting for a turn: past `limit` waiting, a new one is answered by
+ * `refuse` (a 429) unless `exempt` (long-running requests and health probes wait regardless),
+ * so a flood costs bounded memory. They are not yet authenticated, so nobody is exempt by user.
+ */
+export interface TurnQueueBound<R, S> {
+  limit: number;
+  exempt(req: R): boolean;
+  refuse(req: R, res: S): void;
+}
+
+export function withTurnBudget<R, S>(handle: (req: R, res: S) => unknown, perTurn: number,
+  bound?: TurnQueueBound<R, S>): (req: R, res: S) => void {
   const waiting: Array<[R, S]> = [];
   let startedThisTurn = 0;
   let scheduled = false;
@@ -33,6 +45,8 @@ export function withTurnBudget<R, S>(handle: (req: R, res: S) => unknown, perTur
     if (startedThisTurn < perTurn && waiting.length === 0) {
       startedThisTurn++;
       handle(req, res);
+    } else if (bound && waiting.length >= bound.limit && !bound.exempt(req)) {
+      bound.refuse(req, res);
     } else {
       waiting.push([req, res]);
     }

@@ -355,7 +355,7 @@ describe('parseFlags', () => {
 describe('helpText', () => {
   it('has one line per flag, with non-empty defaults', () => {
     const text = helpText();
-    const flagNames = text.split('\n').map((l) => /^ {2}(?:-\w, | {4})--([a-z-]+)/.exec(l)?.[1]).filter(Boolean);
+    const flagNames = text.split('\n').map((l) => /^ {2}(?:-\w, | {4})--([a-z0-9-]+)/.exec(l)?.[1]).filter(Boolean);
     expect(flagNames).to.deep.equal(FLAGS.map((f) => f.name));
     expect(text).to.match(/--secure-port int +.*\(default 6443\)/);
     expect(text).to.match(/--etcd-compaction-interval duration +.*\(default 5m0s\)/);

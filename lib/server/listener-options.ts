@@ -1,0 +1,107 @@
+/**
+ * Limits of the HTTPS listener (HTTP/2 by ALPN, HTTP/1.1 fallback), from kube-apiserver's
+ * http.Server and http2.Server (k8s.io/apiserver pkg/server/secure_serving.go):
+ *  - HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS: --http2-max-streams-per-connection, 0 meaning 1000
+ *    (kube's recommended value); a stream past it is refused (REFUSED_STREAM), and a client that
+ *    keeps opening refused streams loses its session (Node's maxSessionRejectedStreams);
+ *  - request headers up to 1 MiB (MaxHeaderBytes): HTTP/1.1 answers 431 beyond, HTTP/2 resets
+ *    the stream;
+ *  - 32 s to send a request head (ReadHeaderTimeout) and to finish the TLS handshake (Go bounds
+ *    the handshake by it); a connection that has sent no complete request head by then is closed;
+ *  - 90 s idle (IdleTimeout): an HTTP/1.1 keep-alive connection between requests, and an HTTP/2
+ *    session without an open stream, are closed (the session with GOAWAY).
+ * Node's own guards stay on: invalid frames (1000 per session) and nghttp2's rapid-reset limit.
+ *
+ * The timeouts are not flags (kube-apiserver has none for them); tests shorten them through
+ * StartOptions.listener.
+ */
+import type http2 from 'node:http2';
+import type { Socket } from 'node:net';
+import type { ServerConfig } from './flags';
+
+export interface ListenerLimits {
+  /** HTTP/2 streams open at once per connection. */
+  maxStreamsPerConnection: number;
+  /** Bytes of request headers (HTTP/1.1 head; HTTP/2 header list). */
+  maxHeaderBytes: number;
+  /** A request head (and the TLS handshake) must be complete within this. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection or stream-less HTTP/2 session is closed after this. */
+  idleTimeoutMs: number;
+}
+
+export const DEFAULT_MAX_STREAMS_PER_CONNECTION = 1000;
+
+export function listenerLimits(config: Pick<ServerConfig, 'http2MaxStreamsPerConnection'>, overrides: Partial<ListenerLimits> = {}): ListenerLimits {
+  return {
+    maxStreamsPerConnection: config.http2MaxStreamsPerConnection || DEFAULT_MAX_STREAMS_PER_CONNECTION,
+    maxHeaderBytes: 1 << 20,
+    headersTimeoutMs: 32_000,
+    idleTimeoutMs: 90_000,
+    ...overrides,
+  };
+}
+
+/** Options for http2.createSecureServer (spread next to the TLS options). */
+export function listenerOptions(l: ListenerLimits): http2.SecureServerOptions {
+  return {
+    settings: { maxConcurrentStreams: l.maxStreamsPerConnection, maxHeaderListSize: l.maxHeaderBytes },
+    // Node's defaults, stated: a session is destroyed after this many refused streams / bad frames.
+    maxSessionRejectedStreams: 100,
+    maxSessionInvalidFrames: 1000,
+    handshakeTimeout: l.headersTimeoutMs,
+  };
+}
+
+/** The HTTP/1.1 settings Node reads from the server instance (not from the options of an Http2SecureServer). */
+interface Http1Knobs {
+  maxHeaderSize?: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout?: number;
+  connectionsCheckingInterval: number;
+}
+
+/** Call before listen(): Node reads the HTTP/1.1 connection-check interval when listening starts. */
+export function applyListenerLimits(server: http2.Http2SecureServer, l: ListenerLimits): void {
+  const h1 = server as unknown as Http1Knobs;
+  h1.maxHeaderSize = l.maxHeaderBytes;
+  h1.headersTimeout = l.headersTimeoutMs;
+  // Node's whole-request limit (300 s on this path) must not be below the head's.
+  h1.requestTimeout = Math.max(h1.requestTimeout, l.headersTimeoutMs);
+  h1.keepAliveTimeout = l.idleTimeoutMs;
+  // Node checks heads in progress on this interval (30 s by default: a 32 s limit would act at ~60 s).
+  h1.connectionsCheckingInterval = Math.max(50, Math.min(1_000, Math.floor(l.headersTimeoutMs / 4)));
+
+  // Node's head timeout starts with the first byte of a request: a connection that sends nothing
+  // at all is closed here, as Go's ReadHeaderTimeout closes it.
+  const firstRequest = new WeakMap<Socket, NodeJS.Timeout>();
+  server.on('secureConnection', (sock: import('node:tls').TLSSocket) => {
+    if (sock.alpnProtocol === 'h2') return;
+    const timer = setTimeout(() => { if (!sock.destroyed) sock.destroy(); }, l.headersTimeoutMs).unref();
+    firstRequest.set(sock, timer);
+    sock.once('close', () => clearTimeout(timer));
+  });
+  server.on('request', (req: http2.Http2ServerRequest) => {
+    if (req.httpVersionMajor !== 1) return;
+    const sock = req.socket as Socket;
+    const timer = firstRequest.get(sock);
+    if (timer) {
+      clearTimeout(timer);
+      firstRequest.delete(sock);
+    }
+  });
+
+  // HTTP/2: a session without an open stream for idleTimeoutMs gets GOAWAY (Go's IdleTimeout).
+  server.on('session', (session: http2.ServerHttp2Session) => {
+    let open = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => { timer = setTimeout(() => { if (!session.closed && !session.destroyed) session.close(); }, l.idleTimeoutMs).unref(); };
+    arm();
+    session.on('stream', (stream: http2.ServerHttp2Stream) => {
+      if (open++ === 0 && timer) clearTimeout(timer);
+      stream.once('close', () => { if (--open === 0 && !session.closed) arm(); });
+    });
+    session.once('close', () => { if (timer) clearTimeout(timer); });
+  });
+}
