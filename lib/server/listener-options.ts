@@ -5,7 +5,7 @@
  *    (kube's recommended value); a stream past it is refused (REFUSED_STREAM), and a client that
  *    keeps opening refused streams loses its session (Node's maxSessionRejectedStreams);
  *  - request headers up to 1 MiB (MaxHeaderBytes): HTTP/1.1 answers 431 beyond, HTTP/2 resets
- *    the stream;
+ *    the stream (ENHANCE_YOUR_CALM); HTTP/2 frames from clients up to 256 KiB (MaxReadFrameSize);
  *  - 32 s to send a request head (ReadHeaderTimeout) and to finish the TLS handshake (Go bounds
  *    the handshake by it); a connection that has sent no complete request head by then is closed;
  *  - 90 s idle (IdleTimeout): an HTTP/1.1 keep-alive connection between requests, and an HTTP/2
@@ -31,6 +31,7 @@ export interface ListenerLimits {
 }
 
 export const DEFAULT_MAX_STREAMS_PER_CONNECTION = 1000;
+const MAX_READ_FRAME_SIZE = 256 * 1024;
 
 export function listenerLimits(config: Pick<ServerConfig, 'http2MaxStreamsPerConnection'>, overrides: Partial<ListenerLimits> = {}): ListenerLimits {
   return {
@@ -45,7 +46,9 @@ export function listenerLimits(config: Pick<ServerConfig, 'http2MaxStreamsPerCon
 /** Options for http2.createSecureServer (spread next to the TLS options). */
 export function listenerOptions(l: ListenerLimits): http2.SecureServerOptions {
   return {
-    settings: { maxConcurrentStreams: l.maxStreamsPerConnection, maxHeaderListSize: l.maxHeaderBytes },
+    // Frames up to 256 KiB from clients (kube's MaxReadFrameSize): a 1 MiB header block fits in
+    // the 8 CONTINUATION frames nghttp2 accepts after a HEADERS frame (16 KiB frames: ~144 KiB).
+    settings: { maxConcurrentStreams: l.maxStreamsPerConnection, maxHeaderListSize: l.maxHeaderBytes, maxFrameSize: MAX_READ_FRAME_SIZE },
     // Node's defaults, stated: a session is destroyed after this many refused streams / bad frames.
     maxSessionRejectedStreams: 100,
     maxSessionInvalidFrames: 1000,

@@ -1,0 +1,180 @@
+/**
+ * A raw HTTP/2 client for tests that must break the protocol's etiquette on purpose: more
+ * streams than the server allows, HEADERS followed at once by RST_STREAM (the rapid-reset
+ * pattern), sessions that never send anything. It speaks TLS with ALPN `h2`, writes frames it
+ * builds itself (HPACK without the dynamic table), and records the frames the server sends
+ * (it answers SETTINGS and PING as any client must).
+ */
+import tls from 'node:tls';
+
+export const FRAME = { DATA: 0, HEADERS: 1, RST_STREAM: 3, SETTINGS: 4, PING: 6, GOAWAY: 7, WINDOW_UPDATE: 8, CONTINUATION: 9 } as const;
+export const H2_ERROR = { NO_ERROR: 0, PROTOCOL_ERROR: 1, CANCEL: 8, REFUSED_STREAM: 7, ENHANCE_YOUR_CALM: 11 } as const;
+const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+
+export interface Frame { type: number; flags: number; streamId: number; payload: Buffer }
+
+function frame(type: number, flags: number, streamId: number, payload: Buffer = Buffer.alloc(0)): Buffer {
+  const head = Buffer.alloc(9);
+  head.writeUIntBE(payload.length, 0, 3);
+  head[3] = type;
+  head[4] = flags;
+  head.writeUInt32BE(streamId & 0x7fffffff, 5);
+  return Buffer.concat([head, payload]);
+}
+
+/** HPACK integer with an N-bit prefix (RFC 7541 5.1), first byte's high bits in `mask`. */
+function hpackInt(value: number, prefixBits: number, mask: number): number[] {
+  const max = (1 << prefixBits) - 1;
+  if (value < max) return [mask | value];
+  const out = [mask | max];
+  let v = value - max;
+  while (v >= 128) { out.push((v % 128) + 128); v = Math.floor(v / 128); }
+  out.push(v);
+  return out;
+}
+
+function hpackString(s: string): Buffer {
+  const bytes = Buffer.from(s, 'latin1');
+  return Buffer.concat([Buffer.from(hpackInt(bytes.length, 7, 0)), bytes]);
+}
+
+/** A request's header block: static-table pseudo-headers, literals without indexing for the rest. */
+export function requestHeaderBlock(method: 'GET' | 'POST', path: string, authority: string, extra: Record<string, string> = {}): Buffer {
+  const parts: Buffer[] = [Buffer.from([method === 'GET' ? 0x82 : 0x83, 0x87])];
+  parts.push(Buffer.from(hpackInt(4, 4, 0)), hpackString(path)); // :path, name index 4
+  parts.push(Buffer.from(hpackInt(1, 4, 0)), hpackString(authority)); // :authority, name index 1
+  for (const [k, v] of Object.entries(extra)) parts.push(Buffer.from([0]), hpackString(k), hpackString(v));
+  return Buffer.concat(parts);
+}
+
+export class RawH2 {
+  readonly frames: Frame[] = [];
+  closed = false;
+  goaway?: { lastStreamId: number; errorCode: number };
+  /** SETTINGS the server sent first, by identifier. */
+  serverSettings = new Map<number, number>();
+  private buffer: Buffer = Buffer.alloc(0);
+  private waiters: Array<() => void> = [];
+  private nextId = 1;
+
+  private constructor(readonly socket: tls.TLSSocket) {
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    const end = () => { this.closed = true; this.notify(); };
+    socket.on('close', end);
+    socket.on('error', end);
+  }
+
+  static connect(url: string, creds: { ca: string; cert?: string; key?: string }): Promise<RawH2> {
+    const u = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = tls.connect({ host: u.hostname, port: Number(u.port), ca: creds.ca, cert: creds.cert, key: creds.key, ALPNProtocols: ['h2'], servername: 'localhost' }, () => {
+        if (socket.alpnProtocol !== 'h2') { reject(new Error(`ALPN chose ${socket.alpnProtocol}`)); return; }
+        const c = new RawH2(socket);
+        socket.write(Buffer.concat([PREFACE, frame(FRAME.SETTINGS, 0, 0)]));
+        resolve(c);
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  /** A new client stream id (odd, increasing). */
+  streamId(): number {
+    const id = this.nextId;
+    this.nextId += 2;
+    return id;
+  }
+
+  /** HEADERS (split into CONTINUATION frames above the server's frame size) for stream `id`. */
+  headersFrames(id: number, block: Buffer, endStream = true): Buffer {
+    const max = this.serverSettings.get(0x5) ?? 16_384; // SETTINGS_MAX_FRAME_SIZE
+    if (block.length <= max) return frame(FRAME.HEADERS, 0x4 | (endStream ? 0x1 : 0), id, block);
+    const out = [frame(FRAME.HEADERS, endStream ? 0x1 : 0, id, block.subarray(0, max))];
+    for (let i = max; i < block.length; i += max) {
+      const last = i + max >= block.length;
+      out.push(frame(FRAME.CONTINUATION, last ? 0x4 : 0, id, block.subarray(i, i + max)));
+    }
+    return Buffer.concat(out);
+  }
+
+  rstFrame(id: number, code: number = H2_ERROR.CANCEL): Buffer {
+    const p = Buffer.alloc(4);
+    p.writeUInt32BE(code);
+    return frame(FRAME.RST_STREAM, 0, id, p);
+  }
+
+  /** Writes bytes; resolves when the socket took them (false if it is gone). */
+  write(bytes: Buffer): Promise<boolean> {
+    if (this.closed || this.socket.destroyed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const ok = this.socket.write(bytes, (err) => { if (err) resolve(false); });
+      if (ok) resolve(true);
+      else this.socket.once('drain', () => resolve(true));
+    });
+  }
+
+  /** The frames of `type` (for stream `id` if given). */
+  of(type: number, id?: number): Frame[] {
+    return this.frames.filter((f) => f.type === type && (id === undefined || f.streamId === id));
+  }
+
+  rstCode(id: number): number | undefined {
+    const f = this.of(FRAME.RST_STREAM, id)[0];
+    return f ? f.payload.readUInt32BE(0) : undefined;
+  }
+
+  /** Waits until `cond` holds (checked on every frame and on close), or throws after `timeoutMs`. */
+  until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
+    if (cond()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${what}: not within ${timeoutMs} ms`)), timeoutMs);
+      const check = () => {
+        if (!cond()) return;
+        clearTimeout(timer);
+        this.waiters = this.waiters.filter((w) => w !== check);
+        resolve();
+      };
+      this.waiters.push(check);
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+    this.closed = true;
+  }
+
+  private notify(): void {
+    for (const w of [...this.waiters]) w();
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+    while (this.buffer.length >= 9) {
+      const len = this.buffer.readUIntBE(0, 3);
+      if (this.buffer.length < 9 + len) break;
+      const f: Frame = { type: this.buffer[3], flags: this.buffer[4], streamId: this.buffer.readUInt32BE(5) & 0x7fffffff, payload: this.buffer.subarray(9, 9 + len) };
+      this.buffer = this.buffer.subarray(9 + len);
+      this.onFrame(f);
+    }
+    this.notify();
+  }
+
+  private onFrame(f: Frame): void {
+    // DATA payloads are not kept (watches may stream); the rest is.
+    this.frames.push(f.type === FRAME.DATA ? { ...f, payload: Buffer.alloc(0) } : f);
+    if (f.type === FRAME.SETTINGS && !(f.flags & 0x1)) {
+      if (this.serverSettings.size === 0) {
+        for (let i = 0; i + 6 <= f.payload.length; i += 6) this.serverSettings.set(f.payload.readUInt16BE(i), f.payload.readUInt32BE(i + 2));
+      }
+      this.socket.write(frame(FRAME.SETTINGS, 0x1, 0));
+    } else if (f.type === FRAME.PING && !(f.flags & 0x1)) {
+      this.socket.write(frame(FRAME.PING, 0x1, 0, f.payload));
+    } else if (f.type === FRAME.GOAWAY) {
+      this.goaway = { lastStreamId: f.payload.readUInt32BE(0) & 0x7fffffff, errorCode: f.payload.readUInt32BE(4) };
+    } else if (f.type === FRAME.DATA && f.payload.length > 0) {
+      // Keep the server's DATA flowing: give the window back, to the stream and the connection.
+      const inc = Buffer.alloc(4);
+      inc.writeUInt32BE(f.payload.length);
+      this.socket.write(Buffer.concat([frame(FRAME.WINDOW_UPDATE, 0, 0, inc), frame(FRAME.WINDOW_UPDATE, 0, f.streamId, inc)]));
+    }
+  }
+}
