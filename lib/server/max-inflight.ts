@@ -72,23 +72,33 @@ export function maxInflight(opts: MaxInflightOptions): ((ctx: Context, next: Nex
 /**
  * The bound of the turn-budget queue (turn-budget.ts) that goes with the in-flight limits: as
  * many waiting requests as the two limits together (none when either is unlimited). Beyond it a
- * request is answered 429 before it is parsed further; long-running requests and health probes
- * still wait their turn.
+ * request is answered 429 before it is parsed further; long-running requests still wait their
+ * turn, and health probes skip the queue (a load balancer's checks are answered under load).
  */
 export function turnQueueBound(readOnlyLimit: number, mutatingLimit: number): TurnQueueBound<IncomingRequest, OutgoingResponse> | undefined {
   if (readOnlyLimit === 0 || mutatingLimit === 0) return undefined;
   const body = JSON.stringify(errors.tooManyRequests(TOO_MANY_REQUESTS_MESSAGE, RETRY_AFTER_SECONDS).toStatus());
+  const infoOf = (req: IncomingRequest): RequestInfo | undefined => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    try {
+      return parseRequestInfo(req.method ?? 'GET', q < 0 ? url : url.slice(0, q), q < 0 ? '' : url.slice(q + 1));
+    } catch {
+      return undefined;
+    }
+  };
   return {
     limit: readOnlyLimit + mutatingLimit,
     exempt(req) {
-      const url = req.url ?? '/';
-      const q = url.indexOf('?');
-      try {
-        const info = parseRequestInfo(req.method ?? 'GET', q < 0 ? url : url.slice(0, q), q < 0 ? '' : url.slice(q + 1));
-        return isLongRunning(info) || isHealthProbe(info);
-      } catch {
-        return false;
-      }
+      const info = infoOf(req);
+      return info !== undefined && isLongRunning(info);
+    },
+    urgent(req) {
+      // Cheap to tell: only paths under the three probe roots are parsed.
+      const url = req.url ?? '';
+      if (!(url.startsWith('/healthz') || url.startsWith('/livez') || url.startsWith('/readyz'))) return false;
+      const info = infoOf(req);
+      return info !== undefined && isHealthProbe(info);
     },
     refuse(_req, res) {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER_SECONDS), 'content-length': String(Buffer.byteLength(body)) });

@@ -15,6 +15,8 @@ export interface TurnQueueBound<R, S> {
   limit: number;
   exempt(req: R): boolean;
   refuse(req: R, res: S): void;
+  /** Started at once, never queued (health probes: cheap, and a load balancer must get them answered under load). */
+  urgent?(req: R): boolean;
 }
 
 export function withTurnBudget<R, S>(handle: (req: R, res: S) => unknown, perTurn: number,
@@ -44,6 +46,8 @@ export function withTurnBudget<R, S>(handle: (req: R, res: S) => unknown, perTur
   return (req: R, res: S) => {
     if (startedThisTurn < perTurn && waiting.length === 0) {
       startedThisTurn++;
+      handle(req, res);
+    } else if (bound?.urgent?.(req)) {
       handle(req, res);
     } else if (bound && waiting.length >= bound.limit && !bound.exempt(req)) {
       bound.refuse(req, res);

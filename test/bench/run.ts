@@ -21,6 +21,7 @@ import { metricsOverheadBench } from './metrics-overhead.bench';
 import { crdBench } from './crd.bench';
 import { etcdClientBench } from './etcd-client.bench';
 import { encryptionBench } from './encryption.bench';
+import { load4xBench } from './load-4x.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -28,6 +29,7 @@ const BENCHMARKS: Benchmark[] = [
   encryptionBench,
   memoryBench,
   etcdClientBench,
+  load4xBench,
 ];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]

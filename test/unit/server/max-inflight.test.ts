@@ -117,7 +117,7 @@ describe('turnQueueBound', () => {
     expect(turnQueueBound(10, 0)).to.equal(undefined);
   });
 
-  it('answers 429 Status beyond the two limits waiting, and still queues watches and health probes', async () => {
+  it('answers 429 Status beyond the two limits waiting, still queues watches, and starts health probes at once', async () => {
     const started: string[] = [];
     const handle = withTurnBudget((req: { method: string; url: string }) => { started.push(req.url); }, 2, turnQueueBound(3, 2));
     const answers: Res[] = [];
@@ -135,8 +135,10 @@ describe('turnQueueBound', () => {
     handle({ method: 'GET', url: '/api/v1/configmaps?watch=1' }, exempt[0]);
     handle({ method: 'GET', url: '/readyz' }, exempt[1]);
     expect(exempt.map((e) => e.code)).to.deep.equal([undefined, undefined]);
+    // The probe started ahead of the 5 waiting; the watch waits behind them.
+    expect(started).to.deep.equal(['/api/v1/namespaces/a/configmaps?i=0', '/api/v1/namespaces/a/configmaps?i=1', '/readyz']);
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
     expect(started).to.have.length(9);
-    expect(started.slice(-2)).to.deep.equal(['/api/v1/configmaps?watch=1', '/readyz']);
+    expect(started.slice(-1)).to.deep.equal(['/api/v1/configmaps?watch=1']);
   });
 });
