@@ -53,16 +53,27 @@ export function requestTimeout(opts: RequestTimeoutOptions): (ctx: Context, next
     const asked = askedTimeoutMs(ctx.querystring);
     const limit = asked > 0 && (asked < opts.timeoutMs || opts.timeoutMs === 0) ? asked : opts.timeoutMs;
     if (limit <= 0) return next();
-    const controller = new AbortController();
-    ctx.state.signal = controller.signal;
+    // The signal is made only for handlers that ask for it (an AbortController per request is not free).
+    let controller: AbortController | undefined;
+    let timedOut = false;
+    const expired = () => new Error('the request timeout expired');
+    Object.defineProperty(ctx.state, 'signal', {
+      configurable: true,
+      get() {
+        if (!controller) {
+          controller = new AbortController();
+          if (timedOut) controller.abort(expired());
+        }
+        return controller.signal;
+      },
+    });
     return new Promise<void>((resolve, reject) => {
-      let timedOut = false;
       const timer = setTimeout(() => {
         // A streamed answer already under way is let finish: its head is out, a 504 cannot follow.
         if (ctx.res.headersSent || ctx.res.writableEnded) return;
         timedOut = true;
         ctx.state.timedOut = true;
-        controller.abort(new Error('the request timeout expired'));
+        controller?.abort(expired());
         opts.terminations?.record(ctx.method, info, ctx.get('content-type'), 504);
         answerNow(ctx);
         resolve();

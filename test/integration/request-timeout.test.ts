@@ -2,7 +2,7 @@
  * `--request-timeout=1s` over HTTPS on a real etcd: a create held 3 s by a validating webhook is
  * answered 504 `Timeout: request did not complete within the allotted timeout` with Retry-After
  * after about 1 s (the write itself still lands, as in Kubernetes); a body trickled in slower
- * than the timeout ends the same way; the client's `timeout` parameter cannot extend the limit
+ * than the timeout ends the same way (its body read is aborted, the handler ends); the client's `timeout` parameter cannot extend the limit
  * and must be a duration; a watch is long-running and outlives the timeout.
  */
 import https from 'node:https';
@@ -67,26 +67,6 @@ describe('Request timeout: --request-timeout', function () {
     expect(shorter.body.message).to.equal(MESSAGE);
   });
 
-  it('ends a request whose body trickles in slower than the limit', async () => {
-    const { url, caPem, certPem, keyPem } = adminTarget(t.server);
-    const started = Date.now();
-    const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = https.request(`${url}/api/v1/namespaces/${NS}/configmaps`, {
-        method: 'POST', ca: caPem, cert: certPem, key: keyPem, agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': '200' },
-      }, (r) => {
-        let text = '';
-        r.on('data', (c) => { text += c; });
-        r.on('end', () => { resolve({ status: r.statusCode ?? 0, text }); req.destroy(); });
-      });
-      req.on('error', reject);
-      req.write('{"apiVersion":"v1",');
-    });
-    expect(res.status, res.text).to.equal(504);
-    expect(JSON.parse(res.text).message).to.equal(MESSAGE);
-    expect(Date.now() - started).to.be.below(10_000);
-  });
-
   it('does not cut a watch that lasts longer than the limit', async () => {
     const watch = new WatchClient(adminTarget(t.server), `/api/v1/namespaces/${NS}/configmaps?watch=1&timeoutSeconds=3&resourceVersion=0`);
     await watch.response();
@@ -105,5 +85,41 @@ describe('Request timeout: --request-timeout', function () {
     const metrics = parseExposition((await t.get('/metrics', { headers: { accept: 'text/plain' } })).text);
     expect(metrics.value('apiserver_request_terminations_total', { verb: 'POST', resource: 'configmaps', code: '504' })).to.be.at.least(3);
     expect(metrics.value('apiserver_request_total', { verb: 'POST', resource: 'configmaps', code: '504' })).to.be.at.least(3);
+  });
+});
+
+describe('Request timeout: a body trickled in slower than the limit', function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  // One mutating seat, for everyone: a handler still reading the body would keep it.
+  before(async () => { t = await startTestServer(['--request-timeout=1s', '--max-mutating-requests-inflight=1', '--max-inflight-exempt-masters=false']); });
+  after(async () => { await t?.stop(); });
+
+  it('answers 504 and stops reading it, so the handler ends and frees its seat while the client still holds the connection', async () => {
+    const { url, caPem, certPem, keyPem } = adminTarget(t.server);
+    const started = Date.now();
+    let req!: ReturnType<typeof https.request>;
+    const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      req = https.request(`${url}/api/v1/namespaces/default/configmaps`, {
+        method: 'POST', ca: caPem, cert: certPem, key: keyPem, agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': '200' },
+      }, (r) => {
+        let text = '';
+        r.on('data', (c) => { text += c; });
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.write('{"apiVersion":"v1",');
+    });
+    try {
+      expect(res.status, res.text).to.equal(504);
+      expect(JSON.parse(res.text).message).to.equal(MESSAGE);
+      expect(Date.now() - started).to.be.below(10_000);
+      // The trickling request no longer holds the only mutating seat.
+      const next = await t.post('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-trickle' } });
+      expect(next.status, next.text).to.equal(201);
+    } finally {
+      req.destroy();
+    }
   });
 });
