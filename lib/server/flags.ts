@@ -579,7 +579,7 @@ export const FLAGS: readonly FlagDef[] = [
   flag('shutdown-delay-duration', 'shutdownDelayDurationMs', duration, 0,
     'Keep serving for this long after SIGTERM while /readyz fails.'),
   flag('shutdown-watch-termination-grace-period', 'shutdownWatchTerminationGracePeriodMs', duration, 0,
-    'Time open watches get to drain at shutdown.'),
+    'At shutdown, how long ended watches may take to reach their clients before their streams are cut (0: the 10s drain timeout).'),
   flag('cors-allowed-origins', 'corsAllowedOrigins', list(), [],
     'Regular expressions of allowed CORS origins; empty disables CORS.'),
   flag('goaway-chance', 'goawayChance', float(0, 0.02), 0,

@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { FLAGS, ServerConfig } from './flags';
 
 const PENDING = new Set<keyof ServerConfig>([
-  'enablePriorityAndFairness', 'shutdownWatchTerminationGracePeriodMs',
+  'enablePriorityAndFairness',
   'corsAllowedOrigins', 'goawayChance', 'profiling', 'v',
 ]);
 

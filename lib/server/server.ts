@@ -7,6 +7,7 @@ import http2 from 'node:http2';
 import { withTurnBudget } from './turn-budget';
 import { applyListenerLimits, ListenerLimits, listenerLimits, listenerOptions } from './listener-options';
 import { turnQueueBound } from './max-inflight';
+import { drainServer, RequestTracker } from './graceful-shutdown';
 import tls from 'node:tls';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -362,17 +363,14 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   health.markStarted();
   logger.info('serving', { url, flavor: naming.flavor, etcd: endpoints.join(',') });
 
+  const tracker = new RequestTracker(server);
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       health.startShutdown();
       if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      for (const s of sessions) s.close();
-      // unref: a drain that finishes early must not keep the process alive for the timeout.
-      await Promise.race([closed, new Promise((r) => setTimeout(r, DRAIN_TIMEOUT_MS).unref())]);
-      for (const s of sessions) s.destroy();
-      for (const sock of sockets) sock.destroy();
+      // Stop accepting, end the watches cleanly, let requests in flight finish (graceful-shutdown.ts).
+      await drainServer({ server, sessions, sockets, app, tracker }, config.shutdownWatchTerminationGracePeriodMs, DRAIN_TIMEOUT_MS);
       // After the last response (watches end with their ResponseComplete): flush the audit backends.
       await audit.shutdown();
       authentication.close();

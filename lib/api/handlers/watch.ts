@@ -123,6 +123,14 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
     void handle?.close();
     out.end();
   };
+  const endSlow = () => {
+    if (finished) return;
+    finished = true;
+    timers.forEach(clearTimeout);
+    void handle?.close();
+    out.endSlow();
+  };
+  out.onSlow = endSlow;
   const handlers: WatchHandlers & { onEvents(events: StorageEvent[]): void | Promise<void> } = {
     onEvents: (events) => {
       if (out.ended) return undefined;
@@ -157,10 +165,12 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
     },
     onError: (err) => {
       if (finished) return;
+      const slow = err instanceof StorageError && err.code === 'Internal';
       if (err instanceof StorageError && err.code === 'Compacted') send({ type: 'ERROR', object: tooOld(lastRevision, err.compactRevision).toStatus() });
-      else if (!(err instanceof StorageError && err.code === 'Internal')) send({ type: 'ERROR', object: toApiError(err).toStatus() });
+      else if (!slow) send({ type: 'ERROR', object: toApiError(err).toStatus() });
       // A watcher closed for falling behind just ends: the client resumes from its last version.
-      finish();
+      if (slow) endSlow();
+      else finish();
     },
   };
   const sendInitialState = (kvs: KeyValue[], revision: number) => {
@@ -241,6 +251,65 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   s.ctx.res.writeHead(200, { 'Content-Type': encoder.contentType, 'Cache-Control': 'no-cache, private' });
   s.ctx.res.flushHeaders();
   out.start(s.ctx.res);
+  registerWatch(s.ctx.app, s.ctx.res, finish);
+}
+
+/** How long a watch ended for falling behind may take to flush before its stream is cut. */
+const SLOW_END_GRACE_MS = 5_000;
+/**
+ * Bytes a watch may have written that its client has not taken, checked before each write. The
+ * watch cache waits for 'drain' before its next delivery, so only a client that stops reading
+ * gets here (or a watch straight on etcd, which does not wait): it is ended, not buffered for.
+ */
+export const WATCH_MAX_PENDING_BYTES = 8 << 20;
+
+interface OpenWatch {
+  res: Response;
+  /** Writes nothing more and ends the response (HTTP/2 END_STREAM, HTTP/1.1 the last chunk). */
+  finish(): void;
+}
+
+/** The open watches of each server, keyed by its Koa application, so that a shutdown ends them. */
+const openWatches = new WeakMap<object, { watches: Set<OpenWatch>; ending: boolean }>();
+
+function registerWatch(app: object, res: Response, finish: () => void): void {
+  let entry = openWatches.get(app);
+  if (!entry) openWatches.set(app, entry = { watches: new Set(), ending: false });
+  // A watch that starts while the server ends its watches ends at once.
+  if (entry.ending) return finish();
+  if (res.writableFinished || res.destroyed) return;
+  const w: OpenWatch = { res, finish };
+  entry.watches.add(w);
+  res.once('close', () => entry!.watches.delete(w));
+}
+
+/**
+ * Shutdown: ends every open watch of `app` cleanly, then waits up to `graceMs` for their last
+ * bytes to reach the clients; a stream still not done then (a client that stopped reading) is
+ * cut. Watches that start afterwards end at once. Resolves with how many ended and how many were cut.
+ */
+export async function endWatches(app: object, graceMs: number): Promise<{ ended: number; cut: number }> {
+  let entry = openWatches.get(app);
+  if (!entry) openWatches.set(app, entry = { watches: new Set(), ending: true });
+  entry.ending = true;
+  const open = [...entry.watches];
+  const done = open.map((w) => new Promise<void>((resolve) => {
+    if (w.res.destroyed || w.res.writableFinished) return resolve();
+    w.res.once('close', () => resolve());
+    w.res.once('finish', () => resolve());
+  }));
+  for (const w of open) w.finish();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(done), new Promise((r) => { timer = setTimeout(r, graceMs); })]);
+  clearTimeout(timer);
+  let cut = 0;
+  for (const w of open) {
+    if (!w.res.destroyed && !w.res.writableFinished) {
+      cut++;
+      w.res.destroy();
+    }
+  }
+  return { ended: open.length, cut };
 }
 
 /** The byte lengths of the events a delivery's bytes are made of (apiserver_watch_events_sizes). */
@@ -298,7 +367,28 @@ class WatchSink {
       this.buffered.push(bytes);
       return true;
     }
+    if (this.res.writableLength > WATCH_MAX_PENDING_BYTES) {
+      // The client stopped reading: end its watch instead of buffering for it.
+      this.onSlow?.();
+      return true;
+    }
     return this.res.write(bytes);
+  }
+
+  /** Called (once the stream is open) when the client has left too many bytes unread. */
+  onSlow?: () => void;
+
+  /**
+   * Ends a watch whose client fell behind: the stream ends as any other, and is cut if the
+   * client has not taken its last bytes within SLOW_END_GRACE_MS, so nothing is held for it.
+   */
+  endSlow(): void {
+    const res = this.res;
+    this.end();
+    if (!res || res.destroyed || res.writableFinished) return;
+    const timer = setTimeout(() => { if (!res.destroyed && !res.writableFinished) res.destroy(); }, SLOW_END_GRACE_MS);
+    timer.unref();
+    res.once('close', () => clearTimeout(timer));
   }
 
   /** The stream is open: it counts as a registered watcher until it ends. */

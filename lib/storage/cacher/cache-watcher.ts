@@ -1,7 +1,8 @@
 /**
  * One client's watch on the cache: a bounded queue between the cache's single etcd watch and the
- * client. A client that falls behind, with more than the queue limit waiting, is ended with an
- * error (it resumes from its last resourceVersion); it never slows the cache or other watchers down.
+ * client. A client that falls behind, with more than the queue limit waiting (in events, or in
+ * bytes of the values held), is ended with an error (it resumes from its last resourceVersion);
+ * it never slows the cache or other watchers down, and its queue never holds more than the limits.
  */
 import { StorageEvent, WatchHandle, WatchHandlers } from '../interfaces';
 import { StorageError } from '../errors';
@@ -18,15 +19,24 @@ export interface CacheWatchHandlers extends WatchHandlers {
 /** Batches handed to onEvents are cut at revision boundaries near this size. */
 const MAX_DELIVERY = 1000;
 
+/** Default byte bound of a watcher's live backlog: 1,000 events of 1 MiB must not hold 1 GiB. */
+export const DEFAULT_WATCHER_QUEUE_BYTES = 8 << 20;
+
+/** The bytes a queued event keeps alive (its values; the ring may have dropped them already). */
+const eventBytes = (e: StorageEvent): number => e.value.length + (e.prevValue?.length ?? 0);
+
 interface Queued {
   events: StorageEvent[];
   /** Live events count against the queue limit; a replay is bounded by the ring instead. */
   live: boolean;
+  /** Bytes of the events' values (counted for live batches only). */
+  bytes: number;
 }
 
 export class CacheWatcher implements WatchHandle {
   private queue: Queued[] = [];
   private liveQueued = 0;
+  private liveBytes = 0;
   /** The consumer has not yet settled the promise of the last delivery. */
   private busy = false;
   /** Nothing more will be delivered. */
@@ -41,6 +51,7 @@ export class CacheWatcher implements WatchHandle {
    * @param queueLimit live events that may wait for a consumer that is behind before it is ended
    * @param schedule asks for drain() to be called soon (never synchronously)
    * @param detach removes the watcher from whatever publishes to it
+   * @param queueBytesLimit bytes of values those live events may hold before it is ended
    */
   constructor(
     readonly prefix: string,
@@ -49,6 +60,7 @@ export class CacheWatcher implements WatchHandle {
     private readonly queueLimit: number,
     private readonly schedule: (w: CacheWatcher) => void,
     private readonly detach: (w: CacheWatcher) => void,
+    private readonly queueBytesLimit: number = DEFAULT_WATCHER_QUEUE_BYTES,
   ) {
     this.queuedThrough = afterRevision;
   }
@@ -71,10 +83,13 @@ export class CacheWatcher implements WatchHandle {
     // consumer that has taken everything is handed over whole, however large (a bulk write of
     // thousands of keys lands in one delivery); only a backlog beyond the limit ends the watch.
     const behind = this.busy || this.liveQueued > 0;
-    this.queue.push({ events: evs, live });
+    let bytes = 0;
+    if (live) for (const e of evs) bytes += eventBytes(e);
+    this.queue.push({ events: evs, live, bytes });
     if (live) {
       this.liveQueued += evs.length;
-      if (behind && this.liveQueued > this.queueLimit) {
+      this.liveBytes += bytes;
+      if (behind && (this.liveQueued > this.queueLimit || this.liveBytes > this.queueBytesLimit)) {
         this.fail(new StorageError('Internal', 'watcher could not keep up'));
         return;
       }
@@ -124,6 +139,7 @@ export class CacheWatcher implements WatchHandle {
     this.done = true;
     this.queue = [];
     this.liveQueued = 0;
+    this.liveBytes = 0;
     this.detach(this);
   }
 
@@ -133,7 +149,10 @@ export class CacheWatcher implements WatchHandle {
       // The common case under steady load: one batch waiting.
       const only = this.queue[0];
       this.queue.length = 0;
-      if (only.live) this.liveQueued -= only.events.length;
+      if (only.live) {
+        this.liveQueued -= only.events.length;
+        this.liveBytes -= only.bytes;
+      }
       return only.events;
     }
     let taken = 0;
@@ -143,7 +162,11 @@ export class CacheWatcher implements WatchHandle {
       n++;
     }
     const batches = this.queue.splice(0, n);
-    for (const b of batches) if (b.live) this.liveQueued -= b.events.length;
+    for (const b of batches) {
+      if (!b.live) continue;
+      this.liveQueued -= b.events.length;
+      this.liveBytes -= b.bytes;
+    }
     return n === 1 ? batches[0].events : batches.flatMap((b) => b.events);
   }
 }

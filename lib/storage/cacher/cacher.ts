@@ -10,7 +10,7 @@
 import { KeyValue, RangeResult, Storage, StorageEvent, WatchHandle } from '../interfaces';
 import { StorageError } from '../errors';
 import { CacheStore } from './cache-store';
-import { CacheWatcher, CacheWatchHandlers, chunkByRevision } from './cache-watcher';
+import { CacheWatcher, CacheWatchHandlers, chunkByRevision, DEFAULT_WATCHER_QUEUE_BYTES } from './cache-watcher';
 import { EventRing } from './event-ring';
 import { FreshnessChecker, FreshnessProbe, FreshnessSubject } from './freshness';
 import { CacheLogger, Reflector, ReflectorSink } from './reflector';
@@ -21,6 +21,8 @@ export interface CacherOptions {
   eventCapacity?: number;
   /** Live events a watcher may have waiting before it is ended as too slow; default 1,000. */
   watcherQueueLimit?: number;
+  /** Bytes of values those waiting events may hold before the watcher is ended; default 8 MiB. */
+  watcherQueueBytes?: number;
   /** How long a freshness check may wait for the watch to catch up; default 1,000 ms. */
   freshnessTimeoutMs?: number;
   /** Confirms freshness when writes went to other resources (e.g. Etcd3Probe). Without one, a
@@ -42,6 +44,7 @@ export class Cacher {
   private readonly reflector: Reflector;
   private readonly freshness: FreshnessChecker;
   private readonly queueLimit: number;
+  private readonly queueBytes: number;
   private isReady = false;
   /** Revision of the last applied change or fill. */
   private applied = 0;
@@ -54,6 +57,7 @@ export class Cacher {
     if (!prefix.endsWith('/')) throw new Error(`cacher prefix must end in '/': ${prefix}`);
     this.ring = new EventRing(opts.eventCapacity ?? 10_000, 0);
     this.queueLimit = opts.watcherQueueLimit ?? 1_000;
+    this.queueBytes = opts.watcherQueueBytes ?? DEFAULT_WATCHER_QUEUE_BYTES;
     this.reflector = new Reflector(storage, prefix, this.sink, { log: opts.log });
     this.freshness = new FreshnessChecker(prefix, this.subject, () => storage.currentRevision(),
       opts.probe, opts.freshnessTimeoutMs ?? 1_000);
@@ -236,7 +240,7 @@ export class Cacher {
 
   private newWatcher(prefix: string, afterRevision: number, handlers: CacheWatchHandlers): CacheWatcher {
     return new CacheWatcher(prefix, afterRevision, handlers, this.queueLimit,
-      this.dispatcher.schedule, (w) => this.dispatcher.remove(w));
+      this.dispatcher.schedule, (w) => this.dispatcher.remove(w), this.queueBytes);
   }
 
   private assertReady(): void {

@@ -1,0 +1,106 @@
+/**
+ * The last part of a graceful stop (after /readyz has failed for --shutdown-delay-duration): the
+ * listener stops accepting; HTTP/2 sessions get GOAWAY and keep their streams in flight; every
+ * open watch ends cleanly (END_STREAM, or the last chunk on HTTP/1.1), given
+ * --shutdown-watch-termination-grace-period to reach its client; other requests in flight finish,
+ * up to the drain timeout; then whatever is left is cut.
+ */
+import http2 from 'node:http2';
+import type { Socket } from 'node:net';
+import { endWatches } from '../api/handlers/watch';
+import { logger } from './logger';
+
+type Res = http2.Http2ServerResponse | import('node:http').ServerResponse;
+
+/** The requests a server has in flight, and on which HTTP/1.1 connection each runs. */
+export class RequestTracker {
+  private readonly inflight = new Set<Res>();
+  private readonly busy = new Map<Socket, number>();
+  private idleWaiters: Array<() => void> = [];
+  private stopping = false;
+
+  constructor(server: http2.Http2SecureServer) {
+    server.prependListener('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => this.track(req, res));
+  }
+
+  private track(req: http2.Http2ServerRequest, res: Res): void {
+    const sock = req.httpVersionMajor === 1 ? (req.socket as Socket) : undefined;
+    // Stopping: an HTTP/1.1 client is told not to send another request on this connection.
+    if (this.stopping && sock && !res.headersSent) res.setHeader('Connection', 'close');
+    this.inflight.add(res);
+    if (sock) this.busy.set(sock, (this.busy.get(sock) ?? 0) + 1);
+    res.once('close', () => {
+      this.inflight.delete(res);
+      if (sock) {
+        const n = (this.busy.get(sock) ?? 1) - 1;
+        if (n > 0) this.busy.set(sock, n);
+        else {
+          this.busy.delete(sock);
+          // The connection's last response is out: nothing more is served on it.
+          if (this.stopping) sock.end();
+        }
+      }
+      if (!this.inflight.size) for (const w of this.idleWaiters.splice(0)) w();
+    });
+  }
+
+  get count(): number {
+    return this.inflight.size;
+  }
+
+  /** From now on, HTTP/1.1 connections close after their response; idle ones close now. */
+  stop(sockets: Iterable<Socket>): void {
+    this.stopping = true;
+    for (const sock of sockets) {
+      if ((sock as import('node:tls').TLSSocket).alpnProtocol !== 'h2' && !this.busy.has(sock)) sock.end();
+    }
+  }
+
+  /** Resolves true once nothing is in flight, false after `ms`. */
+  idle(ms: number): Promise<boolean> {
+    if (!this.inflight.size) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = () => { clearTimeout(timer); resolve(true); };
+      const timer = setTimeout(() => {
+        this.idleWaiters = this.idleWaiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, ms);
+      this.idleWaiters.push(waiter);
+    });
+  }
+}
+
+export interface DrainTargets {
+  server: http2.Http2SecureServer;
+  sessions: Set<http2.ServerHttp2Session>;
+  sockets: Set<Socket>;
+  /** The Koa application whose watches are ended (lib/api/handlers/watch.ts endWatches). */
+  app: object;
+  tracker: RequestTracker;
+}
+
+/**
+ * Stops accepting and drains. `watchGraceMs` bounds how long ended watches may take to reach
+ * their clients (0: the drain timeout); `drainTimeoutMs` bounds the whole drain.
+ */
+export async function drainServer(t: DrainTargets, watchGraceMs: number, drainTimeoutMs: number): Promise<void> {
+  const started = Date.now();
+  const closed = new Promise<void>((r) => t.server.close(() => r()));
+  for (const s of t.sessions) s.close();
+  t.tracker.stop(t.sockets);
+  const inflightAtStart = t.tracker.count;
+  const [watches, idle] = await Promise.all([
+    endWatches(t.app, Math.min(watchGraceMs > 0 ? watchGraceMs : drainTimeoutMs, drainTimeoutMs)),
+    t.tracker.idle(drainTimeoutMs),
+  ]);
+  const left = Math.max(0, drainTimeoutMs - (Date.now() - started));
+  // unref: a drain that finishes early must not keep the process alive for the timeout.
+  const allClosed = await Promise.race([closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), left).unref())]);
+  const cut = t.sessions.size + t.sockets.size;
+  for (const s of t.sessions) s.destroy();
+  for (const sock of t.sockets) sock.destroy();
+  logger.info('drained', {
+    ms: Date.now() - started, requestsInFlight: inflightAtStart, watchesEnded: watches.ended, watchesCut: watches.cut,
+    requestsUnfinished: idle ? 0 : t.tracker.count, connectionsCut: allClosed ? 0 : cut,
+  });
+}
