@@ -22,6 +22,7 @@ import { crdBench } from './crd.bench';
 import { etcdClientBench } from './etcd-client.bench';
 import { encryptionBench } from './encryption.bench';
 import { load4xBench } from './load-4x.bench';
+import { idleWatchesBench } from './idle-watches';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -30,6 +31,7 @@ const BENCHMARKS: Benchmark[] = [
   memoryBench,
   etcdClientBench,
   load4xBench,
+  idleWatchesBench,
 ];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
