@@ -165,7 +165,7 @@ describe('Server faults (server processes on a real etcd)', function () {
       expect(during.status, during.text).to.equal(201);
       expect(Date.now() - signalledAt, 'checked inside the delay').to.be.below(2000);
       // A create that the webhook holds past the end of the delay, when the listener closes.
-      await sleep(Math.max(0, 1500 - (Date.now() - signalledAt)));
+      await sleep(Math.max(0, 1000 - (Date.now() - signalledAt)));
       const slowStarted = Date.now() - signalledAt;
       const slow = await h2.request('POST', CM, held('in-flight'));
       const slowDoneAt = Date.now() - signalledAt;
