@@ -8,7 +8,7 @@ import type { ServerConfig } from '../server/flags';
 import { Naming } from '../naming';
 import { AuthenticationChain } from './chain';
 import { RequestAuthenticator, TokenAuthenticator } from './authenticator';
-import { CertificatePool } from './cert-pool';
+import { CertificatePool, CertificatePoolHolder } from './cert-pool';
 import { X509Authenticator } from './x509';
 import { RequestHeaderAuthenticator } from './request-header';
 import { BearerTokenAuthenticator } from './bearer-token';
@@ -26,7 +26,8 @@ export interface AuthenticationDeps {
   config: ServerConfig;
   naming: Naming;
   /** --client-ca-file, or the generated CA. */
-  clientCa: CertificatePool;
+  /** A holder when the CA file is reloaded while the server runs. */
+  clientCa: CertificatePool | CertificatePoolHolder;
   /** --requestheader-client-ca-file, when set. */
   requestheaderCa?: CertificatePool;
   /** --token-auth-file read before the server starts anything (else read here). */

@@ -72,6 +72,14 @@ export class CertificatePool {
   }
 }
 
+/**
+ * The pool in effect, which a reload of the file (lib/server/tls-reload.ts) may replace while the
+ * server runs; readers take `current` at each use.
+ */
+export class CertificatePoolHolder {
+  constructor(public current: CertificatePool) {}
+}
+
 /** No extended key usage at all, or one naming client authentication or any usage. */
 function allowsClientAuth(cert: X509Certificate): boolean {
   const eku = cert.keyUsage;

@@ -6,9 +6,10 @@
  */
 import type { TLSSocket } from 'node:tls';
 import { AuthResult, AuthnRequest, NOT_MINE, RequestAuthenticator, authenticated, invalid } from './authenticator';
-import { CertificatePool, peerChain } from './cert-pool';
+import { CertificatePool, CertificatePoolHolder, peerChain } from './cert-pool';
 
-interface Memo { result: AuthResult; recheckAfter: number }
+/** `pool`: the CA pool the answer was given with; a replaced pool (a reloaded CA file) means a new check. */
+interface Memo { result: AuthResult; recheckAfter: number; pool?: CertificatePool }
 
 /** The subject's CN and O fields of a connection's certificate (Node's parsed form). */
 export function subjectOf(socket: TLSSocket): { cn?: string; orgs: string[] } {
@@ -26,23 +27,29 @@ export class X509Authenticator implements RequestAuthenticator {
    */
   private readonly bySocket = new WeakMap<TLSSocket, Memo>();
 
-  constructor(private readonly pool: CertificatePool) {}
+  private readonly holder: CertificatePoolHolder;
+
+  /** A holder: the pool may be replaced while the server runs (--client-ca-file reloaded). */
+  constructor(pool: CertificatePool | CertificatePoolHolder) {
+    this.holder = pool instanceof CertificatePoolHolder ? pool : new CertificatePoolHolder(pool);
+  }
 
   authenticate(req: AuthnRequest): AuthResult {
     const socket = req.socket;
     if (!socket) return NOT_MINE;
     const now = Date.now();
+    const pool = this.holder.current;
     const memo = this.bySocket.get(socket);
-    if (memo && now <= memo.recheckAfter) return memo.result;
-    const { result, recheckAfter } = this.check(socket, now);
-    this.bySocket.set(socket, { result, recheckAfter });
+    if (memo && now <= memo.recheckAfter && memo.pool === pool) return memo.result;
+    const { result, recheckAfter } = this.check(socket, pool, now);
+    this.bySocket.set(socket, { result, recheckAfter, pool });
     return result;
   }
 
-  private check(socket: TLSSocket, now: number): Memo {
+  private check(socket: TLSSocket, pool: CertificatePool, now: number): Memo {
     const chain = peerChain(socket);
     if (!chain.length) return { result: NOT_MINE, recheckAfter: Infinity };
-    const why = this.pool.verify(chain, new Date(now));
+    const why = pool.verify(chain, new Date(now));
     // A bad answer is looked at again in a minute (a CA may have been missing a moment).
     if (why) return { result: invalid(`client certificate: ${why}`), recheckAfter: now + 60_000 };
     const { cn, orgs } = subjectOf(socket);

@@ -14,6 +14,7 @@ import { showHiddenVersionProblem } from '../metrics/registry';
 import { auditBackendFlagsProblem } from '../audit/batch-options';
 import { featureGatesHelp } from '../scheme/feature-gates';
 import { ETCD_CLIENTS, EtcdClientKind } from '../storage/etcd3/kv';
+import { GO_CIPHER_SUITES, TLS_VERSION_NAMES, cipherSuitesProblem, tlsVersionProblem } from './tls-options';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
@@ -137,6 +138,11 @@ export interface ServerConfig {
   maxInflightExemptMasters: boolean;
   /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS; 0: 1000 (kube's recommended value). */
   http2MaxStreamsPerConnection: number;
+  // --- F: TLS ---
+  /** '' (TLS 1.2) or VersionTLS10..VersionTLS13 (lib/server/tls-options.ts). */
+  tlsMinVersion: string;
+  /** Go cipher suite names for TLS 1.0-1.2; empty: the defaults (TLS 1.3 suites are always on). */
+  tlsCipherSuites: string[];
 }
 
 export type FlagErrorCode =
@@ -611,6 +617,12 @@ export const FLAGS: readonly FlagDef[] = [
     'Serve members of system:masters past --max-requests-inflight and --max-mutating-requests-inflight, as kube-apiserver does.'),
   flag('http2-max-streams-per-connection', 'http2MaxStreamsPerConnection', int(0, INT_MAX), 0,
     'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means 1000.'),
+  // --- F: TLS ---
+  flag('tls-min-version', 'tlsMinVersion', text, '',
+    `Minimum TLS version supported. Possible values: ${TLS_VERSION_NAMES.join(', ')}`, { check: tlsVersionProblem }),
+  flag('tls-cipher-suites', 'tlsCipherSuites', list(), [],
+    'Comma-separated list of cipher suites (Go names) for TLS 1.0-1.2; TLS 1.3 suites are always enabled. If omitted, the default suites are used. '
+    + `Values: ${Object.keys(GO_CIPHER_SUITES).join(', ')}.`, { check: cipherSuitesProblem }),
 ];
 
 const BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));

@@ -8,7 +8,6 @@ import { withTurnBudget } from './turn-budget';
 import { applyListenerLimits, ListenerLimits, listenerLimits, listenerOptions } from './listener-options';
 import { turnQueueBound } from './max-inflight';
 import { drainServer, RequestTracker } from './graceful-shutdown';
-import tls from 'node:tls';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AddressInfo } from 'node:net';
@@ -60,6 +59,7 @@ import { loadProtoRoot } from '../scheme/protobuf';
 import { registerProtobufSerializer } from '../api/negotiation';
 import { protobufSerializer } from '../api/protobuf-serializer';
 import { CertificatePool } from '../authn/cert-pool';
+import { ServingTls } from './tls-reload';
 import { Authentication, buildAuthentication } from '../authn/build';
 import { ObjectLookup, storeLookup } from '../authn/object-lookup';
 import { Authorization, buildAuthorization } from '../authz/build';
@@ -119,8 +119,6 @@ const DRAIN_TIMEOUT_MS = 10_000;
 /** Requests started per event-loop turn; the rest of a burst in the next turns (turn-budget.ts). */
 const REQUESTS_PER_TURN = 16;
 
-const TLS13_PREFERENCE = 'TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_256_GCM_SHA384';
-
 /** Not flags: `metrics: false` runs without recording any metric (the overhead benchmark's baseline). */
 export interface StartOptions {
   metrics?: boolean;
@@ -159,6 +157,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const requestheaderCa = config.requestheaderClientCaFile ? loadRequestHeaderPool(config.requestheaderClientCaFile) : undefined;
   const rootCaPem = config.rootCaFile ? readRootCaFile(config.rootCaFile) : pki.caCertPem;
   const clientCa = config.clientCaFile ? CertificatePool.fromFile(config.clientCaFile, '--client-ca-file') : CertificatePool.fromPem(pki.caCertPem, pki.caCertFile);
+  // The serving pair and the client CA, reloaded from disk when they change (lib/server/tls-reload.ts).
+  const servingTls = new ServingTls({
+    certFile: config.tlsCertFile || pki.serverCertFile, keyFile: config.tlsPrivateKeyFile || pki.serverKeyFile,
+    clientCaFile: config.clientCaFile || undefined, clientCa, requestheaderCa, flags: config, log: logger,
+  });
   const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;
   const admissionConfigs = readAdmissionConfigFile(config.admissionControlConfigFile);
   // Encryption at rest (--encryption-provider-config): a bad file stops the start here.
@@ -297,7 +300,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     return store ? storeLookup(store) : { get: () => undefined };
   };
   const authentication = await buildAuthentication({
-    config, naming, clientCa, requestheaderCa, tokenFile, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
+    config, naming, clientCa: servingTls.clientCaPool, requestheaderCa, tokenFile, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
     lookups: { secrets: lookup('secrets'), serviceAccounts: lookup('serviceaccounts'), pods: lookup('pods') },
     warn: (m) => logger.warn(m),
   });
@@ -329,15 +332,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     requestTimeoutMs: config.requestTimeoutMs,
   });
   const limits = listenerLimits(config, opts.listener);
-  const tlsCert = readFileSync(config.tlsCertFile || pki.serverCertFile);
-  const tlsKey = readFileSync(config.tlsPrivateKeyFile || pki.serverKeyFile);
   const server = http2.createSecureServer({
-    // Clients are asked for a certificate of any trusted CA; which CA vouches for it decides
-    // what it may do (lib/authn: client certificates, the request-header proxy).
-    cert: tlsCert, key: tlsKey, ca: CertificatePool.union(clientCa, requestheaderCa).pem, requestCert: true, rejectUnauthorized: false, allowHTTP1: true,
-    // TLS 1.3 with AES-128-GCM first, as Go's crypto/tls (so kube-apiserver) prefers on AES
-    // hardware: ~15% cheaper per byte than OpenSSL's default AES-256-GCM, which big lists feel.
-    ciphers: `${TLS13_PREFERENCE}:${tls.DEFAULT_CIPHERS}`, honorCipherOrder: true,
+    // Certificate, key, client CAs, --tls-min-version and --tls-cipher-suites (TLS 1.3 with
+    // AES-128-GCM first, as Go's crypto/tls prefers on AES hardware: ~15% cheaper per byte than
+    // OpenSSL's default AES-256-GCM, which big lists feel).
+    ...servingTls.contextOptions(), requestCert: true, rejectUnauthorized: false, allowHTTP1: true,
     ...listenerOptions(limits),
     // Nagle off on every accepted socket (net.Server option; a tls.Server defaults it to false and
     // only an HTTP/2 session turns it off itself). Without it an HTTP/1.1 response written while
@@ -355,6 +354,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     server.once('error', reject);
     server.listen(config.securePort, config.bindAddress, () => { server.off('error', reject); resolve(); });
   });
+  servingTls.watch(server);
   const port = (server.address() as AddressInfo).port;
   const host = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
   url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -375,6 +375,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
       // Stop accepting, end the watches cleanly, let requests in flight finish (graceful-shutdown.ts).
       await drainServer({ server, sessions, sockets, app, tracker }, config.shutdownWatchTerminationGracePeriodMs, DRAIN_TIMEOUT_MS);
+      servingTls.close();
       // After the last response (watches end with their ResponseComplete): flush the audit backends.
       await audit.shutdown();
       authentication.close();
