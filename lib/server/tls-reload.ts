@@ -35,6 +35,8 @@ export interface ServingTlsOptions {
   log: TlsReloadLog;
   /** The fallback poll; 60 s as kube-apiserver. */
   pollMs?: number;
+  /** false: no fs.watch, only the poll (file systems without change events; tests of the poll). */
+  watchFiles?: boolean;
   /** Events come in bursts (a cert and then its key): the files are read once the burst is over. */
   debounceMs?: number;
 }
@@ -106,7 +108,8 @@ export class ServingTls {
   watch(server: tls.Server): void {
     this.server = server;
     const files = [this.opts.certFile, this.opts.keyFile, ...(this.opts.clientCaFile ? [this.opts.clientCaFile] : [])];
-    for (const dir of new Set(files.map((f) => path.dirname(path.resolve(f))))) {
+    const dirs = this.opts.watchFiles === false ? [] : new Set(files.map((f) => path.dirname(path.resolve(f))));
+    for (const dir of dirs) {
       try {
         const w = watch(dir, { persistent: false }, () => this.schedule());
         w.on('error', (err) => this.opts.log.warn('TLS files: watch failed; the poll still checks them', { dir, error: err.message }));
