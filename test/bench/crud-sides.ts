@@ -4,7 +4,12 @@
  * (lib/storage/etcd3/store.ts): a transaction with the same compare for writes, a range for reads.
  */
 import { Etcd3 } from 'etcd3';
-import { Http2ApiClient } from './http2-api-client';
+import type { ApiResponse } from './api-client';
+
+/** Either HTTP client of the load generator: HTTP/2 (Http2ApiClient) or HTTP/1.1 keep-alive (ApiClient). */
+export interface RequestClient {
+  request(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+}
 
 /** Where an object's version lives: resourceVersion on the server, mod_revision in etcd (the same number). */
 export type Version = string;
@@ -25,11 +30,11 @@ export const PAYLOAD = '0123456789abcdef'.repeat(64);
 
 const RESOURCE_VERSION = /"resourceVersion":"(\d+)"/;
 
-/** The server: POST, GET (consistent or resourceVersion=0), PUT with resourceVersion, DELETE with a resourceVersion precondition. */
+/** The server (over whichever client it is given): POST, GET (consistent or resourceVersion=0), PUT with resourceVersion, DELETE with a resourceVersion precondition. */
 export class ServerCrud implements CrudSide {
   private readonly base: string;
 
-  constructor(private readonly api: Http2ApiClient, private readonly namespace: string) {
+  constructor(private readonly api: RequestClient, private readonly namespace: string) {
     this.base = `/api/v1/namespaces/${namespace}/configmaps`;
   }
 

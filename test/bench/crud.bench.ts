@@ -3,6 +3,9 @@
  * ConfigMaps over HTTPS (HTTP/2, one TLS session, as client-go) at concurrency 1, 16 and 64,
  * each against the same operation done directly with etcd3 on the same etcd in the same run:
  * the transaction with the compare the server's storage uses, or a range of one key.
+ * Create and get at concurrency 1 and 64 are also measured over HTTP/1.1 keep-alive (one
+ * connection per request in flight: 64 at c=64, as python, curl and most tools connect), in the
+ * same alternating rounds and against the same etcd3 baseline.
  */
 import { Benchmark, BenchContext, matchesFocus, ResultRow, target } from './benchmark';
 import { CrudSide, RawEtcdCrud, ServerCrud, Version } from './crud-sides';
@@ -18,6 +21,11 @@ const CONCURRENCIES = [1, 16, 64];
 const TARGET_CONCURRENCY = 64;
 /** Each measured cell alternates the two sides this many times (see measureCell); once in --quick. */
 const ROUNDS = 4;
+/** The cells also measured over HTTP/1.1 keep-alive (issue 19 item 8, issue 20). */
+const HTTP1_OPS: readonly Op[] = ['create', 'get'];
+const HTTP1_CONCURRENCIES = [1, 64];
+/** Sockets of the HTTP/1.1 client: one per request in flight at the highest concurrency. */
+const HTTP1_SOCKETS = 64;
 
 type Op = 'create' | 'get' | 'get RV=0' | 'update' | 'delete';
 
@@ -39,13 +47,16 @@ interface Cell {
   raw: LoopResult;
   cpu: CpuShares;
   rawCpu: CpuShares;
+  /** The same operation over HTTP/1.1 keep-alive, when this cell has it. */
+  http1?: LoopResult;
+  http1Cpu?: CpuShares;
   /** The loop stopped because every object was deleted, before its time was up. */
   exhausted?: boolean;
 }
 
 export const crudBench: Benchmark = {
   name: NAME,
-  description: 'create/get/get RV=0/update/delete of 1 KiB ConfigMaps at concurrency 1, 16, 64 vs the same etcd3 txn/range',
+  description: 'create/get/get RV=0/update/delete of 1 KiB ConfigMaps at concurrency 1, 16, 64 (create/get at 1, 64 also over HTTP/1.1 keep-alive) vs the same etcd3 txn/range',
   async run(ctx: BenchContext): Promise<ResultRow[]> {
     const cellMs = ctx.quick ? 1_000 : 10_000;
     const setup = ctx.env.apiClient(4);
@@ -58,9 +69,11 @@ export const crudBench: Benchmark = {
     await server.create(probe, 0);
     const stored = await etcd.kv.range({ key: Buffer.from(`/registry/configmaps/${NAMESPACE}/${probe}`) });
     if (stored.kvs.length !== 1) throw new Error('the server did not store the ConfigMap under /registry/configmaps/');
-    const sides = { server, raw: new RawEtcdCrud(etcd, RAW_PREFIX, stored.kvs[0].value) };
+    const sides: Sides = {
+      server, raw: new RawEtcdCrud(etcd, RAW_PREFIX, stored.kvs[0].value), http1: new ServerCrud(ctx.env.apiClient(HTTP1_SOCKETS), NAMESPACE),
+    };
     ctx.log(`${NAME}: stored value ${stored.kvs[0].value.length} bytes; warming up`);
-    for (const side of [sides.server, sides.raw]) await warmUp(side, 16, 200);
+    for (const side of [sides.server, sides.raw, sides.http1]) await warmUp(side, 16, 200);
 
     const focused = (op: Op, c: number) => !ctx.focus || matchesFocus(`${OPS[op].label} c=${c}`, ctx.focus);
     const cells: Cell[] = [];
@@ -68,7 +81,7 @@ export const crudBench: Benchmark = {
       const wanted = (Object.keys(OPS) as Op[]).filter((op) => focused(op, c));
       if (!wanted.length) continue;
       const loop: LoopOptions = { durationMs: cellMs, maxIterations: 10_000_000, minIterations: 2 * c, concurrency: c };
-      const objects = { server: new Map() as Objects, raw: new Map() as Objects };
+      const objects: Record<SideName, Objects> = { server: new Map(), raw: new Map(), http1: new Map() };
       let rawGet: { result: LoopResult; cpu: CpuShares } | undefined;
       for (const op of ['create', 'get', 'get RV=0', 'update', 'delete'] as Op[]) {
         // Create always runs (the other cells need objects), in full only when measured or when delete needs many.
@@ -77,7 +90,8 @@ export const crudBench: Benchmark = {
         const opts = measured || wanted.includes('delete') ? loop : { ...loop, durationMs: 0 };
         ctx.log(`${NAME}: ${OPS[op].label}, concurrency ${c}${measured ? `, ${opts.durationMs / 1000} s per side` : ' (setup)'}`);
         // Both server gets are compared with one measurement of the raw range (it has one kind of read).
-        const cell = await measureCell(ctx, sides, objects, op, c, opts, op === 'get RV=0' ? rawGet : undefined);
+        const http1 = HTTP1_OPS.includes(op) && HTTP1_CONCURRENCIES.includes(c);
+        const cell = await measureCell(ctx, sides, objects, op, c, opts, op === 'get RV=0' ? rawGet : undefined, http1);
         if (op === 'get') rawGet = { result: cell.raw, cpu: cell.rawCpu };
         if (measured) cells.push(cell);
       }
@@ -92,15 +106,19 @@ export const crudBench: Benchmark = {
  * database grows with every write of either side, the machine's other load) weighs on both sides
  * alike, instead of on whichever side runs second.
  */
-async function measureCell(ctx: BenchContext, sides: { server: CrudSide; raw: CrudSide }, objects: { server: Objects; raw: Objects },
-  op: Op, c: number, loop: LoopOptions, rawDone?: { result: LoopResult; cpu: CpuShares }): Promise<Cell> {
+async function measureCell(ctx: BenchContext, sides: Sides, objects: Record<SideName, Objects>,
+  op: Op, c: number, loop: LoopOptions, rawDone?: { result: LoopResult; cpu: CpuShares }, http1 = false): Promise<Cell> {
   const rounds = loop.durationMs > 0 && !ctx.quick ? ROUNDS : 1;
   const perRound: LoopOptions = { ...loop, durationMs: loop.durationMs / rounds, minIterations: Math.ceil(loop.minIterations / rounds) };
-  const results = { server: [] as LoopResult[], raw: [] as LoopResult[] };
-  const cpu = { server: new CpuAccumulator(ctx.env.serverPid, ctx.env.etcdPid), raw: new CpuAccumulator(undefined, ctx.env.etcdPid) };
+  const results: Record<SideName, LoopResult[]> = { server: [], raw: [], http1: [] };
+  const cpu: Record<SideName, CpuAccumulator> = {
+    server: new CpuAccumulator(ctx.env.serverPid, ctx.env.etcdPid), raw: new CpuAccumulator(undefined, ctx.env.etcdPid),
+    http1: new CpuAccumulator(ctx.env.serverPid, ctx.env.etcdPid),
+  };
+  const order: SideName[] = [...(rawDone ? [] : ['raw' as const]), 'server', ...(http1 ? ['http1' as const] : [])];
   let exhausted = false;
   for (let round = 0; round < rounds; round++) {
-    for (const side of rawDone ? ['server'] as const : ['raw', 'server'] as const) {
+    for (const side of order) {
       cpu[side].start();
       const r = await runOp(sides[side], objects[side], op, c, perRound, round);
       cpu[side].stop();
@@ -111,8 +129,12 @@ async function measureCell(ctx: BenchContext, sides: { server: CrudSide; raw: Cr
   return {
     op, concurrency: c, server: mergeLoops(results.server), raw: rawDone?.result ?? mergeLoops(results.raw),
     cpu: cpu.server.shares(), rawCpu: rawDone?.cpu ?? cpu.raw.shares(), exhausted,
+    ...(http1 ? { http1: mergeLoops(results.http1), http1Cpu: cpu.http1.shares() } : {}),
   };
 }
+
+type SideName = 'server' | 'raw' | 'http1';
+type Sides = Record<SideName, CrudSide>;
 
 /** One loop of `op` on one side; create adds to `objects`, update changes versions, delete removes. */
 async function runOp(side: CrudSide, objects: Objects, op: Op, c: number, loop: LoopOptions, round: number): Promise<{ result: LoopResult; exhausted: boolean }> {
@@ -171,7 +193,7 @@ function rowsOf(cell: Cell): ResultRow[] {
   const note = `${server.count} vs ${raw.count} ops${cell.exhausted ? ' (every object deleted before the time was up)' : ''}; `
     + `baseline: ${spec.baseline}; CPU % of a core: server ${pct(cell.cpu.server)}, etcd ${pct(cell.cpu.etcd)}, load generator ${pct(cell.cpu.generator)} `
     + `(etcd3 run: etcd ${pct(cell.rawCpu.etcd)}, load generator ${pct(cell.rawCpu.generator)})`;
-  return [
+  const rows: ResultRow[] = [
     {
       benchmark: NAME, metric: `${label} throughput`, unit: 'ops/s', value: server.opsPerSec, baseline: raw.opsPerSec, ratio,
       ...(c === TARGET_CONCURRENCY ? target(`≥ ${spec.target}x`, ratio >= spec.target) : {}), note,
@@ -179,4 +201,22 @@ function rowsOf(cell: Cell): ResultRow[] {
     { benchmark: NAME, metric: `${label} p50`, unit: 'ms', value: server.p50, baseline: raw.p50, ratio: raw.p50 / server.p50 },
     { benchmark: NAME, metric: `${label} p99`, unit: 'ms', value: server.p99, baseline: raw.p99, ratio: raw.p99 / server.p99 },
   ];
+  const h1 = cell.http1;
+  if (h1) {
+    const h1Label = `${label} HTTP/1.1`;
+    const h1Ratio = h1.opsPerSec / raw.opsPerSec;
+    const h1Cpu = cell.http1Cpu!;
+    rows.push(
+      {
+        benchmark: NAME, metric: `${h1Label} throughput`, unit: 'ops/s', value: h1.opsPerSec, baseline: raw.opsPerSec, ratio: h1Ratio,
+        ...(c === TARGET_CONCURRENCY ? target(`≥ ${spec.target}x`, h1Ratio >= spec.target) : {}),
+        note: `${h1.count} vs ${raw.count} ops over ${Math.min(c, HTTP1_SOCKETS)} keep-alive connection(s); HTTP/2 row: ${server.opsPerSec.toFixed(0)} ops/s `
+          + `(HTTP/1.1 / HTTP/2 = ${(h1.opsPerSec / server.opsPerSec).toFixed(2)}); baseline: ${spec.baseline}; `
+          + `CPU % of a core: server ${pct(h1Cpu.server)}, etcd ${pct(h1Cpu.etcd)}, load generator ${pct(h1Cpu.generator)}`,
+      },
+      { benchmark: NAME, metric: `${h1Label} p50`, unit: 'ms', value: h1.p50, baseline: raw.p50, ratio: raw.p50 / h1.p50 },
+      { benchmark: NAME, metric: `${h1Label} p99`, unit: 'ms', value: h1.p99, baseline: raw.p99, ratio: raw.p99 / h1.p99 },
+    );
+  }
+  return rows;
 }

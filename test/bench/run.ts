@@ -23,6 +23,7 @@ import { etcdClientBench } from './etcd-client.bench';
 import { encryptionBench } from './encryption.bench';
 import { load4xBench } from './load-4x.bench';
 import { idleWatchesBench } from './idle-watches';
+import { newConnectionBench } from './http1-new-connection.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -32,6 +33,7 @@ const BENCHMARKS: Benchmark[] = [
   etcdClientBench,
   load4xBench,
   idleWatchesBench,
+  newConnectionBench,
 ];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
