@@ -14,6 +14,8 @@ import { CpuAccumulator, CpuShares } from './cpu-usage';
 
 const NAME = 'crud';
 const NAMESPACE = 'bench-crud';
+/** The HTTP/1.1 side's objects (names are per side, so each side has its own namespace). */
+const HTTP1_NAMESPACE = 'bench-crud-http1';
 /** Outside the server's `/registry/` key space: no watch cache decodes the raw side's writes. */
 const RAW_PREFIX = '/bench-raw/configmaps/bench-crud/';
 const CONCURRENCIES = [1, 16, 64];
@@ -60,7 +62,7 @@ export const crudBench: Benchmark = {
   async run(ctx: BenchContext): Promise<ResultRow[]> {
     const cellMs = ctx.quick ? 1_000 : 10_000;
     const setup = ctx.env.apiClient(4);
-    await setup.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    for (const name of [NAMESPACE, HTTP1_NAMESPACE]) await setup.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     const etcd = ctx.env.etcdClient();
     const server = new ServerCrud(ctx.env.http2ApiClient(1), NAMESPACE);
 
@@ -70,7 +72,7 @@ export const crudBench: Benchmark = {
     const stored = await etcd.kv.range({ key: Buffer.from(`/registry/configmaps/${NAMESPACE}/${probe}`) });
     if (stored.kvs.length !== 1) throw new Error('the server did not store the ConfigMap under /registry/configmaps/');
     const sides: Sides = {
-      server, raw: new RawEtcdCrud(etcd, RAW_PREFIX, stored.kvs[0].value), http1: new ServerCrud(ctx.env.apiClient(HTTP1_SOCKETS), NAMESPACE),
+      server, raw: new RawEtcdCrud(etcd, RAW_PREFIX, stored.kvs[0].value), http1: new ServerCrud(ctx.env.apiClient(HTTP1_SOCKETS), HTTP1_NAMESPACE),
     };
     ctx.log(`${NAME}: stored value ${stored.kvs[0].value.length} bytes; warming up`);
     for (const side of [sides.server, sides.raw, sides.http1]) await warmUp(side, 16, 200);

@@ -42,17 +42,19 @@ export const newConnectionBench: Benchmark = {
       };
       const h1 = stats('HTTP/1.1');
       const h2 = stats('HTTP/2');
-      const ratio = h2.p50 / h1.p50;
+      // Judged after the handshake: on a loaded machine the handshakes' spread hides a 40 ms stall in the totals.
+      const ratio = h2.after / h1.after;
       const note = `${count} requests per protocol, alternating; median handshake HTTP/1.1 ${h1.handshake.toFixed(1)} ms, HTTP/2 ${h2.handshake.toFixed(1)} ms; `
         + `p99 first byte HTTP/1.1 ${h1.p99.toFixed(1)} ms, HTTP/2 ${h2.p99.toFixed(1)} ms`;
       return [
         {
           benchmark: NAME, metric: 'GET on a new connection, HTTP/1.1 first byte p50 (baseline HTTP/2)', unit: 'ms',
-          value: h1.p50, baseline: h2.p50, ratio, ...target('≥ 0.5x', ratio >= 0.5), note,
+          value: h1.p50, baseline: h2.p50, ratio: h2.p50 / h1.p50, note,
         },
         {
           benchmark: NAME, metric: 'GET on a new connection, first byte after the handshake p50, HTTP/1.1 (baseline HTTP/2)', unit: 'ms',
-          value: h1.after, baseline: h2.after, ratio: h2.after / h1.after,
+          value: h1.after, baseline: h2.after, ratio, ...target('≥ 0.5x', ratio >= 0.5),
+          note: 'the stall of issue 20 shows here: ~40 ms after the handshake over HTTP/1.1 (ratio ~0.2) when Nagle holds the answer',
         },
       ];
     } finally {
