@@ -88,8 +88,12 @@ export interface ServingTlsFlags {
  */
 export function servingTlsOptions(flags: ServingTlsFlags): Pick<tls.SecureContextOptions, 'ciphers' | 'minVersion' | 'honorCipherOrder'> {
   const below13 = flags.tlsCipherSuites.map((n) => GO_CIPHER_SUITES[n]).filter((s) => !TLS13_SUITES.includes(s));
+  const minVersion = TLS_VERSIONS[flags.tlsMinVersion] ?? 'TLSv1.2';
+  // OpenSSL 3's default security level refuses TLS 1.0 and 1.1 handshakes (SHA-1 signatures): a
+  // minimum below 1.2 asks for them, so the level is lowered as OpenSSL documents, only then.
+  const legacy = minVersion === 'TLSv1' || minVersion === 'TLSv1.1' ? ':@SECLEVEL=0' : '';
   const ciphers = flags.tlsCipherSuites.length
     ? [...TLS13_SUITES, ...new Set(below13)].join(':')
     : `${TLS13_SUITES.join(':')}:${tls.DEFAULT_CIPHERS}`;
-  return { ciphers, honorCipherOrder: true, minVersion: TLS_VERSIONS[flags.tlsMinVersion] ?? 'TLSv1.2' };
+  return { ciphers: ciphers + legacy, honorCipherOrder: true, minVersion };
 }

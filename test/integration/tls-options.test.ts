@@ -100,6 +100,9 @@ describe('TLS flags: --tls-min-version and --tls-cipher-suites', () => {
     });
   });
 
+  // The client lowers its own OpenSSL security level, or it would refuse TLS 1.0/1.1 itself.
+  const legacyClient = (v: tls.SecureVersion): tls.ConnectionOptions => ({ minVersion: v, maxVersion: v, ciphers: 'DEFAULT:@SECLEVEL=0' });
+
   describe('defaults', () => {
     let t: TestServer;
     before(async () => { t = await startTestServer(); });
@@ -108,6 +111,21 @@ describe('TLS flags: --tls-min-version and --tls-cipher-suites', () => {
     it('serves TLS 1.2 (the default minimum, as kube-apiserver) and prefers TLS_AES_128_GCM_SHA256 on TLS 1.3', async () => {
       expect((await handshake(t, { maxVersion: 'TLSv1.2' })).protocol).to.equal('TLSv1.2');
       expect(await handshake(t, {})).to.deep.equal({ protocol: 'TLSv1.3', cipher: 'TLS_AES_128_GCM_SHA256' });
+    });
+
+    it('refuses a TLS 1.1 client', async () => {
+      const err = await handshake(t, legacyClient('TLSv1.1')).then(() => undefined, (e: Error) => e);
+      expect(err, 'handshake should fail').to.be.instanceOf(Error);
+    });
+  });
+
+  describe('--tls-min-version=VersionTLS10', () => {
+    let t: TestServer;
+    before(async () => { t = await startTestServer(['--tls-min-version=VersionTLS10']); });
+    after(async () => { await t?.stop(); });
+
+    it('serves a TLS 1.0 client, which OpenSSL 3 refuses at its default security level', async () => {
+      expect((await handshake(t, legacyClient('TLSv1'))).protocol).to.equal('TLSv1');
     });
   });
 });
