@@ -116,7 +116,7 @@ export class AuthenticationInfoController {
   private readonly watch: KeyWatch;
   private resync?: NodeJS.Timeout;
 
-  constructor(private readonly configMaps: GenericStore, naming: Naming, private readonly info: AuthenticationInfo) {
+  constructor(private readonly configMaps: GenericStore, naming: Naming, private info: AuthenticationInfo) {
     this.namespace = naming.systemNamespace;
     // The manager Kubernetes' own write records (client-go's user agent, up to the '/').
     this.fieldManager = naming.flavor === 'kubernetes' ? 'kube-apiserver' : 'orch-apiserver';
@@ -151,6 +151,12 @@ export class AuthenticationInfoController {
     });
     this.resync = setInterval(() => this.queue.add(AUTHENTICATION_CONFIGMAP), RESYNC_MS);
     this.resync.unref();
+  }
+
+  /** The client CA file was reloaded (lib/server/tls-reload.ts): the ConfigMap gets the new bundle. */
+  updateClientCa(clientCaPem: string): void {
+    this.info = { ...this.info, clientCaPem };
+    this.queue.add(AUTHENTICATION_CONFIGMAP);
   }
 
   async stop(): Promise<void> {

@@ -272,6 +272,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   await authenticationInfo.start();
+  servingTls.onClientCaChange((pem) => authenticationInfo.updateClientCa(pem));
   const issuers = config.serviceAccountIssuer.length ? config.serviceAccountIssuer : [naming.defaultServiceAccountIssuer];
   const apiAudiences = config.apiAudiences.length ? config.apiAudiences : issuers;
   const serviceAccountKeys = await loadServiceAccountKeys({

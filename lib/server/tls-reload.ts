@@ -81,6 +81,7 @@ export class ServingTls {
   private poll?: NodeJS.Timeout;
   private debounce?: NodeJS.Timeout;
   private readonly tlsOptions: ReturnType<typeof servingTlsOptions>;
+  private readonly clientCaListeners: Array<(pem: string) => void> = [];
 
   /** Reads and checks the files now: a bad file stops the start. */
   constructor(private readonly opts: ServingTlsOptions) {
@@ -88,6 +89,11 @@ export class ServingTls {
     this.clientCaPool = new CertificatePoolHolder(opts.clientCa);
     this.caDigest = digest(Buffer.from(opts.clientCa.pem));
     this.tlsOptions = servingTlsOptions(opts.flags);
+  }
+
+  /** `listener` gets the new client CA bundle (PEM) after each reload of --client-ca-file. */
+  onClientCaChange(listener: (pem: string) => void): void {
+    this.clientCaListeners.push(listener);
   }
 
   /** The serving certificate's serial number (hex), as in use for new connections. */
@@ -171,6 +177,7 @@ export class ServingTls {
           this.refused.delete('client CA');
           changed = true;
           this.opts.log.info('TLS reload: new client CA bundle', { clientCaFile, certificates: pool.certificates.length });
+          for (const listener of this.clientCaListeners) listener(pool.pem);
         }
       } catch (err) {
         refuse('client CA', caText ? digest(Buffer.from(caText)) : 'unreadable', (err as Error).message);

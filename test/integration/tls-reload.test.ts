@@ -38,6 +38,20 @@ async function statusAs(port: number, client: Issued, p = '/api/v1/namespaces'):
   }
 }
 
+/** Body of GET `p` on a NEW HTTP/2 session presenting `client` (the serving certificate is not checked). */
+function bodyAs(port: number, client: Issued, p: string): Promise<string> {
+  const session = http2.connect(`https://127.0.0.1:${port}`, { rejectUnauthorized: false, cert: client.certPem, key: client.keyPem });
+  return new Promise<string>((resolve, reject) => {
+    const req = session.request({ ':path': p, accept: 'application/json' });
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => { text += c; });
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+    req.end();
+  }).finally(() => session.close());
+}
+
 function get(session: http2.ClientHttp2Session, p: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = session.request({ ':path': p, accept: 'application/json' });
@@ -136,6 +150,12 @@ describe('TLS material reloaded from disk', function () {
       expect(await statusAs(port, userA)).to.equal(401);
       // The connection opened under the old CA is judged again against the new pool.
       expect(await get(openA, '/api/v1/namespaces')).to.equal(401);
+      // Extension API servers read the client CA from this ConfigMap: it gets the new CA too.
+      const cm = `/api/v1/namespaces/${t.server.naming.systemNamespace}/configmaps/extension-apiserver-authentication`;
+      await eventually(async () => {
+        const body = await bodyAs(port, userB, cm);
+        return String(JSON.parse(body).data?.['client-ca-file']).includes(caB.certPem.split(/\r?\n/)[1]);
+      }, 10_000, 100);
     } finally {
       openA.close();
     }
