@@ -4,7 +4,8 @@
  */
 import type { Context } from 'koa';
 import YAML from 'yaml';
-import { errors } from '../meta/api-errors';
+import { errors, isApiError } from '../meta/api-errors';
+import { depthMessage, jsonDepthExceeds, MAX_JSON_DEPTH, MAX_YAML_DEPTH, parseYamlDocuments, valueDepthExceeds } from './decode-limits';
 import { metaGroups } from '../naming';
 
 export interface MediaRange {
@@ -255,15 +256,22 @@ export function decodeBody(raw: Buffer, contentType: string, accepted = DECODABL
   if (!accepted.includes(contentType)) throw errors.unsupportedMediaType(contentType, accepted);
   const text = raw.toString('utf8');
   if (!text.trim()) throw errors.badRequest('the request body is empty');
+  const yaml = contentType === 'application/yaml';
+  // Nesting is bounded before anything recursive sees the body (decode-limits.ts).
+  if (!yaml && jsonDepthExceeds(text)) throw errors.badRequest(`the request body could not be decoded as JSON: ${depthMessage(MAX_JSON_DEPTH)}`);
   try {
-    if (contentType === 'application/yaml') {
-      const docs = YAML.parseAllDocuments(text);
+    if (yaml) {
+      const docs = parseYamlDocuments(text);
       if (docs.length !== 1) throw new Error('expected exactly one YAML document');
       if (docs[0].errors.length) throw docs[0].errors[0];
-      return docs[0].toJS({ maxAliasCount: 100 });
+      const value: unknown = docs[0].toJS({ maxAliasCount: 100 });
+      // Aliases can nest what the text does not.
+      if (valueDepthExceeds(value, MAX_YAML_DEPTH)) throw new Error(depthMessage(MAX_YAML_DEPTH));
+      return value;
     }
     return JSON.parse(text);
   } catch (err) {
+    if (isApiError(err)) throw err;
     // V8 quotes the start of the input in some messages (`Unexpected token 'x', "{"token":"..." is
     // not valid JSON`): a body may hold a credential, and no part of it is written back.
     const why = (err instanceof Error ? err.message.split('\n')[0] : String(err)).replace(/, ".*" is not valid JSON$/, ': not valid JSON');

@@ -7,6 +7,7 @@ import { errors } from '../meta/api-errors';
 import { protobufMediaTypes } from '../naming';
 import { decodeProtobuf, hasProtobuf } from '../scheme/protobuf';
 import { DECODABLE, decodeBody } from './negotiation';
+import { depthMessage, MAX_JSON_DEPTH, valueDepthExceeds } from './decode-limits';
 
 /**
  * decodeBody, plus protobuf bodies: a bad prefix or an undecodable body is 400; protobuf for a
@@ -18,5 +19,8 @@ export function decodeRequestBody(raw: Buffer, contentType: string, kind?: { api
     return decodeBody(raw, contentType);
   }
   if (kind && !hasProtobuf(kind.apiVersion, kind.kind)) throw errors.unsupportedMediaType(contentType, DECODABLE);
-  return decodeProtobuf(raw);
+  const obj = decodeProtobuf(raw);
+  // Embedded JSON (RawExtension, JSON, JSONSchemaProps) and recursive messages can nest without bound.
+  if (valueDepthExceeds(obj, MAX_JSON_DEPTH)) throw errors.badRequest(`the protobuf body could not be decoded: ${depthMessage(MAX_JSON_DEPTH)}`);
+  return obj;
 }

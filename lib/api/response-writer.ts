@@ -57,7 +57,15 @@ export function statusForStorageError(err: StorageError): ApiError {
 export function toApiError(err: unknown): ApiError {
   if (isApiError(err)) return err;
   if (isStorageError(err)) return statusForStorageError(err);
+  // A stack overflow comes from input nested past what a path can walk (the decode limits of
+  // decode-limits.ts should have refused it first): the request's fault, answered 400, logged as a bug.
+  if (isStackOverflow(err)) return errors.badRequest('the request is nested too deeply to be handled: exceeded max depth');
   return errors.internal('an unexpected error occurred; see the server log');
+}
+
+/** V8's "Maximum call stack size exceeded". */
+export function isStackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && err.message === 'Maximum call stack size exceeded';
 }
 
 /** Writes `err` as a Status (JSON unless YAML was asked for). */
@@ -66,6 +74,8 @@ export function writeError(ctx: Context, err: unknown): void {
   if (isStorageError(err)) {
     // An etcd outage is an operational condition, not a bug: one line, no stack.
     logger.warn('storage error', { path: ctx.path, code: err.code });
+  } else if (isStackOverflow(err)) {
+    logger.error('bug: a request overflowed the stack past the decode limits (answered 400)', { path: ctx.path, error: (err as Error).stack });
   } else if (e.code >= 500 && !isApiError(err)) {
     logger.error('request failed', { path: ctx.path, error: err instanceof Error ? err.stack : String(err) });
   }
