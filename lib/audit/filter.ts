@@ -17,7 +17,7 @@ import type { UserInfo } from '../authn/user';
 import { writeError } from '../api/response-writer';
 import { errors, isApiError } from '../meta/api-errors';
 import { isStorageError } from '../storage/errors';
-import { parse as parseYaml } from 'yaml';
+import { decodeBody } from '../api/negotiation';
 
 /** Where events go once built (build.ts: the backends and the event counter). */
 export interface AuditSink {
@@ -195,11 +195,12 @@ function objectFor(obj: unknown, config: RequestAuditConfig): unknown {
 function patchObject(raw: Buffer | undefined, ref: AuditObjectReference | undefined): unknown {
   if (!raw) return undefined;
   if (ref?.resource === 'secrets' && !ref.apiGroup) return undefined;
-  const text = raw.toString('utf8');
+  // Decoded under the same nesting limits as the handlers (lib/api/decode-limits.ts): a body
+  // too deep for them would overflow the stack here, or abort the process in yaml's Composer.
   try {
-    return JSON.parse(text);
+    return decodeBody(raw, 'application/json');
   } catch {
-    try { return parseYaml(text); } catch { return text; }
+    try { return decodeBody(raw, 'application/yaml'); } catch { return raw.toString('utf8'); }
   }
 }
 

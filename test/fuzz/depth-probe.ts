@@ -55,8 +55,8 @@ async function main(): Promise<void> {
     for (const d of list) {
       const row: string[] = [];
       const inner = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
-      // The value sits at spec.extra.a...: the object's own depth is d (root, spec, extra are 3 of them).
-      const n = Math.max(1, d - 3);
+      // The object's own depth is d: root, spec, then n objects from spec.extra down.
+      const n = Math.max(1, d - 2);
       const name = `d${d}`;
       const objText = `{"apiVersion":"${g}/v1","kind":"CronTab","metadata":{"name":"${name}"},"spec":{"extra":${inner(n)}}}`;
       const watch = t.get(`${base}?watch=1&timeoutSeconds=2&fieldSelector=metadata.name=${name}`);
