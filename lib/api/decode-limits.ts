@@ -112,18 +112,28 @@ export function parseYamlDocuments(text: string, max: number = MAX_YAML_DEPTH): 
   const lineCounter = new LineCounter();
   const tokens = Array.from(new Parser(lineCounter.addNewLine).parse(text));
   if (cstDepthExceeds(tokens, max)) throw errors.badRequest(`the request body could not be decoded as YAML: ${depthMessage(max)}`);
-  const docs = Array.from(new Composer().compose(tokens)) as Document.Parsed[];
+  // logLevel 'error': yaml's warnings (complex keys stringified...) would go to the process's stderr for any client.
+  const docs = Array.from(new Composer({ logLevel: 'error' }).compose(tokens)) as Document.Parsed[];
   for (const doc of docs) {
-    for (const e of doc.errors) addPosition(e, lineCounter);
+    for (const e of doc.errors) addPosition(e, text, lineCounter);
   }
   return docs;
 }
 
-/** The ` at line L, column C` that parseAllDocuments adds to a message (its prettyErrors). */
-function addPosition(e: YAMLParseError, lc: LineCounter): void {
+/**
+ * The ` at line L, column C` that parseAllDocuments adds to a message (its prettyErrors), with
+ * the `:` that announces its source excerpt (the excerpt itself is not kept: only the first line
+ * of a message reaches the client).
+ */
+function addPosition(e: YAMLParseError, text: string, lc: LineCounter): void {
   const pos = e.pos?.[0];
   if (pos === undefined || pos < 0 || e.linePos) return;
   const start = lc.linePos(pos);
   e.linePos = [start];
   e.message += ` at line ${start.line}, column ${start.col}`;
+  let lineStr = text.substring(lc.lineStarts[start.line - 1], lc.lineStarts[start.line]).replace(/[\n\r]+$/, '');
+  if (start.line > 1 && /^ *$/.test(lineStr.substring(0, start.col - 1))) {
+    lineStr = text.substring(lc.lineStarts[start.line - 2], lc.lineStarts[start.line - 1]) + lineStr;
+  }
+  if (lineStr.length > 80 || /[^ ]/.test(lineStr)) e.message += ':';
 }

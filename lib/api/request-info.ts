@@ -33,6 +33,17 @@ function pathSegments(path: string): string[] {
   return start === 0 && end === all.length ? all : all.slice(start, end);
 }
 
+/** A percent-decoded path segment; a malformed escape (`%`, `%ZZ`, bytes that are not UTF-8) is 400. */
+function decodeSegment(kind: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    const bad = /%(?![0-9a-fA-F]{2})[^%]{0,2}/.exec(raw)?.[0];
+    throw errors.badRequest(bad !== undefined ? `invalid URL escape ${JSON.stringify(bad)} in the ${kind}`
+      : `the ${kind} is not valid UTF-8 once percent-decoded`);
+  }
+}
+
 function checkSegment(kind: string, value: string): void {
   if (value === '.' || value === '..') throw errors.badRequest(`${kind} may not be '${value}'`);
   if (value.includes('%')) throw errors.badRequest(`${kind} may not contain '%'`);
@@ -59,13 +70,13 @@ export function parseRequestInfo(method: string, path: string, query: string): R
   }
   let namespace: string | undefined;
   if (rest[0] === 'namespaces' && rest.length > 1) {
-    namespace = decodeURIComponent(rest[1]);
+    namespace = decodeSegment('namespace', rest[1]);
     if (rest.length > 2 && !namespaceSubresources.has(rest[2])) rest = rest.slice(2);
     else namespace = undefined; // the namespace object itself
   }
   const [resource, rawName, subresource, ...extra] = rest;
   if (extra.length) throw errors.notFoundPath();
-  const name = rawName === undefined ? undefined : decodeURIComponent(rawName);
+  const name = rawName === undefined ? undefined : decodeSegment('name', rawName);
   if (namespace !== undefined) checkSegment('namespace', namespace);
   if (name !== undefined) checkSegment('name', name);
   if (name === '') throw errors.notFoundPath();

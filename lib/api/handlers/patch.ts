@@ -89,6 +89,14 @@ export async function handlePatch(s: ResourceScope): Promise<void> {
     if (obj.kind !== def.kind || obj.apiVersion !== s.store.apiVersion) {
       throw errors.badRequest(`the patch may not change the kind or apiVersion of the object (${def.kind}, ${s.store.apiVersion})`);
     }
+    // Kubernetes decodes the patched JSON into the typed object: a metadata that is no object
+    // fails there with 422 on the field `patch` (a null one decodes as empty, as here).
+    const meta: unknown = obj.metadata;
+    if (meta !== undefined && meta !== null && (typeof meta !== 'object' || Array.isArray(meta))) {
+      const type = Array.isArray(meta) ? 'array' : typeof meta === 'boolean' ? 'bool' : typeof meta;
+      throw errors.invalid('', '', '', [fieldErrors.invalid('patch', typeof meta === 'string' ? meta.slice(0, 100) : Array.isArray(meta) ? '[...]' : meta,
+        `json: cannot unmarshal ${type} into Go struct field ${def.kind}.metadata of type v1.ObjectMeta`)]);
+    }
     const problem = def.strategy.checkDecode?.(obj);
     if (problem) throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${problem}`);
     if (!checked) {

@@ -1,0 +1,87 @@
+/**
+ * Bugs the fuzz suite (test/fuzz/) found, pinned over HTTPS against a real etcd, each with the
+ * input that showed it:
+ *  - a patch whose result has a `metadata` that is no object answered 500: now 422 Invalid on
+ *    the field `patch`, as kube-apiserver answers when the patched JSON does not decode;
+ *  - a malformed percent-escape in a namespace or name (`%ZZ`, a lone `%`, `%C0%AF`) threw a
+ *    URIError, answered 500: now 400 BadRequest;
+ *  - a YAML body that yaml warns about (a complex key) wrote the warning on the process's stderr
+ *    for any client; and a YAML syntax error lost the `:` that ends yaml's own first message line.
+ */
+import { expect } from 'chai';
+import YAML from 'yaml';
+import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+
+const NS = 'fuzzreg';
+const CM = `/api/v1/namespaces/${NS}/configmaps`;
+
+describe('fuzz regressions', function () {
+  this.timeout(60_000);
+  let t: TestServer;
+
+  before(async () => {
+    t = await startTestServer();
+    expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);
+    expect((await t.post(CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 'b' } })).status).to.equal(201);
+  });
+  after(async () => { await t?.stop(); });
+
+  const expectStatus = (res: HttpResponse, code: number, reason: string) => {
+    expect(res.status, res.text).to.equal(code);
+    expect(res.body).to.include({ kind: 'Status', status: 'Failure', code, reason });
+  };
+
+  it('a patch that makes metadata a string, number, boolean or array is 422 on `patch`; the object is unchanged', async () => {
+    const before = (await t.get(`${CM}/cm`)).body;
+    for (const [type, body, go] of [
+      ['application/merge-patch+json', '{"metadata":"x"}', 'string'],
+      ['application/strategic-merge-patch+json', '{"metadata":5}', 'number'],
+      ['application/merge-patch+json', '{"metadata":true}', 'bool'],
+      ['application/json-patch+json', '[{"op":"replace","path":"/metadata","value":[1]}]', 'array'],
+    ] as const) {
+      const res = await t.request('PATCH', `${CM}/cm`, { raw: body, headers: { 'content-type': type } });
+      expectStatus(res, 422, 'Invalid');
+      expect(res.body.message, body).to.contain(`json: cannot unmarshal ${go} into Go struct field ConfigMap.metadata of type v1.ObjectMeta`);
+      expect(res.body.details.causes[0].field).to.equal('patch');
+    }
+    const after = (await t.get(`${CM}/cm`)).body;
+    expect(after.metadata.resourceVersion).to.equal(before.metadata.resourceVersion);
+    expect(after.data).to.deep.equal({ a: 'b' });
+  });
+
+  it('malformed percent-escapes in a namespace or name are 400, under every method', async () => {
+    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
+      for (const p of [`${CM}/%ZZ`, `${CM}/a%`, `${CM}/%C0%AF`, '/api/v1/namespaces/%E2%80/configmaps', '/api/v1/namespaces/%/configmaps/x']) {
+        const res = await t.request(method, p, method === 'GET' || method === 'DELETE' ? {} : { raw: '{}', headers: { 'content-type': 'application/merge-patch+json' } });
+        expectStatus(res, 400, 'BadRequest');
+        expect(res.body.message, `${method} ${p}`).to.match(/invalid URL escape|not valid UTF-8/);
+      }
+    }
+    expect((await t.get('/livez')).status).to.equal(200);
+  });
+
+  it('YAML: a syntax error reads as yaml writes it; a warning is not written to the process', async () => {
+    const text = 'a: [unclosed';
+    const first = YAML.parseAllDocuments(text) as YAML.Document.Parsed[];
+    const yamlLine = first[0].errors[0].message.split('\n')[0];
+    expect(yamlLine).to.match(/ at line 1, column 13:$/);
+    const bad = await t.request('POST', CM, { raw: text, headers: { 'content-type': 'application/yaml' } });
+    expectStatus(bad, 400, 'BadRequest');
+    expect(bad.body.message).to.equal(`the request body could not be decoded as YAML: ${yamlLine}`);
+
+    const warned: string[] = [];
+    const onWarning = (w: Error) => warned.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      // A complex (sequence) key: yaml stringifies it and warns, by default on the process.
+      const res = await t.request('POST', CM, {
+        raw: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: complex\ndata:\n  ? [a, b]\n  : c\n', headers: { 'content-type': 'application/yaml' },
+      });
+      expect(res.status, res.text).to.be.below(500);
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warned.filter((m) => /stringif|collection/i.test(m))).to.deep.equal([]);
+  });
+});
