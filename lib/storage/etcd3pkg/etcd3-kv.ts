@@ -185,8 +185,10 @@ function watchResponse(res: IWatchResponse): WatchResponse {
  */
 export function storageErrorOf(err: unknown): StorageError {
   if (err instanceof StorageError) return err;
-  const e = fromEtcdError(err);
+  let e = fromEtcdError(err);
   const text = err instanceof Error ? `${err.constructor.name} ${err.message}` : String(err);
+  // Say why, as the lean client does (e.g. "etcdserver: no leader").
+  if (e.code === 'Unavailable' && err instanceof Error) e = new StorageError('Unavailable', `${e.message}: ${err.message}`);
   if (e.code === 'Unavailable' && /No connection established|BrokenCircuit|ClientClosed|ECONNREFUSED/i.test(text)) e.sent = false;
   return e;
 }
