@@ -23,6 +23,7 @@
  *   delay the first call after etcd is back.
  */
 import { readFileSync } from 'node:fs';
+import type { Interceptor } from '@grpc/grpc-js';
 import type {
   Etcd3, ICompare, IDuplexStream, IKeyValue, IOptions, IRangeRequest, IRangeResponse, IRequestOp, IResponseOp,
   ITxnResponse, IWatchRequest, IWatchResponse,
@@ -37,13 +38,25 @@ import { EVENT_DELETE, EVENT_PUT, WatchCreateRequest, WatchEvent, WatchResponse,
 
 const EMPTY = Buffer.alloc(0);
 
-/** Options of the etcd3 package for these client options; `lib` is the loaded package. */
+/** Options of the etcd3 package for these client options. */
 function packageOptions(opts: EtcdClientOptions, timeoutMs: number): IOptions {
   const cockatiel = require('cockatiel') as typeof import('cockatiel');
   const etcd3 = require('etcd3') as typeof import('etcd3');
+  // grpc-js is the etcd3 package's dependency, not ours: the copy it loads.
+  const grpc = require(require.resolve('@grpc/grpc-js', { paths: [require.resolve('etcd3')] })) as typeof import('@grpc/grpc-js');
+  // `hasleader: true` on every call and watch, as Kubernetes' watches (clientv3.WithRequireLeader):
+  // a member cut off from the quorum answers "etcdserver: no leader" (Unavailable) at once instead
+  // of holding the call until a deadline, and cancels such watches when it loses its leader.
+  const requireLeader: Interceptor = (options, nextCall) => new grpc.InterceptingCall(nextCall(options), {
+    start(metadata, listener, next) {
+      metadata.set('hasleader', 'true');
+      next(metadata, listener);
+    },
+  });
+  const interceptors = [requireLeader];
   const options: IOptions = {
     hosts: opts.endpoints,
-    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeoutMs }),
+    defaultCallOptions: (ctx) => (ctx.isStream ? { interceptors } : { deadline: Date.now() + timeoutMs, interceptors }),
     grpcOptions: {
       'grpc.max_receive_message_length': -1,
       'grpc.max_send_message_length': -1,
