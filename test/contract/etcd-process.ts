@@ -68,3 +68,62 @@ export async function startEtcdProcess(opts: { tls?: boolean; args?: string[] } 
   }
   return { endpoint, pki, stop };
 }
+
+export interface TwoMembers {
+  endpoints: [string, string];
+  /** SIGKILLs member `i`: the other is then without quorum, so without a leader. */
+  kill(i: 0 | 1): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A cluster of two members (quorum 2): killing one leaves the other running but without a leader,
+ * the state of a member cut off from the majority.
+ */
+export async function startTwoMembers(): Promise<TwoMembers> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'orch-contract-etcd2-'));
+  const ports = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const names = ['m0', 'm1'];
+  const clientUrls = [`http://127.0.0.1:${ports[0]}`, `http://127.0.0.1:${ports[1]}`] as [string, string];
+  const peerUrls = [`http://127.0.0.1:${ports[2]}`, `http://127.0.0.1:${ports[3]}`];
+  const cluster = names.map((n, i) => `${n}=${peerUrls[i]}`).join(',');
+  const children = names.map((name, i) => spawn(process.env.ETCD_BINARY || 'etcd', [
+    '--name', name, '--data-dir', path.join(dir, name),
+    '--listen-client-urls', clientUrls[i], '--advertise-client-urls', clientUrls[i],
+    '--listen-peer-urls', peerUrls[i], '--initial-advertise-peer-urls', peerUrls[i],
+    '--initial-cluster', cluster, '--initial-cluster-state', 'new', '--initial-cluster-token', path.basename(dir),
+    '--heartbeat-interval', '100', '--election-timeout', '500',
+  ], { stdio: ['ignore', 'ignore', 'ignore'] }));
+  const exited = children.map((c) => new Promise<void>((resolve) => c.once('exit', () => resolve())));
+  const kill = async (i: 0 | 1) => {
+    const c = children[i];
+    if (c.exitCode === null && c.signalCode === null) {
+      c.kill('SIGKILL');
+      await exited[i];
+    }
+  };
+  const stop = async () => {
+    await kill(0);
+    await kill(1);
+    await fsp.rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const endpoint of clientUrls) {
+      const probe = new EtcdKvClient({ endpoints: [endpoint], callTimeoutMs: 1000 });
+      try {
+        const deadline = Date.now() + 20_000;
+        while (!(await probe.range({ key: Buffer.from('/') }).then(() => true, () => false))) {
+          if (children.some((c) => c.exitCode !== null || c.signalCode !== null)) throw new Error('an etcd member exited during start-up');
+          if (Date.now() > deadline) throw new Error(`etcd member ${endpoint} did not answer within 20 s`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      } finally {
+        await probe.close();
+      }
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { endpoints: clientUrls, kill, stop };
+}
