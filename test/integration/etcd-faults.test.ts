@@ -21,8 +21,8 @@ import { FaultFigures, FaultLoad, request, startFaultLoad, Target, targetFromKub
 import { startServerProcess, ServerProcess } from '../helpers/server-process';
 
 const FULL = process.env.RELIABILITY_FULL === '1';
-/** The server's etcd client kinds under test ('etcd3' joins once --etcd-client exists). */
-const CLIENTS = ['lean'];
+/** The server's etcd client kinds under test: the lean default and the etcd3 package (--etcd-client). */
+const CLIENTS = ['lean', 'etcd3'];
 const CLUSTER_DOWN_MS = FULL ? 30_000 : 8_000;
 const SIGSTOP_MS = FULL ? 20_000 : 6_000;
 /** Load before a fault and after recovery. */

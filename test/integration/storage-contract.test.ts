@@ -9,9 +9,7 @@ import { createEtcdKv } from '../../lib/storage/etcd3/kv-factory';
 import { startTestServer, TestServer, WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 import { adminTarget, openWatch } from '../helpers/watch-client';
 
-describeStorageContract('lean', (opts) => createEtcdKv('lean', opts), {
-  noRequireLeader: 'hasleader on the lean client comes with its fail-over work (issue 19, package A)',
-});
+describeStorageContract('lean', (opts) => createEtcdKv('lean', opts));
 describeStorageContract('etcd3', (opts) => createEtcdKv('etcd3', opts));
 
 describe('the server on --etcd-client=etcd3', function () {
