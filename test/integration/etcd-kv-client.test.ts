@@ -85,7 +85,8 @@ describe('EtcdKvClient', function () {
       expect(kv.value.toString()).to.equal('v2');
       expect(kv).to.include({ createRevision: r1, modRevision: r2, version: 2 });
       const missing = await client.range({ key: b('/one/missing') });
-      expect(missing).to.deep.equal({ header: { revision: r2 }, kvs: [], more: false, count: 0 });
+      expect(missing).to.deep.equal({ header: { revision: r2, raftTerm: res.header.raftTerm }, kvs: [], more: false, count: 0 });
+      expect(res.header.raftTerm, "the member's raft term").to.be.greaterThan(0);
     });
 
     it('reads a prefix in key order, with limit, more and count', async () => {

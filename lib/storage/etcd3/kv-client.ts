@@ -16,6 +16,9 @@
  * grpc-timeout); a Txn's is shorter than etcd's own request timeout (5 s + 2 election timeouts),
  * so a proposal lost with a dead leader fails here first. Calls and watches carry `hasleader`:
  * a member cut off from the leader answers "no leader" at once, and the client leaves it.
+ * Answers carry the member's raft term: when it rises (an election), Txns sent before and still
+ * waiting fail at once as sent (a proposal forwarded to a dead leader is lost, and etcd would
+ * hold it to the deadline); a Txn waiting over 250 ms gets its member probed to learn the term.
  * Failures are StorageErrors, mapped in one place (../errors.ts), and say whether the request may
  * have reached etcd (`sent`). Requests are never retried here once sent: a Txn that may have been
  * applied is not repeated blindly (the store decides, by its compare).
@@ -111,6 +114,8 @@ export interface TxnRequest {
 
 export interface ResponseHeader {
   revision: number;
+  /** The answering member's raft term, when etcd sends it (it always does): it rises with every election. */
+  raftTerm?: number;
 }
 
 export interface EtcdKeyValue {
@@ -433,13 +438,15 @@ export function endOf(r: Reader, end: number): void {
 
 export function decodeHeader(r: Reader, end: number): ResponseHeader {
   let revision = 0;
+  let raftTerm = 0;
   while (r.pos < end) {
     const tag = r.tag();
     if (tag === 0x18) revision = r.varint(); // 3 revision
+    else if (tag === 0x20) raftTerm = r.varint(); // 4 raft_term
     else r.skip(tag);
   }
   endOf(r, end);
-  return { revision };
+  return raftTerm ? { revision, raftTerm } : { revision };
 }
 
 export function decodeKv(r: Reader, end: number): EtcdKeyValue {
@@ -566,6 +573,12 @@ export const DEFAULT_DIAL_TIMEOUT_MS = 1_000;
 export const DEFAULT_TXN_TIMEOUT_MS = 3_000;
 export const DEFAULT_KEEPALIVE_INTERVAL_MS = 1_000;
 export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 1_000;
+/**
+ * A Txn unanswered this long has its member probed (checkAlive), at most once per this period
+ * while it waits: a normal write takes milliseconds, and the probe's answer tells whether the
+ * member still runs and whether its raft term rose (see EtcdKvClient.observeTerm).
+ */
+const STALLED_TXN_MS = 250;
 const { NGHTTP2_CANCEL, NGHTTP2_REFUSED_STREAM, NGHTTP2_ENHANCE_YOUR_CALM } = http2.constants;
 
 type Decoder = (msg: Buffer) => unknown;
@@ -580,6 +593,9 @@ class Call {
   length = 0;
   error: Error | undefined = undefined;
   settled = false;
+  /** A Txn: the raft term known on its session when it was sent (see EtcdKvClient.observeTerm); -1 otherwise. */
+  term = -1;
+  sentAt = 0;
 
   constructor(
     readonly client: EtcdKvClient,
@@ -624,6 +640,7 @@ function onDeadline(stream: CallStream): void {
   if (c.settled) return;
   c.settled = true;
   c.timer = undefined;
+  if (c.term >= 0) c.client.txnSettled(stream);
   c.reject(sentError(fromGrpcStatus(GrpcStatus.DEADLINE_EXCEEDED, 'deadline exceeded'), true));
   stream.close(NGHTTP2_CANCEL);
   c.client.checkAlive(c.session);
@@ -651,9 +668,10 @@ export function grpcCodeOfHttp(status: number): number {
   }
 }
 
-function settle(c: Call, stream: ClientHttp2Stream): void {
+function settle(c: Call, stream: CallStream): void {
   c.settled = true;
   if (c.timer !== undefined) clearTimeout(c.timer);
+  if (c.term >= 0) c.client.txnSettled(stream);
   // A trailers-only answer (every error from etcd) carries grpc-status in its headers.
   const meta = c.trailers?.['grpc-status'] !== undefined ? c.trailers : c.headers;
   const status = meta?.['grpc-status'];
@@ -683,6 +701,8 @@ function settle(c: Call, stream: ClientHttp2Stream): void {
     return;
   }
   c.resolve(value);
+  const term = (value as { header: ResponseHeader }).header.raftTerm;
+  if (term !== undefined) c.client.observeTerm(c.session, term);
 }
 
 /** The stream ended without a gRPC status: not a gRPC answer, a reset, or a lost connection. */
@@ -796,6 +816,12 @@ export class EtcdKvClient implements EtcdKv {
   private closed = false;
   /** Open long-lived streams (watches), on whichever session: close() and GOAWAY cut them. */
   private readonly streams = new Set<LongLivedStream>();
+  /** The highest raft term seen in an answer on each session (observeTerm). */
+  private readonly terms = new WeakMap<ClientHttp2Session, number>();
+  /** Txns in flight, on whichever session. */
+  private readonly txns = new Set<CallStream>();
+  /** Probes members with a stalled Txn while any Txn is in flight (checkStalledTxns). */
+  private stallTimer: NodeJS.Timeout | undefined;
 
   constructor(opts: EtcdClientOptions) {
     if (!opts.endpoints.length) throw new Error('EtcdKvClient needs at least one endpoint');
@@ -916,6 +942,8 @@ export class EtcdKvClient implements EtcdKv {
   async close(): Promise<void> {
     this.closed = true;
     this.stopKeepalive();
+    clearTimeout(this.stallTimer);
+    this.stallTimer = undefined;
     this.dialing?.destroy();
     for (const stream of this.streams) this.cut(stream, 'the etcd client is closed');
     const s = this.session;
@@ -950,8 +978,75 @@ export class EtcdKvClient implements EtcdKv {
       s.on('end', onEnd);
       s.on('close', onEnd);
       call.timer = setTimeout(onDeadline, timeoutMs, s);
+      if (headers === this.txnHeaders) {
+        call.term = this.terms.get(session) ?? 0;
+        call.sentAt = Date.now();
+        this.txns.add(s);
+        if (this.stallTimer === undefined && this.keepaliveIntervalMs > 0) {
+          this.stallTimer = setTimeout(() => this.checkStalledTxns(), STALLED_TXN_MS);
+          this.stallTimer.unref();
+        }
+      }
       s.end(body);
     });
+  }
+
+  /** A Txn's call has settled (answer, failure or deadline). */
+  txnSettled(stream: CallStream): void {
+    this.txns.delete(stream);
+  }
+
+  /**
+   * Every STALLED_TXN_MS while Txns are in flight: the member of each Txn waiting longer than that
+   * is probed (once per period; checkAlive skips a session with a probe in flight). A hung member
+   * is then left within the probe's timeout, and a new raft term is seen within a period.
+   */
+  private checkStalledTxns(): void {
+    this.stallTimer = undefined;
+    if (this.txns.size === 0 || this.closed) return;
+    const stalledBefore = Date.now() - STALLED_TXN_MS;
+    let last: ClientHttp2Session | undefined;
+    for (const stream of this.txns) {
+      const c = stream[CALL];
+      if (c.sentAt <= stalledBefore && c.session !== last) {
+        last = c.session;
+        this.checkAlive(c.session);
+      }
+    }
+    this.stallTimer = setTimeout(() => this.checkStalledTxns(), STALLED_TXN_MS);
+    this.stallTimer.unref();
+  }
+
+  /**
+   * An answer on `s` carried raft term `term`. When it is above the highest seen on `s`, the
+   * member has seen an election since: Txns sent on `s` before, still unanswered, were most
+   * likely proposals forwarded to the old leader and lost with it, which etcd does not fail (it
+   * waits out the request's deadline; the new leader never heard of them). They fail now as
+   * Unavailable, sent (their outcome unknown: one may yet have been committed), so that their
+   * owner can decide at once instead of at the deadline: the store sends a compare-guarded Txn
+   * once more (store.ts), on the new leader, and its compare keeps a write from applying twice.
+   * Reads are left to their deadline: etcd fails a read that waits for a lost leader by itself.
+   */
+  observeTerm(s: ClientHttp2Session, term: number): void {
+    const known = this.terms.get(s) ?? 0;
+    if (term <= known) return;
+    this.terms.set(s, term);
+    for (const stream of this.txns) {
+      const c = stream[CALL];
+      if (c.session !== s) continue;
+      // Sent before any term was known on `s`: this term is the best guess of the one it was sent in.
+      if (known === 0) {
+        if (c.term === 0) c.term = term;
+        continue;
+      }
+      if (c.term >= term || c.settled) continue;
+      c.settled = true;
+      if (c.timer !== undefined) clearTimeout(c.timer);
+      this.txns.delete(stream);
+      c.reject(sentError(fromGrpcStatus(GrpcStatus.UNAVAILABLE,
+        `etcd elected a new leader (raft term ${c.term} to ${term}) while this write waited; it may have been lost with the old leader`), true));
+      stream.close(NGHTTP2_CANCEL);
+    }
   }
 
   private connect(): Promise<ClientHttp2Session> {
@@ -1155,17 +1250,31 @@ export class EtcdKvClient implements EtcdKv {
       clearTimeout(timer);
       this.probing.delete(s);
     };
+    let ok = false;
+    let body: Buffer | undefined;
     const answered = (headers: IncomingHttpHeaders) => {
       settled();
-      if (headers['grpc-status'] !== undefined && isNoLeader(Number(headers['grpc-status']), percentDecode(headerString(headers['grpc-message'])))) {
-        this.leaveMember(s);
-      }
+      const status = headers['grpc-status'];
+      if (status === undefined) return;
+      ok = Number(status) === GrpcStatus.OK;
+      if (isNoLeader(Number(status), percentDecode(headerString(headers['grpc-message'])))) this.leaveMember(s);
     };
     stream.once('response', answered);
     stream.once('trailers', answered);
     stream.once('close', settled);
     stream.on('error', noop);
-    stream.resume();
+    // One small message (a count): one chunk, or a few. Its header carries the member's raft term.
+    stream.on('data', (chunk: Buffer) => { body = body === undefined ? chunk : Buffer.concat([body, chunk]); });
+    stream.once('end', () => {
+      if (!ok || body === undefined || body.length <= 5) return;
+      let term: number | undefined;
+      try {
+        term = decodeRangeResponse(body.subarray(5)).header.raftTerm;
+      } catch {
+        return;
+      }
+      if (term !== undefined) this.observeTerm(s, term);
+    });
     stream.end(PROBE_BODY);
   }
 

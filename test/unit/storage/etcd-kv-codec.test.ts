@@ -59,14 +59,14 @@ describe('etcd KV client wire format', () => {
     expect(decodeWith('etcdserverpb.CompactionRequest', encodeCompactionRequest(12, false))).to.deep.equal({ revision: 12 });
   });
 
-  it('RangeResponse: header revision, kvs, more and count as plain numbers; unknown fields skipped', () => {
+  it('RangeResponse: header revision and raft term, kvs, more and count as plain numbers; unknown fields skipped', () => {
     const kv = { key: base64('/k1'), createRevision: BIG, modRevision: BIG + 1, version: 3, value: base64('v1'), lease: 99 };
     const res = decodeRangeResponse(encodeWith('etcdserverpb.RangeResponse', {
       header: { clusterId: '18446744073709551615', memberId: 2, revision: BIG + 2, raftTerm: 4 },
       kvs: [kv, { key: base64('/k2'), createRevision: 1, modRevision: 1, version: 1 }],
       more: true, count: 70_000,
     }));
-    expect(res.header).to.deep.equal({ revision: BIG + 2 });
+    expect(res.header).to.deep.equal({ revision: BIG + 2, raftTerm: 4 });
     expect(res.more).to.equal(true);
     expect(res.count).to.equal(70_000);
     expect(res.kvs.map((k) => ({ ...k, key: k.key.toString(), value: k.value.toString() }))).to.deep.equal([
