@@ -3,7 +3,8 @@
  * 3-member cluster: a member that hangs (SIGSTOP: its kernel still accepts connections) is found
  * by the keepalive probe and left, also by an idle watch; a hung member is skipped at dial
  * within the 1 s dial budget; a member cut off from the quorum answers "no leader" at once
- * (hasleader) and the client moves on; a reconnection wakes a watch cache waiting out its
+ * (hasleader) and the client moves on; writes in flight when the leader is killed end when the
+ * member's raft term rises, not at a deadline; a reconnection wakes a watch cache waiting out its
  * back-off (lib/storage/cacher/reflector.ts).
  */
 import { expect } from 'chai';
@@ -95,6 +96,42 @@ describe('etcd client fail-over on a 3-member cluster', function () {
     expect(err!.code).to.equal('Unavailable');
     expect(err!.sent, 'the Txn was written: it may have been applied').to.equal(true);
     expect(Date.now() - started).to.be.at.most(3_000);
+  });
+
+  it('writes in flight on a follower when the leader is killed: a raw Txn fails as sent, and CAS writes through the store complete, soon after the new leader (not at a deadline), applied once', async () => {
+    const leader = (await cluster.leader())!;
+    const follower = cluster.members.find((m) => m.name !== leader)!;
+    // Deadlines far above etcd's own request timeout (7 s), which would otherwise end the wait.
+    const c = client([follower.clientUrl, ...cluster.endpoints.filter((e) => e !== follower.clientUrl)], { callTimeoutMs: 20_000, txnTimeoutMs: 20_000 });
+    const storage = new Etcd3Storage(c);
+    const updated = await storage.create('/lost/updated', b('v1'));
+    expect(updated.ok).to.equal(true);
+    await storage.get('/lost/updated');
+    expect(memberOf(c)).to.equal(follower.name);
+    await cluster.kill(leader);
+    // Sent at once: the follower forwards them to the dead leader (it notices the loss only after
+    // an election timeout, 1 s), where they are lost; etcd answers nothing until its request timeout.
+    const sentAt = Date.now();
+    const raw = c.txn({ success: [{ put: { key: b('/lost/raw'), value: b('r') } }] }).then(() => undefined, (e) => ({ err: e as StorageError, ms: Date.now() - sentAt }));
+    const create = storage.create('/lost/created', b('c1')).then((r) => ({ r, ms: Date.now() - sentAt }));
+    const update = storage.update('/lost/updated', b('v2'), updated.revision).then((r) => ({ r, ms: Date.now() - sentAt }));
+    let leaderAt = 0;
+    void cluster.waitLeader(30_000).then(() => { leaderAt = Date.now() - sentAt; }, () => undefined);
+    const rawOutcome = await raw;
+    expect(rawOutcome, 'a write sent to a lost leader cannot succeed').to.not.equal(undefined);
+    expect(rawOutcome!.err.code).to.equal('Unavailable');
+    expect(rawOutcome!.err.sent, 'its outcome is unknown').to.equal(true);
+    const [created, up] = await Promise.all([create, update]);
+    expect(created.r.ok, 'the create, completed by the store on the new leader').to.equal(true);
+    expect(up.r.ok, 'the update, completed by the store on the new leader').to.equal(true);
+    // An election takes 1-2 election timeouts (1 s each); etcd's request timeout is 7 s.
+    for (const ms of [rawOutcome!.ms, created.ms, up.ms]) expect(ms, `ms after the kill (new leader seen at ${leaderAt} ms)`).to.be.below(5_000);
+    // Applied once each: the create's version 1, the update's 2 (a second apply would fail its compare).
+    const check = new EtcdKvClient({ endpoints: cluster.endpoints.filter((e) => e !== cluster.member(leader).clientUrl) });
+    clients.push(check);
+    const [cr, ur] = await Promise.all([check.range({ key: b('/lost/created') }), check.range({ key: b('/lost/updated') })]);
+    expect([cr.kvs[0]?.value.toString(), cr.kvs[0]?.version]).to.deep.equal(['c1', 1]);
+    expect([ur.kvs[0]?.value.toString(), ur.kvs[0]?.version]).to.deep.equal(['v2', 2]);
   });
 
   it('a hung member first in the list is skipped at dial within the dial budget', async () => {
