@@ -1025,7 +1025,8 @@ export class EtcdKvClient implements EtcdKv {
    * Unavailable, sent (their outcome unknown: one may yet have been committed), so that their
    * owner can decide at once instead of at the deadline: the store sends a compare-guarded Txn
    * once more (store.ts), on the new leader, and its compare keeps a write from applying twice.
-   * Reads are left to their deadline: etcd fails a read that waits for a lost leader by itself.
+   * Reads are left alone: nothing retries them, so failing one early would only trade a wait
+   * for an error.
    */
   observeTerm(s: ClientHttp2Session, term: number): void {
     const known = this.terms.get(s) ?? 0;
