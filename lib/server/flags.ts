@@ -125,7 +125,7 @@ export interface ServerConfig {
   /** --etcd-client: the lean client written here (default) or the etcd3 npm package. */
   etcdClient: EtcdClientKind;
   // --- A: etcd client fail-over ---
-  /** --etcd-keepalive-interval / --etcd-keepalive-timeout: PINGs on the etcd connection (0 interval: none). */
+  /** --etcd-keepalive-interval / --etcd-keepalive-timeout: the liveness probe of an idle etcd connection (0 interval: none). */
   etcdKeepaliveIntervalMs: number; etcdKeepaliveTimeoutMs: number;
   // --- E: encryption at rest ---
   /** EncryptionConfiguration file (lib/server/encryption-config.ts); empty: values stored as they are. */
@@ -601,9 +601,9 @@ export const FLAGS: readonly FlagDef[] = [
     'The etcd client library: lean (written here: HTTP/2 and protobuf by hand, the least CPU per request) or etcd3 (the etcd3 npm package on grpc-js). Both run the same storage layer.'),
   // --- A: etcd client fail-over ---
   flag('etcd-keepalive-interval', 'etcdKeepaliveIntervalMs', duration, 1_000,
-    'Interval of HTTP/2 PINGs on the connection to etcd; an unanswered one moves to the next --etcd-servers member. 0 disables them.'),
+    'Interval of the liveness probe on an idle connection to etcd (a serializable Range with hasleader: etcd refuses HTTP/2 PINGs closer than 5 s); an unanswered one moves to the next --etcd-servers member. 0 disables it.'),
   flag('etcd-keepalive-timeout', 'etcdKeepaliveTimeoutMs', duration, 1_000,
-    'How long an etcd keepalive PING may go unanswered before the connection is dropped.',
+    'How long the etcd liveness probe may go unanswered before the connection is dropped.',
     { check: (v) => (v > 0 ? undefined : 'must be greater than 0') }),
   // --- E: encryption at rest ---
   flag('encryption-provider-config', 'encryptionProviderConfig', text, '',
