@@ -10,7 +10,7 @@ TSC := npx tsc -p tsconfig.json
 # they skip it and repeat its reporter (ends with "N passed, N failed"), timeout and exit settings.
 MOCHA_SUITE := npx mocha --no-config --reporter dist/test/helpers/summary-reporter.js --timeout 30000 --exit
 
-.PHONY: install build run test test-unit test-integration test-e2e bench clean reliability
+.PHONY: install build run test test-unit test-integration test-e2e test-fuzz bench clean reliability
 
 ## install: npm ci when node_modules is missing or older than package-lock.json; etcd if absent.
 install:
@@ -55,6 +55,14 @@ test-e2e: build
 ## a member SIGSTOPped 20 s); one JSON line of figures per scenario in test/reliability/results.jsonl.
 reliability: build
 	RELIABILITY_FULL=1 $(MOCHA_SUITE) --timeout 600000 dist/test/integration/etcd-faults.test.js
+
+## test-fuzz: the fuzz suite with FUZZ_RUNS inputs per HTTP property (ten times that for the
+## server-less ones); prints the seed (replay with FUZZ_SEED=...) and the inputs tried per property,
+## and appends one JSON line per property to test/reliability/results.jsonl.
+FUZZ_RUNS ?= 2000
+test-fuzz: build
+	mkdir -p test/reliability
+	FUZZ_RUNS=$(FUZZ_RUNS) $(MOCHA_SUITE) --timeout 0 'dist/test/fuzz/**/*.test.js'
 
 ## bench: run the benchmark driver.
 bench: build
