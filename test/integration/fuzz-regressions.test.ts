@@ -6,10 +6,14 @@
  *  - a malformed percent-escape in a namespace or name (`%ZZ`, a lone `%`, `%C0%AF`) threw a
  *    URIError, answered 500: now 400 BadRequest;
  *  - a YAML body that yaml warns about (a complex key) wrote the warning on the process's stderr
- *    for any client; and a YAML syntax error lost the `:` that ends yaml's own first message line.
+ *    for any client; and a YAML syntax error lost the `:` that ends yaml's own first message line;
+ *  - a list body of many megabytes read by a slow client left one 'close' listener per
+ *    backpressure wait on the response (Node's MaxListenersExceededWarning past ten).
  */
 import { expect } from 'chai';
+import https from 'node:https';
 import YAML from 'yaml';
+import { readFileSync } from 'node:fs';
 import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
 
 const NS = 'fuzzreg';
@@ -83,5 +87,38 @@ describe('fuzz regressions', function () {
       process.off('warning', onWarning);
     }
     expect(warned.filter((m) => /stringif|collection/i.test(m))).to.deep.equal([]);
+  });
+
+  it('a list of many megabytes read slowly leaves no listener behind on the response', async () => {
+    const big = 'x'.repeat(900_000);
+    for (let i = 0; i < 14; i++) {
+      const res = await t.post(CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${i}` }, data: { v: big } });
+      expect(res.status, res.text).to.equal(201);
+    }
+    const warned: string[] = [];
+    const onWarning = (w: Error) => warned.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      // A client that reads a chunk now and then: the server waits for 'drain' many times.
+      const url = new URL(`${t.server.url}${CM}`);
+      const size = await new Promise<number>((resolve, reject) => {
+        const req = https.request(url, {
+          ca: t.server.pki.caCertPem, cert: readFileSync(t.server.pki.adminCertFile), key: readFileSync(t.server.pki.adminKeyFile),
+          headers: { accept: 'application/json' },
+        }, (res) => {
+          let n = 0;
+          res.on('data', (c: Buffer) => { n += c.length; res.pause(); setTimeout(() => res.resume(), 2); });
+          res.on('end', () => resolve(n));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(size).to.be.above(14 * 900_000);
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warned.filter((w) => /MaxListeners/.test(w))).to.deep.equal([]);
   });
 });

@@ -16,6 +16,7 @@ import { ApiObject } from '../../scheme/types';
 import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../../storage/interfaces';
 import { StorageError } from '../../storage/errors';
 import { toApiError } from '../response-writer';
+import { drainedOrClosed } from '../json-list-body';
 import { decodeEvent, decodeEventConverted, encodedBatchOnce, encodedOnce } from '../shared-events';
 import { negotiateResponse } from '../negotiation';
 import { watchEncoder } from '../watch-encoder';
@@ -415,7 +416,7 @@ class WatchSink {
   drained(): Promise<void> {
     const res = this.res;
     if (!res) return Promise.resolve();
-    return new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+    return drainedOrClosed(res);
   }
 }
 
