@@ -268,7 +268,7 @@ export function listQuery(continueTokens: () => string[]): fc.Arbitrary<string> 
   const val = fc.oneof(fc.constantFrom('', '0', '-1', '1', '500', '1e3', '0x10', '9999999999999999999999', 'true', 'false', 'All', 'Exact', 'NotOlderThan', 'Strict', 'Warn', 'Ignore', '%', '%00', '%ZZ'), fc.string({ maxLength: 12 }));
   const pair = fc.oneof(
     fc.tuple(fc.constantFrom('limit', 'resourceVersion', 'resourceVersionMatch', 'timeoutSeconds', 'fieldValidation', 'dryRun', 'pretty', 'allowWatchBookmarks', 'sendInitialEvents', 'includeObject', 'propagationPolicy', 'gracePeriodSeconds', 'orphanDependents', 'fieldManager', 'force', 'x'), val)
-      .map(([k, v]) => `${k}=${/%/.test(v) ? v : encodeURIComponent(v)}`),
+      .map(([k, v]) => `${k}=${/%/.test(v) && /^[\x21-\x7e]*$/.test(v) ? v : encodeURIComponent(v)}`),
     labelSelectorText.map((s) => `labelSelector=${encodeURIComponent(s)}`),
     fieldSelectorText.map((s) => `fieldSelector=${encodeURIComponent(s)}`),
     continueToken(continueTokens).map((s) => `continue=${encodeURIComponent(s)}`),
