@@ -38,12 +38,131 @@ import { EVENT_DELETE, EVENT_PUT, WatchCreateRequest, WatchEvent, WatchResponse,
 
 const EMPTY = Buffer.alloc(0);
 
+/** The package's internals this adapter steers: its pool of hosts (connection-pool.js). */
+interface PackageHost {
+  host: string;
+  getServiceClient(name: 'KV'): { range(req: IRangeRequest, md: unknown, opts: object, cb: (err: Error | null) => void): unknown };
+  resetAllServices(): void;
+}
+interface PackagePool {
+  hosts: PackageHost[];
+  withConnection<T>(service: 'Watch', fn: (c: { resource: PackageHost; client: { watch(md: unknown, opts: object): T }; metadata: unknown }) => T): Promise<T>;
+}
+
+/**
+ * One member at a time, as the lean client: the package would spread calls over every host at
+ * random (and so hold a connection to each, a hung one included). Here every call and watch goes
+ * to the current member; the others refuse (the package then tries the next host in its loop,
+ * without counting it as a failure). The current member is left (the next one in --etcd-servers
+ * order becomes current) when a call on it fails Unavailable (connection refused or lost, "no
+ * leader"), when its watch stream breaks, or when it does not answer the liveness probe: every
+ * --etcd-keepalive-interval without an answer from it, a serializable count-only Range must be
+ * answered within --etcd-keepalive-timeout (not HTTP/2 PINGs: etcd GOAWAYs clients that ping more
+ * often than its --grpc-keepalive-min-time, 5 s). A missed deadline or etcd's "request timed out"
+ * probes at once. Leaving closes the member's channels and ends its watches (one onError each).
+ */
+export class StickyHosts {
+  current = 0;
+  /** An answer came from the current member since the last probe tick. */
+  answered = false;
+  private probing = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Set once the client exists. */
+  pool!: PackagePool;
+  onLeave: (index: number, reason: string) => void = () => undefined;
+
+  constructor(
+    private readonly count: number,
+    private readonly grpc: typeof import('@grpc/grpc-js'),
+    readonly interceptors: Interceptor[],
+    private readonly intervalMs: number,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** The package's per-host policy (cockatiel's IPolicy: only execute is used by the pool). */
+  policy(index: number): { execute<T>(fn: () => T | Promise<T>): Promise<T> } {
+    const cockatiel = require('cockatiel') as typeof import('cockatiel');
+    return {
+      execute: async <T>(fn: () => T | Promise<T>): Promise<T> => {
+        if (index !== this.current) throw new cockatiel.BrokenCircuitError('not the current etcd member');
+        try {
+          const out = await fn();
+          if (index === this.current) this.answered = true;
+          return out;
+        } catch (err) {
+          this.failed(index, err);
+          throw err;
+        }
+      },
+    };
+  }
+
+  /** A call or watch on member `index` failed with `err`: leave it, probe it, or nothing. */
+  failed(index: number, err: unknown): void {
+    if (index !== this.current) return;
+    const e = storageErrorOf(err);
+    if (e.code === 'Unavailable') this.leave(index, e.message);
+    else if (e.code === 'Timeout') this.probe();
+    else this.answered = true;
+  }
+
+  leave(index: number, reason: string): void {
+    if (index !== this.current) return;
+    this.current = (index + 1) % this.count;
+    this.answered = false;
+    try {
+      this.pool.hosts[index].resetAllServices();
+    } catch {
+      // closed already
+    }
+    this.onLeave(index, reason);
+  }
+
+  start(): void {
+    if (this.intervalMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.answered) this.answered = false;
+      else this.probe();
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Probes the current member now (one probe at a time). */
+  probe(): void {
+    if (this.probing || !this.pool) return;
+    const index = this.current;
+    let kv;
+    try {
+      kv = this.pool.hosts[index].getServiceClient('KV');
+    } catch {
+      return;
+    }
+    this.probing = true;
+    const req: IRangeRequest = { key: PROBE_KEY, serializable: true, count_only: true };
+    kv.range(req, new this.grpc.Metadata(), { deadline: Date.now() + this.timeoutMs, interceptors: this.interceptors }, (err) => {
+      this.probing = false;
+      if (!err) {
+        if (index === this.current) this.answered = true;
+        return;
+      }
+      const e = storageErrorOf(err);
+      if (e.code === 'Unavailable' || e.code === 'Timeout') this.leave(index, `etcd did not answer a probe within ${this.timeoutMs} ms (${e.message})`);
+    });
+  }
+}
+
+const PROBE_KEY = Buffer.from('/orch-apiserver-probe');
+
 /** Options of the etcd3 package for these client options. */
-function packageOptions(opts: EtcdClientOptions, timeoutMs: number): IOptions {
-  const cockatiel = require('cockatiel') as typeof import('cockatiel');
-  const etcd3 = require('etcd3') as typeof import('etcd3');
+function packageOptions(opts: EtcdClientOptions): { options: IOptions; sticky: StickyHosts } {
   // grpc-js is the etcd3 package's dependency, not ours: the copy it loads.
   const grpc = require(require.resolve('@grpc/grpc-js', { paths: [require.resolve('etcd3')] })) as typeof import('@grpc/grpc-js');
+  const cockatiel = require('cockatiel') as typeof import('cockatiel');
   // `hasleader: true` on every call and watch, as Kubernetes' watches (clientv3.WithRequireLeader):
   // a member cut off from the quorum answers "etcdserver: no leader" (Unavailable) at once instead
   // of holding the call until a deadline, and cancels such watches when it loses its leader.
@@ -54,26 +173,30 @@ function packageOptions(opts: EtcdClientOptions, timeoutMs: number): IOptions {
     },
   });
   const interceptors = [requireLeader];
+  const readMs = opts.callTimeoutMs ?? 5_000;
+  // A Txn's deadline is shorter than etcd's own request timeout (5 s + 2 election timeouts), as the lean client's.
+  const txnMs = opts.txnTimeoutMs ?? 3_000;
+  const sticky = new StickyHosts(opts.endpoints.length, grpc, interceptors,
+    opts.keepaliveIntervalMs ?? 1_000, opts.keepaliveTimeoutMs ?? 1_000);
+  let next = 0;
   const options: IOptions = {
     hosts: opts.endpoints,
-    defaultCallOptions: (ctx) => (ctx.isStream ? { interceptors } : { deadline: Date.now() + timeoutMs, interceptors }),
+    defaultCallOptions: (ctx) => (ctx.isStream ? { interceptors }
+      : { deadline: Date.now() + (ctx.method === 'txn' ? txnMs : readMs), interceptors }),
     grpcOptions: {
       'grpc.max_receive_message_length': -1,
       'grpc.max_send_message_length': -1,
       // Flow-control windows as large as the lean client's (kv-client.ts WINDOW).
       'grpc-node.flow_control_window': 1 << 30,
-      // A member that stops answering (SIGSTOP, a cut network) is found by its unanswered pings.
+      // A backstop for a connection left behind; the probe (StickyHosts) finds a hung member.
       // etcd refuses pings more often than every 5 s (--grpc-keepalive-min-time).
-      'grpc.keepalive_time_ms': 5_000,
+      'grpc.keepalive_time_ms': 10_000,
       'grpc.keepalive_timeout_ms': 2_000,
     },
     faultHandling: {
       global: cockatiel.noop,
-      host: () => (opts.endpoints.length > 1
-        ? cockatiel.circuitBreaker(cockatiel.handleWhen(etcd3.isRecoverableError), {
-          halfOpenAfter: 1_000, breaker: new cockatiel.ConsecutiveBreaker(2),
-        })
-        : cockatiel.noop),
+      // Called once per host, in order.
+      host: () => sticky.policy(next++) as unknown as ReturnType<NonNullable<NonNullable<IOptions['faultHandling']>['host']>>,
     },
   };
   if (opts.caFile || opts.certFile || opts.keyFile) {
@@ -86,15 +209,17 @@ function packageOptions(opts: EtcdClientOptions, timeoutMs: number): IOptions {
     // The package picks TLS by the hosts' scheme; the lean client by --etcd-cafile.
     options.hosts = opts.endpoints.map((e) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(e) ? e : `https://${e}`));
   }
-  return options;
+  return { options, sticky };
 }
 
 /** A client of the etcd3 package behind EtcdKv. Loads the package now. */
 export function createEtcd3PackageKv(opts: EtcdClientOptions): Etcd3PackageKv {
   if (!opts.endpoints.length) throw new Error('the etcd client needs at least one endpoint');
-  const timeoutMs = opts.callTimeoutMs ?? 10_000;
   const { Etcd3: Client } = require('etcd3') as typeof import('etcd3');
-  return new Etcd3PackageKv(new Client(packageOptions(opts, timeoutMs)), timeoutMs);
+  const { options, sticky } = packageOptions(opts);
+  const client = new Client(options);
+  sticky.pool = (client as unknown as { pool: PackagePool }).pool;
+  return new Etcd3PackageKv(client, opts.callTimeoutMs ?? 5_000, sticky);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -220,6 +345,8 @@ class PackageWatch implements EtcdKvWatch {
   constructor(
     private readonly owner: Etcd3PackageKv,
     readonly stream: IDuplexStream<IWatchRequest, IWatchResponse>,
+    /** The member it is on (StickyHosts' index). */
+    readonly host: number,
     private readonly handler: WatchStreamHandler,
     private readonly resolve: (w: PackageWatch) => void,
     private readonly reject: (e: StorageError) => void,
@@ -227,8 +354,8 @@ class PackageWatch implements EtcdKvWatch {
 
   start(req: WatchCreateRequest, timeoutMs: number): void {
     this.stream.on('data', (res: IWatchResponse) => this.onResponse(res));
-    this.stream.on('error', (err: Error) => this.fail(streamError(err)));
-    this.stream.on('end', () => this.fail(fromGrpcStatus(GrpcStatus.UNAVAILABLE, 'etcd ended the watch stream')));
+    this.stream.on('error', (err: Error) => this.broken(streamError(err)));
+    this.stream.on('end', () => this.broken(fromGrpcStatus(GrpcStatus.UNAVAILABLE, 'etcd ended the watch stream')));
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (this.state === CREATING) this.fail(fromGrpcStatus(GrpcStatus.DEADLINE_EXCEEDED, 'etcd did not create the watch in time'));
@@ -243,6 +370,7 @@ class PackageWatch implements EtcdKvWatch {
 
   private onResponse(raw: IWatchResponse): void {
     if (this.state === ENDED) return;
+    if (this.host === this.owner.sticky.current) this.owner.sticky.answered = true;
     const res = watchResponse(raw);
     if (this.state === CREATING) {
       if (!res.created) {
@@ -263,6 +391,13 @@ class PackageWatch implements EtcdKvWatch {
       return;
     }
     this.handler.onResponse(res);
+  }
+
+  /** The stream broke: the watch ends, and its member may be left (StickyHosts.failed). */
+  private broken(err: StorageError): void {
+    if (this.state === ENDED) return;
+    this.fail(err);
+    this.owner.sticky.failed(this.host, err);
   }
 
   /** Ends the watch with `err`: the creation's rejection, or the one onError. */
@@ -323,7 +458,15 @@ export class Etcd3PackageKv implements EtcdKv {
   private readonly watches = new Set<PackageWatch>();
   private closed = false;
 
-  constructor(readonly client: Etcd3, readonly timeoutMs: number) {}
+  constructor(readonly client: Etcd3, readonly timeoutMs: number, readonly sticky: StickyHosts) {
+    sticky.onLeave = (index, reason) => {
+      const hosts = sticky.pool.hosts;
+      for (const w of [...this.watches]) {
+        if (w.host === index) w.fail(new StorageError('Unavailable', `the storage backend is not reachable: left etcd member ${hosts[index].host}: ${reason}`));
+      }
+    };
+    sticky.start();
+  }
 
   async range(req: RangeRequest): Promise<RangeResponse> {
     const r = rangeRequest(req);
@@ -373,13 +516,19 @@ export class Etcd3PackageKv implements EtcdKv {
   async watch(req: WatchCreateRequest, handler: WatchStreamHandler): Promise<EtcdKvWatch> {
     if (this.closed) throw new StorageError('Unavailable', 'the etcd client is closed');
     let stream: IDuplexStream<IWatchRequest, IWatchResponse>;
+    let host = -1;
     try {
-      stream = await this.client.watchClient.watch();
+      // The pool's own path (as the package's WatchClient), to know the member the stream is on.
+      const { pool } = this.sticky;
+      stream = await pool.withConnection('Watch', ({ resource, client, metadata }) => {
+        host = pool.hosts.indexOf(resource);
+        return client.watch(metadata, { interceptors: this.sticky.interceptors }) as IDuplexStream<IWatchRequest, IWatchResponse>;
+      });
     } catch (err) {
       throw storageErrorOf(err);
     }
     return new Promise<EtcdKvWatch>((resolve, reject) => {
-      const w = new PackageWatch(this, stream, handler, resolve, reject);
+      const w = new PackageWatch(this, stream, host, handler, resolve, reject);
       this.watches.add(w);
       if (this.closed) {
         void w.close();
@@ -397,6 +546,7 @@ export class Etcd3PackageKv implements EtcdKv {
   /** Open watches end with one onError Unavailable, as the lean client's (their owners did not close them). */
   async close(): Promise<void> {
     this.closed = true;
+    this.sticky.stop();
     for (const w of [...this.watches]) w.fail(new StorageError('Unavailable', 'the storage backend is not reachable: the etcd client is closed'));
     this.client.close();
   }
