@@ -241,6 +241,12 @@ export interface FaultLoad {
   readonly errors: ErrorRecord[];
   /** Stops writers, waits for the watchers to catch up, and computes the figures. */
   finish(recoverFrom?: number): Promise<FaultFigures>;
+  /**
+   * Stops writers and watchers without figures: for a scenario that failed, so that its load
+   * does not go on writing through the next scenarios (whose watchers would then wait for a
+   * final revision reached by another namespace's writes, never by their own events).
+   */
+  abort(): Promise<void>;
   /** Acked writes so far. */
   acked(): number;
 }
@@ -310,6 +316,11 @@ export async function startFaultLoad(t: Target, ns: string, opts: { writers?: nu
     acks,
     errors,
     acked: () => acks.length,
+    async abort() {
+      stopped = true;
+      for (const w of watchers) w.stop();
+      await Promise.all(running);
+    },
     async finish(recoverFrom?: number): Promise<FaultFigures> {
       stopped = true;
       await Promise.all(running);

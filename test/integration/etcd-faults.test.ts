@@ -122,10 +122,16 @@ async function heal(cluster: TestEtcdCluster): Promise<void> {
 /** Runs load, applies `fault` (which returns the moment etcd had a leader again), and checks. */
 async function scenario(env: Env, ns: string, fault: (load: FaultLoad) => Promise<number>): Promise<FaultFigures> {
   const load = await startFaultLoad(env.target, ns);
-  await sleep(STEADY_MS);
-  const before = load.acked();
-  expect(before, 'writes acknowledged before the fault').to.be.greaterThan(0);
-  const leaderAt = await fault(load);
+  let leaderAt: number;
+  try {
+    await sleep(STEADY_MS);
+    expect(load.acked(), 'writes acknowledged before the fault').to.be.greaterThan(0);
+    leaderAt = await fault(load);
+  } catch (err) {
+    // A failed fault step must not leave its writers running into the next scenario.
+    await load.abort();
+    throw err;
+  }
   await sleep(STEADY_MS);
   return load.finish(leaderAt);
 }
