@@ -98,6 +98,33 @@ async function blackHole(): Promise<{ url: string; close(): Promise<void> }> {
   };
 }
 
+/**
+ * A TCP relay in front of etcd that can hang like a SIGSTOPped member: once frozen it keeps every
+ * connection open and accepts new ones, but forwards nothing either way.
+ */
+async function freezingRelay(targetPort: number): Promise<{ url: string; freeze(): void; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  let frozen = false;
+  const server = net.createServer((down) => {
+    sockets.add(down);
+    down.on('error', () => undefined);
+    if (frozen) return;
+    const up = net.connect(targetPort, '127.0.0.1');
+    sockets.add(up);
+    const end = () => { down.destroy(); up.destroy(); };
+    up.on('error', end).on('close', () => { if (!frozen) end(); });
+    down.on('close', () => { if (!frozen) end(); });
+    down.on('data', (chunk: Buffer) => { if (!frozen) up.write(chunk); });
+    up.on('data', (chunk: Buffer) => { if (!frozen) down.write(chunk); });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    freeze: () => { frozen = true; },
+    close: () => new Promise<void>((resolve) => { for (const x of sockets) x.destroy(); server.close(() => resolve()); }),
+  };
+}
+
 export function describeStorageContract(name: string, make: MakeKv, gaps: ContractGaps = {}): void {
   describe(`storage contract: ${name}`, function () {
     this.timeout(60_000);
@@ -471,6 +498,36 @@ export function describeStorageContract(name: string, make: MakeKv, gaps: Contra
           expect(rec.errors.map((e) => (e as StorageError).code)).to.deep.equal(['Unavailable']);
         } finally {
           await two.stop();
+        }
+      });
+
+      it('a member that stops answering (hung) is left after the keepalive: its watch ends with one onError Unavailable, calls and watches go to the next endpoint', async () => {
+        const relay = await freezingRelay(portOf(etcd.endpoint));
+        try {
+          // The first endpoint is the relay (the hung member to be), the second etcd itself.
+          const s = new Etcd3Storage(client({ endpoints: [relay.url, etcd.endpoint], keepaliveIntervalMs: 500, keepaliveTimeoutMs: 500 }));
+          expect((await s.create(`${p}a`, b('1'))).ok).to.equal(true);
+          const rec = new Recorder();
+          await s.watch(p, await s.currentRevision(), rec);
+          relay.freeze();
+          const frozenAt = Date.now();
+          // Found by the probe (interval + timeout), with slack for a loaded machine.
+          await until(() => rec.errors.length >= 1, 'onError of the watch on the hung member', 10_000);
+          expect(Date.now() - frozenAt).to.be.below(5_000);
+          expect((rec.errors[0] as StorageError).code).to.equal('Unavailable');
+          const r = await timed(s.get(`${p}a`));
+          expect(r.value.kv?.value.toString()).to.equal('1');
+          expect(r.ms).to.be.below(2_000);
+          const rec2 = new Recorder();
+          await s.watch(p, await s.currentRevision(), rec2);
+          expect((await s.create(`${p}b`, b('2'))).ok).to.equal(true);
+          await until(() => rec2.events.length >= 1, 'the event on the new watch');
+          expect(rec2.events.map((e) => e.key)).to.deep.equal([`${p}b`]);
+          await sleep(300);
+          expect(rec.errors.length, 'onError calls of the first watch').to.equal(1);
+          expect(rec2.errors).to.deep.equal([]);
+        } finally {
+          await relay.close();
         }
       });
 
