@@ -16,11 +16,11 @@
  * - Retries: the package retries "recoverable" failures of any call up to three times, also a
  *   Txn that may have been applied. Here nothing that may have reached etcd is repeated:
  *   Etcd3Storage decides (its indeterminate-CAS retry). A call that never left (no connection)
- *   and a read are tried once more, which is where the package's host rotation finds another
- *   member.
- * - Failed members: the package's circuit breaker keeps a failing host out for 5 s; here 1 s
- *   (after two consecutive failures), and none at all with a single endpoint, where it could only
- *   delay the first call after etcd is back.
+ *   and a read are tried once more, on the member that is current by then.
+ * - Members: the package spreads calls over every host at random, keeps a failing one out with a
+ *   circuit breaker, and finds a hung one only by grpc-js keepalive PINGs (which etcd limits to
+ *   one per 5 s). Here, as on the lean client, one member at a time serves every call and watch,
+ *   and a liveness probe finds a hung one within --etcd-keepalive-interval + timeout (StickyHosts).
  */
 import { readFileSync } from 'node:fs';
 import type { Interceptor } from '@grpc/grpc-js';
