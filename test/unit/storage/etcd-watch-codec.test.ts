@@ -56,7 +56,7 @@ describe('etcd watch wire format', () => {
       ],
     }));
     expect(res).to.include({ watchId: 7, created: false, canceled: false, compactRevision: 0, cancelReason: '', fragment: false });
-    expect(res.header).to.deep.equal({ revision: BIG + 2 });
+    expect(res.header).to.deep.equal({ revision: BIG + 2, raftTerm: 4 });
     const view = res.events.map((e) => ({
       type: e.type,
       kv: { ...e.kv, key: e.kv.key.toString(), value: e.kv.value.toString() },
