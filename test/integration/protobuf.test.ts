@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import https from 'node:https';
 import { Etcd3 } from 'etcd3';
-import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+import { eventually, HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
 import { adminTarget, WatchTarget } from '../helpers/watch-client';
 import {
   PROTOBUF_PREFIX, decodeProtobuf, decodeWatchEvent, encodeProtobuf, splitWatchFrames,
@@ -242,6 +242,8 @@ describe('protobuf over HTTPS', () => {
   });
 
   it('a watch with Accept protobuf streams length-prefixed WatchEvent frames', async () => {
+    // The root-CA publisher's ConfigMap lands in a new namespace on its own time: list after it.
+    await eventually(async () => ((await t.get(cmPath())).body.items as ApiObject[]).some((o) => o.metadata?.name?.endsWith('root-ca.crt')), 10_000, 50);
     const list = (await t.get(cmPath())).body;
     const target = adminTarget(t.server);
     const { contentType, events } = await readWatchFrames(target, `${cmPath()}?watch=true&resourceVersion=${list.metadata.resourceVersion}`, 2, async () => {
