@@ -117,7 +117,7 @@ async function run(ctx: BenchContext): Promise<ResultRow[]> {
   const otherCodes = [...new Set(results.flatMap((r) => Object.keys(r.byStatus)))].filter((c) => c !== '201' && c !== '429');
   healthz.sort((a, b) => a - b);
   const p99 = quantile(healthz, 0.99);
-  ctx.log(`${NAME}: sent ${sent} (skipped ${skipped}), answered ${answered}: 201 ${by('201')}, 429 ${by('429')}, other ${other} [${otherCodes.join(',')}], errors ${sum((r) => r.errors)}, unanswered ${sum((r) => r.unanswered)}`);
+  ctx.log(`${NAME}: sent ${sent} (skipped ${skipped}), answered ${answered}: 201 ${by('201')}, 429 ${by('429')}, other ${other} [${otherCodes.join(',')}], errors ${sum((r) => r.errors)} ${JSON.stringify(results.map((r) => r.errorKinds))}, unanswered ${sum((r) => r.unanswered)}`);
   return [
     { benchmark: NAME, metric: 'capacity: creates at c=64, HTTP/2, non-masters user', unit: 'ops/s', value: capacity },
     { benchmark: NAME, metric: 'offered load (open loop, 2 workers)', unit: 'ops/s', value: (sent + skipped) / offerSeconds, baseline: capacity,

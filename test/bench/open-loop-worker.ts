@@ -26,6 +26,8 @@ export interface OpenLoopResult {
   byStatus: Record<string, number>;
   /** Requests that failed without an HTTP answer (stream or connection errors). */
   errors: number;
+  /** Those errors by code (or message), for the log. */
+  errorKinds: Record<string, number>;
   /** Answered after the drain wait ended (not counted in byStatus). */
   unanswered: number;
   offerMs: number;
@@ -36,7 +38,7 @@ if (!isMainThread && parentPort && (workerData as { openLoop?: OpenLoopSetup })?
   const conn = { ...setup.conn, ca: Buffer.from(setup.conn.ca), cert: Buffer.from(setup.conn.cert), key: Buffer.from(setup.conn.key) };
   const client = new Http2ApiClient(conn, setup.sessions);
   const port = parentPort;
-  const result: OpenLoopResult = { sent: 0, skipped: 0, byStatus: {}, errors: 0, unanswered: 0, offerMs: 0 };
+  const result: OpenLoopResult = { sent: 0, skipped: 0, byStatus: {}, errors: 0, errorKinds: {}, unanswered: 0, offerMs: 0 };
   let outstanding = 0;
   const started = performance.now();
   const send = () => {
@@ -44,7 +46,11 @@ if (!isMainThread && parentPort && (workerData as { openLoop?: OpenLoopSetup })?
     result.sent++;
     client.request('POST', setup.path, setup.body).then((res) => {
       result.byStatus[res.status] = (result.byStatus[res.status] ?? 0) + 1;
-    }, () => { result.errors++; }).finally(() => { outstanding--; });
+    }, (err: NodeJS.ErrnoException) => {
+      result.errors++;
+      const kind = err.code ?? err.message.slice(0, 60);
+      result.errorKinds[kind] = (result.errorKinds[kind] ?? 0) + 1;
+    }).finally(() => { outstanding--; });
   };
   const tick = () => {
     const elapsed = performance.now() - started;

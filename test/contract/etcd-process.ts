@@ -6,11 +6,11 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensurePki, Pki } from '../../lib/server/pki';
 import { EtcdKvClient } from '../../lib/storage/etcd3/kv-client';
+import { freeLoopbackPort } from '../helpers/free-port';
 
 export interface EtcdProcess {
   endpoint: string;
@@ -19,13 +19,8 @@ export interface EtcdProcess {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** A free loopback port (the shared helper, under the name this suite uses). */
+export const freePort = freeLoopbackPort;
 
 export async function startEtcdProcess(opts: { tls?: boolean; args?: string[] } = {}): Promise<EtcdProcess> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'orch-contract-etcd-'));

@@ -5,7 +5,6 @@
  * cross-checked with the etcd3 package's client where it matters.
  */
 import { expect } from 'chai';
-import { ChildProcess, spawn } from 'child_process';
 import { promises as fsp } from 'fs';
 import * as net from 'net';
 import * as http2 from 'http2';
@@ -19,8 +18,10 @@ import { createEtcdClient } from '../../lib/storage/etcd3/client';
 import { EtcdKvClient, RangeResponse, TxnResponse } from '../../lib/storage/etcd3/kv-client';
 import { prefixEnd } from '../../lib/storage/etcd3/store';
 import { startEmbeddedEtcd } from '../../lib/server/embedded-etcd';
-import { ensurePki, Pki } from '../../lib/server/pki';
+import type { Pki } from '../../lib/server/pki';
 import { StorageError } from '../../lib/storage/errors';
+import { EtcdProcess, startEtcdProcess } from '../contract/etcd-process';
+import { freeLoopbackPort } from '../helpers/free-port';
 
 const b = (s: string) => Buffer.from(s);
 
@@ -42,13 +43,7 @@ async function timed<T>(p: Promise<T>): Promise<{ value: T; ms: number }> {
 }
 
 /** A loopback port with nothing listening on it. */
-async function deadPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+const deadPort = freeLoopbackPort;
 
 const kvView = (r: RangeResponse) => r.kvs.map((kv) => [kv.key.toString(), kv.value.toString()]);
 
@@ -403,10 +398,10 @@ describe('EtcdKvClient', function () {
   });
 
   describe('TLS with client certificates', () => {
-    let tls: TlsEtcd | undefined;
+    let tls: (EtcdProcess & { pki: Pki }) | undefined;
     before(async function () {
       this.timeout(60_000);
-      tls = await startTlsEtcd();
+      tls = await startEtcdProcess({ tls: true }) as EtcdProcess & { pki: Pki };
     });
     after(async () => {
       await tls?.stop();
@@ -442,48 +437,3 @@ describe('EtcdKvClient', function () {
     });
   });
 });
-
-interface TlsEtcd {
-  endpoint: string;
-  pki: Pki;
-  stop(): Promise<void>;
-}
-
-/**
- * etcd serving clients over https and requiring a client certificate signed by a fresh CA (the
- * server's own PKI code makes it). The test harness starts etcd over plain http only, so this
- * spawns the binary itself.
- */
-async function startTlsEtcd(): Promise<TlsEtcd> {
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'orch-kv-tls-'));
-  const pki = await ensurePki(path.join(dir, 'pki'), { serverHosts: ['localhost', '127.0.0.1'] });
-  const [clientPort, peerPort] = [await deadPort(), await deadPort()];
-  const endpoint = `https://127.0.0.1:${clientPort}`;
-  const peerUrl = `http://127.0.0.1:${peerPort}`;
-  const child: ChildProcess = spawn(process.env.ETCD_BINARY || 'etcd', [
-    '--name', 'default', '--data-dir', path.join(dir, 'etcd'),
-    '--listen-client-urls', endpoint, '--advertise-client-urls', endpoint,
-    '--listen-peer-urls', peerUrl, '--initial-advertise-peer-urls', peerUrl, '--initial-cluster', `default=${peerUrl}`,
-    '--cert-file', pki.serverCertFile, '--key-file', pki.serverKeyFile,
-    '--client-cert-auth', '--trusted-ca-file', pki.caCertFile,
-  ], { stdio: ['ignore', 'ignore', 'ignore'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-    await fsp.rm(dir, { recursive: true, force: true });
-  };
-  const probe = new EtcdKvClient({ endpoints: [endpoint], caFile: pki.caCertFile, certFile: pki.adminCertFile, keyFile: pki.adminKeyFile, callTimeoutMs: 1000 });
-  try {
-    await eventually(async () => (child.exitCode === null ? probe.range({ key: Buffer.from('/') }).catch(() => undefined) : 'exited'), 20_000, 100)
-      .then((r) => { if (r === 'exited') throw new Error('etcd with TLS exited during start-up'); });
-  } catch (err) {
-    await stop();
-    throw err;
-  } finally {
-    await probe.close();
-  }
-  return { endpoint, pki, stop };
-}
