@@ -76,6 +76,8 @@ export class MeasuredStorage implements Storage {
 
   constructor(readonly inner: Storage, readonly type: string, readonly metrics: EtcdMetrics) {}
 
+  get transformsValues(): boolean | undefined { return this.inner.transformsValues; }
+
   get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }> {
     return this.measure('get', performance.now(), this.inner.get(key, opts));
   }

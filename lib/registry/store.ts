@@ -328,6 +328,12 @@ export class GenericStore {
     if (opts.dryRun) return this.output({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(kv.modRevision) } });
     const written = removing ? undefined : await this.storedForm(obj);
     const value = written?.value;
+    if (written && !this.storage.transformsValues && written.value.equals(kv.value)) {
+      // Nothing changed (managedFields keep their times when a write takes no field): as
+      // Kubernetes' GuaranteedUpdate, no write, no new resourceVersion, no watch event.
+      obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
+      return this.outputWritten(obj, written.stored, written.value, kv.modRevision);
+    }
     const res = value === undefined
       ? await this.storage.delete(kv.key, kv.modRevision)
       : await this.storage.update(kv.key, value, kv.modRevision);

@@ -103,4 +103,9 @@ export interface Storage {
   /** Compact history up to `revision`. */
   compact(revision: number): Promise<void>;
   close(): Promise<void>;
+  /**
+   * True when stored bytes are transformed (encrypted at rest): a value may then need rewriting
+   * although the object did not change (a key rotation), so unchanged updates are still written.
+   */
+  readonly transformsValues?: boolean;
 }

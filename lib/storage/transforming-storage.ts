@@ -16,6 +16,7 @@ import { StorageError } from './errors';
 import { ValueTransformer } from './value/transformer';
 
 export class TransformingStorage implements Storage {
+  readonly transformsValues = true;
   /** `transformer`: the resource's transformer now (it changes when the configuration is reloaded). */
   constructor(readonly inner: Storage, private readonly transformer: () => ValueTransformer) {}
 

@@ -8,13 +8,16 @@
  *  - a YAML body that yaml warns about (a complex key) wrote the warning on the process's stderr
  *    for any client; and a YAML syntax error lost the `:` that ends yaml's own first message line;
  *  - a list body of many megabytes read by a slow client left one 'close' listener per
- *    backpressure wait on the response (Node's MaxListenersExceededWarning past ten).
+ *    backpressure wait on the response (Node's MaxListenersExceededWarning past ten);
+ *  - a patch made only of JSON-patch `test` operations (and any update that changes nothing)
+ *    was written as a new revision: now nothing is written, as Kubernetes' GuaranteedUpdate.
  */
 import { expect } from 'chai';
 import https from 'node:https';
 import YAML from 'yaml';
 import { readFileSync } from 'node:fs';
 import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+import { adminTarget, openWatch } from '../helpers/watch-client';
 
 const NS = 'fuzzreg';
 const CM = `/api/v1/namespaces/${NS}/configmaps`;
@@ -120,5 +123,36 @@ describe('fuzz regressions', function () {
       process.off('warning', onWarning);
     }
     expect(warned.filter((w) => /MaxListeners/.test(w))).to.deep.equal([]);
+  });
+
+  it('an update or patch that changes nothing writes nothing: same resourceVersion, no watch event', async () => {
+    const created = await t.post(CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'noop' }, data: { a: '1' } });
+    expect(created.status, created.text).to.equal(201);
+    const rv = created.body.metadata.resourceVersion;
+    const watch = openWatch(adminTarget(t.server), `${CM}?watch=1&resourceVersion=${rv}&fieldSelector=metadata.name%3Dnoop`);
+    try {
+      await watch.response();
+      const patch = (type: string, body: unknown) => t.request('PATCH', `${CM}/noop`, { raw: JSON.stringify(body), headers: { 'content-type': type } });
+      const answers = [
+        await patch('application/json-patch+json', [{ op: 'test', path: '/data/a', value: '1' }]),
+        await patch('application/json-patch+json', []),
+        await patch('application/merge-patch+json', { data: { a: '1' } }),
+        await patch('application/strategic-merge-patch+json', {}),
+        await t.put(`${CM}/noop`, (await t.get(`${CM}/noop`)).body),
+      ];
+      for (const res of answers) {
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body.metadata.resourceVersion).to.equal(rv);
+        expect(res.body.metadata.managedFields).to.deep.equal(created.body.metadata.managedFields);
+      }
+      // A real change is written, and its event is the first the watch sees.
+      const changed = await patch('application/merge-patch+json', { data: { a: '2' } });
+      expect(changed.body.metadata.resourceVersion).to.not.equal(rv);
+      const first = await watch.next();
+      expect(first.type).to.equal('MODIFIED');
+      expect(first.object.metadata.resourceVersion).to.equal(changed.body.metadata.resourceVersion);
+    } finally {
+      watch.close();
+    }
   });
 });
