@@ -19,12 +19,6 @@ import { freePort, startEtcdProcess, startTwoMembers } from './etcd-process';
 
 export type MakeKv = (opts: EtcdClientOptions) => EtcdKv;
 
-/** What a client is known not to do yet: those cases are listed as pending, with the reason. */
-export interface ContractGaps {
-  /** Sends no `hasleader` metadata, so a member without a leader holds calls until their deadline. */
-  noRequireLeader?: string;
-}
-
 const b = (s: string) => Buffer.from(s);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -125,7 +119,7 @@ async function freezingRelay(targetPort: number): Promise<{ url: string; freeze(
   };
 }
 
-export function describeStorageContract(name: string, make: MakeKv, gaps: ContractGaps = {}): void {
+export function describeStorageContract(name: string, make: MakeKv): void {
   describe(`storage contract: ${name}`, function () {
     this.timeout(60_000);
     let etcd: TestEtcd;
@@ -466,8 +460,7 @@ export function describeStorageContract(name: string, make: MakeKv, gaps: Contra
         }
       });
 
-      const requireLeader = gaps.noRequireLeader ? it.skip : it;
-      requireLeader(`a member without a leader answers Unavailable at once, not at the deadline${gaps.noRequireLeader ? ` (pending: ${gaps.noRequireLeader})` : ''}`, async () => {
+      it('a member without a leader answers Unavailable at once, not at the deadline', async () => {
         const two = await startTwoMembers();
         try {
           const s = new Etcd3Storage(client({ endpoints: [two.endpoints[0]], callTimeoutMs: 2_000 }));
