@@ -135,3 +135,17 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false>, ti
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }
+
+/**
+ * Waits until the store's revision, as a list of `listPath` reports it, holds still for 300 ms:
+ * the writes of a server's start (ClusterRole aggregation, a new namespace's defaults) are over.
+ * For tests that check that a refused request moved no revision.
+ */
+export async function untilStoreQuiet(t: TestServer, listPath: string): Promise<void> {
+  const revision = async () => String((await t.get(listPath)).body.metadata?.resourceVersion);
+  await eventually(async () => {
+    const first = await revision();
+    await new Promise((r) => setTimeout(r, 300));
+    return (await revision()) === first;
+  }, 10_000, 0);
+}

@@ -5,7 +5,7 @@
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+import { HttpResponse, startTestServer, TestServer, untilStoreQuiet, WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 
 const NS = 'bad';
 const cmPath = (name = '', ns = NS) => `/api/v1/namespaces/${ns}/configmaps${name ? `/${name}` : ''}`;
@@ -25,10 +25,14 @@ describe('bad input', () => {
   let existing: any;
 
   before(async () => {
-    t = await startTestServer();
+    // Without background writes that would move the store's revision under withoutWrites: the
+    // namespace controllers' (default account, root-CA ConfigMap) and the controllers' Lease
+    // renewed every 2 s.
+    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS, '--leader-elect=false']);
     expect((await t.post('/api/v1/namespaces', { metadata: { name: NS } })).status).to.equal(201);
     existing = (await t.post(cmPath(), configMap('existing', { data: { k: 'v' } }))).body;
     expect(existing.metadata.uid).to.be.a('string');
+    await untilStoreQuiet(t, cmPath());
   });
   after(async () => { await t?.stop(); });
 

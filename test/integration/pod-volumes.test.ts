@@ -5,7 +5,7 @@
  * Pod, discovery and the Table columns.
  */
 import { expect } from 'chai';
-import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+import { HttpResponse, startTestServer, TestServer, untilStoreQuiet, WITHOUT_NAMESPACE_DEFAULTS } from '../helpers/server-harness';
 
 const NS = 'pod-volumes';
 const podPath = (name = '', sub = '') => `/api/v1/namespaces/${NS}/pods${name ? `/${name}` : ''}${sub ? `/${sub}` : ''}`;
@@ -32,8 +32,11 @@ describe('Pod volumes and status', () => {
   let t: TestServer;
   before(async () => {
     // Pod storage and validation: the ServiceAccount plugin (its account lookup and token volume) is the admission suite's.
-    t = await startTestServer(['--disable-admission-plugins=ServiceAccount']);
+    // Without background writes that would move the store's revision under the 'nothing stored'
+    // checks: the namespace controllers' (default account, root-CA ConfigMap) and the Lease.
+    t = await startTestServer(['--disable-admission-plugins=ServiceAccount', WITHOUT_NAMESPACE_DEFAULTS, '--leader-elect=false']);
     expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);
+    await untilStoreQuiet(t, podPath());
   });
   after(async () => { await t?.stop(); });
 

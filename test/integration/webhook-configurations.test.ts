@@ -177,9 +177,12 @@ describe('webhook configuration kinds', function () {
           const list = await t.get(path(v, kind));
           expect(list.body.items.map((o: Obj) => o.metadata.name)).to.include(n);
 
-          const put = await t.put(path(v, kind, n), { ...got.body, webhooks: [{ ...got.body.webhooks[0], failurePolicy: 'Ignore' }, got.body.webhooks[1]] });
+          // A real change (v1beta1's default failurePolicy is already Ignore, and a PUT that
+          // changes nothing writes nothing, so the next PUT would not be stale).
+          const put = await t.put(path(v, kind, n), { ...got.body, webhooks: [{ ...got.body.webhooks[0], timeoutSeconds: 7 }, got.body.webhooks[1]] });
           expectCode(put, 200);
-          expect(put.body.webhooks[0].failurePolicy).to.equal('Ignore');
+          expect(put.body.webhooks[0].timeoutSeconds).to.equal(7);
+          expect(put.body.metadata.resourceVersion).to.not.equal(got.body.metadata.resourceVersion);
           const stale = await t.put(path(v, kind, n), got.body);
           expectCode(stale, 409);
 
