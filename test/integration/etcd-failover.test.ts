@@ -107,15 +107,17 @@ describe('etcd client fail-over on a 3-member cluster', function () {
     // Deadlines far above etcd's own request timeout (7 s), which would otherwise end the wait.
     const c = client([follower.clientUrl, ...cluster.endpoints.filter((e) => e !== follower.clientUrl)], { callTimeoutMs: 20_000, txnTimeoutMs: 20_000 });
     const storage = new Etcd3Storage(c);
-    const updated = await storage.create('/lost/updated', b('v1'));
+    // Keys of this attempt's own (a retried attempt finds the previous one's keys in place).
+    const lost = `/lost/${Date.now().toString(36)}`;
+    const updated = await storage.create(`${lost}/updated`, b('v1'));
     expect(updated.ok).to.equal(true);
-    await storage.get('/lost/updated');
+    await storage.get(`${lost}/updated`);
     expect(memberOf(c)).to.equal(follower.name);
     await cluster.kill(leader);
     // Sent at once: the follower forwards them to the dead leader (it notices the loss only after
     // an election timeout, 1 s), where they are lost; etcd answers nothing until its request timeout.
     const sentAt = Date.now();
-    const raw = c.txn({ success: [{ put: { key: b('/lost/raw'), value: b('r') } }] }).then(() => undefined, (e) => ({ err: e as StorageError, ms: Date.now() - sentAt }));
+    const raw = c.txn({ success: [{ put: { key: b(`${lost}/raw`), value: b('r') } }] }).then(() => undefined, (e) => ({ err: e as StorageError, ms: Date.now() - sentAt }));
     // A write the follower refuses with "no leader" (once it has noticed the loss) was not sent:
     // the client tries it again, as on a 503.
     const again = async <T>(write: () => Promise<T>): Promise<T> => {
@@ -128,8 +130,8 @@ describe('etcd client fail-over on a 3-member cluster', function () {
         }
       }
     };
-    const create = again(() => storage.create('/lost/created', b('c1'))).then((r) => ({ r, ms: Date.now() - sentAt }));
-    const update = again(() => storage.update('/lost/updated', b('v2'), updated.revision)).then((r) => ({ r, ms: Date.now() - sentAt }));
+    const create = again(() => storage.create(`${lost}/created`, b('c1'))).then((r) => ({ r, ms: Date.now() - sentAt }));
+    const update = again(() => storage.update(`${lost}/updated`, b('v2'), updated.revision)).then((r) => ({ r, ms: Date.now() - sentAt }));
     let leaderAt = 0;
     void cluster.waitLeader(30_000).then(() => { leaderAt = Date.now() - sentAt; }, () => undefined);
     const rawOutcome = await raw;
@@ -144,7 +146,7 @@ describe('etcd client fail-over on a 3-member cluster', function () {
     // Applied once each: the create's version 1, the update's 2 (a second apply would fail its compare).
     const check = new EtcdKvClient({ endpoints: cluster.endpoints.filter((e) => e !== cluster.member(leader).clientUrl) });
     clients.push(check);
-    const [cr, ur] = await Promise.all([check.range({ key: b('/lost/created') }), check.range({ key: b('/lost/updated') })]);
+    const [cr, ur] = await Promise.all([check.range({ key: b(`${lost}/created`) }), check.range({ key: b(`${lost}/updated`) })]);
     expect([cr.kvs[0]?.value.toString(), cr.kvs[0]?.version]).to.deep.equal(['c1', 1]);
     expect([ur.kvs[0]?.value.toString(), ur.kvs[0]?.version]).to.deep.equal(['v2', 2]);
   });
