@@ -11,8 +11,7 @@
  * - recovery: the first acked write after a given moment (when etcd has a leader again).
  */
 import https from 'node:https';
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { readKubeconfig } from './process-client';
 
 export interface Target {
   url: string;
@@ -28,20 +27,8 @@ export interface HttpResult {
 
 /** An HTTPS client with the kubeconfig's server, CA and admin client certificate. */
 export function targetFromKubeconfig(kubeconfigPath: string): Target {
-  const config = parseYaml(readFileSync(kubeconfigPath, 'utf8'));
-  const cluster = config.clusters[0].cluster;
-  const user = config.users[0].user;
-  const b64 = (s: string) => Buffer.from(s, 'base64');
-  return {
-    url: cluster.server,
-    agent: new https.Agent({
-      ca: b64(cluster['certificate-authority-data']),
-      cert: b64(user['client-certificate-data']),
-      key: b64(user['client-key-data']),
-      keepAlive: true,
-      maxSockets: 32,
-    }),
-  };
+  const { url, ca, cert, key } = readKubeconfig(kubeconfigPath);
+  return { url, agent: new https.Agent({ ca, cert, key, keepAlive: true, maxSockets: 32 }) };
 }
 
 /** One request; network failures resolve as status 0 with the error message as body. */
