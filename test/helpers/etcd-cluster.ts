@@ -19,7 +19,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { ensurePki, Pki } from '../../lib/server/pki';
-import { freeLoopbackPort } from './free-port';
+import { stableLoopbackPort } from './free-port';
 
 export interface ClusterMember {
   name: string;
@@ -138,7 +138,7 @@ export async function startTestEtcdCluster(opts: StartClusterOptions = {}): Prom
   const used = new Set<number>();
   const port = async () => {
     for (;;) {
-      const p = await freeLoopbackPort();
+      const p = await stableLoopbackPort();
       if (!used.has(p)) {
         used.add(p);
         return p;
