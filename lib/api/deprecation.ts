@@ -56,7 +56,7 @@ export class DeprecatedApiRequests {
 
   constructor(metrics: MetricsRegistry, naming: Naming) {
     this.gauge = metrics.gauge({
-      name: 'apiserver_requested_deprecated_apis', stability: 'STABLE',
+      name: 'apiserver_requested_deprecated_apis', aggregator: 'max', stability: 'STABLE',
       help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
       labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
     });

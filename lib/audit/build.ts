@@ -35,6 +35,8 @@ export interface AuditBuildOptions {
   extraBackends?: AuditBackend[];
   /** Wraps the log backend in --audit-log-mode=batch. */
   wrapBatch?: (b: AuditBackend) => AuditBackend;
+  /** A worker process of --workers: the log file is written by the primary (shared-file.ts). */
+  worker?: boolean;
 }
 
 /** Reads the policy and opens the log; throws an Error with a one-line message. */
@@ -47,6 +49,7 @@ export async function buildAudit(o: AuditBuildOptions): Promise<BuiltAudit> {
     const log = new LogBackend({
       path: config.auditLogPath, format: config.auditLogFormat as LogFormat,
       maxSizeMb: config.auditLogMaxsize, maxBackups: config.auditLogMaxbackup, maxAgeDays: config.auditLogMaxage, compress: config.auditLogCompress,
+      worker: o.worker,
       onError: (n, err) => {
         o.counters.error('log', n);
         o.log.warn('audit log write failed', { events: n, error: err.message });

@@ -5,7 +5,8 @@
  * counted (apiserver_audit_error_total{plugin="log"}) and logged, never thrown.
  */
 import { AuditBackend, AuditEvent } from './types';
-import { RotatingFile, RotationOptions } from './rotating-file';
+import { RotationOptions } from './rotating-file';
+import { AppendFile, appendFileFor } from './shared-file';
 
 export const LOG_FORMATS = ['legacy', 'json'] as const;
 export type LogFormat = typeof LOG_FORMATS[number];
@@ -16,6 +17,8 @@ export interface LogBackendOptions extends RotationOptions {
   format: LogFormat;
   /** Counts events lost to a failed write. */
   onError: (events: number, err: Error) => void;
+  /** A worker process of --workers: the primary writes the file for all of them (shared-file.ts). */
+  worker?: boolean;
 }
 
 /** Events formatted and queued now, written in order by one drain. */
@@ -23,10 +26,10 @@ export class LogBackend implements AuditBackend {
   readonly name = 'log';
   private queue: { line: string; count: number }[] = [];
   private draining?: Promise<void>;
-  private readonly file?: RotatingFile;
+  private readonly file?: AppendFile;
 
   constructor(private readonly opts: LogBackendOptions) {
-    if (opts.path !== '-') this.file = new RotatingFile(opts.path, opts);
+    if (opts.path !== '-') this.file = appendFileFor(opts.path, opts, opts.worker ?? false);
   }
 
   /** Opens the file now, so an unwritable path stops the start. */

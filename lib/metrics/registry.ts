@@ -124,10 +124,16 @@ export class MetricsRegistry {
     return this.enabled ? new FastCounter<L>(common) : NOOP as unknown as CounterMetric<L>;
   }
 
-  /** `collect` runs at each scrape (a gauge read from elsewhere, e.g. a watch cache's size). */
-  gauge<L extends string>(opts: MetricOptions<L> & { collect?: (this: client.Gauge<L>) => void | Promise<void> }): client.Gauge<L> {
+  /**
+   * `collect` runs at each scrape (a gauge read from elsewhere, e.g. a watch cache's size).
+   * `aggregator`: how the workers' values of --workers combine on /metrics (cluster-metrics.ts):
+   * 'sum' (the default) for what each worker adds, 'max' for what every worker sees alike.
+   */
+  gauge<L extends string>(opts: MetricOptions<L> & { collect?: (this: client.Gauge<L>) => void | Promise<void>; aggregator?: client.Aggregator }): client.Gauge<L> {
     const common = this.common(opts);
-    return this.enabled ? new client.Gauge<L>({ ...common, ...(opts.collect ? { collect: opts.collect } : {}) }) : NOOP as unknown as client.Gauge<L>;
+    return this.enabled
+      ? new client.Gauge<L>({ ...common, ...(opts.collect ? { collect: opts.collect } : {}), ...(opts.aggregator ? { aggregator: opts.aggregator } : {}) })
+      : NOOP as unknown as client.Gauge<L>;
   }
 
   histogram<L extends string>(opts: HistogramOptions<L>): HistogramMetric<L> {
@@ -135,9 +141,16 @@ export class MetricsRegistry {
     return this.enabled ? new FastHistogram<L>(common, opts.buckets) : NOOP as unknown as HistogramMetric<L>;
   }
 
-  /** The Prometheus text exposition of every exposed metric. */
+  /** The Prometheus text exposition of every exposed metric (of every worker, in a worker of --workers). */
   render(): Promise<string> {
-    return this.registry.metrics();
+    return this.renderer ? this.renderer() : this.registry.metrics();
+  }
+
+  private renderer?: () => Promise<string>;
+
+  /** In a worker of --workers: /metrics shows the whole server, gathered by the primary (cluster-metrics.ts). */
+  renderThrough(renderer: () => Promise<string>): void {
+    this.renderer = renderer;
   }
 
   get contentType(): string {

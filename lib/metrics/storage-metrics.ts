@@ -26,7 +26,7 @@ export class StorageObjectsMetric {
     const caches = this.caches;
     const polled = this.polled;
     registry.gauge({
-      name: 'apiserver_storage_objects', labelNames: ['resource'], stability: 'STABLE',
+      name: 'apiserver_storage_objects', aggregator: 'max', labelNames: ['resource'], stability: 'STABLE',
       help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
       collect() {
         // Resources come and go (custom resources): only those counted now have a series.

@@ -136,6 +136,8 @@ export interface ServerConfig {
   // --- C1: overload and listener limits ---
   /** system:masters is served past the in-flight limits (kube-apiserver's behaviour; not a kube flag). */
   maxInflightExemptMasters: boolean;
+  /** Server processes sharing the listening socket (lib/server/workers.ts); 1 serves in this process. */
+  workers: number;
   /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS; 0: 1000 (kube's recommended value). */
   http2MaxStreamsPerConnection: number;
   // --- F: TLS ---
@@ -615,6 +617,8 @@ export const FLAGS: readonly FlagDef[] = [
   // --- C1: overload and listener limits ---
   flag('max-inflight-exempt-masters', 'maxInflightExemptMasters', bool, true,
     'Serve members of system:masters past --max-requests-inflight and --max-mutating-requests-inflight, as kube-apiserver does.'),
+  flag('workers', 'workers', int(1, 64), 1,
+    'Server processes that share the listening port, each with its own etcd client and watch cache; controllers and compaction run in the first. The in-flight limits are shared among them. Not a kube-apiserver flag.'),
   flag('http2-max-streams-per-connection', 'http2MaxStreamsPerConnection', int(0, INT_MAX), 0,
     'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means 1000.'),
   // --- F: TLS ---

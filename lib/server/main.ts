@@ -2,9 +2,11 @@
  * The process entry point: `npm start -- [flags]`. Flags are kube-apiserver's names; a bad
  * flag stops the start with a one-line reason. SIGINT/SIGTERM shut down gracefully.
  */
-import { FlagError, helpText, parseFlags } from './flags';
+import { FlagError, helpText, parseFlags, ServerConfig } from './flags';
 import { startServer } from './server';
-import { logger } from './logger';
+import { logger, setLogLevel } from './logger';
+import { startWorkers, WorkerReady } from './workers';
+import { WorkerRole, workerRoleFromEnv } from './worker-role';
 
 async function main(): Promise<void> {
   let config;
@@ -21,10 +23,21 @@ async function main(): Promise<void> {
     process.stdout.write(`${helpText()}\n`);
     return;
   }
-  const server = await startServer(config);
+  const role = workerRoleFromEnv();
+  if (role) {
+    await runWorker(config, role);
+    return;
+  }
+  let server;
+  if (config.workers > 1) {
+    setLogLevel(config.logLevel);
+    server = await startWorkers(config, process.argv.slice(2));
+  } else {
+    server = await startServer(config);
+  }
   process.stdout.write([
     '',
-    `orch-apiserver is serving at ${server.url}`,
+    `orch-apiserver is serving at ${server.url}${config.workers > 1 ? ` (${config.workers} workers)` : ''}`,
     `admin kubeconfig: ${server.kubeconfigPath}`,
     `try: kubectl --kubeconfig ${server.kubeconfigPath} get namespaces`,
     '',
@@ -41,6 +54,27 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
+}
+
+/**
+ * A worker of --workers (workers.ts): serves, tells the primary, and drains on the SIGTERM the
+ * primary sends. SIGINT is left to the primary (Ctrl-C reaches the whole process group; the
+ * primary turns it into one SIGTERM per worker).
+ */
+async function runWorker(config: ServerConfig, role: WorkerRole): Promise<void> {
+  process.on('SIGINT', () => undefined);
+  const server = await startServer(role.etcdServers ? { ...config, etcdServers: role.etcdServers } : config, { worker: role });
+  const ready: WorkerReady = { type: 'orch-worker-ready', url: server.url, kubeconfigPath: server.kubeconfigPath };
+  process.send?.(ready);
+  let stopping = false;
+  process.on('SIGTERM', () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    server.stop().then(() => process.exit(0), (err) => {
+      logger.error('worker shutdown failed', { worker: role.index, error: String(err) });
+      process.exit(1);
+    });
+  });
 }
 
 main().catch((err) => {

@@ -84,6 +84,8 @@ import { CrServingFactory } from '../apiextensions/serving/types';
 import { buildCrServing } from '../apiextensions/serving/cr-resource-def';
 import { CustomResourceServing, startCustomResourceServing } from './custom-resources';
 import { encryptionAtRestFromFlags } from './encryption-config';
+import { WorkerRole, workerShare } from './worker-role';
+import { clusterMetricsRenderer } from './cluster-metrics';
 
 export interface RunningServer {
   /** e.g. `https://127.0.0.1:6443` */
@@ -126,6 +128,8 @@ export interface StartOptions {
   crServingFactory?: CrServingFactory;
   /** Shorter listener timeouts for tests (listener-options.ts; not flags, as in kube-apiserver). */
   listener?: Partial<ListenerLimits>;
+  /** Set in a worker process of --workers (workers.ts); absent when the server is one process. */
+  worker?: WorkerRole;
 }
 
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
@@ -144,6 +148,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     warn: (m) => logger.warn(m), showHiddenForVersion: config.showHiddenMetricsForVersion, enabled: opts.metrics ?? true,
   });
   collectProcessMetrics(metrics);
+  if (opts.worker && metrics.enabled) metrics.renderThrough(clusterMetricsRenderer(metrics.registry));
   for (const w of gates.warnings) logger.warn(w);
   // proto/ is parsed now, so a broken file stops the start; then protobuf responses are offered.
   loadProtoRoot();
@@ -167,7 +172,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // Encryption at rest (--encryption-provider-config): a bad file stops the start here.
   const encryption = encryptionAtRestFromFlags(config, metrics, logger);
   // The audit policy and log (lib/audit): a bad policy file or an unwritable log stops the start here.
-  const audit = await buildAudit({ config, naming, log: logger, ...auditBackendsFromFlags(config, metrics, logger) });
+  const audit = await buildAudit({ config, naming, log: logger, ...auditBackendsFromFlags(config, metrics, logger), worker: opts.worker !== undefined });
   const signingAuthority = config.clusterSigningCertFile
     ? loadSigningAuthority(config.clusterSigningCertFile, config.clusterSigningKeyFile) : loadSigningAuthority(pki.caCertFile, pki.caKeyFile);
 
@@ -210,7 +215,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // A resource's storage: measured, and below that encrypted when a rule covers it (the watch cache above holds plaintext).
   const storageForResource = (resource: string) => etcdMetrics.storageFor(encryption ? encryption.storageFor(resource, storage) : storage, resource);
   const storageObjects = new StorageObjectsMetric(metrics);
-  const compactor = startCompactor(kvClient, config.etcdCompactionIntervalMs, logger);
+  // Worker 0 (or the only process) owns everything done once per server: compaction, the
+  // controllers, the extension-apiserver-authentication ConfigMap and the admin kubeconfig.
+  const primaryDuties = (opts.worker?.index ?? 0) === 0;
+  const compactor = startCompactor(kvClient, primaryDuties ? config.etcdCompactionIntervalMs : 0, logger);
 
   const { resources } = runtime;
   for (const def of resources) {
@@ -271,8 +279,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   controllers.add('clusterrole-aggregation', () => ClusterRoleAggregationController.forStores(stores, naming.group('rbac.authorization')));
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
-  await authenticationInfo.start();
-  servingTls.onClientCaChange((pem) => authenticationInfo.updateClientCa(pem));
+  if (primaryDuties) await authenticationInfo.start();
+  if (primaryDuties) servingTls.onClientCaChange((pem) => authenticationInfo.updateClientCa(pem));
   const issuers = config.serviceAccountIssuer.length ? config.serviceAccountIssuer : [naming.defaultServiceAccountIssuer];
   const apiAudiences = config.apiAudiences.length ? config.apiAudiences : issuers;
   const serviceAccountKeys = await loadServiceAccountKeys({
@@ -293,7 +301,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   controllers.add('tokencleaner', () => TokenCleaner.forStores(stores.values(), naming));
   controllers.add('bootstrapsigner', () => BootstrapSigner.forStores(stores.values(), naming, rootCaPem, serverUrl));
   // With --leader-elect, only the replica holding the Lease runs them; a lone one takes it now.
-  await controllers.run(config.leaderElect
+  if (primaryDuties) await controllers.run(config.leaderElect
     ? controllerManagerElector(controllers, stores.get(storeKey(naming.group('coordination'), 'v1', 'leases')) as GenericStore, naming, config)
     : undefined);
   const lookup = (resource: string): ObjectLookup => {
@@ -329,7 +337,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const app = buildApp({
     naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, audit: audit.filter,
-    inflight: { readOnlyLimit: config.maxRequestsInflight, mutatingLimit: config.maxMutatingRequestsInflight, exemptMasters: config.maxInflightExemptMasters },
+    // The flags limit the server: each of --workers processes gets its share.
+    inflight: {
+      readOnlyLimit: workerShare(config.maxRequestsInflight, opts.worker), mutatingLimit: workerShare(config.maxMutatingRequestsInflight, opts.worker),
+      exemptMasters: config.maxInflightExemptMasters,
+    },
     requestTimeoutMs: config.requestTimeoutMs,
   });
   const limits = listenerLimits(config, opts.listener);
@@ -343,7 +355,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     // only an HTTP/2 session turns it off itself). Without it an HTTP/1.1 response written while
     // the TLS 1.3 session tickets are still unacknowledged waits ~40 ms for the client's delayed ACK.
     noDelay: true,
-  }, withTurnBudget(app.callback(), REQUESTS_PER_TURN, turnQueueBound(config.maxRequestsInflight, config.maxMutatingRequestsInflight)));
+  }, withTurnBudget(app.callback(), REQUESTS_PER_TURN,
+    turnQueueBound(workerShare(config.maxRequestsInflight, opts.worker), workerShare(config.maxMutatingRequestsInflight, opts.worker))));
+  // One set of TLS session ticket keys for all workers: a client resumes its session on any of them.
+  if (opts.worker?.ticketKeys) server.setTicketKeys(opts.worker.ticketKeys);
   server.setTimeout(0);
   applyListenerLimits(server, limits);
   const sessions = new Set<http2.ServerHttp2Session>();
@@ -361,7 +376,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   serverUrl.set(url);
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
-  await writeKubeconfig(kubeconfigPath, {
+  if (primaryDuties) await writeKubeconfig(kubeconfigPath, {
     server: url, caCertPem: pki.caCertPem,
     clientCertPem: readFileSync(pki.adminCertFile, 'utf8'), clientKeyPem: readFileSync(pki.adminKeyFile, 'utf8'),
   });
