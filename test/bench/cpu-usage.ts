@@ -7,16 +7,37 @@ import { readFileSync } from 'node:fs';
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
 const CLOCK_TICKS_PER_SEC = 100;
 
-/** CPU seconds (user + system) used so far by `pid`, or undefined when /proc cannot tell. */
+/**
+ * CPU seconds (user + system) used so far by `pid` and its live child processes (the workers of
+ * a server with --workers), or undefined when /proc cannot tell.
+ */
 export function processCpuSeconds(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
+  const own = statFields(pid);
+  if (!own) return undefined;
+  let ticks = Number(own[11]) + Number(own[12]);
+  for (const child of childPids(pid)) {
+    const f = statFields(child);
+    if (f) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks / CLOCK_TICKS_PER_SEC;
+}
+
+/** The fields of /proc/<pid>/stat after the parenthesised command name (state is [0], utime [11], stime [12]). */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SEC;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
+  }
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
   }
 }
 

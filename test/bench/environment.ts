@@ -17,6 +17,8 @@ import { Pki, signClientCertificate } from '../../lib/server/pki';
 export interface EnvironmentOptions {
   /** Node flags for the server process, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof']. */
   serverNodeArgs?: string[];
+  /** Extra server flags, e.g. ['--workers=2']. */
+  serverArgs?: string[];
 }
 
 export interface BenchEnvironment {
@@ -66,7 +68,7 @@ export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Prom
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orch-bench-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const server: ServerProcess = await startServerProcess([
-      `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error',
+      `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error', ...(opts.serverArgs ?? []),
     ], { nodeArgs: opts.serverNodeArgs });
     cleanups.push(async () => { await server.stop(); });
     const conn = loadKubeconfig(server.kubeconfigPath);

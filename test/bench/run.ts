@@ -24,6 +24,7 @@ import { encryptionBench } from './encryption.bench';
 import { load4xBench } from './load-4x.bench';
 import { idleWatchesBench } from './idle-watches';
 import { newConnectionBench } from './http1-new-connection.bench';
+import { workersBench } from './workers.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -34,6 +35,7 @@ const BENCHMARKS: Benchmark[] = [
   load4xBench,
   idleWatchesBench,
   newConnectionBench,
+  workersBench,
 ];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
@@ -43,6 +45,7 @@ const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only
   --focus=TEXT          measure only the cells whose metric contains TEXT (crud, list), e.g. --focus='update (PUT with resourceVersion) c=64'
   --server-cpu-prof=DIR write a V8 CPU profile of each server process into DIR (open in Chrome DevTools)
   --server-node-arg=FLAG  a Node/V8 flag for each server process (repeatable), e.g. --server-node-arg=--max-semi-space-size=32
+  --server-arg=FLAG     a server flag for each benchmark's server (repeatable), e.g. --server-arg=--workers=2
 benchmarks:
 ${BENCHMARKS.map((b) => `  ${b.name.padEnd(14)} ${b.description}`).join('\n')}`;
 
@@ -59,6 +62,7 @@ async function main(): Promise<number> {
         focus: { type: 'string' },
         'server-cpu-prof': { type: 'string' },
         'server-node-arg': { type: 'string', multiple: true },
+        'server-arg': { type: 'string', multiple: true },
         help: { type: 'boolean', default: false },
       },
     }).values;
@@ -103,7 +107,7 @@ async function main(): Promise<number> {
     log(`${bench.name}: starting etcd and the server`);
     const started = Date.now();
     try {
-      current = await startBenchEnvironment({ serverNodeArgs: [...serverNodeArgs, ...(bench.serverNodeArgs ?? [])] });
+      current = await startBenchEnvironment({ serverNodeArgs: [...serverNodeArgs, ...(bench.serverNodeArgs ?? [])], serverArgs: flags['server-arg'] });
       if (interrupted) throw new Error(`interrupted by ${interrupted}`);
       const rows: ResultRow[] = await bench.run({ quick: flags.quick, focus: flags.focus, env: current, log });
       // Numbers measured while the environment was being torn down mean nothing.
