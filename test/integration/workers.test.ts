@@ -244,6 +244,69 @@ describe('--workers: one server in several processes', function () {
   });
 });
 
+describe('--workers: the primary killed', function () {
+  this.timeout(120_000);
+
+  it('SIGKILL of the primary takes its workers down at once: nothing is left serving on the port', async () => {
+    const etcd = await startTestEtcd();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-workers-kill-'));
+    let server: ServerProcess | undefined;
+    try {
+      server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--log-level=error',
+        `--etcd-servers=${etcd.endpoint}`, '--workers=2'], { timeoutMs: 60_000 });
+      const workers = childPids(server.process.pid!);
+      expect(workers).to.have.length(2);
+      const creds = readKubeconfig(server.kubeconfigPath);
+      server.process.kill('SIGKILL');
+      const deadline = Date.now() + 10_000;
+      while (workers.some(alive) && Date.now() < deadline) await sleep(50);
+      expect(workers.filter(alive), 'workers still running 10 s after the primary died').to.deep.equal([]);
+      const c = new H1Client(creds, 1);
+      const err = await c.request('GET', '/healthz').then(() => undefined, (e: Error) => e);
+      c.close();
+      expect(err, 'a request answered after the primary and its workers were gone').to.be.instanceOf(Error);
+    } finally {
+      await server?.stop(5_000);
+      await etcd.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('--workers with kubectl', function () {
+  this.timeout(120_000);
+
+  it('kubectl invocations land on either worker and see one consistent server', async () => {
+    const etcd = await startTestEtcd();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-workers-kubectl-'));
+    let server: ServerProcess | undefined;
+    try {
+      server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--log-level=error',
+        `--etcd-servers=${etcd.endpoint}`, '--workers=2'], { timeoutMs: 60_000 });
+      const kubectl = (...args: string[]) => execFileSync('kubectl', [`--kubeconfig=${server!.kubeconfigPath}`, ...args], { encoding: 'utf8' });
+      kubectl('create', 'namespace', 'kc');
+      // Each invocation is a new connection: round-robin alternates the workers.
+      for (let i = 0; i < 6; i++) {
+        kubectl('-n', 'kc', 'create', 'configmap', `c${i}`, `--from-literal=i=${i}`);
+        const names = kubectl('-n', 'kc', 'get', 'configmaps', '-o', 'jsonpath={.items[*].metadata.name}').split(' ');
+        for (let j = 0; j <= i; j++) expect(names, `after creating c${i}`).to.include(`c${j}`);
+        expect(kubectl('-n', 'kc', 'get', 'configmap', `c${i}`, '-o', 'jsonpath={.data.i}')).to.equal(String(i));
+      }
+      kubectl('-n', 'kc', 'patch', 'configmap', 'c0', '--type=merge', '-p', '{"data":{"i":"patched"}}');
+      expect(kubectl('-n', 'kc', 'get', 'configmap', 'c0', '-o', 'jsonpath={.data.i}')).to.equal('patched');
+      // The namespace's service account comes from the controllers, in worker 0 only, once.
+      const deadline = Date.now() + 15_000;
+      let accounts = '';
+      while (Date.now() < deadline && !(accounts = kubectl('-n', 'kc', 'get', 'serviceaccounts', '-o', 'jsonpath={.items[*].metadata.name}'))) await sleep(200);
+      expect(accounts).to.equal('default');
+    } finally {
+      await server?.stop(30_000);
+      await etcd.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('--workers and the audit log', function () {
   this.timeout(120_000);
 
