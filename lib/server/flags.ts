@@ -618,7 +618,7 @@ export const FLAGS: readonly FlagDef[] = [
   flag('max-inflight-exempt-masters', 'maxInflightExemptMasters', bool, true,
     'Serve members of system:masters past --max-requests-inflight and --max-mutating-requests-inflight, as kube-apiserver does.'),
   flag('workers', 'workers', int(1, 64), 1,
-    'Server processes that share the listening port, each with its own etcd client and watch cache; controllers and compaction run in the first. The in-flight limits are shared among them. Not a kube-apiserver flag.'),
+    'Server processes, each with its own etcd client and watch caches. Above 1, the first runs the controllers and compaction and takes no connections, and the others share the listening port and the in-flight limits. Not a kube-apiserver flag.'),
   flag('http2-max-streams-per-connection', 'http2MaxStreamsPerConnection', int(0, INT_MAX), 0,
     'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means 1000.'),
   // --- F: TLS ---

@@ -84,7 +84,7 @@ import { CrServingFactory } from '../apiextensions/serving/types';
 import { buildCrServing } from '../apiextensions/serving/cr-resource-def';
 import { CustomResourceServing, startCustomResourceServing } from './custom-resources';
 import { encryptionAtRestFromFlags } from './encryption-config';
-import { WorkerRole, workerShare } from './worker-role';
+import { WorkerRole, workerServes, workerShare, writesKubeconfig } from './worker-role';
 import { clusterMetricsRenderer } from './cluster-metrics';
 
 export interface RunningServer {
@@ -115,6 +115,8 @@ export interface RunningServer {
   serviceAccountKeys: ServiceAccountKeys;
   /** Graceful stop: readyz fails, the listener stays for the shutdown delay, then drains and closes etcd. */
   stop(): Promise<void>;
+  /** In a worker of --workers that serves no connections: the URL the others serve at. */
+  adoptUrl(url: string): void;
 }
 
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -218,6 +220,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // Worker 0 (or the only process) owns everything done once per server: compaction, the
   // controllers, the extension-apiserver-authentication ConfigMap and the admin kubeconfig.
   const primaryDuties = (opts.worker?.index ?? 0) === 0;
+  // With several workers, worker 0 takes no connections: its core goes to the controllers.
+  const serves = workerServes(opts.worker);
   const compactor = startCompactor(kvClient, primaryDuties ? config.etcdCompactionIntervalMs : 0, logger);
 
   const { resources } = runtime;
@@ -344,53 +348,59 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     },
     requestTimeoutMs: config.requestTimeoutMs,
   });
-  const limits = listenerLimits(config, opts.listener);
-  const server = http2.createSecureServer({
-    // Certificate, key, client CAs, --tls-min-version and --tls-cipher-suites (TLS 1.3 with
-    // AES-128-GCM first, as Go's crypto/tls prefers on AES hardware: ~15% cheaper per byte than
-    // OpenSSL's default AES-256-GCM, which big lists feel).
-    ...servingTls.contextOptions(), requestCert: true, rejectUnauthorized: false, allowHTTP1: true,
-    ...listenerOptions(limits),
-    // Nagle off on every accepted socket (net.Server option; a tls.Server defaults it to false and
-    // only an HTTP/2 session turns it off itself). Without it an HTTP/1.1 response written while
-    // the TLS 1.3 session tickets are still unacknowledged waits ~40 ms for the client's delayed ACK.
-    noDelay: true,
-  }, withTurnBudget(app.callback(), REQUESTS_PER_TURN,
-    turnQueueBound(workerShare(config.maxRequestsInflight, opts.worker), workerShare(config.maxMutatingRequestsInflight, opts.worker))));
-  // One set of TLS session ticket keys for all workers: a client resumes its session on any of them.
-  if (opts.worker?.ticketKeys) server.setTicketKeys(opts.worker.ticketKeys);
-  server.setTimeout(0);
-  applyListenerLimits(server, limits);
-  const sessions = new Set<http2.ServerHttp2Session>();
-  server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
-  const sockets = new Set<import('node:net').Socket>();
-  server.on('secureConnection', (sock) => { sockets.add(sock); sock.on('close', () => sockets.delete(sock)); });
+  const listener = serves ? await listen() : undefined;
+  async function listen() {
+    const limits = listenerLimits(config, opts.listener);
+    const server = http2.createSecureServer({
+      // Certificate, key, client CAs, --tls-min-version and --tls-cipher-suites (TLS 1.3 with
+      // AES-128-GCM first, as Go's crypto/tls prefers on AES hardware: ~15% cheaper per byte than
+      // OpenSSL's default AES-256-GCM, which big lists feel).
+      ...servingTls.contextOptions(), requestCert: true, rejectUnauthorized: false, allowHTTP1: true,
+      ...listenerOptions(limits),
+      // Nagle off on every accepted socket (net.Server option; a tls.Server defaults it to false and
+      // only an HTTP/2 session turns it off itself). Without it an HTTP/1.1 response written while
+      // the TLS 1.3 session tickets are still unacknowledged waits ~40 ms for the client's delayed ACK.
+      noDelay: true,
+    }, withTurnBudget(app.callback(), REQUESTS_PER_TURN,
+      turnQueueBound(workerShare(config.maxRequestsInflight, opts.worker), workerShare(config.maxMutatingRequestsInflight, opts.worker))));
+    // One set of TLS session ticket keys for all workers: a client resumes its session on any of them.
+    if (opts.worker?.ticketKeys) server.setTicketKeys(opts.worker.ticketKeys);
+    server.setTimeout(0);
+    applyListenerLimits(server, limits);
+    const sessions = new Set<http2.ServerHttp2Session>();
+    server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
+    const sockets = new Set<import('node:net').Socket>();
+    server.on('secureConnection', (sock) => { sockets.add(sock); sock.on('close', () => sockets.delete(sock)); });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.securePort, config.bindAddress, () => { server.off('error', reject); resolve(); });
-  });
-  servingTls.watch(server);
-  const port = (server.address() as AddressInfo).port;
-  const host = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
-  url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  serverUrl.set(url);
-  const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
-  if (primaryDuties) await writeKubeconfig(kubeconfigPath, {
-    server: url, caCertPem: pki.caCertPem,
-    clientCertPem: readFileSync(pki.adminCertFile, 'utf8'), clientKeyPem: readFileSync(pki.adminKeyFile, 'utf8'),
-  });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.securePort, config.bindAddress, () => { server.off('error', reject); resolve(); });
+    });
+    servingTls.watch(server);
+    const port = (server.address() as AddressInfo).port;
+    const host = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
+    url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    serverUrl.set(url);
+    const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
+    if (writesKubeconfig(opts.worker)) await writeKubeconfig(kubeconfigPath, {
+      server: url, caCertPem: pki.caCertPem,
+      clientCertPem: readFileSync(pki.adminCertFile, 'utf8'), clientKeyPem: readFileSync(pki.adminKeyFile, 'utf8'),
+    });
+    return { server, sessions, sockets, port, kubeconfigPath };
+  }
+  const kubeconfigPath = listener?.kubeconfigPath ?? path.join(dataDir, 'admin.kubeconfig');
+  const port = listener?.port ?? 0;
   health.markStarted();
-  logger.info('serving', { url, flavor: naming.flavor, etcd: endpoints.join(',') });
+  logger.info(serves ? 'serving' : 'running the controllers (serves no connections)', { url, flavor: naming.flavor, etcd: endpoints.join(','), worker: opts.worker?.index });
 
-  const tracker = new RequestTracker(server);
+  const tracker = listener && new RequestTracker(listener.server);
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       health.startShutdown();
       if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
       // Stop accepting, end the watches cleanly, let requests in flight finish (graceful-shutdown.ts).
-      await drainServer({ server, sessions, sockets, app, tracker }, config.shutdownWatchTerminationGracePeriodMs, DRAIN_TIMEOUT_MS);
+      if (listener) await drainServer({ ...listener, app, tracker: tracker! }, config.shutdownWatchTerminationGracePeriodMs, DRAIN_TIMEOUT_MS);
       servingTls.close();
       // After the last response (watches end with their ResponseComplete): flush the audit backends.
       await audit.shutdown();
@@ -409,7 +419,12 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     })();
     return stopping;
   };
-  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, registry, customResources, authentication, authorization, admission, admissionMetrics, controllers, metrics, tokenGenerator, serviceAccountKeys, stop };
+  // A worker that serves no connections hears the server's URL from the primary (the bootstrap signer publishes it).
+  const adoptUrl = (served: string) => {
+    url = served;
+    serverUrl.set(served);
+  };
+  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, registry, customResources, authentication, authorization, admission, admissionMetrics, controllers, metrics, tokenGenerator, serviceAccountKeys, stop, adoptUrl };
 }
 
 /** The namespaced stores, one per key prefix: versions of one resource share their objects. */

@@ -1,6 +1,6 @@
 /**
  * What a worker process of `--workers=N` knows of its place (workers.ts starts them): its index
- * (0 owns the once-per-server duties), how many there are, the etcd the primary started when
+ * (0 owns the once-per-server duties and, of several, serves no connections), how many there are, the etcd the primary started when
  * there is no --etcd-servers, and the TLS session ticket keys all of them share. The primary
  * hands it over in one environment variable, so a worker parses the same command line as the
  * primary did and nothing else.
@@ -32,10 +32,26 @@ export function workerRoleFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerR
 }
 
 /**
- * A worker's part of a server-wide limit (0: unlimited stays unlimited). The parts add up to at
- * least the limit: a limit of 5 over 2 workers is 3 each, never 2.
+ * Whether this process takes connections: a lone server does; of several workers, worker 0 does
+ * not (it runs the controllers, compaction and the other once-per-server duties on a core of its
+ * own, as kube-controller-manager runs beside kube-apiserver) and workers 1..N-1 do.
+ */
+export function workerServes(role: WorkerRole | undefined): boolean {
+  return !role || role.count <= 1 || role.index > 0;
+}
+
+/** The serving process that writes the admin kubeconfig (it knows the port): the only one, or worker 1. */
+export function writesKubeconfig(role: WorkerRole | undefined): boolean {
+  return !role || role.index === (role.count > 1 ? 1 : 0);
+}
+
+/**
+ * A serving worker's part of a server-wide limit (0: unlimited stays unlimited), shared among the
+ * workers that take connections. The parts add up to at least the limit: a limit of 5 over 2
+ * workers is 3 each, never 2.
  */
 export function workerShare(limit: number, role: WorkerRole | undefined): number {
-  if (!role || role.count <= 1 || limit <= 0) return limit;
-  return Math.ceil(limit / role.count);
+  const serving = role ? Math.max(1, role.count - 1) : 1;
+  if (!role || role.count <= 1 || serving <= 1 || limit <= 0) return limit;
+  return Math.ceil(limit / serving);
 }

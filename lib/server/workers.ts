@@ -2,14 +2,16 @@
  * `--workers=N` (N > 1): the primary process of a server made of N worker processes.
  *
  * Each worker is a whole server (server.ts): its own etcd client, watch caches, admission and
- * authorization state, and HTTPS listener. They share one listening port through node:cluster;
- * the primary accepts connections and hands them out round-robin, so a connection (and every
- * HTTP/2 stream on it) stays with one worker. Work done once per server (compaction, the
- * controllers, the extension-apiserver-authentication ConfigMap, the admin kubeconfig) is done by
- * worker 0 alone. The primary itself serves nothing: it starts the embedded etcd when there is no
- * --etcd-servers (so etcd outlives a worker), starts worker 0 and, once it serves (bootstrap
- * done), the others; it restarts a worker that dies, and on SIGTERM/SIGINT drains them all
- * before it stops etcd.
+ * authorization state. Worker 0 runs what is done once per server (compaction, the controllers,
+ * the extension-apiserver-authentication ConfigMap) and takes no connections: the controllers
+ * follow every change through their informers, which costs the serving process about a fifth of
+ * its time per write, and here they get a core of their own, as kube-controller-manager beside
+ * kube-apiserver. Workers 1..N-1 share the listening port through node:cluster; the primary
+ * accepts connections and hands them out round-robin, so a connection (and every HTTP/2 stream
+ * on it) stays with one worker. The primary itself serves nothing: it starts the embedded etcd
+ * when there is no --etcd-servers (so etcd outlives a worker), starts worker 0 (PKI, bootstrap,
+ * policy) and, once it runs, the others; it tells worker 0 the URL they serve at, restarts a
+ * worker that dies, and on SIGTERM/SIGINT drains them all before it stops etcd.
  */
 import cluster, { Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
@@ -26,6 +28,16 @@ export interface WorkerReady {
   type: 'orch-worker-ready';
   url: string;
   kubeconfigPath: string;
+}
+
+/** What the primary tells worker 0 (which does not listen) once the serving workers do. */
+export interface ServerUrlMessage {
+  type: 'orch-server-url';
+  url: string;
+}
+
+export function isServerUrlMessage(m: unknown): m is ServerUrlMessage {
+  return typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'orch-server-url';
 }
 
 export function isWorkerReady(m: unknown): m is WorkerReady {
@@ -65,7 +77,8 @@ export async function startWorkers(config: ServerConfig, argv: string[]): Promis
   let stopping = false;
   let ready: WorkerReady | undefined;
 
-  /** Forks worker `index`; resolves when it serves, rejects when it exits first. */
+  let servedUrl: string | undefined;
+  /** Forks worker `index`; resolves when it runs (serves, for 1..N-1), rejects when it exits first. */
   const fork = (index: number): Promise<WorkerReady> => {
     const role: WorkerRole = { index, count: config.workers, etcdServers, ticketKeys };
     const w = cluster.fork({ [WORKER_ENV]: encodeWorkerRole(role) });
@@ -78,6 +91,8 @@ export async function startWorkers(config: ServerConfig, argv: string[]): Promis
       w.on('message', (m) => {
         if (!isWorkerReady(m) || served) return;
         served = true;
+        // A restarted worker 0 learns the URL at once.
+        if (index === 0 && servedUrl) w.send({ type: 'orch-server-url', url: servedUrl } satisfies ServerUrlMessage);
         resolve(m);
       });
       w.on('exit', (code, signal) => {
@@ -111,9 +126,13 @@ export async function startWorkers(config: ServerConfig, argv: string[]): Promis
     if (etcd) await etcd.stop();
   };
   try {
-    // Worker 0 first: it creates the PKI and keys, bootstraps namespaces and policy, and writes the kubeconfig.
-    ready = await fork(0);
-    await Promise.all(workers.map((_, i) => (i === 0 ? undefined : fork(i))));
+    // Worker 0 first: it creates the PKI and keys and bootstraps namespaces and policy; then the
+    // serving ones, of which worker 1 writes the kubeconfig.
+    await fork(0);
+    const serving = await Promise.all(workers.map((_, i) => (i === 0 ? undefined : fork(i))));
+    ready = serving[1]!;
+    servedUrl = ready.url;
+    workers[0]?.send({ type: 'orch-server-url', url: servedUrl } satisfies ServerUrlMessage);
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;

@@ -1,8 +1,9 @@
 /**
- * `--workers=N`: one server made of N worker processes behind one port (lib/server/workers.ts),
- * run as an operator runs it (`node dist/lib/server/main.js --workers=2`). Connections are
- * spread over the workers; a write through one is read and watched through the other; a worker
- * that dies is started again while the other serves on; SIGTERM drains them all and leaves no
+ * `--workers=N`: one server made of N worker processes (lib/server/workers.ts), run as an
+ * operator runs it (`node dist/lib/server/main.js --workers=3`): worker 0 runs the controllers
+ * and takes no connections, the others share the port. Connections are spread over the serving
+ * workers; a write through one is read and watched through the other; a worker that dies is
+ * started again while the other serves on; SIGTERM drains them all and leaves no
  * process behind; the in-flight limits are shared among the workers; /metrics merges them; one
  * audit log file for all; the embedded etcd belongs to the primary.
  */
@@ -77,32 +78,51 @@ describe('--workers: one server in several processes', function () {
     etcd = await startTestEtcd();
     dir = mkdtempSync(path.join(os.tmpdir(), 'orch-workers-'));
     server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--log-level=error',
-      `--etcd-servers=${etcd.endpoint}`, '--workers=2', '--max-mutating-requests-inflight=3', '--max-inflight-exempt-masters=false'], { timeoutMs: 60_000 });
+      `--etcd-servers=${etcd.endpoint}`, '--workers=3', '--max-mutating-requests-inflight=3', '--max-inflight-exempt-masters=false'], { timeoutMs: 60_000 });
     creds = readKubeconfig(server.kubeconfigPath);
   });
+
+  /** The workers that hold connections, after 8 new ones held open (round-robin gives each some). */
+  async function servingWorkers(): Promise<number[]> {
+    const clients = Array.from({ length: 8 }, () => new H1Client(creds, 1));
+    try {
+      const replies = await Promise.all(clients.map((c) => c.request('GET', '/api/v1/namespaces/default')));
+      for (const r of replies) expect(r.status).to.equal(200);
+      const owners = new Set(serverSideOwners(portOf(creds)).values());
+      return childPids(server!.process.pid!).filter((p) => owners.has(p));
+    } finally {
+      for (const c of clients) c.close();
+    }
+  }
   after(async () => {
     await server?.stop(30_000);
     await etcd?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs two worker processes that both take connections on the one port', async () => {
+  it('runs three worker processes: two take connections on the one port, the controllers\' one none', async () => {
     const workers = childPids(server!.process.pid!);
-    expect(workers).to.have.length(2);
-    const clients = Array.from({ length: 8 }, () => new H1Client(creds, 1));
+    expect(workers).to.have.length(3);
+    const serving = await servingWorkers();
+    expect(serving, 'workers holding connections').to.have.length(2);
+    // The one left out runs the controllers: a new namespace still gets its service account.
+    const c = new H2Client(creds);
     try {
-      // Eight new connections, held open: round-robin gives each worker some.
-      const replies = await Promise.all(clients.map((c) => c.request('GET', '/api/v1/namespaces/default')));
-      for (const r of replies) expect(r.status).to.equal(200);
-      const owners = new Set(serverSideOwners(portOf(creds)).values());
-      for (const w of workers) expect(owners, `worker ${w} holds no connection`).to.include(w);
+      expect((await c.request('POST', '/api/v1/namespaces', { metadata: { name: 'workers-sa' } })).status).to.equal(201);
+      const deadline = Date.now() + 15_000;
+      let names: string[] = [];
+      while (Date.now() < deadline && !names.includes('default')) {
+        names = ((await c.request('GET', '/api/v1/namespaces/workers-sa/serviceaccounts')).body.items ?? []).map((o: any) => o.metadata.name);
+        await sleep(100);
+      }
+      expect(names).to.include('default');
     } finally {
-      for (const c of clients) c.close();
+      c.close();
     }
   });
 
   it('a write through one worker is read and watched through the other at once', async () => {
-    const [w0, w1] = childPids(server!.process.pid!);
+    const [w0, w1] = await servingWorkers();
     const a = await sessionOn(creds, portOf(creds), w0);
     const b = await sessionOn(creds, portOf(creds), w1);
     try {
@@ -135,8 +155,8 @@ describe('--workers: one server in several processes', function () {
   });
 
   it('shares --max-mutating-requests-inflight among the workers (3 over 2 workers: 2 each)', async () => {
-    // A mutating request held open: a create whose body never ends, on each worker, twice.
-    const workers = childPids(server!.process.pid!);
+    // A mutating request held open: a create whose body never ends, on each serving worker, twice.
+    const workers = await servingWorkers();
     const held: http2.ClientHttp2Stream[] = [];
     const clients: H2Client[] = [];
     try {
@@ -165,7 +185,7 @@ describe('--workers: one server in several processes', function () {
   });
 
   it('/metrics on either worker shows the whole server: counters summed, object counts not doubled', async () => {
-    const [w0, w1] = childPids(server!.process.pid!);
+    const [w0, w1] = await servingWorkers();
     const a = await sessionOn(creds, portOf(creds), w0);
     const b = await sessionOn(creds, portOf(creds), w1);
     try {
@@ -191,8 +211,7 @@ describe('--workers: one server in several processes', function () {
   });
 
   it('a worker that dies is started again; the other serves on without an error', async () => {
-    const before = childPids(server!.process.pid!);
-    const [survivor, victim] = before;
+    const [survivor, victim] = await servingWorkers();
     const client = await sessionOn(creds, portOf(creds), survivor);
     try {
       let failures = 0;
@@ -209,14 +228,14 @@ describe('--workers: one server in several processes', function () {
       let now: number[] = [];
       while (Date.now() < deadline) {
         now = childPids(server!.process.pid!);
-        if (now.length === 2 && !now.includes(victim)) break;
+        if (now.length === 3 && !now.includes(victim)) break;
         await sleep(100);
       }
-      expect(now, 'a new worker in place of the killed one').to.have.length(2);
+      expect(now, 'a new worker in place of the killed one').to.have.length(3);
       expect(now).to.include(survivor);
       expect(now).to.not.include(victim);
-      // The new worker takes connections and answers.
-      const newcomer = now.find((p) => p !== survivor)!;
+      // The new worker (the newest pid) takes connections and answers.
+      const newcomer = Math.max(...now);
       let fresh: H2Client | undefined;
       const readyBy = Date.now() + 30_000;
       while (!fresh && Date.now() < readyBy) {
@@ -282,7 +301,7 @@ describe('--workers with kubectl', function () {
     let server: ServerProcess | undefined;
     try {
       server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--log-level=error',
-        `--etcd-servers=${etcd.endpoint}`, '--workers=2'], { timeoutMs: 60_000 });
+        `--etcd-servers=${etcd.endpoint}`, '--workers=2', '--controllers=*,bootstrapsigner'], { timeoutMs: 60_000 });
       const kubectl = (...args: string[]) => execFileSync('kubectl', [`--kubeconfig=${server!.kubeconfigPath}`, ...args], { encoding: 'utf8' });
       kubectl('create', 'namespace', 'kc');
       // Each invocation is a new connection: round-robin alternates the workers.
@@ -299,6 +318,19 @@ describe('--workers with kubectl', function () {
       let accounts = '';
       while (Date.now() < deadline && !(accounts = kubectl('-n', 'kc', 'get', 'serviceaccounts', '-o', 'jsonpath={.items[*].metadata.name}'))) await sleep(200);
       expect(accounts).to.equal('default');
+      // Worker 0 does not listen: it hears the URL from the primary and publishes it in cluster-info.
+      const url = readKubeconfig(server.kubeconfigPath).url;
+      const infoBy = Date.now() + 15_000;
+      let info = '';
+      while (Date.now() < infoBy && !info.includes(url)) {
+        try {
+          info = execFileSync('kubectl', [`--kubeconfig=${server.kubeconfigPath}`, '-n', 'orch-public', 'get', 'configmap', 'cluster-info', '-o', 'jsonpath={.data.kubeconfig}'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+        } catch {
+          info = '';
+        }
+        if (!info.includes(url)) await sleep(200);
+      }
+      expect(info, 'cluster-info names the URL the workers serve at').to.include(`server: ${url}`);
     } finally {
       await server?.stop(30_000);
       await etcd.stop();
@@ -319,7 +351,7 @@ describe('--workers and the audit log', function () {
       writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: RequestResponse\n    namespaces: ["audited"]\n');
       const logDir = path.join(dir, 'audit');
       server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--log-level=error', `--etcd-servers=${etcd.endpoint}`,
-        '--workers=2', `--audit-policy-file=${policy}`, `--audit-log-path=${path.join(logDir, 'audit.log')}`, '--audit-log-maxsize=1'], { timeoutMs: 60_000 });
+        '--workers=3', `--audit-policy-file=${policy}`, `--audit-log-path=${path.join(logDir, 'audit.log')}`, '--audit-log-maxsize=1'], { timeoutMs: 60_000 });
       const creds = readKubeconfig(server.kubeconfigPath);
       const setup = new H2Client(creds);
       expect((await setup.request('POST', '/api/v1/namespaces', { metadata: { name: 'audited' } })).status).to.equal(201);
@@ -336,7 +368,7 @@ describe('--workers and the audit log', function () {
         }
       }));
       const owners = new Set(serverSideOwners(portOf(creds)).values());
-      expect(owners.size, 'connections on both workers').to.equal(2);
+      expect(owners.size, 'connections on both serving workers').to.equal(2);
       for (const c of clients) c.close();
       await server.stop(30_000);
       server = undefined;
