@@ -1,14 +1,14 @@
 /**
- * Benchmark workers (issue 20 item 3): the environment's server (one process) against a second
- * server with `--workers=2` (lib/server/workers.ts) on an etcd of its own (on a shared etcd each
- * server's watch caches would decode the other's writes too), in alternating rounds:
+ * Benchmark workers (issue 20 item 3): the environment's server (one process) against servers
+ * with `--workers=2` (one serving worker, the controllers in the other) and `--workers=3` (two
+ * serving) (lib/server/workers.ts), each on an etcd of its own (on a shared etcd each server's
+ * watch caches would decode the others' writes too), in alternating rounds:
  * - create and get (resourceVersion=0) of 1 KiB ConfigMaps at c=64 over 64 HTTP/1.1 keep-alive
  *   connections (spread over the workers), with the raw etcd3 transaction rate of the same
  *   moment for creates (crud.bench.ts's baseline, on the environment's etcd) and each side's CPU;
  * - the same creates over one HTTP/2 session, as client-go and kubectl connect: one connection
  *   is one worker;
- * - memory: the RSS of each worker and of the primary once both servers hold the same objects,
- *   against the one-process server's;
+ * - memory: the RSS of the workers and the primary, against the one-process server's;
  * - watch fan-out: the etcd watches each server holds (one per resource per worker), and the
  *   delivery latency of one write to 200 watchers held over 20 HTTP/1.1 connections.
  */
@@ -33,8 +33,10 @@ const CONCURRENCY = 64;
 const ROUNDS = 4;
 const WATCHERS = 200;
 const WATCH_CONNECTIONS = 20;
-const SIDES = ['one', 'two'] as const;
+const SIDES = ['w1', 'w2', 'w3'] as const;
 type Side = typeof SIDES[number];
+const WORKERS: Record<Side, number> = { w1: 1, w2: 2, w3: 3 };
+const label = (s: Side) => (s === 'w1' ? 'one process' : `--workers=${WORKERS[s]}`);
 
 interface Measured { result: LoopResult; cpu: CpuShares }
 
@@ -52,26 +54,38 @@ function childPids(pid: number | undefined): number[] {
 
 export const workersBench: Benchmark = {
   name: NAME,
-  description: 'one server process vs --workers=2 on the same etcd: create/get RV=0 at c=64 over HTTP/1.1 and HTTP/2, memory per worker, watch fan-out',
+  description: 'one server process vs --workers=2 and --workers=3, each on its own etcd: create/get RV=0 at c=64 over HTTP/1.1 and HTTP/2, memory per worker, watch fan-out',
   async run(ctx: BenchContext): Promise<ResultRow[]> {
     const cellMs = ctx.quick ? 2_000 : 12_000;
     const rounds = ctx.quick ? 2 : ROUNDS;
     const namespace = 'bench-workers';
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'orch-bench-workers-'));
-    const cleanups: Array<() => Promise<unknown> | unknown> = [() => rm(dataDir, { recursive: true, force: true })];
+    const cleanups: Array<() => Promise<unknown> | unknown> = [];
     try {
-      // Its own etcd: on a shared one, each server's watch caches would also decode the other's writes.
-      const etcd2 = await startTestEtcd();
-      cleanups.push(() => etcd2.stop());
-      const watchesBefore = await readEtcdWatchGauges(etcd2.endpoint);
-      ctx.log(`${NAME}: starting a second server with --workers=2 on an etcd of its own`);
-      const other = await startServerProcess([
-        `--etcd-servers=${etcd2.endpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error', '--workers=2',
-      ], { timeoutMs: 60_000 });
-      cleanups.push(() => other.stop());
-      const watchesAfter = await readEtcdWatchGauges(etcd2.endpoint);
-      const conns: Record<Side, ServerConnection> = { one: ctx.env.server, two: loadKubeconfig(other.kubeconfigPath) };
-      const pids: Record<Side, number | undefined> = { one: ctx.env.serverPid, two: other.process.pid };
+      const conns = {} as Record<Side, ServerConnection>;
+      const pids = {} as Record<Side, number | undefined>;
+      const etcdPids = {} as Record<Side, number | undefined>;
+      const etcdWatches = {} as Record<Side, number>;
+      conns.w1 = ctx.env.server;
+      pids.w1 = ctx.env.serverPid;
+      etcdPids.w1 = ctx.env.etcdPid;
+      etcdWatches.w1 = (await readEtcdWatchGauges(ctx.env.etcdEndpoint)).watchers - ctx.env.etcdWatchesBeforeServer.watchers;
+      for (const side of SIDES.slice(1)) {
+        // Its own etcd: on a shared one, each server's watch caches would also decode the others' writes.
+        const etcd = await startTestEtcd();
+        cleanups.push(() => etcd.stop());
+        const before = (await readEtcdWatchGauges(etcd.endpoint)).watchers;
+        const dataDir = await mkdtemp(path.join(os.tmpdir(), `orch-bench-${side}-`));
+        cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+        ctx.log(`${NAME}: starting a server with ${label(side)} on an etcd of its own`);
+        const server = await startServerProcess([
+          `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error', `--workers=${WORKERS[side]}`,
+        ], { timeoutMs: 60_000 });
+        cleanups.push(() => server.stop());
+        conns[side] = loadKubeconfig(server.kubeconfigPath);
+        pids[side] = server.process.pid;
+        etcdPids[side] = etcd.pid;
+        etcdWatches[side] = (await readEtcdWatchGauges(etcd.endpoint)).watchers - before;
+      }
       const h1 = Object.fromEntries(SIDES.map((s) => [s, new ApiClient(conns[s], CONCURRENCY)])) as Record<Side, ApiClient>;
       const h2 = Object.fromEntries(SIDES.map((s) => [s, new Http2ApiClient(conns[s], 1)])) as Record<Side, Http2ApiClient>;
       for (const s of SIDES) cleanups.push(() => h1[s].close(), () => h2[s].close());
@@ -79,54 +93,56 @@ export const workersBench: Benchmark = {
       const crud = (s: Side, proto: 'h1' | 'h2') => new ServerCrud(proto === 'h1' ? h1[s] : h2[s], namespace);
       const etcd = ctx.env.etcdClient();
       // The raw side stores what the server stored for one ConfigMap.
-      await crud('one', 'h1').create('bench-shape', 0);
+      await crud('w1', 'h1').create('bench-shape', 0);
       const stored = await etcd.kv.range({ key: Buffer.from(`/registry/configmaps/${namespace}/bench-shape`) });
       if (stored.kvs.length !== 1) throw new Error('the server did not store the ConfigMap under /registry/configmaps/');
       const raw = new RawEtcdCrud(etcd, '/bench-raw/configmaps/bench-workers/', stored.kvs[0].value);
-      // Warm-up of both servers (every worker: 64 connections) and the raw client.
+      // Warm-up of every server (every worker: 64 connections) and the raw client.
       const warm = { durationMs: 0, maxIterations: 400, minIterations: 400, concurrency: CONCURRENCY };
       for (const s of SIDES) await timedLoop(async (i) => { await crud(s, 'h1').create(`${s}-warm-${i}`, i); }, warm);
       await timedLoop(async (i) => { await raw.create(`warm-${i}`, i); }, warm);
 
       const perRound: LoopOptions = { durationMs: cellMs / rounds, maxIterations: 10_000_000, minIterations: 2 * CONCURRENCY, concurrency: CONCURRENCY };
-      const names: Record<Side, string[]> = { one: [], two: [] };
+      const names = Object.fromEntries(SIDES.map((s) => [s, [] as string[]])) as Record<Side, string[]>;
       let rawSeq = 0;
-      const measure = async (cell: string, op: (s: Side | 'raw', round: number) => (i: number) => Promise<void>, withRaw: boolean) => {
-        const results: Record<Side | 'raw', LoopResult[]> = { one: [], two: [], raw: [] };
-        const cpu = { one: new CpuAccumulator(pids.one, ctx.env.etcdPid), two: new CpuAccumulator(pids.two, etcd2.pid), raw: new CpuAccumulator(undefined, ctx.env.etcdPid) };
-        const order: (Side | 'raw')[] = withRaw ? ['one', 'raw', 'two', 'raw'] : ['one', 'two'];
+      type Any = Side | 'raw';
+      const measure = async (cell: string, op: (s: Any, round: number) => (i: number) => Promise<void>, withRaw: boolean) => {
+        const all: Any[] = withRaw ? ['w1', 'raw', 'w2', 'w3', 'raw'] : [...SIDES];
+        const results = Object.fromEntries(all.map((s) => [s, [] as LoopResult[]])) as Record<Any, LoopResult[]>;
+        const cpu = Object.fromEntries(all.map((s) => [s, new CpuAccumulator(s === 'raw' ? undefined : pids[s], s === 'raw' ? ctx.env.etcdPid : etcdPids[s])])) as Record<Any, CpuAccumulator>;
         for (let round = 0; round < rounds; round++) {
-          for (const s of round % 2 ? [...order].reverse() : order) {
-            ctx.log(`${NAME}: ${cell}, ${s === 'raw' ? 'raw etcd3' : s === 'one' ? 'one process' : '--workers=2'}, round ${round + 1}/${rounds}`);
+          for (const s of round % 2 ? [...all].reverse() : all) {
+            ctx.log(`${NAME}: ${cell}, ${s === 'raw' ? 'raw etcd3' : label(s)}, round ${round + 1}/${rounds}`);
             cpu[s].start();
             results[s].push(await timedLoop(op(s, round), perRound));
             cpu[s].stop();
           }
         }
-        return {
-          one: { result: mergeLoops(results.one), cpu: cpu.one.shares() },
-          two: { result: mergeLoops(results.two), cpu: cpu.two.shares() },
-          raw: withRaw ? { result: mergeLoops(results.raw), cpu: cpu.raw.shares() } : undefined,
-        };
+        const out = {} as Record<Any, Measured>;
+        for (const s of new Set(all)) out[s] = { result: mergeLoops(results[s]), cpu: cpu[s].shares() };
+        return out;
       };
       const rows: ResultRow[] = [];
-      const rowsOf = (cell: string, m: { one: Measured; two: Measured; raw?: Measured }, target: boolean) => {
-        const serverMs = (x: Measured) => ((x.cpu.server ?? NaN) / 100) / x.result.opsPerSec * 1000;
-        rows.push({
-          benchmark: NAME, metric: `${cell}: --workers=2 / one process throughput`, unit: 'ops/s',
-          value: m.two.result.opsPerSec, baseline: m.one.result.opsPerSec, ratio: m.two.result.opsPerSec / m.one.result.opsPerSec,
-          note: `${m.two.result.count} vs ${m.one.result.count} ops; CPU % of a core: server ${pct(m.two.cpu.server)} / ${pct(m.one.cpu.server)}, `
-            + `etcd ${pct(m.two.cpu.etcd)} / ${pct(m.one.cpu.etcd)}, load generator ${pct(m.two.cpu.generator)} / ${pct(m.one.cpu.generator)}; `
-            + `server CPU per op ${serverMs(m.two).toFixed(3)} / ${serverMs(m.one).toFixed(3)} ms`,
-        });
-        if (m.raw) {
-          for (const s of SIDES) {
-            const ratio = m[s].result.opsPerSec / m.raw.result.opsPerSec;
+      const serverMs = (x: Measured) => ((x.cpu.server ?? NaN) / 100) / x.result.opsPerSec * 1000;
+      const rowsOf = (cell: string, m: Partial<Record<Any, Measured>>, target: boolean) => {
+        for (const s of SIDES) {
+          const x = m[s]!;
+          const one = m.w1!;
+          const cpuNote = `CPU % of a core: server ${pct(x.cpu.server)}, etcd ${pct(x.cpu.etcd)}, load generator ${pct(x.cpu.generator)}; server CPU per op ${serverMs(x).toFixed(3)} ms`;
+          if (s !== 'w1') {
             rows.push({
-              benchmark: NAME, metric: `${cell}: ${s === 'one' ? 'one process' : '--workers=2'} vs raw etcd3`, unit: 'ops/s',
-              value: m[s].result.opsPerSec, baseline: m.raw.result.opsPerSec, ratio,
+              benchmark: NAME, metric: `${cell}: ${label(s)} / one process throughput`, unit: 'ops/s',
+              value: x.result.opsPerSec, baseline: one.result.opsPerSec, ratio: x.result.opsPerSec / one.result.opsPerSec,
+              note: `${x.result.count} vs ${one.result.count} ops; ${cpuNote} (one process: ${serverMs(one).toFixed(3)} ms)`,
+            });
+          }
+          if (m.raw) {
+            const ratio = x.result.opsPerSec / m.raw.result.opsPerSec;
+            rows.push({
+              benchmark: NAME, metric: `${cell}: ${label(s)} vs raw etcd3`, unit: 'ops/s',
+              value: x.result.opsPerSec, baseline: m.raw.result.opsPerSec, ratio,
               ...(target ? { target: '≥ 1.0x', met: ratio >= 1 } : {}),
-              note: `raw etcd3 txn create_revision==0 -> put in the rounds between (load generator ${pct(m.raw.cpu.generator)}% of a core, etcd ${pct(m.raw.cpu.etcd)}%)`,
+              note: `raw etcd3 txn create_revision==0 -> put in the rounds between (load generator ${pct(m.raw.cpu.generator)}% of a core, etcd ${pct(m.raw.cpu.etcd)}%)${s === 'w1' ? `; ${cpuNote}` : ''}`,
             });
           }
         }
@@ -147,36 +163,32 @@ export const workersBench: Benchmark = {
         await crud(s, 'h2').create(`${s}-h2-${round}-${i}`, i);
       }, true), true);
 
-      // Memory: both servers hold every object of the namespace in their watch caches.
+      // Memory: every server holds every object it stored in its watch caches (as many as it created).
       await new Promise((r) => setTimeout(r, 3_000));
-      const oneRss = processMemory(pids.one).rss;
-      const workers = childPids(pids.two);
-      const workerRss = workers.map((p) => processMemory(p).rss);
-      const primaryRss = processMemory(pids.two).rss;
-      const objects = names.one.length + names.two.length;
-      rows.push({
-        benchmark: NAME, metric: 'RSS of each worker (--workers=2) vs the one-process server', unit: 'MiB',
-        value: mib(Math.max(...workerRss)), baseline: mib(oneRss), ratio: oneRss / Math.max(...workerRss),
-        note: `workers ${workerRss.map((b) => mib(b).toFixed(0)).join(' and ')} MiB, primary ${mib(primaryRss).toFixed(0)} MiB; each holds ~${objects} ConfigMaps of ~1.4 KiB; an extra worker costs about one server's RSS`,
-      });
-      rows.push({
-        benchmark: NAME, metric: 'RSS of the whole --workers=2 server vs the one-process server', unit: 'MiB',
-        value: mib(primaryRss + workerRss.reduce((a, b) => a + b, 0)), baseline: mib(oneRss),
-        ratio: oneRss / (primaryRss + workerRss.reduce((a, b) => a + b, 0)),
-      });
-      const serverWatchers = (await readEtcdWatchGauges(ctx.env.etcdEndpoint)).watchers - ctx.env.etcdWatchesBeforeServer.watchers;
-      rows.push({
-        benchmark: NAME, metric: 'etcd watches held (--workers=2 vs one process)', unit: 'watches',
-        value: watchesAfter.watchers - watchesBefore.watchers, baseline: serverWatchers,
-        note: 'one etcd watch per resource in each worker: every etcd event is decoded once per worker',
-      });
+      const oneRss = processMemory(pids.w1).rss;
+      for (const s of SIDES.slice(1)) {
+        const workerRss = childPids(pids[s]).map((p) => processMemory(p).rss);
+        const primaryRss = processMemory(pids[s]).rss;
+        const total = primaryRss + workerRss.reduce((a, b) => a + b, 0);
+        rows.push({
+          benchmark: NAME, metric: `RSS of the whole ${label(s)} server vs the one-process server`, unit: 'MiB',
+          value: mib(total), baseline: mib(oneRss), ratio: oneRss / total,
+          note: `workers ${workerRss.map((b) => mib(b).toFixed(0)).join(', ')} MiB, primary ${mib(primaryRss).toFixed(0)} MiB; `
+            + `holding ${names[s].length} ConfigMaps of ~1.4 KiB (one process: ${names.w1.length}); each worker holds them all`,
+        });
+        rows.push({
+          benchmark: NAME, metric: `etcd watches held (${label(s)} vs one process)`, unit: 'watches',
+          value: etcdWatches[s], baseline: etcdWatches.w1,
+          note: 'one etcd watch per resource in each worker: every etcd event is decoded once per worker',
+        });
+      }
 
       // Watch fan-out: 200 watchers over 20 connections on each server, one create, time to the last watcher.
       for (const s of SIDES) {
         const latencies = await watchFanout(conns[s], namespace, `fanout-${s}`, h1[s]);
         const sum = summarize(Float64Array.from(latencies));
         rows.push({
-          benchmark: NAME, metric: `watch delivery to ${WATCHERS} watchers over ${WATCH_CONNECTIONS} connections, ${s === 'one' ? 'one process' : '--workers=2'} p99`, unit: 'ms',
+          benchmark: NAME, metric: `watch delivery to ${WATCHERS} watchers over ${WATCH_CONNECTIONS} connections, ${label(s)} p99`, unit: 'ms',
           value: sum.p99, note: `p50 ${sum.p50.toFixed(1)} ms over ${latencies.length} deliveries (10 creates, each to every watcher)`,
         });
       }
