@@ -3,6 +3,7 @@
  * saturated. The server's and etcd's come from /proc (Linux); elsewhere they are unknown.
  */
 import { readFileSync } from 'node:fs';
+import { childPids } from '../helpers/server-process';
 
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
 const CLOCK_TICKS_PER_SEC = 100;
@@ -30,14 +31,6 @@ function statFields(pid: number): string[] | undefined {
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
-  }
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
   }
 }
 

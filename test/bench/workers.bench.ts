@@ -13,14 +13,13 @@
  *   delivery latency of one write to 200 watchers held over 20 HTTP/1.1 connections.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { Benchmark, BenchContext, ResultRow } from './benchmark';
 import { LoopOptions, LoopResult, mergeLoops, summarize, timedLoop } from './latency';
 import { CpuAccumulator, CpuShares } from './cpu-usage';
-import { startServerProcess } from '../helpers/server-process';
+import { childPids, startServerProcess } from '../helpers/server-process';
 import { ApiClient, loadKubeconfig, ServerConnection } from './api-client';
 import { Http2ApiClient } from './http2-api-client';
 import { PAYLOAD, RawEtcdCrud, ServerCrud } from './crud-sides';
@@ -42,15 +41,6 @@ interface Measured { result: LoopResult; cpu: CpuShares }
 
 const pct = (share: number | undefined) => share?.toFixed(0) ?? '?';
 const mib = (bytes: number) => bytes / (1 << 20);
-
-function childPids(pid: number | undefined): number[] {
-  if (pid === undefined) return [];
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 export const workersBench: Benchmark = {
   name: NAME,

@@ -90,6 +90,16 @@ export async function startServerProcess(args: string[], opts: StartServerOption
   }
 }
 
+/** The live child processes of `pid` (the workers and embedded etcd of a server with --workers), from /proc (Linux). */
+export function childPids(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** GET /readyz with the kubeconfig's server, CA and client certificate; true on 200. */
 async function readyzOk(kubeconfigPath: string): Promise<boolean> {
   const config = parseYaml(readFileSync(kubeconfigPath, 'utf8'));

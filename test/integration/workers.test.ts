@@ -15,18 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 import { Credentials, H1Client, H2Client, readKubeconfig, watchH2 } from '../helpers/process-client';
-import { ServerProcess, startServerProcess, startFailureLine } from '../helpers/server-process';
+import { childPids, ServerProcess, startServerProcess, startFailureLine } from '../helpers/server-process';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The live child processes of `pid` (the workers of a primary). */
-function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 function alive(pid: number): boolean {
   try {
@@ -65,6 +56,25 @@ async function sessionOn(creds: Credentials, port: number, pid: number): Promise
 }
 
 const portOf = (creds: Credentials) => Number(new URL(creds.url).port);
+
+/**
+ * A fresh etcd and a server process with `args` (data dir, port 0, quiet logs added), given to
+ * `fn`; everything removed afterwards. `fn` may stop the server itself.
+ */
+async function withWorkers(name: string, args: string[], fn: (server: ServerProcess, dir: string) => Promise<void>): Promise<void> {
+  const etcd = await startTestEtcd();
+  const dir = mkdtempSync(path.join(os.tmpdir(), `orch-workers-${name}-`));
+  let server: ServerProcess | undefined;
+  try {
+    server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--log-level=error',
+      `--etcd-servers=${etcd.endpoint}`, ...args], { timeoutMs: 60_000 });
+    await fn(server, dir);
+  } finally {
+    await server?.stop(30_000);
+    await etcd.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe('--workers: one server in several processes', function () {
   this.timeout(120_000);
@@ -267,28 +277,19 @@ describe('--workers: the primary killed', function () {
   this.timeout(120_000);
 
   it('SIGKILL of the primary takes its workers down at once: nothing is left serving on the port', async () => {
-    const etcd = await startTestEtcd();
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-workers-kill-'));
-    let server: ServerProcess | undefined;
-    try {
-      server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--log-level=error',
-        `--etcd-servers=${etcd.endpoint}`, '--workers=2'], { timeoutMs: 60_000 });
-      const workers = childPids(server.process.pid!);
-      expect(workers).to.have.length(2);
-      const creds = readKubeconfig(server.kubeconfigPath);
-      server.process.kill('SIGKILL');
-      const deadline = Date.now() + 10_000;
-      while (workers.some(alive) && Date.now() < deadline) await sleep(50);
-      expect(workers.filter(alive), 'workers still running 10 s after the primary died').to.deep.equal([]);
-      const c = new H1Client(creds, 1);
-      const err = await c.request('GET', '/healthz').then(() => undefined, (e: Error) => e);
-      c.close();
-      expect(err, 'a request answered after the primary and its workers were gone').to.be.instanceOf(Error);
-    } finally {
-      await server?.stop(5_000);
-      await etcd.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await withWorkers('kill', ['--workers=2'], async (server) => {
+    const workers = childPids(server.process.pid!);
+    expect(workers).to.have.length(2);
+    const creds = readKubeconfig(server.kubeconfigPath);
+    server.process.kill('SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (workers.some(alive) && Date.now() < deadline) await sleep(50);
+    expect(workers.filter(alive), 'workers still running 10 s after the primary died').to.deep.equal([]);
+    const c = new H1Client(creds, 1);
+    const err = await c.request('GET', '/healthz').then(() => undefined, (e: Error) => e);
+    c.close();
+    expect(err, 'a request answered after the primary and its workers were gone').to.be.instanceOf(Error);
+    });
   });
 });
 
@@ -296,46 +297,37 @@ describe('--workers with kubectl', function () {
   this.timeout(120_000);
 
   it('kubectl invocations land on either worker and see one consistent server', async () => {
-    const etcd = await startTestEtcd();
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-workers-kubectl-'));
-    let server: ServerProcess | undefined;
-    try {
-      server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--log-level=error',
-        `--etcd-servers=${etcd.endpoint}`, '--workers=2', '--controllers=*,bootstrapsigner'], { timeoutMs: 60_000 });
-      const kubectl = (...args: string[]) => execFileSync('kubectl', [`--kubeconfig=${server!.kubeconfigPath}`, ...args], { encoding: 'utf8' });
-      kubectl('create', 'namespace', 'kc');
-      // Each invocation is a new connection: round-robin alternates the workers.
-      for (let i = 0; i < 6; i++) {
-        kubectl('-n', 'kc', 'create', 'configmap', `c${i}`, `--from-literal=i=${i}`);
-        const names = kubectl('-n', 'kc', 'get', 'configmaps', '-o', 'jsonpath={.items[*].metadata.name}').split(' ');
-        for (let j = 0; j <= i; j++) expect(names, `after creating c${i}`).to.include(`c${j}`);
-        expect(kubectl('-n', 'kc', 'get', 'configmap', `c${i}`, '-o', 'jsonpath={.data.i}')).to.equal(String(i));
-      }
-      kubectl('-n', 'kc', 'patch', 'configmap', 'c0', '--type=merge', '-p', '{"data":{"i":"patched"}}');
-      expect(kubectl('-n', 'kc', 'get', 'configmap', 'c0', '-o', 'jsonpath={.data.i}')).to.equal('patched');
-      // The namespace's service account comes from the controllers, in worker 0 only, once.
-      const deadline = Date.now() + 15_000;
-      let accounts = '';
-      while (Date.now() < deadline && !(accounts = kubectl('-n', 'kc', 'get', 'serviceaccounts', '-o', 'jsonpath={.items[*].metadata.name}'))) await sleep(200);
-      expect(accounts).to.equal('default');
-      // Worker 0 does not listen: it hears the URL from the primary and publishes it in cluster-info.
-      const url = readKubeconfig(server.kubeconfigPath).url;
-      const infoBy = Date.now() + 15_000;
-      let info = '';
-      while (Date.now() < infoBy && !info.includes(url)) {
-        try {
-          info = execFileSync('kubectl', [`--kubeconfig=${server.kubeconfigPath}`, '-n', 'orch-public', 'get', 'configmap', 'cluster-info', '-o', 'jsonpath={.data.kubeconfig}'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-        } catch {
-          info = '';
-        }
-        if (!info.includes(url)) await sleep(200);
-      }
-      expect(info, 'cluster-info names the URL the workers serve at').to.include(`server: ${url}`);
-    } finally {
-      await server?.stop(30_000);
-      await etcd.stop();
-      rmSync(dir, { recursive: true, force: true });
+    await withWorkers('kubectl', ['--workers=2', '--controllers=*,bootstrapsigner'], async (server) => {
+    const kubectl = (...args: string[]) => execFileSync('kubectl', [`--kubeconfig=${server!.kubeconfigPath}`, ...args], { encoding: 'utf8' });
+    kubectl('create', 'namespace', 'kc');
+    // Each invocation is a new connection: round-robin alternates the workers.
+    for (let i = 0; i < 6; i++) {
+      kubectl('-n', 'kc', 'create', 'configmap', `c${i}`, `--from-literal=i=${i}`);
+      const names = kubectl('-n', 'kc', 'get', 'configmaps', '-o', 'jsonpath={.items[*].metadata.name}').split(' ');
+      for (let j = 0; j <= i; j++) expect(names, `after creating c${i}`).to.include(`c${j}`);
+      expect(kubectl('-n', 'kc', 'get', 'configmap', `c${i}`, '-o', 'jsonpath={.data.i}')).to.equal(String(i));
     }
+    kubectl('-n', 'kc', 'patch', 'configmap', 'c0', '--type=merge', '-p', '{"data":{"i":"patched"}}');
+    expect(kubectl('-n', 'kc', 'get', 'configmap', 'c0', '-o', 'jsonpath={.data.i}')).to.equal('patched');
+    // The namespace's service account comes from the controllers, in worker 0 only, once.
+    const deadline = Date.now() + 15_000;
+    let accounts = '';
+    while (Date.now() < deadline && !(accounts = kubectl('-n', 'kc', 'get', 'serviceaccounts', '-o', 'jsonpath={.items[*].metadata.name}'))) await sleep(200);
+    expect(accounts).to.equal('default');
+    // Worker 0 does not listen: it hears the URL from the primary and publishes it in cluster-info.
+    const url = readKubeconfig(server.kubeconfigPath).url;
+    const infoBy = Date.now() + 15_000;
+    let info = '';
+    while (Date.now() < infoBy && !info.includes(url)) {
+      try {
+        info = execFileSync('kubectl', [`--kubeconfig=${server.kubeconfigPath}`, '-n', 'orch-public', 'get', 'configmap', 'cluster-info', '-o', 'jsonpath={.data.kubeconfig}'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      } catch {
+        info = '';
+      }
+      if (!info.includes(url)) await sleep(200);
+    }
+    expect(info, 'cluster-info names the URL the workers serve at').to.include(`server: ${url}`);
+    });
   });
 });
 
@@ -343,50 +335,45 @@ describe('--workers and the audit log', function () {
   this.timeout(120_000);
 
   it('one file for all workers, rotated once by size: every request logged once, every line whole', async () => {
-    const etcd = await startTestEtcd();
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-workers-audit-'));
-    let server: ServerProcess | undefined;
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-workers-audit-policy-'));
+    const policy = path.join(dir, 'policy.yaml');
+    writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: RequestResponse\n    namespaces: ["audited"]\n');
+    const logDir = path.join(dir, 'audit');
     try {
-      const policy = path.join(dir, 'policy.yaml');
-      writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: RequestResponse\n    namespaces: ["audited"]\n');
-      const logDir = path.join(dir, 'audit');
-      server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--log-level=error', `--etcd-servers=${etcd.endpoint}`,
-        '--workers=3', `--audit-policy-file=${policy}`, `--audit-log-path=${path.join(logDir, 'audit.log')}`, '--audit-log-maxsize=1'], { timeoutMs: 60_000 });
-      const creds = readKubeconfig(server.kubeconfigPath);
-      const setup = new H2Client(creds);
-      expect((await setup.request('POST', '/api/v1/namespaces', { metadata: { name: 'audited' } })).status).to.equal(201);
-      setup.close();
-      // 16 connections (both workers get some), 30 creates of ~8 KiB each: ~2.5 MiB of events with their bodies.
-      const clients = Array.from({ length: 16 }, () => new H1Client(creds, 1));
-      const ids: string[] = [];
-      const value = 'x'.repeat(8_000);
-      await Promise.all(clients.map(async (c, ci) => {
-        for (let i = 0; i < 30; i++) {
-          const r = await c.request('POST', '/api/v1/namespaces/audited/configmaps', { metadata: { name: `c${ci}-${i}` }, data: { value } });
-          expect(r.status).to.equal(201);
-          ids.push(String(r.headers['audit-id']));
+      await withWorkers('audit', ['--workers=3', `--audit-policy-file=${policy}`, `--audit-log-path=${path.join(logDir, 'audit.log')}`, '--audit-log-maxsize=1'], async (server) => {
+        const creds = readKubeconfig(server.kubeconfigPath);
+        const setup = new H2Client(creds);
+        expect((await setup.request('POST', '/api/v1/namespaces', { metadata: { name: 'audited' } })).status).to.equal(201);
+        setup.close();
+        // 16 connections (both workers get some), 30 creates of ~8 KiB each: ~2.5 MiB of events with their bodies.
+        const clients = Array.from({ length: 16 }, () => new H1Client(creds, 1));
+        const ids: string[] = [];
+        const value = 'x'.repeat(8_000);
+        await Promise.all(clients.map(async (c, ci) => {
+          for (let i = 0; i < 30; i++) {
+            const r = await c.request('POST', '/api/v1/namespaces/audited/configmaps', { metadata: { name: `c${ci}-${i}` }, data: { value } });
+            expect(r.status).to.equal(201);
+            ids.push(String(r.headers['audit-id']));
+          }
+        }));
+        const owners = new Set(serverSideOwners(portOf(creds)).values());
+        expect(owners.size, 'connections on both serving workers').to.equal(2);
+        for (const c of clients) c.close();
+        await server.stop(30_000);
+        const files = readdirSync(logDir);
+        expect(files.length, `rotated into backups: ${files.join(', ')}`).to.be.greaterThan(1);
+        const complete = new Map<string, number>();
+        for (const f of files) {
+          const text = readFileSync(path.join(logDir, f), 'utf8');
+          expect(Buffer.byteLength(text), `${f} within --audit-log-maxsize`).to.be.at.most(1024 * 1024);
+          for (const line of text.split('\n').filter(Boolean)) {
+            const ev = JSON.parse(line);
+            if (ev.stage === 'ResponseComplete') complete.set(ev.auditID, (complete.get(ev.auditID) ?? 0) + 1);
+          }
         }
-      }));
-      const owners = new Set(serverSideOwners(portOf(creds)).values());
-      expect(owners.size, 'connections on both serving workers').to.equal(2);
-      for (const c of clients) c.close();
-      await server.stop(30_000);
-      server = undefined;
-      const files = readdirSync(logDir);
-      expect(files.length, `rotated into backups: ${files.join(', ')}`).to.be.greaterThan(1);
-      const complete = new Map<string, number>();
-      for (const f of files) {
-        const text = readFileSync(path.join(logDir, f), 'utf8');
-        expect(Buffer.byteLength(text), `${f} within --audit-log-maxsize`).to.be.at.most(1024 * 1024);
-        for (const line of text.split('\n').filter(Boolean)) {
-          const ev = JSON.parse(line);
-          if (ev.stage === 'ResponseComplete') complete.set(ev.auditID, (complete.get(ev.auditID) ?? 0) + 1);
-        }
-      }
-      for (const id of ids) expect(complete.get(id), `ResponseComplete events of ${id}`).to.equal(1);
+        for (const id of ids) expect(complete.get(id), `ResponseComplete events of ${id}`).to.equal(1);
+      });
     } finally {
-      await server?.stop(5_000);
-      await etcd.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });
