@@ -156,8 +156,11 @@ async function heal(cluster: TestEtcdCluster): Promise<void> {
 }
 
 /** Runs load, applies `fault` (which returns the moment etcd had a leader again), and checks. */
-async function scenario(env: Env, ns: string, fault: (load: FaultLoad) => Promise<number>): Promise<FaultFigures> {
-  const load = await startFaultLoad(env.target, ns);
+let attempts = 0;
+
+async function scenario(env: Env, name: string, fault: (load: FaultLoad) => Promise<number>): Promise<FaultFigures> {
+  // A namespace of its own per attempt: a retried case must not find the first attempt's objects.
+  const load = await startFaultLoad(env.target, `${name}-${++attempts}`);
   let leaderAt: number;
   try {
     // Steady state first: writes acknowledged. A slow disk (fsync on) or the previous scenario's
