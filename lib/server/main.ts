@@ -67,9 +67,11 @@ async function runWorker(config: ServerConfig, role: WorkerRole): Promise<void> 
   process.on('message', (m: unknown) => { if (isServerUrlMessage(m)) server.adoptUrl(m.url); });
   const ready: WorkerReady = { type: 'orch-worker-ready', url: server.url, kubeconfigPath: server.kubeconfigPath };
   process.send?.(ready);
+  // One drain, however many SIGTERMs: under systemd's default KillMode the whole control group
+  // gets one and the primary forwards another. The primary's SIGKILL is the deadline.
   let stopping = false;
   process.on('SIGTERM', () => {
-    if (stopping) process.exit(1);
+    if (stopping) return;
     stopping = true;
     server.stop().then(() => process.exit(0), (err) => {
       logger.error('worker shutdown failed', { worker: role.index, error: String(err) });

@@ -293,6 +293,40 @@ describe('--workers: the primary killed', function () {
   });
 });
 
+describe('--workers: SIGTERM to every process at once', function () {
+  this.timeout(120_000);
+
+  it('one drain (as systemd\'s default KillMode signals the whole group): served through the shutdown delay, watches end cleanly, exit 0', async () => {
+    await withWorkers('group-term', ['--workers=3', '--shutdown-delay-duration=3s'], async (server) => {
+      const creds = readKubeconfig(server.kubeconfigPath);
+      const workers = childPids(server.process.pid!);
+      const clients = Array.from({ length: 4 }, () => new H2Client(creds));
+      try {
+        // Four sessions: round-robin puts watches on both serving workers.
+        const watches = await Promise.all(clients.map((c) => watchH2(c, '/api/v1/namespaces/default/configmaps?watch=true')));
+        for (const w of watches) expect(w.status).to.equal(200);
+        for (const pid of [...workers, server.process.pid!]) process.kill(pid, 'SIGTERM');
+        // The shutdown delay: every worker still answers on its open connections (readyz fails).
+        const until = Date.now() + 1_500;
+        while (Date.now() < until) {
+          const replies = await Promise.all(clients.map((c) => c.request('GET', '/api/v1/namespaces/default').catch((e: Error) => ({ status: 0, text: e.message }))));
+          for (const r of replies) expect(r.status, `during the shutdown delay: ${r.text}`).to.equal(200);
+          await sleep(100);
+        }
+        const ends = await Promise.all(watches.map((w) => w.ended));
+        expect(ends, 'how each watch ended').to.deep.equal(['clean', 'clean', 'clean', 'clean']);
+        // Wait for the exit (server.stop() would send the primary a second SIGTERM: exit at once, 1).
+        const child = server.process;
+        const code = child.exitCode ?? await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+        expect(code, server.stderrTail()).to.equal(0);
+        for (const w of workers) expect(alive(w), `worker ${w} still running`).to.equal(false);
+      } finally {
+        for (const c of clients) c.destroy();
+      }
+    });
+  });
+});
+
 describe('--workers with kubectl', function () {
   this.timeout(120_000);
 
