@@ -9,6 +9,7 @@
  */
 import type { Worker } from 'node:cluster';
 import { RotatingFile, RotationOptions } from './rotating-file';
+import { answerWorker, callPrimary } from '../server/ipc';
 
 /** What LogBackend writes to: a RotatingFile, or the primary's through this module. */
 export interface AppendFile {
@@ -17,71 +18,34 @@ export interface AppendFile {
   close(): Promise<void>;
 }
 
-interface FileRequest {
-  type: 'orch-audit-file';
-  id: number;
+interface FileCall {
   op: 'open' | 'write';
   file: string;
   opts: RotationOptions;
   data?: string;
 }
 
-interface FileReply {
-  type: 'orch-audit-file-reply';
-  id: number;
-  error?: string;
-}
-
-const isRequest = (m: unknown): m is FileRequest => typeof m === 'object' && m !== null && (m as FileRequest).type === 'orch-audit-file';
-const isReply = (m: unknown): m is FileReply => typeof m === 'object' && m !== null && (m as FileReply).type === 'orch-audit-file-reply';
+const AUDIT_FILE = 'audit-file';
 
 /** In a worker (process.send exists and `worker` is true) the primary's file, else a RotatingFile of our own. */
 export function appendFileFor(file: string, opts: RotationOptions, worker: boolean): AppendFile {
   return worker && process.send ? new PrimaryWrittenFile(file, opts) : new RotatingFile(file, opts);
 }
 
-let nextId = 0;
-const pending = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
-let listening = false;
-
 /** Sends the primary each open and write, and waits for its answer. */
 class PrimaryWrittenFile implements AppendFile {
   constructor(private readonly file: string, private readonly opts: RotationOptions) {}
 
   open(): Promise<void> {
-    return this.ask('open');
+    return callPrimary<void>(AUDIT_FILE, { op: 'open', file: this.file, opts: this.opts } satisfies FileCall);
   }
 
   write(data: string): Promise<void> {
-    return this.ask('write', data);
+    return callPrimary<void>(AUDIT_FILE, { op: 'write', file: this.file, opts: this.opts, data } satisfies FileCall);
   }
 
   async close(): Promise<void> {
     // The primary closes the file when it stops: other workers still write to it.
-  }
-
-  private ask(op: FileRequest['op'], data?: string): Promise<void> {
-    if (!listening) {
-      listening = true;
-      process.on('message', (m: unknown) => {
-        if (!isReply(m)) return;
-        const p = pending.get(m.id);
-        if (!p) return;
-        pending.delete(m.id);
-        if (m.error) p.reject(new Error(m.error));
-        else p.resolve();
-      });
-    }
-    const id = ++nextId;
-    const req: FileRequest = { type: 'orch-audit-file', id, op, file: this.file, opts: this.opts, data };
-    return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      process.send!(req, undefined, undefined, (err: Error | null) => {
-        if (!err) return;
-        pending.delete(id);
-        reject(new Error(`audit log: the primary process cannot be reached: ${err.message}`));
-      });
-    });
   }
 }
 
@@ -93,22 +57,14 @@ export class AuditFileServer {
   private readonly files = new Map<string, { file: RotatingFile; chain: Promise<void> }>();
 
   attach(worker: Worker): void {
-    worker.on('message', (m: unknown) => {
-      if (!isRequest(m)) return;
-      let entry = this.files.get(m.file);
-      if (!entry) this.files.set(m.file, entry = { file: new RotatingFile(m.file, m.opts), chain: Promise.resolve() });
+    answerWorker<FileCall, void>(worker, AUDIT_FILE, (call) => {
+      let entry = this.files.get(call.file);
+      if (!entry) this.files.set(call.file, entry = { file: new RotatingFile(call.file, call.opts), chain: Promise.resolve() });
       const f = entry.file;
-      const work = entry.chain.then(() => (m.op === 'open' ? f.open() : f.write(m.data ?? '')));
+      const work = entry.chain.then(() => (call.op === 'open' ? f.open() : f.write(call.data ?? '')));
       entry.chain = work.catch(() => undefined);
-      work.then(
-        () => this.reply(worker, { type: 'orch-audit-file-reply', id: m.id }),
-        (err: Error) => this.reply(worker, { type: 'orch-audit-file-reply', id: m.id, error: err.message }),
-      );
+      return work;
     });
-  }
-
-  private reply(worker: Worker, r: FileReply): void {
-    if (worker.isConnected()) worker.send(r, undefined, () => undefined);
   }
 
   async close(): Promise<void> {

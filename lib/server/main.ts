@@ -5,7 +5,8 @@
 import { FlagError, helpText, parseFlags, ServerConfig } from './flags';
 import { startServer } from './server';
 import { logger, setLogLevel } from './logger';
-import { isServerUrlMessage, startWorkers, WorkerReady } from './workers';
+import { ServerUrlMessage, startWorkers, WorkerReady } from './workers';
+import { isMessage } from './ipc';
 import { WorkerRole, workerRoleFromEnv } from './worker-role';
 
 async function main(): Promise<void> {
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
 async function runWorker(config: ServerConfig, role: WorkerRole): Promise<void> {
   process.on('SIGINT', () => undefined);
   const server = await startServer(role.etcdServers ? { ...config, etcdServers: role.etcdServers } : config, { worker: role });
-  process.on('message', (m: unknown) => { if (isServerUrlMessage(m)) server.adoptUrl(m.url); });
+  process.on('message', (m: unknown) => { if (isMessage<ServerUrlMessage>(m, 'orch-server-url')) server.adoptUrl(m.url); });
   const ready: WorkerReady = { type: 'orch-worker-ready', url: server.url, kubeconfigPath: server.kubeconfigPath };
   process.send?.(ready);
   // One drain, however many SIGTERMs: under systemd's default KillMode the whole control group

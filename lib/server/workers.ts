@@ -22,6 +22,7 @@ import { encodeWorkerRole, WORKER_ENV, WorkerRole } from './worker-role';
 import { logger } from './logger';
 import { AuditFileServer } from '../audit/shared-file';
 import { ClusterMetricsServer } from './cluster-metrics';
+import { isMessage } from './ipc';
 
 /** What a worker sends the primary once it serves. */
 export interface WorkerReady {
@@ -34,14 +35,6 @@ export interface WorkerReady {
 export interface ServerUrlMessage {
   type: 'orch-server-url';
   url: string;
-}
-
-export function isServerUrlMessage(m: unknown): m is ServerUrlMessage {
-  return typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'orch-server-url';
-}
-
-export function isWorkerReady(m: unknown): m is WorkerReady {
-  return typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'orch-worker-ready';
 }
 
 export interface RunningWorkers {
@@ -89,7 +82,7 @@ export async function startWorkers(config: ServerConfig, argv: string[]): Promis
     return new Promise((resolve, reject) => {
       let served = false;
       w.on('message', (m) => {
-        if (!isWorkerReady(m) || served) return;
+        if (!isMessage<WorkerReady>(m, 'orch-worker-ready') || served) return;
         served = true;
         // A restarted worker 0 learns the URL at once.
         if (index === 0 && servedUrl) w.send({ type: 'orch-server-url', url: servedUrl } satisfies ServerUrlMessage);
