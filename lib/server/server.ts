@@ -217,8 +217,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // A resource's storage: measured, and below that encrypted when a rule covers it (the watch cache above holds plaintext).
   const storageForResource = (resource: string) => etcdMetrics.storageFor(encryption ? encryption.storageFor(resource, storage) : storage, resource);
   const storageObjects = new StorageObjectsMetric(metrics);
-  // Worker 0 (or the only process) owns everything done once per server: compaction, the
-  // controllers, the extension-apiserver-authentication ConfigMap and the admin kubeconfig.
+  // Worker 0 (or the only process) owns what is done once per server: compaction, the
+  // controllers and the extension-apiserver-authentication ConfigMap.
   const primaryDuties = (opts.worker?.index ?? 0) === 0;
   // With several workers, worker 0 takes no connections: its core goes to the controllers.
   const serves = workerServes(opts.worker);
@@ -283,8 +283,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   controllers.add('clusterrole-aggregation', () => ClusterRoleAggregationController.forStores(stores, naming.group('rbac.authorization')));
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
-  if (primaryDuties) await authenticationInfo.start();
-  if (primaryDuties) servingTls.onClientCaChange((pem) => authenticationInfo.updateClientCa(pem));
+  if (primaryDuties) {
+    await authenticationInfo.start();
+    servingTls.onClientCaChange((pem) => authenticationInfo.updateClientCa(pem));
+  }
   const issuers = config.serviceAccountIssuer.length ? config.serviceAccountIssuer : [naming.defaultServiceAccountIssuer];
   const apiAudiences = config.apiAudiences.length ? config.apiAudiences : issuers;
   const serviceAccountKeys = await loadServiceAccountKeys({
@@ -338,14 +340,13 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const discoveryRoutes = await issuerDiscoveryRoutes({
     issuer: issuers[0], jwksUri: config.serviceAccountJwksUri, serverUrl: () => url, keys: serviceAccountKeys.verification,
   });
+  // The flags limit the server: each serving worker of --workers gets its share.
+  const readOnlyLimit = workerShare(config.maxRequestsInflight, opts.worker);
+  const mutatingLimit = workerShare(config.maxMutatingRequestsInflight, opts.worker);
   const app = buildApp({
     naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, audit: audit.filter,
-    // The flags limit the server: each of --workers processes gets its share.
-    inflight: {
-      readOnlyLimit: workerShare(config.maxRequestsInflight, opts.worker), mutatingLimit: workerShare(config.maxMutatingRequestsInflight, opts.worker),
-      exemptMasters: config.maxInflightExemptMasters,
-    },
+    inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters },
     requestTimeoutMs: config.requestTimeoutMs,
   });
   const listener = serves ? await listen() : undefined;
@@ -361,8 +362,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       // only an HTTP/2 session turns it off itself). Without it an HTTP/1.1 response written while
       // the TLS 1.3 session tickets are still unacknowledged waits ~40 ms for the client's delayed ACK.
       noDelay: true,
-    }, withTurnBudget(app.callback(), REQUESTS_PER_TURN,
-      turnQueueBound(workerShare(config.maxRequestsInflight, opts.worker), workerShare(config.maxMutatingRequestsInflight, opts.worker))));
+    }, withTurnBudget(app.callback(), REQUESTS_PER_TURN, turnQueueBound(readOnlyLimit, mutatingLimit)));
     // One set of TLS session ticket keys for all workers: a client resumes its session on any of them.
     if (opts.worker?.ticketKeys) server.setTicketKeys(opts.worker.ticketKeys);
     server.setTimeout(0);
@@ -386,21 +386,20 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       server: url, caCertPem: pki.caCertPem,
       clientCertPem: readFileSync(pki.adminCertFile, 'utf8'), clientKeyPem: readFileSync(pki.adminKeyFile, 'utf8'),
     });
-    return { server, sessions, sockets, port, kubeconfigPath };
+    return { server, sessions, sockets, tracker: new RequestTracker(server), port, kubeconfigPath };
   }
   const kubeconfigPath = listener?.kubeconfigPath ?? path.join(dataDir, 'admin.kubeconfig');
   const port = listener?.port ?? 0;
   health.markStarted();
   logger.info(serves ? 'serving' : 'running the controllers (serves no connections)', { url, flavor: naming.flavor, etcd: endpoints.join(','), worker: opts.worker?.index });
 
-  const tracker = listener && new RequestTracker(listener.server);
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       health.startShutdown();
       if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
       // Stop accepting, end the watches cleanly, let requests in flight finish (graceful-shutdown.ts).
-      if (listener) await drainServer({ ...listener, app, tracker: tracker! }, config.shutdownWatchTerminationGracePeriodMs, DRAIN_TIMEOUT_MS);
+      if (listener) await drainServer({ ...listener, app }, config.shutdownWatchTerminationGracePeriodMs, DRAIN_TIMEOUT_MS);
       servingTls.close();
       // After the last response (watches end with their ResponseComplete): flush the audit backends.
       await audit.shutdown();

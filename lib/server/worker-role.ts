@@ -1,9 +1,9 @@
 /**
  * What a worker process of `--workers=N` knows of its place (workers.ts starts them): its index
- * (0 owns the once-per-server duties and, of several, serves no connections), how many there are, the etcd the primary started when
- * there is no --etcd-servers, and the TLS session ticket keys all of them share. The primary
- * hands it over in one environment variable, so a worker parses the same command line as the
- * primary did and nothing else.
+ * (0 owns the once-per-server duties and, of several, serves no connections), how many there
+ * are, the etcd the primary started when there is no --etcd-servers, and the TLS session ticket
+ * keys all of them share. The primary hands it over in one environment variable, so a worker
+ * parses the same command line as the primary did and nothing else.
  */
 export interface WorkerRole {
   index: number;
@@ -51,7 +51,7 @@ export function writesKubeconfig(role: WorkerRole | undefined): boolean {
  * workers is 3 each, never 2.
  */
 export function workerShare(limit: number, role: WorkerRole | undefined): number {
-  const serving = role ? Math.max(1, role.count - 1) : 1;
-  if (!role || role.count <= 1 || serving <= 1 || limit <= 0) return limit;
-  return Math.ceil(limit / serving);
+  // Of N workers, N-1 serve; with one serving process it has the whole limit.
+  if (!role || role.count <= 2 || limit <= 0) return limit;
+  return Math.ceil(limit / (role.count - 1));
 }
