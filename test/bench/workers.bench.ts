@@ -81,7 +81,9 @@ export const workersBench: Benchmark = {
       const h2 = {} as Record<Side, Http2ApiClient>;
       for (const s of SIDES) cleanups.push(() => h1[s].close(), () => h2[s]?.close());
       for (const side of SIDES) await h1[side].request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-      const crud = (s: Side, proto: 'h1' | 'h2') => new ServerCrud(proto === 'h1' ? h1[s] : h2[s], namespace);
+      // One ServerCrud per side and protocol (the HTTP/2 ones once their sessions are open).
+      const cruds = { h1: Object.fromEntries(SIDES.map((s) => [s, new ServerCrud(h1[s], namespace)])) as Record<Side, ServerCrud>, h2: {} as Record<Side, ServerCrud> };
+      const crud = (s: Side, proto: 'h1' | 'h2') => cruds[proto][s];
       const etcd = ctx.env.etcdClient();
       // The raw side stores what the server stored for one ConfigMap.
       await crud('w1', 'h1').create('bench-shape', 0);
@@ -149,7 +151,10 @@ export const workersBench: Benchmark = {
         const side = s as Side;
         await crud(side, 'h1').get(names[side][i % names[side].length], true);
       }, false), false);
-      for (const s of SIDES) h2[s] = new Http2ApiClient(conns[s], 1);
+      for (const s of SIDES) {
+        h2[s] = new Http2ApiClient(conns[s], 1);
+        cruds.h2[s] = new ServerCrud(h2[s], namespace);
+      }
       rowsOf(`create c=${CONCURRENCY} HTTP/2 (one session)`, await measure('create HTTP/2', (s, round) => async (i) => {
         if (s === 'raw') { await raw.create(`h2-${rawSeq++}`, i); return; }
         await crud(s, 'h2').create(`${s}-h2-${round}-${i}`, i);

@@ -61,14 +61,14 @@ const portOf = (creds: Credentials) => Number(new URL(creds.url).port);
  * A fresh etcd and a server process with `args` (data dir, port 0, quiet logs added), given to
  * `fn`; everything removed afterwards. `fn` may stop the server itself.
  */
-async function withWorkers(name: string, args: string[], fn: (server: ServerProcess, dir: string) => Promise<void>): Promise<void> {
+async function withWorkers(name: string, args: string[], fn: (server: ServerProcess) => Promise<void>): Promise<void> {
   const etcd = await startTestEtcd();
   const dir = mkdtempSync(path.join(os.tmpdir(), `orch-workers-${name}-`));
   let server: ServerProcess | undefined;
   try {
     server = await startServerProcess([`--data-dir=${path.join(dir, 'data')}`, '--secure-port=0', '--log-level=error',
       `--etcd-servers=${etcd.endpoint}`, ...args], { timeoutMs: 60_000 });
-    await fn(server, dir);
+    await fn(server);
   } finally {
     await server?.stop(30_000);
     await etcd.stop();
