@@ -42,7 +42,6 @@ const WEBHOOK_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25];
 const boundedCode = (code: number): number => Math.min(code, 600);
 
 type Observer = { observe(v: number): void };
-type Incrementer = { inc(): void };
 
 export class AdmissionMetrics {
   private readonly step;
@@ -50,7 +49,10 @@ export class AdmissionMetrics {
   private readonly webhook;
   private readonly webhookRequest;
   private readonly rejection;
-  private readonly children = new Map<string, Observer | Incrementer>();
+  /** Resolved series by type, operation: [not rejected, rejected] (nested maps: no key string is built per call). */
+  private readonly steps = new Map<StepType, Map<string, [Observer, Observer]>>();
+  /** The same by plugin name, type, operation. */
+  private readonly controllers = new Map<string, Map<StepType, Map<string, [Observer, Observer]>>>();
 
   /** Without a registry (unit tests of plugins), the metrics live in a private one. */
   constructor(registry: MetricsRegistry = new MetricsRegistry()) {
@@ -78,12 +80,23 @@ export class AdmissionMetrics {
 
   /** One phase of the chain took `seconds`. */
   observeStep(type: StepType, operation: string, rejected: boolean, seconds: number): void {
-    this.child(`s|${type}|${operation}|${rejected}`, () => this.step.labels(type, operation, String(rejected)) as Observer).observe(seconds);
+    let pair = this.steps.get(type)?.get(operation);
+    if (!pair) {
+      pair = this.pair(this.step, [type, operation]);
+      entry(this.steps, type, newMap<string, [Observer, Observer]>).set(operation, pair);
+    }
+    pair[rejected ? 1 : 0].observe(seconds);
   }
 
   /** One plugin's call in one phase took `seconds`. */
   observeController(name: string, type: StepType, operation: string, rejected: boolean, seconds: number): void {
-    this.child(`c|${name}|${type}|${operation}|${rejected}`, () => this.controller.labels(name, type, operation, String(rejected)) as Observer).observe(seconds);
+    let pair = this.controllers.get(name)?.get(type)?.get(operation);
+    if (!pair) {
+      pair = this.pair(this.controller, [name, type, operation]);
+      const byType = entry(this.controllers, name, newMap<StepType, Map<string, [Observer, Observer]>>);
+      entry(byType, type, newMap<string, [Observer, Observer]>).set(operation, pair);
+    }
+    pair[rejected ? 1 : 0].observe(seconds);
   }
 
   /** One webhook call: its duration and its request count with the HTTP code (0: no answer). */
@@ -109,9 +122,15 @@ export class AdmissionMetrics {
     }));
   }
 
-  private child<T extends Observer | Incrementer>(key: string, make: () => T): T {
-    let c = this.children.get(key);
-    if (!c) this.children.set(key, (c = make()));
-    return c as T;
+  private pair(h: { labels(...values: string[]): Observer }, labels: string[]): [Observer, Observer] {
+    return [h.labels(...labels, 'false'), h.labels(...labels, 'true')];
   }
+}
+
+const newMap = <K, V>() => new Map<K, V>();
+
+function entry<K, V>(m: Map<K, V>, k: K, make: () => V): V {
+  let v = m.get(k);
+  if (v === undefined) m.set(k, (v = make()));
+  return v;
 }

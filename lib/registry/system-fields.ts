@@ -21,10 +21,20 @@ const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** Kubernetes' generateName suffix: 5 characters from an alphabet without vowels and confusables. */
 export function generateSuffix(): string {
-  const bytes = randomBytes(5);
   let s = '';
-  for (const b of bytes) s += alphabet[b % alphabet.length];
+  for (let i = 0; i < 5; i++) s += alphabet[randomByte() % alphabet.length];
   return s;
+}
+
+/** Random bytes drawn 4 KiB at a time (randomUUID pools its entropy the same way): one call to the CSPRNG per ~800 names, not per name. */
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+function randomByte(): number {
+  if (poolAt >= pool.length) {
+    pool = randomBytes(4096);
+    poolAt = 0;
+  }
+  return pool[poolAt++];
 }
 
 /** The name generated from `generateName`, truncating the prefix so the result fits 63 characters. */

@@ -39,6 +39,12 @@ export interface BenchContext {
    * (other cells run only as far as the focused one needs), e.g. for a CPU profile of one cell.
    */
   focus?: string;
+  /** --base-build: the dist/ directory of another build, for the ab benchmark. */
+  baseBuild?: string;
+  /** --base-arg: flags for the ab benchmark's base side only. */
+  baseArgs: string[];
+  /** --server-arg: flags every server gets (for benchmarks that start servers of their own). */
+  serverArgs: string[];
   /** Progress lines on stderr, so stdout carries only the table. */
   log(msg: string): void;
 }

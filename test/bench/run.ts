@@ -25,6 +25,7 @@ import { load4xBench } from './load-4x.bench';
 import { idleWatchesBench } from './idle-watches';
 import { newConnectionBench } from './http1-new-connection.bench';
 import { workersBench } from './workers.bench';
+import { abBench } from './ab.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -37,6 +38,8 @@ const BENCHMARKS: Benchmark[] = [
   newConnectionBench,
   workersBench,
 ];
+/** Run only when named in --only (it needs --base-build). */
+const ON_REQUEST: Benchmark[] = [abBench];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)
@@ -46,8 +49,12 @@ const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only
   --server-cpu-prof=DIR write a V8 CPU profile of each server process into DIR (open in Chrome DevTools)
   --server-node-arg=FLAG  a Node/V8 flag for each server process (repeatable), e.g. --server-node-arg=--max-semi-space-size=32
   --server-arg=FLAG     a server flag for each benchmark's server (repeatable), e.g. --server-arg=--workers=2
+  --base-build=DIR      the dist/ directory of another build, for --only=ab (default: this build)
+  --base-arg=FLAG       a server flag for the ab benchmark's base side only (repeatable)
 benchmarks:
-${BENCHMARKS.map((b) => `  ${b.name.padEnd(14)} ${b.description}`).join('\n')}`;
+${BENCHMARKS.map((b) => `  ${b.name.padEnd(14)} ${b.description}`).join('\n')}
+on request only (--only=NAME):
+${ON_REQUEST.map((b) => `  ${b.name.padEnd(14)} ${b.description}`).join('\n')}`;
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
@@ -63,6 +70,8 @@ async function main(): Promise<number> {
         'server-cpu-prof': { type: 'string' },
         'server-node-arg': { type: 'string', multiple: true },
         'server-arg': { type: 'string', multiple: true },
+        'base-build': { type: 'string' },
+        'base-arg': { type: 'string', multiple: true },
         help: { type: 'boolean', default: false },
       },
     }).values;
@@ -75,12 +84,13 @@ async function main(): Promise<number> {
     return 0;
   }
   const only = flags.only?.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = only?.filter((n) => !BENCHMARKS.some((b) => b.name === n)) ?? [];
+  const known = [...BENCHMARKS, ...ON_REQUEST];
+  const unknown = only?.filter((n) => !known.some((b) => b.name === n)) ?? [];
   if (unknown.length) {
     process.stderr.write(`unknown benchmark: ${unknown.join(', ')}\n${USAGE}\n`);
     return 2;
   }
-  const selected = BENCHMARKS.filter((b) => !only || only.includes(b.name));
+  const selected = only ? known.filter((b) => only.includes(b.name)) : BENCHMARKS;
   const serverNodeArgs = [
     ...(flags['server-cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['server-cpu-prof'])}`] : []),
     ...(flags['server-node-arg'] ?? []),
@@ -109,7 +119,9 @@ async function main(): Promise<number> {
     try {
       current = await startBenchEnvironment({ serverNodeArgs: [...serverNodeArgs, ...(bench.serverNodeArgs ?? [])], serverArgs: flags['server-arg'] });
       if (interrupted) throw new Error(`interrupted by ${interrupted}`);
-      const rows: ResultRow[] = await bench.run({ quick: flags.quick, focus: flags.focus, env: current, log });
+      const rows: ResultRow[] = await bench.run({
+        quick: flags.quick, focus: flags.focus, env: current, log, baseBuild: flags['base-build'], baseArgs: flags['base-arg'] ?? [], serverArgs: flags['server-arg'] ?? [],
+      });
       // Numbers measured while the environment was being torn down mean nothing.
       if (interrupted) throw new Error(`interrupted by ${interrupted}`);
       report.rows.push(...rows);
