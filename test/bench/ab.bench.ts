@@ -8,7 +8,7 @@
  * connections, get (resourceVersion=0) over HTTP/1.1. Rows: this build's throughput against the
  * base's, and each side's server CPU per request, the figure a change to request work moves.
  *
- *   git worktree add /tmp/base HEAD~1 && (cd /tmp/base && ln -s /work/main/node_modules && npx tsc -p .)
+ *   git worktree add /tmp/base HEAD~1 && ln -s "$PWD/node_modules" /tmp/base/node_modules && (cd /tmp/base && npx tsc -p .)
  *   node dist/test/bench/run.js --only=ab --base-build=/tmp/base/dist
  *   node dist/test/bench/run.js --only=ab --base-arg=--controllers=-garbagecollector   # a flag's cost
  */
@@ -95,10 +95,12 @@ export const abBench: Benchmark = {
         const myCpu = acc.this.shares();
         const baseMs = cpuPerOp(base, baseCpu);
         const myMs = cpuPerOp(mine, myCpu);
+        // The spread of the rounds' ratios says how much of the pooled ratio is noise.
+        const perRound = results.this.map((r, i) => r.opsPerSec / results.base[i].opsPerSec).sort((a, b) => a - b);
         rows.push({
           benchmark: NAME, metric: `${label}: this build / base throughput`, unit: 'ops/s',
           value: mine.opsPerSec, baseline: base.opsPerSec, ratio: mine.opsPerSec / base.opsPerSec,
-          note: `${mine.count} vs ${base.count} ops in ${rounds} alternating rounds; CPU % of a core (server, etcd, load generator): this ${myCpu.server?.toFixed(0)}, ${myCpu.etcd?.toFixed(0)}, ${myCpu.generator.toFixed(0)}; base ${baseCpu.server?.toFixed(0)}, ${baseCpu.etcd?.toFixed(0)}, ${baseCpu.generator.toFixed(0)}`,
+          note: `${mine.count} vs ${base.count} ops in ${rounds} alternating rounds, whose ratios range ${perRound[0].toFixed(2)}-${perRound[perRound.length - 1].toFixed(2)}; CPU % of a core (server, etcd, load generator): this ${myCpu.server?.toFixed(0)}, ${myCpu.etcd?.toFixed(0)}, ${myCpu.generator.toFixed(0)}; base ${baseCpu.server?.toFixed(0)}, ${baseCpu.etcd?.toFixed(0)}, ${baseCpu.generator.toFixed(0)}`,
         });
         rows.push({
           benchmark: NAME, metric: `${label}: server CPU per request`, unit: 'ms',
