@@ -3,6 +3,7 @@
  * body is decoded (from Content-Type). Formats not produced here are refused with 406/415.
  */
 import type { Context } from 'koa';
+import type { RequestDeadline } from '../server/request-timeout';
 import YAML from 'yaml';
 import { errors, isApiError } from '../meta/api-errors';
 import { depthMessage, jsonDepthExceeds, MAX_JSON_DEPTH, MAX_YAML_DEPTH, parseYamlDocuments, valueDepthExceeds } from './decode-limits';
@@ -209,7 +210,9 @@ export function readRawBody(ctx: Context, limit = MAX_BODY_BYTES): Promise<Buffe
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let unsubscribe: (() => void) | undefined;
     const done = () => {
+      unsubscribe?.();
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -233,14 +236,14 @@ export function readRawBody(ctx: Context, limit = MAX_BODY_BYTES): Promise<Buffe
     // A client gone before the end of its body: nothing to answer, and nothing is written.
     const onClose = () => { done(); reject(new Error('the request was closed before its body ended')); };
     // The request timeout (lib/server/request-timeout.ts) ends a body that trickles in too slowly.
-    const signal = ctx.state.signal as AbortSignal | undefined;
-    const onAbort = () => { done(); reject(new Error('the request timeout expired while its body was read')); };
-    if (signal?.aborted) return onAbort();
+    const deadline = ctx.state.deadline as RequestDeadline | undefined;
+    const onExpire = () => { done(); reject(new Error('the request timeout expired while its body was read')); };
+    if (deadline?.expired) return onExpire();
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('close', onClose);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    unsubscribe = deadline?.onExpire(onExpire);
   });
 }
 

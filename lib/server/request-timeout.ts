@@ -5,8 +5,8 @@
  *
  * The handler is not stopped (as in Kubernetes, a write may still land): whatever it writes
  * later is dropped (the response has ended; streamed writers check `answeredAlready`), and its
- * late outcome is logged. `ctx.state.signal` is aborted at the deadline so that work that can
- * stop (reading the request body) stops.
+ * late outcome is logged. `ctx.state.deadline` (a RequestDeadline) tells work that can stop
+ * (reading the request body) that the time is up.
  *
  * A client may ask for less with the `timeout` query parameter (a Go duration, as client-go and
  * kubectl --request-timeout send it); more than the server's limit, or 0, means the server's.
@@ -27,6 +27,36 @@ export interface RequestTimeoutOptions {
   /** The server's limit (--request-timeout); 0: none. */
   timeoutMs: number;
   terminations?: TerminationMetrics;
+}
+
+/**
+ * The deadline of one request, for work that can stop when it passes. Cheaper than an
+ * AbortSignal, an EventTarget whose making and listening cost more than the request body's read.
+ */
+export class RequestDeadline {
+  private expiredFlag = false;
+  private callbacks?: Array<() => void>;
+
+  get expired(): boolean {
+    return this.expiredFlag;
+  }
+
+  /** Calls `cb` once when the deadline passes; the returned function cancels that. */
+  onExpire(cb: () => void): () => void {
+    (this.callbacks ??= []).push(cb);
+    return () => {
+      const i = this.callbacks?.indexOf(cb) ?? -1;
+      if (i >= 0) this.callbacks!.splice(i, 1);
+    };
+  }
+
+  expire(): void {
+    if (this.expiredFlag) return;
+    this.expiredFlag = true;
+    const callbacks = this.callbacks ?? [];
+    this.callbacks = undefined;
+    for (const cb of callbacks) cb();
+  }
 }
 
 /** True once the request timeout has answered for this request: write nothing more. */
@@ -53,27 +83,16 @@ export function requestTimeout(opts: RequestTimeoutOptions): (ctx: Context, next
     const asked = askedTimeoutMs(ctx.querystring);
     const limit = asked > 0 && (asked < opts.timeoutMs || opts.timeoutMs === 0) ? asked : opts.timeoutMs;
     if (limit <= 0) return next();
-    // The signal is made only for handlers that ask for it (an AbortController per request is not free).
-    let controller: AbortController | undefined;
     let timedOut = false;
-    const expired = () => new Error('the request timeout expired');
-    Object.defineProperty(ctx.state, 'signal', {
-      configurable: true,
-      get() {
-        if (!controller) {
-          controller = new AbortController();
-          if (timedOut) controller.abort(expired());
-        }
-        return controller.signal;
-      },
-    });
+    const deadline = new RequestDeadline();
+    ctx.state.deadline = deadline;
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         // A streamed answer already under way is let finish: its head is out, a 504 cannot follow.
         if (ctx.res.headersSent || ctx.res.writableEnded) return;
         timedOut = true;
         ctx.state.timedOut = true;
-        controller?.abort(expired());
+        deadline.expire();
         opts.terminations?.record(ctx.method, info, ctx.get('content-type'), 504);
         answerNow(ctx);
         resolve();

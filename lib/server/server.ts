@@ -18,7 +18,9 @@ import { EtcdClientOptions } from '../storage/etcd3/kv-client';
 import { createEtcdKv } from '../storage/etcd3/kv-factory';
 import { Etcd3Storage } from '../storage/etcd3/store';
 import { startCompactor } from '../storage/etcd3/compactor';
-import { Storage } from '../storage/interfaces';
+import { KeyValue, Storage } from '../storage/interfaces';
+import { decodeKv } from '../scheme/storage-codec';
+import { ApiObject } from '../scheme/types';
 import { namingFor, Naming } from '../naming';
 import { builtinResources } from '../scheme/builtin';
 import { FeatureGates } from '../scheme/feature-gates';
@@ -193,8 +195,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     // a namespace missing there (it may have just been created) or asked live is read consistently.
     namespaces: {
       get: async (name, live) => {
-        const read = (rv?: string) => nsStoreHolder.store!.get(undefined, name, rv).catch((e) => { if (e.code === 404) return undefined; throw e; });
-        return (live ? undefined : await read('0')) ?? read(undefined);
+        const store = nsStoreHolder.store!;
+        const missing = (e: { code?: number }) => { if (e.code === 404) return undefined; throw e; };
+        if (!live) {
+          // The cache's entry of a namespace is replaced, never changed, when the namespace
+          // changes: its decoded form is kept with it, for every namespaced create to read.
+          const kv = await store.getStored(undefined, name, '0').catch(missing);
+          if (kv) return decodedOnce(kv);
+        }
+        return store.get(undefined, name).catch(missing);
       },
     },
   }, admissionConfigs, [rbacEscalation(naming.group('rbac.authorization'), escalationHolder, stores)]);
@@ -433,4 +442,21 @@ function namespacedContents(stores: StoreIndex): GenericStore[] {
     if (s.def.namespaced && !byPrefix.has(s.collectionPrefix())) byPrefix.set(s.collectionPrefix(), s);
   }
   return [...byPrefix.values()];
+}
+
+/** Decoded forms of cached namespaces, by the cache's entry: shared, so frozen (admission only reads them). */
+const decodedNamespaces = new WeakMap<KeyValue, ApiObject>();
+
+function decodedOnce(kv: KeyValue): ApiObject {
+  let obj = decodedNamespaces.get(kv);
+  if (!obj) decodedNamespaces.set(kv, (obj = deepFreeze(decodeKv(kv))));
+  return obj;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
 }
