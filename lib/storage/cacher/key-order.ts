@@ -18,10 +18,30 @@ export function compareKeys(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** Code units where JavaScript's order and etcd's may part (see compareKeys). */
+const HIGH_UNITS = /[\ud800-\uffff]/;
+
+/**
+ * Whether JavaScript's own `<` orders `key` against any other key as etcd does: the orders part
+ * only where both strings have code units >= 0xD800 at their first difference, so a key with
+ * none (nearly every key) can be compared natively, whatever the other key holds.
+ */
+export function comparesNatively(key: string): boolean {
+  return !HIGH_UNITS.test(key);
+}
+
 /** The first index in sorted `keys` whose key is not before `key` (keys.length when none). */
 export function lowerBound(keys: readonly string[], key: string, from = 0): number {
   let lo = from;
   let hi = keys.length;
+  if (comparesNatively(key)) {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (compareKeys(keys[mid], key) < 0) lo = mid + 1;

@@ -4,7 +4,7 @@
  * 100,000 keys costs more than the rest of a create), while a list is still a binary search plus
  * a walk in order.
  */
-import { compareKeys, lowerBound, prefixEndIndex } from './key-order';
+import { compareKeys, comparesNatively, lowerBound, prefixEndIndex } from './key-order';
 
 const MAX_CHUNK = 512;
 
@@ -77,10 +77,12 @@ export class SortedKeys {
   private chunkFor(key: string): number {
     let lo = 0;
     let hi = this.chunks.length - 1;
+    const native = comparesNatively(key);
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const chunk = this.chunks[mid];
-      if (compareKeys(chunk[chunk.length - 1], key) < 0) lo = mid + 1;
+      const last = chunk[chunk.length - 1];
+      if (native ? last < key : compareKeys(last, key) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { SortedKeys } from '../../../lib/storage/cacher/sorted-keys';
-import { compareKeys } from '../../../lib/storage/cacher/key-order';
+import { compareKeys, lowerBound } from '../../../lib/storage/cacher/key-order';
 
 /** A small deterministic generator, so a failure reproduces. */
 function rng(seed: number): () => number {
@@ -48,6 +48,31 @@ describe('SortedKeys', () => {
           }
         }
       }
+    }
+  });
+
+  it('orders keys by their UTF-8 bytes, as etcd does, also when some keys have characters above U+D7FF', () => {
+    // Native `<` is used for search keys without such code units; it must agree with etcd's
+    // order against stored keys that have them (surrogate pairs and U+E000..U+FFFF sort apart
+    // in UTF-16 and UTF-8).
+    const rand = rng(11);
+    const alphabet = ['a', 'z', '~', '\u00e9', '\ud7ff', '\ue000', '\ufffd', '\ud83d\ude00', '\ud800\udc00'];
+    const word = () => Array.from({ length: 1 + Math.floor(rand() * 4) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join('');
+    const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+    const keys = new SortedKeys();
+    const stored = new Set<string>();
+    for (let i = 0; i < 3_000; i++) {
+      const key = `/r/${word()}`;
+      if (stored.has(key)) continue;
+      stored.add(key);
+      keys.insert(key);
+    }
+    const byBytes = [...stored].sort(bytes);
+    expect(keys.range('/r/', '/r/', 0).keys).to.deep.equal(byBytes);
+    for (let i = 0; i < 2_000; i++) {
+      const probe = `/r/${word()}`;
+      expect(lowerBound(byBytes, probe), probe).to.equal(byBytes.filter((k) => bytes(k, probe) < 0).length);
+      expect(keys.range(probe, '/r/', 1).keys[0], probe).to.equal(byBytes.find((k) => bytes(k, probe) >= 0));
     }
   });
 
