@@ -40,7 +40,11 @@ function leaf(l: unknown, r: unknown, path: string[], c: Comparison): void {
   else if (!deepEqual(l, r)) c.modified.insert(path);
 }
 
-/** `typedChain`: the node is the root or a struct field reached through struct fields only. */
+/**
+ * `typedChain`: the node is the root or a struct field reached through struct fields only.
+ * `path` is the node's path, extended and restored on the way down (FieldSet.insert copies what
+ * it keeps), so that no array is made per node.
+ */
 function walk(l: unknown, r: unknown, schema: Schema | undefined, path: string[], c: Comparison, typedChain: boolean): void {
   const shape = shapeOf(schema, r !== undefined ? r : l);
   if (!descends(shape, l, r)) {
@@ -50,24 +54,37 @@ function walk(l: unknown, r: unknown, schema: Schema | undefined, path: string[]
   if (shape.kind === 'object') {
     const lo = isPlainObject(l) ? l : {};
     const ro = isPlainObject(r) ? r : {};
-    for (const k of new Set([...Object.keys(lo), ...Object.keys(ro)])) {
+    for (const k of unionOfKeys(lo, ro)) {
       const child = childOf(schema, k);
       const zero = typedChain && child.named && isStructSchema(child.schema);
       const lv = zero && lo[k] === undefined ? {} : lo[k];
       const rv = zero && ro[k] === undefined ? {} : ro[k];
-      walk(lv, rv, child.schema, [...path, `f:${k}`], c, zero);
+      path.push(`f:${k}`);
+      walk(lv, rv, child.schema, path, c, zero);
+      path.pop();
     }
   } else {
     const items = itemsOf(schema);
     const lm = indexItems(shape, l, items);
     const rm = indexItems(shape, r, items);
-    for (const k of new Set([...lm.keys(), ...rm.keys()])) {
-      walk(lm.get(k), rm.get(k), items, [...path, k], c, false);
+    for (const k of lm.size === 0 ? rm.keys() : new Set([...lm.keys(), ...rm.keys()])) {
+      path.push(k);
+      walk(lm.get(k), rm.get(k), items, path, c, false);
+      path.pop();
     }
   }
   // A granular container that appeared or disappeared is a path of its own.
   if (l === undefined) c.added.insert(path);
   else if (r === undefined) c.removed.insert(path);
+}
+
+/** The keys of both objects, each once, in the order of `l` then `r`'s own (a create has no `l`). */
+function unionOfKeys(l: Record<string, unknown>, r: Record<string, unknown>): Iterable<string> {
+  const lk = Object.keys(l);
+  if (lk.length === 0) return Object.keys(r);
+  const rk = Object.keys(r);
+  if (rk.length === 0) return lk;
+  return new Set([...lk, ...rk]);
 }
 
 /** Whether to look inside (granular, right JSON types, not both empty) rather than compare whole. */
