@@ -76,9 +76,15 @@ export function updateManagedFields(args: UpdateManagedFieldsArgs): ManagedField
   const before = withoutManagedFields(args.live);
   const after = withoutManagedFields(args.next);
   const cmp = compareObjects(before, after, args.schema, { builtinKind: args.builtinKind });
-  const taken = cmp.added.union(cmp.modified);
+  // The comparison's sets are built path by path (no empty branches), so one that is empty can be
+  // left out rather than copied around: a create only adds.
+  const taken = cmp.modified.isEmpty() ? cmp.added : cmp.added.union(cmp.modified);
 
-  for (const rec of table.values()) rec.fields = rec.fields.difference(taken).difference(cmp.removed);
+  const removedNone = cmp.removed.isEmpty();
+  for (const rec of table.values()) {
+    rec.fields = rec.fields.difference(taken);
+    if (!removedNone) rec.fields = rec.fields.difference(cmp.removed);
+  }
 
   let owned = stripUntracked(taken);
   if (reset && args.requestBody !== undefined) {
@@ -93,7 +99,7 @@ export function updateManagedFields(args: UpdateManagedFieldsArgs): ManagedField
       apiVersion: args.apiVersion,
       ...(args.subresource ? { subresource: args.subresource } : {}),
       time: args.now,
-      fields: (prev?.fields ?? FieldSet.empty()).union(owned),
+      fields: prev ? prev.fields.union(owned) : owned,
     });
   }
   dropEmptyManagers(table);
