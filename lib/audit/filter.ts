@@ -65,12 +65,16 @@ function attributesOf(ctx: Context, user: UserInfo | undefined): AuditAttributes
  * with no user, as Kubernetes records it.
  */
 export function auditInit(deps: AuditFilterDeps | undefined) {
+  const identify = (ctx: Context): void => {
+    const id = ctx.get('audit-id') || randomUUID();
+    (ctx.state as AuditState).auditID = id;
+    ctx.set('Audit-Id', id);
+  };
+  // Without a policy only the Audit-Id: no async step of its own per request.
+  if (!deps) return (ctx: Context, next: Next): Promise<void> => { identify(ctx); return next(); };
   return async (ctx: Context, next: Next): Promise<void> => {
     const state = ctx.state as AuditState;
-    const id = ctx.get('audit-id') || randomUUID();
-    state.auditID = id;
-    ctx.set('Audit-Id', id);
-    if (!deps) return next();
+    identify(ctx);
     state.auditReceived = microTime();
     try {
       await next();

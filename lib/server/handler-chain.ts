@@ -67,7 +67,7 @@ export interface AppDeps {
 }
 
 async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
-  const started = process.hrtime.bigint();
+  const started = logger.isLevelEnabled('info') ? process.hrtime.bigint() : 0n;
   try {
     await next();
     if (ctx.status === 404 && ctx.body === undefined) throw errors.notFoundPath();
@@ -90,7 +90,8 @@ async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
     ...(ctx.state.authzReason ? { authzReason: ctx.state.authzReason } : {}),
     ...(ctx.state.authzError ? { authzError: ctx.state.authzError } : {}),
     status: ctx.status,
-    latencyMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+    // The level may have been raised while the request ran (its start was not timed then).
+    latencyMs: started ? Number((process.hrtime.bigint() - started) / 1000n) / 1000 : undefined,
   });
 }
 

@@ -52,6 +52,13 @@ export interface GraphWork {
 
 const emptyWork = (): GraphWork => ({ attemptToDelete: [], attemptToOrphan: [], verifyOwners: [] });
 
+/** The answer of a change that calls for nothing (read only by the collector). */
+const NO_WORK: GraphWork = Object.freeze({
+  attemptToDelete: Object.freeze([]) as unknown as string[],
+  attemptToOrphan: Object.freeze([]) as unknown as string[],
+  verifyOwners: Object.freeze([]) as unknown as string[],
+});
+
 /** The group of an ownerReference's apiVersion ('' for the core group). */
 export function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
@@ -77,10 +84,20 @@ export class DependencyGraph {
    * owners it no longer blocks, a foreground or orphan deletion that starts, owners to verify.
    */
   observe(obj: ApiObject, coordinates: ObjectCoordinates): GraphWork {
-    const work = emptyWork();
     const meta = obj.metadata ?? {};
     const uid = meta.uid;
-    if (!uid) return work;
+    if (!uid) return NO_WORK;
+    // Most changes are of objects with no owners, not being deleted, that had none before
+    // either (every create of such an object): nothing to link, unlink or look at.
+    const existing = this.nodes.get(uid);
+    const ownsNothing = !Array.isArray(meta.ownerReferences) || meta.ownerReferences.length === 0;
+    if (ownsNothing && !meta.deletionTimestamp
+      && (!existing || (existing.owners.length === 0 && !existing.beingDeleted && !existing.deletingDependents && !existing.orphaning))) {
+      if (existing) existing.coordinates = coordinates;
+      else this.nodes.set(uid, { uid, coordinates, owners: [], dependents: NO_DEPENDENTS, beingDeleted: false, deletingDependents: false, orphaning: false });
+      return NO_WORK;
+    }
+    const work = emptyWork();
     const owners = Array.isArray(meta.ownerReferences) ? meta.ownerReferences.filter((r) => r && typeof r.uid === 'string') : [];
     const finalizers = meta.finalizers ?? [];
     const beingDeleted = !!meta.deletionTimestamp;
