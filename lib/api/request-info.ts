@@ -35,6 +35,8 @@ function pathSegments(path: string): string[] {
 
 /** A percent-decoded path segment; a malformed escape (`%`, `%ZZ`, bytes that are not UTF-8) is 400. */
 function decodeSegment(kind: string, raw: string): string {
+  // Nearly every segment has no escape: nothing to decode.
+  if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);
   } catch {
