@@ -6,7 +6,7 @@
  */
 import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
-import { decodeFromStorage, decodeStoredMetadata } from '../scheme/storage-codec';
+import { decodeFromStorage, decodeStoredIdentity, decodeStoredMetadata } from '../scheme/storage-codec';
 import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../storage/interfaces';
 import { logger } from '../server/logger';
 
@@ -102,7 +102,7 @@ export class ResourceFeed {
         // An update of an object that mentioned none of the fields read and still does: the
         // handlers would see the same thing again.
         if (quiet && prev?.quiet && !ev.created) continue;
-        const obj = this.decode(ev.value, ev.revision);
+        const obj = this.decode(ev.value, ev.revision, quiet);
         if (!obj) continue;
         const uid = obj.metadata?.uid as string;
         if (prev && prev.uid !== uid) this.emitRemove(prev);
@@ -133,8 +133,9 @@ export class ResourceFeed {
   private replace(kvs: KeyValue[]): void {
     const objects = new Map<string, { obj: ApiObject; quiet: boolean }>();
     for (const kv of kvs) {
-      const obj = this.decode(kv.value, kv.modRevision);
-      if (obj) objects.set(kv.key, { obj, quiet: this.quiet(kv.value) });
+      const quiet = this.quiet(kv.value);
+      const obj = this.decode(kv.value, kv.modRevision, quiet);
+      if (obj) objects.set(kv.key, { obj, quiet });
     }
     for (const [key, prev] of [...this.known]) {
       if (objects.get(key)?.obj.metadata?.uid === prev.uid) continue;
@@ -159,10 +160,14 @@ export class ResourceFeed {
     }
   }
 
-  private decode(value: Buffer, revision: number): ApiObject | undefined {
+  /**
+   * `quiet`: the value mentions none of opts.readsOnly, so its identity is all the handlers can
+   * read of it (metadataOnly feeds get only that, read without parsing the metadata).
+   */
+  private decode(value: Buffer, revision: number, quiet = false): ApiObject | undefined {
     try {
       if (this.opts.metadataOnly) {
-        const metadata = decodeStoredMetadata(value, revision);
+        const metadata = (quiet ? decodeStoredIdentity(value, revision) : undefined) ?? decodeStoredMetadata(value, revision);
         if (metadata) return { metadata };
       }
       return decodeFromStorage(value, revision);

@@ -196,6 +196,74 @@ export function decodeStoredMetadata(value: Buffer, modRevision: number): Object
   return undefined;
 }
 
+/**
+ * Only the identity of a stored object, `{ uid, name, namespace?, resourceVersion }`, read from
+ * its metadata members without parsing anything: for consumers that know the object mentions
+ * nothing else they read (ResourceFeed's readsOnly). Undefined when the value is not compact
+ * stored JSON in the stored layout, or uid or name is missing, escaped or not a string: the caller
+ * decodes instead.
+ */
+export function decodeStoredIdentity(value: Buffer, modRevision: number): ObjectMeta | undefined {
+  const served = servedJson(value, modRevision);
+  if (!served) return undefined;
+  let uid: string | undefined;
+  let name: string | undefined;
+  let namespace: string | undefined;
+  let i = served.at;
+  const n = value.length;
+  /** The end of the string that starts at i (its closing quote), or -1; `escaped` says whether it holds a backslash. */
+  let escaped = false;
+  const stringEnd = (from: number): number => {
+    escaped = false;
+    for (let j = from + 1; j < n; j++) {
+      const c = value[j];
+      if (c === 0x5c) { escaped = true; j++; } else if (c === 0x22) return j;
+    }
+    return -1;
+  };
+  for (;;) {
+    if (value[i] === 0x7d) break; // '}': the end of metadata
+    if (value[i] !== 0x22) return undefined;
+    const keyEnd = stringEnd(i);
+    if (keyEnd < 0 || escaped || value[keyEnd + 1] !== 0x3a) return undefined; // '"key":'
+    const key = value.toString('latin1', i + 1, keyEnd);
+    i = keyEnd + 2;
+    const c = value[i];
+    if (c === 0x22) {
+      const end = stringEnd(i);
+      if (end < 0) return undefined;
+      if (key === 'uid' || key === 'name' || key === 'namespace') {
+        if (escaped) return undefined;
+        const v = value.toString('utf8', i + 1, end);
+        if (key === 'uid') uid = v; else if (key === 'name') name = v; else namespace = v;
+      }
+      i = end + 1;
+    } else if (c === 0x7b || c === 0x5b) { // a nested value: skipped, strings and all
+      let depth = 0;
+      for (; i < n; i++) {
+        const b = value[i];
+        if (b === 0x22) {
+          const end = stringEnd(i);
+          if (end < 0) return undefined;
+          i = end;
+        } else if (b === 0x7b || b === 0x5b) depth++;
+        else if ((b === 0x7d || b === 0x5d) && --depth === 0) break;
+      }
+      if (i >= n) return undefined;
+      i++;
+    } else {
+      if (key === 'uid' || key === 'name' || key === 'namespace') return undefined;
+      while (i < n && value[i] !== 0x2c && value[i] !== 0x7d) i++; // a number or literal
+    }
+    // Namespaced objects store name, namespace and uid before the rest: no need to read on.
+    if (uid !== undefined && name !== undefined && namespace !== undefined) break;
+    if (value[i] === 0x2c) i++;
+    else if (value[i] !== 0x7d) return undefined;
+  }
+  if (uid === undefined || name === undefined) return undefined;
+  return namespace === undefined ? { uid, name, resourceVersion: String(modRevision) } : { uid, name, namespace, resourceVersion: String(modRevision) };
+}
+
 export function decodeKv(kv: KeyValue): ApiObject {
   return decodeFromStorage(kv.value, kv.modRevision);
 }

@@ -3,7 +3,8 @@
  * comes out must be exactly the object with its resourceVersion, or nothing (then the caller decodes).
  */
 import { expect } from 'chai';
-import { decodeFromStorage, decodeStoredMetadata, encodeForStorage, joinJson, servedJson, servedJsonOf } from '../../../lib/scheme/storage-codec';
+import { decodeFromStorage, decodeStoredIdentity, decodeStoredMetadata, encodeForStorage, joinJson, servedJson, servedJsonOf } from '../../../lib/scheme/storage-codec';
+import { ObjectMeta } from '../../../lib/scheme/types';
 
 /** The served bytes of a stored value, as a get answers them (without the trailing newline). */
 const jsonWithResourceVersion = (value: Buffer, rv: number) => {
@@ -98,5 +99,33 @@ describe('storage codec: served JSON from stored bytes', () => {
     expect(decodeStoredMetadata(Buffer.from('{"apiVersion":"v1","kind":"Namespace","metadata":{},"spec":{}}'), 4)).to.deep.equal({ resourceVersion: '4' });
     expect(decodeStoredMetadata(Buffer.from('{"kind":"X","apiVersion":"v1","metadata":{"name":"a"}}'), 1)).to.equal(undefined);
     expect(decodeStoredMetadata(Buffer.from('{"apiVersion":"v1","kind":"X","metadata":{"name":"a"'), 1)).to.equal(undefined);
+  });
+
+  it('reads the identity (uid, name, namespace) of metadata\'s own members only, in any member order', () => {
+    const identity = (m: Record<string, unknown> | undefined) => m && { uid: m.uid, name: m.name, namespace: m.namespace, resourceVersion: m.resourceVersion };
+    const metas: Record<string, unknown>[] = [
+      { name: 'a', namespace: 'ns', uid: 'u1' },
+      // Members named like the identity inside nested values, with brackets and quotes in strings.
+      { labels: { uid: 'not-it', name: 'x' }, annotations: { namespace: '} ] { [ \\" "q" ünï 🙂' }, name: 'b', managedFields: [{ fieldsV1: { 'f:metadata': { 'f:uid': {} } } }], uid: 'u2', namespace: 'n2' },
+      // Cluster-scoped: no namespace; numbers and literals between.
+      { generation: 3, deletionGracePeriodSeconds: null, name: 'ñame', uid: 'u3', creationTimestamp: '2026-01-01T00:00:00Z' },
+    ];
+    for (const metadata of metas) {
+      const stored = encodeForStorage({ apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { uid: 'in-data' } });
+      const want = identity(decodeFromStorage(stored, 7).metadata as Record<string, unknown>);
+      const got = decodeStoredIdentity(stored, 7);
+      expect(got, JSON.stringify(metadata)).to.deep.equal(JSON.parse(JSON.stringify(want)));
+    }
+    // Missing, escaped or non-string identity: undefined, so the caller decodes in full.
+    const undecided: Record<string, unknown>[] = [
+      { name: 'a' },
+      { uid: 'u', name: 'we"ird' },
+      { uid: 'u', name: 7 },
+    ];
+    for (const metadata of undecided) {
+      expect(decodeStoredIdentity(encodeForStorage({ apiVersion: 'v1', kind: 'ConfigMap', metadata: metadata as ObjectMeta }), 1), JSON.stringify(metadata)).to.equal(undefined);
+    }
+    expect(decodeStoredIdentity(Buffer.from('{"kind":"X","apiVersion":"v1","metadata":{"name":"a","uid":"u"}}'), 1)).to.equal(undefined);
+    expect(decodeStoredIdentity(Buffer.from('{"apiVersion":"v1","kind":"X","metadata":{"name":"a","labels":{"uid":"u"'), 1)).to.equal(undefined);
   });
 });
