@@ -14,34 +14,44 @@ type Res = http2.Http2ServerResponse | import('node:http').ServerResponse;
 
 /** The requests a server has in flight, and on which HTTP/1.1 connection each runs. */
 export class RequestTracker {
-  private readonly inflight = new Set<Res>();
+  /** Each request in flight, with its HTTP/1.1 connection (none for HTTP/2). */
+  private readonly inflight = new Map<Res, Socket | undefined>();
   private readonly busy = new Map<Socket, number>();
   private idleWaiters: Array<() => void> = [];
   private stopping = false;
+  /** One listener for every response's 'close' (emitted with the response as `this`), not a closure per request. */
+  private readonly onResponseClose: (this: Res) => void;
 
   constructor(server: http2.Http2SecureServer) {
     server.prependListener('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => this.track(req, res));
+    const tracker = this;
+    this.onResponseClose = function onResponseClose(this: Res) { tracker.closed(this); };
   }
 
   private track(req: http2.Http2ServerRequest, res: Res): void {
     const sock = req.httpVersionMajor === 1 ? (req.socket as Socket) : undefined;
     // Stopping: an HTTP/1.1 client is told not to send another request on this connection.
     if (this.stopping && sock && !res.headersSent) res.setHeader('Connection', 'close');
-    this.inflight.add(res);
+    this.inflight.set(res, sock);
     if (sock) this.busy.set(sock, (this.busy.get(sock) ?? 0) + 1);
-    res.once('close', () => {
-      this.inflight.delete(res);
-      if (sock) {
-        const n = (this.busy.get(sock) ?? 1) - 1;
-        if (n > 0) this.busy.set(sock, n);
-        else {
-          this.busy.delete(sock);
-          // The connection's last response is out: nothing more is served on it.
-          if (this.stopping) sock.end();
-        }
+    // A response closes once: `on` without the wrapper `once` would make.
+    res.on('close', this.onResponseClose);
+  }
+
+  private closed(res: Res): void {
+    if (!this.inflight.has(res)) return;
+    const sock = this.inflight.get(res);
+    this.inflight.delete(res);
+    if (sock) {
+      const n = (this.busy.get(sock) ?? 1) - 1;
+      if (n > 0) this.busy.set(sock, n);
+      else {
+        this.busy.delete(sock);
+        // The connection's last response is out: nothing more is served on it.
+        if (this.stopping) sock.end();
       }
-      if (!this.inflight.size) for (const w of this.idleWaiters.splice(0)) w();
-    });
+    }
+    if (!this.inflight.size) for (const w of this.idleWaiters.splice(0)) w();
   }
 
   get count(): number {
