@@ -101,9 +101,11 @@ export function applyListenerLimits(server: http2.Http2SecureServer, l: Listener
     let timer: NodeJS.Timeout | undefined;
     const arm = () => { timer = setTimeout(() => { if (!session.closed && !session.destroyed) session.close(); }, l.idleTimeoutMs).unref(); };
     arm();
+    // One listener per session, not a closure per stream (a stream closes once).
+    const onStreamClose = () => { if (--open === 0 && !session.closed) arm(); };
     session.on('stream', (stream: http2.ServerHttp2Stream) => {
       if (open++ === 0 && timer) clearTimeout(timer);
-      stream.once('close', () => { if (--open === 0 && !session.closed) arm(); });
+      stream.on('close', onStreamClose);
     });
     session.once('close', () => { if (timer) clearTimeout(timer); });
   });
