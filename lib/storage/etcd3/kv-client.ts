@@ -1059,8 +1059,11 @@ export class EtcdKvClient implements EtcdKv {
   private async dial(): Promise<ClientHttp2Session> {
     const n = this.endpoints.length;
     const reasons: string[] = [];
+    // Each member once, from where the dial starts: `next` may move while a member is tried (a
+    // session lost meanwhile), and read again it could send the dial back to the hung member.
+    const first = this.next;
     for (let i = 0; i < n && !this.closed; i++) {
-      const index = (this.next + i) % n;
+      const index = (first + i) % n;
       const ep = this.endpoints[index];
       try {
         const s = await this.dialOne(ep);
