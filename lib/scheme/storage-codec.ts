@@ -180,20 +180,11 @@ export function decodeStoredMetadata(value: Buffer, modRevision: number): Object
   const served = servedJson(value, modRevision);
   if (!served) return undefined;
   const start = served.at - 1; // the metadata object's '{'
-  let depth = 0;
-  for (let i = start; i < value.length; i++) {
-    const c = value[i];
-    if (c === 0x22) { // a string: skip to its closing quote (bytes of multi-byte characters are >= 0x80)
-      for (i++; i < value.length && value[i] !== 0x22; i++) if (value[i] === 0x5c) i++;
-    } else if (c === 0x7b || c === 0x5b) {
-      depth++;
-    } else if ((c === 0x7d || c === 0x5d) && --depth === 0) {
-      const meta = JSON.parse(value.toString('utf8', start, i + 1)) as ObjectMeta;
-      meta.resourceVersion = String(modRevision);
-      return meta;
-    }
-  }
-  return undefined;
+  const end = jsonContainerEnd(value, start);
+  if (end < 0) return undefined;
+  const meta = JSON.parse(value.toString('utf8', start, end + 1)) as ObjectMeta;
+  meta.resourceVersion = String(modRevision);
+  return meta;
 }
 
 /**
@@ -206,62 +197,68 @@ export function decodeStoredMetadata(value: Buffer, modRevision: number): Object
 export function decodeStoredIdentity(value: Buffer, modRevision: number): ObjectMeta | undefined {
   const served = servedJson(value, modRevision);
   if (!served) return undefined;
-  let uid: string | undefined;
-  let name: string | undefined;
-  let namespace: string | undefined;
-  let i = served.at;
-  const n = value.length;
-  /** The end of the string that starts at i (its closing quote), or -1; `escaped` says whether it holds a backslash. */
-  let escaped = false;
-  const stringEnd = (from: number): number => {
-    escaped = false;
-    for (let j = from + 1; j < n; j++) {
-      const c = value[j];
-      if (c === 0x5c) { escaped = true; j++; } else if (c === 0x22) return j;
-    }
-    return -1;
-  };
-  for (;;) {
-    if (value[i] === 0x7d) break; // '}': the end of metadata
-    if (value[i] !== 0x22) return undefined;
-    const keyEnd = stringEnd(i);
-    if (keyEnd < 0 || escaped || value[keyEnd + 1] !== 0x3a) return undefined; // '"key":'
+  const found: { uid?: string; name?: string; namespace?: string } = {};
+  // At each member's opening quote; after its value, at the ',' or '}' that follows it.
+  for (let i = served.at; value[i] !== 0x7d; i++) {
+    const keyEnd = value[i] === 0x22 ? jsonStringEnd(value, i) : -1;
+    if (keyEnd < 0 || value[keyEnd + 1] !== 0x3a) return undefined; // '"key":'
     const key = value.toString('latin1', i + 1, keyEnd);
+    if (key.includes('\\')) return undefined;
+    const wanted = key === 'uid' || key === 'name' || key === 'namespace';
     i = keyEnd + 2;
-    const c = value[i];
-    if (c === 0x22) {
-      const end = stringEnd(i);
+    if (value[i] === 0x22) {
+      const end = jsonStringEnd(value, i);
       if (end < 0) return undefined;
-      if (key === 'uid' || key === 'name' || key === 'namespace') {
-        if (escaped) return undefined;
+      if (wanted) {
         const v = value.toString('utf8', i + 1, end);
-        if (key === 'uid') uid = v; else if (key === 'name') name = v; else namespace = v;
+        if (v.includes('\\')) return undefined;
+        found[key] = v;
       }
       i = end + 1;
-    } else if (c === 0x7b || c === 0x5b) { // a nested value: skipped, strings and all
-      let depth = 0;
-      for (; i < n; i++) {
-        const b = value[i];
-        if (b === 0x22) {
-          const end = stringEnd(i);
-          if (end < 0) return undefined;
-          i = end;
-        } else if (b === 0x7b || b === 0x5b) depth++;
-        else if ((b === 0x7d || b === 0x5d) && --depth === 0) break;
-      }
-      if (i >= n) return undefined;
-      i++;
+    } else if (wanted) {
+      return undefined;
+    } else if (value[i] === 0x7b || value[i] === 0x5b) { // a nested value: skipped, strings and all
+      const end = jsonContainerEnd(value, i);
+      if (end < 0) return undefined;
+      i = end + 1;
     } else {
-      if (key === 'uid' || key === 'name' || key === 'namespace') return undefined;
-      while (i < n && value[i] !== 0x2c && value[i] !== 0x7d) i++; // a number or literal
+      while (i < value.length && value[i] !== 0x2c && value[i] !== 0x7d) i++; // a number or literal
     }
     // Namespaced objects store name, namespace and uid before the rest: no need to read on.
-    if (uid !== undefined && name !== undefined && namespace !== undefined) break;
-    if (value[i] === 0x2c) i++;
-    else if (value[i] !== 0x7d) return undefined;
+    if (found.uid !== undefined && found.name !== undefined && found.namespace !== undefined) break;
+    if (value[i] === 0x7d) break;
+    if (value[i] !== 0x2c) return undefined;
   }
+  const { uid, name, namespace } = found;
   if (uid === undefined || name === undefined) return undefined;
   return namespace === undefined ? { uid, name, resourceVersion: String(modRevision) } : { uid, name, namespace, resourceVersion: String(modRevision) };
+}
+
+/** The closing quote of the JSON string whose opening quote is at `at`, or -1 (bytes of multi-byte characters are >= 0x80). */
+function jsonStringEnd(value: Buffer, at: number): number {
+  for (let j = at + 1; j < value.length; j++) {
+    const c = value[j];
+    if (c === 0x5c) j++;
+    else if (c === 0x22) return j;
+  }
+  return -1;
+}
+
+/** The bracket closing the JSON object or array that opens at `at` (strings skipped), or -1. */
+function jsonContainerEnd(value: Buffer, at: number): number {
+  let depth = 0;
+  for (let i = at; i < value.length; i++) {
+    const c = value[i];
+    if (c === 0x22) {
+      i = jsonStringEnd(value, i);
+      if (i < 0) return -1;
+    } else if (c === 0x7b || c === 0x5b) {
+      depth++;
+    } else if ((c === 0x7d || c === 0x5d) && --depth === 0) {
+      return i;
+    }
+  }
+  return -1;
 }
 
 export function decodeKv(kv: KeyValue): ApiObject {

@@ -83,14 +83,12 @@ export function requestTimeout(opts: RequestTimeoutOptions): (ctx: Context, next
     const asked = askedTimeoutMs(ctx.querystring);
     const limit = asked > 0 && (asked < opts.timeoutMs || opts.timeoutMs === 0) ? asked : opts.timeoutMs;
     if (limit <= 0) return next();
-    let timedOut = false;
     const deadline = new RequestDeadline();
     ctx.state.deadline = deadline;
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         // A streamed answer already under way is let finish: its head is out, a 504 cannot follow.
         if (ctx.res.headersSent || ctx.res.writableEnded) return;
-        timedOut = true;
         ctx.state.timedOut = true;
         deadline.expire();
         opts.terminations?.record(ctx.method, info, ctx.get('content-type'), 504);
@@ -100,11 +98,11 @@ export function requestTimeout(opts: RequestTimeoutOptions): (ctx: Context, next
       const started = Date.now();
       next().then(() => {
         clearTimeout(timer);
-        if (!timedOut) resolve();
+        if (!deadline.expired) resolve();
         else logLate(ctx, started, undefined);
       }, (err: unknown) => {
         clearTimeout(timer);
-        if (!timedOut) reject(err);
+        if (!deadline.expired) reject(err);
         else logLate(ctx, started, err);
       });
     });

@@ -358,6 +358,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters },
     requestTimeoutMs: config.requestTimeoutMs,
   });
+  const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
   const listener = serves ? await listen() : undefined;
   async function listen() {
     const limits = listenerLimits(config, opts.listener);
@@ -390,14 +391,12 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     const host = config.bindAddress === '0.0.0.0' || config.bindAddress === '::' ? '127.0.0.1' : config.bindAddress;
     url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
     serverUrl.set(url);
-    const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
     if (writesKubeconfig(opts.worker)) await writeKubeconfig(kubeconfigPath, {
       server: url, caCertPem: pki.caCertPem,
       clientCertPem: readFileSync(pki.adminCertFile, 'utf8'), clientKeyPem: readFileSync(pki.adminKeyFile, 'utf8'),
     });
-    return { server, sessions, sockets, tracker: new RequestTracker(server), port, kubeconfigPath };
+    return { server, sessions, sockets, tracker: new RequestTracker(server), port };
   }
-  const kubeconfigPath = listener?.kubeconfigPath ?? path.join(dataDir, 'admin.kubeconfig');
   const port = listener?.port ?? 0;
   health.markStarted();
   logger.info(serves ? 'serving' : 'running the controllers (serves no connections)', { url, flavor: naming.flavor, etcd: endpoints.join(','), worker: opts.worker?.index });

@@ -4,8 +4,8 @@
  * Each worker is a whole server (server.ts): its own etcd client, watch caches, admission and
  * authorization state. Worker 0 runs what is done once per server (compaction, the controllers,
  * the extension-apiserver-authentication ConfigMap) and takes no connections: the controllers
- * follow every change through their informers, which costs the serving process about a fifth of
- * its time per write, and here they get a core of their own, as kube-controller-manager beside
+ * follow every change through their informers (a few percent of a write's CPU in a paired
+ * benchmark), and here they get a core of their own, as kube-controller-manager beside
  * kube-apiserver. Workers 1..N-1 share the listening port through node:cluster; the primary
  * accepts connections and hands them out round-robin, so a connection (and every HTTP/2 stream
  * on it) stays with one worker. The primary itself serves nothing: it starts the embedded etcd
@@ -71,6 +71,7 @@ export async function startWorkers(config: ServerConfig, argv: string[]): Promis
   let ready: WorkerReady | undefined;
 
   let servedUrl: string | undefined;
+  const restartDelays: number[] = [];
   /** Forks worker `index`; resolves when it runs (serves, for 1..N-1), rejects when it exits first. */
   const fork = (index: number): Promise<WorkerReady> => {
     const role: WorkerRole = { index, count: config.workers, etcdServers, ticketKeys };
@@ -103,7 +104,6 @@ export async function startWorkers(config: ServerConfig, argv: string[]): Promis
       });
     });
   };
-  const restartDelays: number[] = [];
   const restart = (index: number) => {
     if (stopping) return;
     fork(index).then(

@@ -45,7 +45,6 @@ export const abBench: Benchmark = {
     const namespace = 'bench-ab';
     const cleanups: Array<() => Promise<unknown> | unknown> = [];
     try {
-      const pids = {} as Record<Side, number | undefined>;
       const h1 = {} as Record<Side, ServerCrud>;
       const h2 = {} as Record<Side, ServerCrud>;
       const cpu = {} as Record<Side, () => CpuAccumulator>;
@@ -67,7 +66,6 @@ export const abBench: Benchmark = {
         await api.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
         h1[side] = new ServerCrud(api, namespace);
         h2[side] = new ServerCrud(session, namespace);
-        pids[side] = server.process.pid;
         cpu[side] = () => new CpuAccumulator(server.process.pid, etcd.pid);
       }
       const warm = { durationMs: 0, maxIterations: 1_000, minIterations: 1_000, concurrency: CONCURRENCY };

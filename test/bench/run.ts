@@ -38,7 +38,7 @@ const BENCHMARKS: Benchmark[] = [
   newConnectionBench,
   workersBench,
 ];
-/** Run only when named in --only (it needs --base-build). */
+/** Run only when named in --only (it compares with --base-build or --base-arg). */
 const ON_REQUEST: Benchmark[] = [abBench];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]

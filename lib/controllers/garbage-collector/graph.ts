@@ -90,8 +90,8 @@ export class DependencyGraph {
     // Most changes are of objects with no owners, not being deleted, that had none before
     // either (every create of such an object): nothing to link, unlink or look at.
     const existing = this.nodes.get(uid);
-    const ownsNothing = !Array.isArray(meta.ownerReferences) || meta.ownerReferences.length === 0;
-    if (ownsNothing && !meta.deletionTimestamp
+    const noOwners = !Array.isArray(meta.ownerReferences) || meta.ownerReferences.length === 0;
+    if (noOwners && !meta.deletionTimestamp
       && (!existing || (existing.owners.length === 0 && !existing.beingDeleted && !existing.deletingDependents && !existing.orphaning))) {
       if (existing) existing.coordinates = coordinates;
       else this.nodes.set(uid, { uid, coordinates, owners: [], dependents: NO_DEPENDENTS, beingDeleted: false, deletingDependents: false, orphaning: false });
@@ -102,7 +102,7 @@ export class DependencyGraph {
     const finalizers = meta.finalizers ?? [];
     const beingDeleted = !!meta.deletionTimestamp;
 
-    let node = this.nodes.get(uid);
+    let node = existing;
     const wasObserved = !!node?.coordinates;
     const before = node ? { deletingDependents: node.deletingDependents, orphaning: node.orphaning } : undefined;
     if (!node) {
