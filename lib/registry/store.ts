@@ -250,7 +250,7 @@ export class GenericStore {
         if (opts.trackFields !== false) {
           obj.metadata.managedFields = this.trackUpdate(current, obj, opts, opts.incomingManagedFields, sub?.name, opts.requestBody);
         }
-        const result = await this.writeUpdate(ctx, kv, current, obj, opts, !!opts.precondition, sub?.name);
+        const result = await this.writeUpdate(ctx, kv, current, obj, opts, !!opts.precondition, cached, sub?.name);
         if (result) return { object: result, created: false };
       } catch (err) {
         // A failure computed from the cache's copy may come from staleness: confirm it against
@@ -309,7 +309,7 @@ export class GenericStore {
    * An object that is being deleted and has no finalizers left is removed instead.
    */
   async writeUpdate(ctx: StrategyContext, kv: KeyValue, current: ApiObject, input: ApiObject, opts: WriteOptions,
-    conflictIsFinal: boolean, subresource?: string): Promise<ApiObject | undefined> {
+    conflictIsFinal: boolean, cached: boolean, subresource?: string): Promise<ApiObject | undefined> {
     const s = this.def.strategy;
     const name = current.metadata?.name as string;
     const attrs = { operation: 'UPDATE' as const, resource: this.def, subresource, namespace: ctx.namespace, name, object: input, oldObject: current, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx };
@@ -330,7 +330,10 @@ export class GenericStore {
     const value = written?.value;
     if (written && !this.storage.transformsValues && written.value.equals(kv.value)) {
       // Nothing changed (managedFields keep their times when a write takes no field): as
-      // Kubernetes' GuaranteedUpdate, no write, no new resourceVersion, no watch event.
+      // Kubernetes' GuaranteedUpdate, no write, no new resourceVersion, no watch event. No
+      // compare ever meets etcd on this path, so a cached copy is confirmed first: a stale one
+      // (the cache behind a write just made) means trying again from etcd.
+      if (cached && !(await this.stillCurrent(kv))) return undefined;
       obj.metadata = { ...obj.metadata, resourceVersion: String(kv.modRevision) };
       return this.outputWritten(obj, written.stored, written.value, kv.modRevision);
     }
@@ -361,12 +364,16 @@ export class GenericStore {
     mutate: (current: ApiObject) => ApiObject | undefined, opts: WriteOptions = { dryRun: false }): Promise<ApiObject> {
     const key = this.key(ctx.namespace, name);
     for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
-      const { kv } = await this.currentForWrite(key, attempt);
+      const { kv, cached } = await this.currentForWrite(key, attempt);
       if (!kv) throw errors.notFound(this.gr, name);
       const current = await this.currentOf(kv);
       const next = mutate(clone(current));
-      if (!next) return this.output(current);
-      const result = await this.writeUpdate(ctx, kv, current, next, opts, false);
+      if (!next) {
+        // Nothing to change, as a cached copy has it: confirmed against etcd as writeUpdate does.
+        if (cached && !(await this.stillCurrent(kv))) continue;
+        return this.output(current);
+      }
+      const result = await this.writeUpdate(ctx, kv, current, next, opts, false, cached);
       if (result) return result;
     }
     throw errors.conflict(this.gr, name, 'the object is being changed too often; please retry');
