@@ -11,6 +11,7 @@
  *   git worktree add /tmp/base HEAD~1 && ln -s "$PWD/node_modules" /tmp/base/node_modules && (cd /tmp/base && npx tsc -p .)
  *   node dist/test/bench/run.js --only=ab --base-build=/tmp/base/dist
  *   node dist/test/bench/run.js --only=ab --base-arg=--controllers=-garbagecollector   # a flag's cost
+ *   node dist/test/bench/run.js --only=ab --server-node-arg=--max-semi-space-size=64 --base-node-arg=--max-semi-space-size=16   # a V8 flag's
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -39,7 +40,9 @@ export const abBench: Benchmark = {
   async run(ctx: BenchContext): Promise<ResultRow[]> {
     const baseMain = ctx.baseBuild ? path.resolve(ctx.baseBuild, 'lib/server/main.js') : undefined;
     if (baseMain && !existsSync(baseMain)) throw new Error(`${baseMain} does not exist: --base-build names a dist/ directory`);
-    if (!baseMain && !ctx.baseArgs.length) throw new Error('ab compares two servers: give --base-build=DIR, --base-arg=FLAG or both');
+    if (!baseMain && !ctx.baseArgs.length && !ctx.baseNodeArgs.length) {
+      throw new Error('ab compares two servers: give --base-build=DIR, --base-arg=FLAG or --base-node-arg=FLAG');
+    }
     const rounds = ctx.quick ? 2 : 6;
     const roundMs = ctx.quick ? 1_000 : 2_000;
     const namespace = 'bench-ab';
@@ -57,7 +60,10 @@ export const abBench: Benchmark = {
         const server = await startServerProcess([
           `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', `--data-dir=${dataDir}`, '--log-level=error', ...ctx.serverArgs,
           ...(side === 'base' ? ctx.baseArgs : []),
-        ], { script: side === 'base' ? baseMain : undefined, timeoutMs: 60_000 });
+        ], {
+          script: side === 'base' ? baseMain : undefined, timeoutMs: 60_000,
+          nodeArgs: [...ctx.serverNodeArgs, ...(side === 'base' ? ctx.baseNodeArgs : [])],
+        });
         cleanups.push(() => server.stop());
         const conn = loadKubeconfig(server.kubeconfigPath);
         const api = new ApiClient(conn, CONCURRENCY);

@@ -45,6 +45,10 @@ export interface BenchContext {
   baseArgs: string[];
   /** --server-arg: flags every server gets (for benchmarks that start servers of their own). */
   serverArgs: string[];
+  /** --server-node-arg: Node/V8 flags for servers a benchmark starts itself. */
+  serverNodeArgs: string[];
+  /** --base-node-arg: Node/V8 flags for the ab benchmark's base side only. */
+  baseNodeArgs: string[];
   /** Progress lines on stderr, so stdout carries only the table. */
   log(msg: string): void;
 }

@@ -51,6 +51,7 @@ const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only
   --server-arg=FLAG     a server flag for each benchmark's server (repeatable), e.g. --server-arg=--workers=2
   --base-build=DIR      the dist/ directory of another build, for --only=ab (default: this build)
   --base-arg=FLAG       a server flag for the ab benchmark's base side only (repeatable)
+  --base-node-arg=FLAG  a Node/V8 flag for the ab benchmark's base server only (repeatable; after --server-node-arg, so it wins)
 benchmarks:
 ${BENCHMARKS.map((b) => `  ${b.name.padEnd(14)} ${b.description}`).join('\n')}
 on request only (--only=NAME):
@@ -72,6 +73,7 @@ async function main(): Promise<number> {
         'server-arg': { type: 'string', multiple: true },
         'base-build': { type: 'string' },
         'base-arg': { type: 'string', multiple: true },
+        'base-node-arg': { type: 'string', multiple: true },
         help: { type: 'boolean', default: false },
       },
     }).values;
@@ -121,6 +123,7 @@ async function main(): Promise<number> {
       if (interrupted) throw new Error(`interrupted by ${interrupted}`);
       const rows: ResultRow[] = await bench.run({
         quick: flags.quick, focus: flags.focus, env: current, log, baseBuild: flags['base-build'], baseArgs: flags['base-arg'] ?? [], serverArgs: flags['server-arg'] ?? [],
+        serverNodeArgs: flags['server-node-arg'] ?? [], baseNodeArgs: flags['base-node-arg'] ?? [],
       });
       // Numbers measured while the environment was being torn down mean nothing.
       if (interrupted) throw new Error(`interrupted by ${interrupted}`);
