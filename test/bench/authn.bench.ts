@@ -27,6 +27,7 @@ import { Benchmark, BenchContext, ResultRow, target } from './benchmark';
 import { LoopOptions, LoopResult, mergeLoops } from './latency';
 import { CpuAccumulator } from './cpu-usage';
 import { LoadWorkers } from './load-worker';
+import { ApiClient } from './api-client';
 
 const NAME = 'authn';
 const NAMESPACE = 'bench-authn';
@@ -128,8 +129,25 @@ export const authnBench: Benchmark = {
     const issued = await admin.json('POST', `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/reader/token`, {
       apiVersion: 'authentication.orch.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 },
     }, 201);
+    // The account may read them (RBAC: a RoleBinding to the bootstrap `view` role, ~1 µs per request;
+    // the admin is allowed as system:masters before any rule is read).
+    await admin.json('POST', `/apis/rbac.authorization.orch.io/v1/namespaces/${NAMESPACE}/rolebindings`, {
+      apiVersion: 'rbac.authorization.orch.io/v1', kind: 'RoleBinding', metadata: { name: 'reader-view' },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace: NAMESPACE }],
+    }, 201);
     const paths = Array.from({ length: OBJECTS }, (_, i) => `${base}/cm-${i}?resourceVersion=0`);
     const bearerToken = issued.status.token as string;
+    const asReader = new ApiClient(ctx.env.server, 1, { bearerToken });
+    try {
+      // The binding reaches the authorizer through its watch cache: wait until it is in effect.
+      for (let tries = 0; (await asReader.request('GET', paths[0])).status !== 200; tries++) {
+        if (tries === 100) throw new Error('the reader is still forbidden 10 s after its RoleBinding');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await asReader.close();
+    }
     const rows: ResultRow[] = [];
     for (const name of ['HTTP/2', 'HTTP/1.1'] as const) {
       // Two generator threads per side: one event loop could not keep the server busy.
