@@ -17,6 +17,7 @@ export function podSecurity(deps: PluginDeps): AdmissionPlugin {
   const pc = new PolicyContext(readPodSecurityConfig(deps.pluginConfig), deps.naming.labelDomain);
   return {
     name: 'PodSecurity',
+    resources: ['/pods', '/namespaces'],
     async validate(attrs) {
       if (attrs.resource.group !== '' || (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE')) return;
       if (attrs.resource.resource === 'pods') await validatePod(pc, deps.namespaces, attrs);

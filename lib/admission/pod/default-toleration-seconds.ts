@@ -19,6 +19,7 @@ export function defaultTolerationSecondsPlugin(naming: Naming, settings: Default
   const covers = (t: Toleration, key: string) => (!t.key || t.key === key) && (!t.effect || t.effect === 'NoExecute');
   return {
     name: 'DefaultTolerationSeconds',
+    resources: ['/pods'],
     async admit(attrs) {
       if (!isPodWrite(attrs) || (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE')) return;
       const spec = podSpec(attrs.object, true);

@@ -23,6 +23,7 @@ const DEFAULT_PRIORITY = 0;
 export function priorityPlugin(classes: ReadonlyMap<string, number> = SYSTEM_PRIORITY_CLASSES): AdmissionPlugin {
   return {
     name: 'Priority',
+    resources: ['/pods'],
     async admit(attrs) {
       if (!isPodWrite(attrs)) return;
       if (attrs.operation === 'UPDATE') {

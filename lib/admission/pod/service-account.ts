@@ -88,6 +88,7 @@ export function serviceAccountPlugin(naming: Naming, getAccount: ServiceAccountG
 
   return {
     name: 'ServiceAccount',
+    resources: ['/pods'],
     async admit(attrs) {
       // Only new pods are changed; the spec fields involved are immutable afterwards.
       if (!isPodWrite(attrs) || attrs.operation !== 'CREATE') return;

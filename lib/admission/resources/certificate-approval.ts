@@ -12,7 +12,7 @@ import { AdmissionPlugin, userOf } from '../interfaces';
 import { errors } from '../../meta/api-errors';
 import { Authorizer } from '../../authz/authorizer';
 import { admissionForbidden } from './admission-forbidden';
-import { isCsrRequest, signerNameOf } from './csr-object';
+import { CSR_RESOURCE, isCsrRequest, signerNameOf } from './csr-object';
 import { isAuthorizedForSignerName } from './signer-authorization';
 
 /**
@@ -22,6 +22,7 @@ import { isAuthorizedForSignerName } from './signer-authorization';
 export function certificateApproval(holder: { authorization?: { chain: Authorizer } }, certificatesGroup: string): AdmissionPlugin {
   return {
     name: 'CertificateApproval',
+    resources: [`${certificatesGroup}/${CSR_RESOURCE}`],
     async validate(attrs) {
       if (attrs.operation !== 'UPDATE' || !isCsrRequest(attrs, certificatesGroup, 'approval')) return;
       if (!attrs.oldObject) throw admissionForbidden(attrs, 'expected type CertificateSigningRequest, got: <nil>');

@@ -13,7 +13,7 @@ import { Authorizer } from '../../authz/authorizer';
 import { ApiObject } from '../../scheme/types';
 import { semanticEqual } from '../../registry/core/semantic-equal';
 import { admissionForbidden } from './admission-forbidden';
-import { isCsrRequest, signerNameOf } from './csr-object';
+import { CSR_RESOURCE, isCsrRequest, signerNameOf } from './csr-object';
 import { isAuthorizedForSignerName } from './signer-authorization';
 
 const statusOf = (csr: ApiObject) => (csr.status ?? {}) as { certificate?: unknown; conditions?: unknown };
@@ -27,6 +27,7 @@ const sameBytes = (a: unknown, b: unknown) => (a ?? '') === (b ?? '');
 export function certificateSigning(holder: { authorization?: { chain: Authorizer } }, certificatesGroup: string): AdmissionPlugin {
   return {
     name: 'CertificateSigning',
+    resources: [`${certificatesGroup}/${CSR_RESOURCE}`],
     async validate(attrs) {
       if (attrs.operation !== 'UPDATE' || !isCsrRequest(attrs, certificatesGroup, 'status')) return;
       if (!attrs.oldObject) throw admissionForbidden(attrs, 'expected type CertificateSigningRequest, got: <nil>');

@@ -10,7 +10,7 @@
 import { AdmissionPlugin } from '../interfaces';
 import { SYSTEM_MASTERS } from '../../authn/user';
 import { admissionForbidden } from './admission-forbidden';
-import { csrOrganizations, isCsrRequest, signerNameOf } from './csr-object';
+import { CSR_RESOURCE, csrOrganizations, isCsrRequest, signerNameOf } from './csr-object';
 
 /**
  * @param certificatesGroup `certificates.<domain>`
@@ -19,6 +19,7 @@ import { csrOrganizations, isCsrRequest, signerNameOf } from './csr-object';
 export function certificateSubjectRestriction(certificatesGroup: string, clientSigner: string): AdmissionPlugin {
   return {
     name: 'CertificateSubjectRestriction',
+    resources: [`${certificatesGroup}/${CSR_RESOURCE}`],
     async validate(attrs) {
       if (attrs.operation !== 'CREATE' || !isCsrRequest(attrs, certificatesGroup, '')) return;
       if (!attrs.object) throw admissionForbidden(attrs, 'expected type CertificateSigningRequest, got: <nil>');

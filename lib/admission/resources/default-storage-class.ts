@@ -17,6 +17,7 @@ import { StorageClassLister, claimHasClass, isCore } from './storage-classes';
 export function defaultStorageClass(classes: StorageClassLister): AdmissionPlugin {
   return {
     name: 'DefaultStorageClass',
+    resources: ['/persistentvolumeclaims'],
     async admit(attrs) {
       if (attrs.operation !== 'CREATE' || !isCore(attrs, 'persistentvolumeclaims') || !attrs.object) return;
       if (claimHasClass(attrs.object, classes.names)) return;

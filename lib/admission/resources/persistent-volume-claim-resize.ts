@@ -22,6 +22,7 @@ export function persistentVolumeClaimResize(classes: StorageClassLister): Admiss
   };
   return {
     name: 'PersistentVolumeClaimResize',
+    resources: ['/persistentvolumeclaims'],
     async validate(attrs) {
       if (attrs.operation !== 'UPDATE' || !isCore(attrs, 'persistentvolumeclaims') || !attrs.object || !attrs.oldObject) return;
       if (compareQuantities(requestOf(attrs.object), requestOf(attrs.oldObject)) <= 0) return;

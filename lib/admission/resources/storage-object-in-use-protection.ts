@@ -16,6 +16,7 @@ export function storageObjectInUseProtection(naming: Naming): AdmissionPlugin {
   const pv = pvProtectionFinalizer(naming);
   return {
     name: 'StorageObjectInUseProtection',
+    resources: ['/persistentvolumeclaims', '/persistentvolumes'],
     async admit(attrs) {
       if (attrs.operation !== 'CREATE' || !attrs.object) return;
       const finalizer = isCore(attrs, 'persistentvolumeclaims') ? pvc : isCore(attrs, 'persistentvolumes') ? pv : undefined;

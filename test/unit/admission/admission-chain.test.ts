@@ -11,6 +11,7 @@ import { DEFAULT_ENABLED, ORDERED_PLUGINS, enabledPlugins, unknownPluginError } 
 import { buildAdmission } from '../../../lib/admission/registry';
 import { PluginConfigs } from '../../../lib/admission/config-file';
 import { AdmissionMetrics } from '../../../lib/admission/metrics';
+import { MetricsRegistry } from '../../../lib/metrics/registry';
 import { parseFlags } from '../../../lib/server/flags';
 import { flavors } from '../../../lib/naming';
 import { ResourceDef } from '../../../lib/scheme/types';
@@ -81,6 +82,25 @@ describe('AdmissionChain', () => {
     const chain2 = new AdmissionChain([recorder(log2, 'a', { validate: true, reject: 'validate' }), recorder(log2, 'b', { validate: true })]);
     await chain2.validate(attrs()).then(() => expect.fail('admitted'), (e) => expect(e.message).to.equal('a says no'));
     expect(log2).to.deep.equal(['a.validate']);
+  });
+
+  it('does not call a plugin on a resource outside its `resources`, and still observes its metrics', async () => {
+    const log: string[] = [];
+    const registry = new MetricsRegistry();
+    const podsOnly = { ...recorder(log, 'pods-only', { validate: true }), resources: ['/pods'] };
+    const chain = new AdmissionChain([recorder(log, 'any'), podsOnly], new AdmissionMetrics(registry));
+    const pods = { ...configMaps, resource: 'pods', kind: 'Pod' } as ResourceDef;
+    for (const r of [configMaps, pods, configMaps, roles]) {
+      const a = attrs(r);
+      await chain.admit(a);
+      await chain.validate(a);
+    }
+    expect(log).to.deep.equal(['any.admit', 'any.admit', 'pods-only.admit', 'pods-only.validate', 'any.admit', 'any.admit']);
+    // Four requests: every plugin observed in each phase it has, called or not.
+    const text = await registry.render();
+    const count = (name: string, type: string) => Number(new RegExp(
+      `apiserver_admission_controller_admission_duration_seconds_count\\{name="${name}",type="${type}",operation="CREATE",rejected="false"\\} (\\d+)`).exec(text)?.[1]);
+    expect([count('any', 'admit'), count('pods-only', 'admit'), count('pods-only', 'validate')]).to.deep.equal([4, 4, 4]);
   });
 
   it('starts and stops every plugin', async () => {
