@@ -1,17 +1,19 @@
 /**
- * A lean gRPC client for etcd's unary KV calls (Range, Txn, Compact), written straight on
- * node:http2 with the protobuf wire format encoded and decoded by hand.
+ * A lean gRPC client for etcd's unary KV calls (Range, Txn, Compact), on an HTTP/2 transport of
+ * its own (h2/session.ts) with the protobuf wire format encoded and decoded by hand.
  *
  * Why: under write load the etcd3 package (grpc-js, protobufjs, Long, cockatiel) took about a
  * fifth of the server's single core. This client does the same calls with one Buffer per request
  * (sizes computed first), an offset-based reader for the answer, revisions as plain numbers, and
- * no closures per call beyond the Promise's own. Watches ride the same sessions (watch-stream.ts).
+ * no closures per call beyond the Promise's own; node:http2's per-stream machinery, which cost
+ * three times the rest of a call, is not used either. Watches ride the same sessions
+ * (watch-stream.ts).
  *
  * Connections: one HTTP/2 session at a time, to the first endpoint that answers, made on the first
  * call and again after it closes, fails or receives GOAWAY. A member counts as connected once it
  * has sent its HTTP/2 SETTINGS (a SIGSTOPped member's kernel still accepts TCP, but nothing
- * answers), within a dial budget of 1 s per endpoint. While connected, a keepalive PING every
- * interval must be answered within its timeout, or the session is destroyed: its calls fail, its
+ * answers), within a dial budget of 1 s per endpoint. While connected, an idle session is probed
+ * every interval and must answer within its timeout, or the session is destroyed: its calls fail, its
  * watches end, and the next call dials the next member. Every call has a deadline (also sent as
  * grpc-timeout); a Txn's is shorter than etcd's own request timeout (5 s + 2 election timeouts),
  * so a proposal lost with a dead leader fails here first. Calls and watches carry `hasleader`:
@@ -23,10 +25,11 @@
  * have reached etcd (`sent`). Requests are never retried here once sent: a Txn that may have been
  * applied is not repeated blindly (the store decides, by its compare).
  */
-import http2, { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http2';
 import { readFileSync } from 'node:fs';
 import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
-import { installCheapAsyncResourceBind } from './async-bind';
+import { CANCEL, ENHANCE_YOUR_CALM, REFUSED_STREAM } from './h2/frames';
+import { H2Headers, encodeHeaderBlock } from './h2/hpack';
+import { H2ConnectOptions, H2Session, H2Stream, H2StreamHandler } from './h2/session';
 import type { EtcdKv, EtcdKvWatch } from './kv';
 import type { WatchCreateRequest, WatchStreamHandler } from './watch-stream';
 import { signalReconnected } from '../reconnects';
@@ -42,9 +45,9 @@ export interface EtcdClientOptions {
   txnTimeoutMs?: number;
   /** How long one endpoint has to answer (TCP, TLS and the server's SETTINGS); 1 s by default. */
   dialTimeoutMs?: number;
-  /** Interval of keepalive PINGs on the connected session; 1 s by default, 0: none. */
+  /** Interval of keepalive probes on an idle connected session (see checkAlive); 1 s by default, 0: none. */
   keepaliveIntervalMs?: number;
-  /** How long a keepalive PING may go unanswered before the session is dropped; 1 s by default. */
+  /** How long a keepalive probe may go unanswered before the session is dropped; 1 s by default. */
   keepaliveTimeoutMs?: number;
 }
 
@@ -559,10 +562,6 @@ export function decodeCompactionResponse(msg: Buffer): CompactResponse {
 // ---------------------------------------------------------------------------------------------
 // gRPC over HTTP/2.
 
-/** HTTP/2 flow-control windows: large enough that a 10,000-key range (~15 MB) never waits. */
-const WINDOW = 2 ** 31 - 1;
-/** Until etcd says otherwise: grpc-go announces no limit unless --max-concurrent-streams is set. */
-const PEER_MAX_STREAMS = 100_000;
 /**
  * Deadlines below etcd's own request timeout (5 s + 2 election timeouts = 7 s by default), which a
  * linearizable read or a proposal waits out when the leader is lost: the call fails here first,
@@ -579,70 +578,55 @@ export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 1_000;
  * member still runs and whether its raft term rose (see EtcdKvClient.observeTerm).
  */
 const STALLED_TXN_MS = 250;
-const { NGHTTP2_CANCEL, NGHTTP2_REFUSED_STREAM, NGHTTP2_ENHANCE_YOUR_CALM } = http2.constants;
 
 type Decoder = (msg: Buffer) => unknown;
 
-/** One call in flight, hung on its stream so that the listeners below are shared functions. */
-class Call {
+/** The calls and streams this client makes; each has a header block per endpoint (Endpoint.blocks). */
+type CallKind = 'range' | 'txn' | 'compact' | 'watch' | 'probe';
+
+/** One call in flight: its stream's handler. */
+class Call implements H2StreamHandler {
   timer: NodeJS.Timeout | undefined = undefined;
-  headers: IncomingHttpHeaders | undefined = undefined;
-  trailers: IncomingHttpHeaders | undefined = undefined;
+  headers: H2Headers | undefined = undefined;
+  trailers: H2Headers | undefined = undefined;
   first: Buffer | undefined = undefined;
   chunks: Buffer[] | undefined = undefined;
   length = 0;
-  error: Error | undefined = undefined;
   settled = false;
   /** A Txn: the raft term known on its session when it was sent (see EtcdKvClient.observeTerm); -1 otherwise. */
   term = -1;
   sentAt = 0;
+  stream!: H2Stream;
+  resolve!: (v: unknown) => void;
+  reject!: (e: unknown) => void;
 
-  constructor(
-    readonly client: EtcdKvClient,
-    readonly session: ClientHttp2Session,
-    readonly decode: Decoder,
-    readonly resolve: (v: unknown) => void,
-    readonly reject: (e: unknown) => void,
-  ) {}
+  constructor(readonly client: EtcdKvClient, readonly session: H2Session, readonly decode: Decoder) {}
+
+  onHeaders(_stream: H2Stream, headers: H2Headers): void {
+    if (this.headers === undefined) this.headers = headers;
+    else this.trailers = headers;
+  }
+
+  onData(_stream: H2Stream, chunk: Buffer): void {
+    if (this.first === undefined) this.first = chunk;
+    else if (this.chunks === undefined) this.chunks = [this.first, chunk];
+    else this.chunks.push(chunk);
+    this.length += chunk.length;
+  }
+
+  /** The answer is complete (the peer ended the stream), or the stream was reset or its session lost. */
+  onClose(stream: H2Stream): void {
+    if (!this.settled) settle(this, stream);
+  }
 }
 
-const CALL = Symbol('etcdKvCall');
-type CallStream = ClientHttp2Stream & { [CALL]: Call };
-
-function onResponse(this: CallStream, headers: IncomingHttpHeaders): void {
-  this[CALL].headers = headers;
-}
-
-function onTrailers(this: CallStream, trailers: IncomingHttpHeaders): void {
-  this[CALL].trailers = trailers;
-}
-
-function onData(this: CallStream, chunk: Buffer): void {
-  const c = this[CALL];
-  if (c.first === undefined) c.first = chunk;
-  else if (c.chunks === undefined) c.chunks = [c.first, chunk];
-  else c.chunks.push(chunk);
-  c.length += chunk.length;
-}
-
-function onStreamError(this: CallStream, err: Error): void {
-  this[CALL].error ??= err;
-}
-
-/** 'end': the answer is complete; 'close' without 'end': the stream was reset or its session lost. */
-function onEnd(this: CallStream): void {
-  const c = this[CALL];
-  if (!c.settled) settle(c, this);
-}
-
-function onDeadline(stream: CallStream): void {
-  const c = stream[CALL];
+function onDeadline(c: Call): void {
   if (c.settled) return;
   c.settled = true;
   c.timer = undefined;
-  if (c.term >= 0) c.client.txnSettled(stream);
+  if (c.term >= 0) c.client.txnSettled(c);
   c.reject(sentError(fromGrpcStatus(GrpcStatus.DEADLINE_EXCEEDED, 'deadline exceeded'), true));
-  stream.close(NGHTTP2_CANCEL);
+  c.stream.close(CANCEL);
   c.client.checkAlive(c.session);
 }
 
@@ -655,10 +639,6 @@ export function percentDecode(s: string): string {
   }
 }
 
-export function headerString(v: string | string[] | number | undefined): string {
-  return v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v);
-}
-
 /** HTTP statuses of answers that are not gRPC, as gRPC's spec maps them. */
 export function grpcCodeOfHttp(status: number): number {
   switch (status) {
@@ -668,34 +648,34 @@ export function grpcCodeOfHttp(status: number): number {
   }
 }
 
-function settle(c: Call, stream: CallStream): void {
+function settle(c: Call, stream: H2Stream): void {
   c.settled = true;
   if (c.timer !== undefined) clearTimeout(c.timer);
-  if (c.term >= 0) c.client.txnSettled(stream);
+  if (c.term >= 0) c.client.txnSettled(c);
   // A trailers-only answer (every error from etcd) carries grpc-status in its headers.
   const meta = c.trailers?.['grpc-status'] !== undefined ? c.trailers : c.headers;
-  const status = meta?.['grpc-status'];
+  const status = stream.ended ? meta?.['grpc-status'] : undefined;
   if (status === undefined) {
     c.reject(transportFailure(c, stream));
     return;
   }
   const code = Number(status);
   if (code !== GrpcStatus.OK) {
-    const message = percentDecode(headerString(meta!['grpc-message']));
+    const message = percentDecode(meta!['grpc-message'] ?? '');
     // "no leader" (the hasleader check) refuses the call before it runs: not applied.
     const noLeader = isNoLeader(code, message);
     if (noLeader) c.client.leaveMember(c.session);
     c.reject(sentError(fromGrpcStatus(code, message), !noLeader));
     return;
   }
-  const body = c.chunks === undefined ? c.first : Buffer.concat(c.chunks, c.length);
-  if (body === undefined || body.length < 5 || body[0] !== 0 || body.readUInt32BE(1) !== body.length - 5) {
+  const body = messageOf(c);
+  if (body === undefined) {
     c.reject(new StorageError('Internal', 'etcd answered without exactly one uncompressed gRPC message'));
     return;
   }
   let value: unknown;
   try {
-    value = c.decode(body.subarray(5));
+    value = c.decode(body);
   } catch (err) {
     c.reject(new StorageError('Internal', `malformed answer from etcd: ${(err as Error).message}`));
     return;
@@ -705,26 +685,45 @@ function settle(c: Call, stream: CallStream): void {
   if (term !== undefined) c.client.observeTerm(c.session, term);
 }
 
-/** The stream ended without a gRPC status: not a gRPC answer, a reset, or a lost connection. */
-function transportFailure(c: Call, stream: ClientHttp2Stream): StorageError {
-  // A refused stream was never processed; anything else may have been.
-  return sentError(transportError(c, stream), stream.rstCode !== NGHTTP2_REFUSED_STREAM);
+/**
+ * The one gRPC message of an answer, in a Buffer of its own: DATA payloads are views of the
+ * socket's reads, and what is decoded from the message (views of it) may be kept in a cache.
+ */
+function messageOf(c: Call): Buffer | undefined {
+  const n = c.length;
+  if (n < 5) return undefined;
+  const body = c.chunks === undefined ? c.first! : Buffer.concat(c.chunks, n);
+  if (body[0] !== 0 || body.readUInt32BE(1) !== n - 5) return undefined;
+  if (c.chunks !== undefined) return body.subarray(5);
+  const msg = Buffer.allocUnsafe(n - 5);
+  body.copy(msg, 0, 5, n);
+  return msg;
 }
 
-function transportError(c: Call, stream: ClientHttp2Stream): StorageError {
-  // node:http2 gives :status as a number, though its types say string.
-  const httpStatus = c.headers?.[':status'] as number | string | undefined;
+/** The stream ended without a gRPC status: not a gRPC answer, a reset, or a lost connection. */
+function transportFailure(c: Call, stream: H2Stream): StorageError {
+  // A refused stream was never processed; anything else may have been.
+  return sentError(transportError(c, stream), stream.rstCode !== REFUSED_STREAM);
+}
+
+function transportError(c: Call, stream: H2Stream): StorageError {
+  const httpStatus = c.headers?.[':status'];
   if (httpStatus !== undefined && Number(httpStatus) !== 200) {
     return fromGrpcStatus(grpcCodeOfHttp(Number(httpStatus)), `etcd answered HTTP ${httpStatus}`);
   }
-  const reason = c.error?.message ?? `stream closed (HTTP/2 code ${stream.rstCode})`;
-  if (c.session.destroyed || c.session.closed) return fromGrpcStatus(GrpcStatus.UNAVAILABLE, `connection lost: ${reason}`);
+  if (c.session.destroyed) return fromGrpcStatus(GrpcStatus.UNAVAILABLE, `connection lost: ${lostReason(c.session)}`);
+  const reason = `stream closed (HTTP/2 code ${stream.rstCode})`;
   switch (stream.rstCode) {
-    case NGHTTP2_REFUSED_STREAM: return fromGrpcStatus(GrpcStatus.UNAVAILABLE, `etcd refused the stream: ${reason}`);
-    case NGHTTP2_CANCEL: return fromGrpcStatus(GrpcStatus.CANCELLED, `etcd cancelled the stream: ${reason}`);
-    case NGHTTP2_ENHANCE_YOUR_CALM: return fromGrpcStatus(GrpcStatus.RESOURCE_EXHAUSTED, `etcd reset the stream: ${reason}`);
+    case REFUSED_STREAM: return fromGrpcStatus(GrpcStatus.UNAVAILABLE, `etcd refused the stream: ${reason}`);
+    case CANCEL: return fromGrpcStatus(GrpcStatus.CANCELLED, `etcd cancelled the stream: ${reason}`);
+    case ENHANCE_YOUR_CALM: return fromGrpcStatus(GrpcStatus.RESOURCE_EXHAUSTED, `etcd reset the stream: ${reason}`);
     default: return fromGrpcStatus(GrpcStatus.INTERNAL, `etcd reset the stream: ${reason}`);
   }
+}
+
+/** Why a session went away, for messages. */
+export function lostReason(s: H2Session): string {
+  return s.error?.message ?? 'the connection closed';
 }
 
 /** Marks `err` with whether its request may have reached etcd (see StorageError.sent). */
@@ -741,51 +740,85 @@ export function isNoLeader(code: number, message: string): boolean {
   return code === GrpcStatus.UNAVAILABLE && /no leader/.test(message);
 }
 
-/**
- * The headers of a gRPC call to `path`; without `timeoutMs` (a stream) no grpc-timeout. Every
- * call asks for a leader (`hasleader`, etcd's rpctypes.MetadataRequireLeaderKey): a member cut
- * off from the quorum answers UNAVAILABLE "etcdserver: no leader" at once instead of waiting.
- */
-export function requestHeaders(path: string, timeoutMs?: number): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = {
-    ':method': 'POST',
-    ':path': path,
-    'content-type': 'application/grpc',
-    te: 'trailers',
-    'user-agent': 'orch-apiserver-etcd-kv',
-    hasleader: 'true',
-  };
-  // gRPC allows at most 8 digits.
-  if (timeoutMs !== undefined) headers['grpc-timeout'] = timeoutMs < 1e8 ? `${timeoutMs}m` : `${Math.ceil(timeoutMs / 1000)}S`;
-  return headers;
-}
+const PATHS: Record<CallKind, string> = {
+  range: '/etcdserverpb.KV/Range',
+  txn: '/etcdserverpb.KV/Txn',
+  compact: '/etcdserverpb.KV/Compact',
+  watch: '/etcdserverpb.Watch/Watch',
+  probe: '/etcdserverpb.KV/Range',
+};
 
 /**
- * Set on a long-lived stream the client resets itself (client closed, GOAWAY), before the reset:
- * why it ended, for the stream's owner to report.
+ * The header block of a gRPC call to `path` at `url`; without `timeoutMs` (a stream) no
+ * grpc-timeout. Every call asks for a leader (`hasleader`, etcd's rpctypes.MetadataRequireLeaderKey):
+ * a member cut off from the quorum answers UNAVAILABLE "etcdserver: no leader" at once instead
+ * of waiting.
  */
-export const STREAM_CUT = Symbol('etcdStreamCut');
-export type LongLivedStream = ClientHttp2Stream & { [STREAM_CUT]?: string };
+export function requestBlock(url: URL, path: string, timeoutMs?: number): Buffer {
+  const fields: [string, string][] = [
+    [':method', 'POST'],
+    [':scheme', url.protocol === 'https:' ? 'https' : 'http'],
+    [':path', path],
+    [':authority', url.host],
+    ['content-type', 'application/grpc'],
+    ['te', 'trailers'],
+    ['user-agent', 'orch-apiserver-etcd-kv'],
+    ['hasleader', 'true'],
+  ];
+  // gRPC allows at most 8 digits.
+  if (timeoutMs !== undefined) fields.push(['grpc-timeout', timeoutMs < 1e8 ? `${timeoutMs}m` : `${Math.ceil(timeoutMs / 1000)}S`]);
+  return encodeHeaderBlock(fields);
+}
 
 interface Endpoint {
   url: string;
-  options: http2.SecureClientSessionOptions;
+  connect: H2ConnectOptions;
+  /** The header block of each kind of call to this endpoint. */
+  blocks: Record<CallKind, Buffer>;
 }
 
-const noop = (): void => undefined;
-
-/** Bytes read so far on the session's socket (0 when there is none). */
-function bytesRead(s: ClientHttp2Session): number {
-  try {
-    return s.socket?.bytesRead ?? 0;
-  } catch {
-    return 0;
-  }
-}
+/** A stream's handler until its owner's is in place (nothing arrives before then). */
+const NO_HANDLER: H2StreamHandler = { onHeaders() {}, onData() {}, onClose() {} };
 
 /** The liveness probe (checkAlive); with hasleader, so that it also finds a member that lost its leader. */
-const PROBE_HEADERS: OutgoingHttpHeaders = requestHeaders('/etcdserverpb.KV/Range', 1_000);
 const PROBE_BODY = encodeRangeRequest({ key: Buffer.from([0]), limit: 1, serializable: true, countOnly: true });
+const PROBE_TIMEOUT_MS = 1_000;
+
+/** A probe's stream handler: any answer counts; "no leader" leaves the member; the raft term is noted. */
+class Probe implements H2StreamHandler {
+  body: Buffer | undefined = undefined;
+  ok = false;
+  answered = false;
+
+  constructor(readonly client: EtcdKvClient, readonly session: H2Session, readonly timer: NodeJS.Timeout) {}
+
+  onHeaders(_stream: H2Stream, headers: H2Headers): void {
+    this.answered = true;
+    clearTimeout(this.timer);
+    const status = headers['grpc-status'];
+    if (status === undefined) return;
+    this.ok = Number(status) === GrpcStatus.OK;
+    if (isNoLeader(Number(status), percentDecode(headers['grpc-message'] ?? ''))) this.client.leaveMember(this.session);
+  }
+
+  onData(_stream: H2Stream, chunk: Buffer): void {
+    // One small message (a count): one chunk, or a few. Its header carries the member's raft term.
+    this.body = this.body === undefined ? Buffer.from(chunk) : Buffer.concat([this.body, chunk]);
+  }
+
+  onClose(stream: H2Stream): void {
+    clearTimeout(this.timer);
+    this.client.probeSettled(this.session);
+    if (!stream.ended || !this.ok || this.body === undefined || this.body.length <= 5) return;
+    let term: number | undefined;
+    try {
+      term = decodeRangeResponse(this.body.subarray(5)).header.raftTerm;
+    } catch {
+      return;
+    }
+    if (term !== undefined) this.client.observeTerm(this.session, term);
+  }
+}
 
 export class EtcdKvClient implements EtcdKv {
   private readonly endpoints: Endpoint[];
@@ -802,55 +835,54 @@ export class EtcdKvClient implements EtcdKv {
   private readonly connectedListeners = new Set<(endpoint: string) => void>();
   /** The endpoint of the connected session, if any. */
   private endpointUrl: string | undefined;
-  private readonly rangeHeaders: OutgoingHttpHeaders;
-  private readonly txnHeaders: OutgoingHttpHeaders;
-  private readonly compactHeaders: OutgoingHttpHeaders;
   /** The connected session calls go to; undefined until the next call connects. */
-  private session: ClientHttp2Session | undefined;
-  private connecting: Promise<ClientHttp2Session> | undefined;
-  private dialing: ClientHttp2Session | undefined;
+  private session: H2Session | undefined;
+  /** The endpoint of every adopted session (for its header blocks). */
+  private readonly endpointOf = new WeakMap<H2Session, Endpoint>();
+  /** Adopted sessions not yet closed, the current one and any still finishing their streams. */
+  private readonly sessions = new Set<H2Session>();
+  private connecting: Promise<H2Session> | undefined;
+  private dialing: H2Session | undefined;
   /** The endpoint to try first on the next connect. */
   private next = 0;
-  /** Sessions with a ping in flight. */
-  private readonly probing = new WeakSet<ClientHttp2Session>();
+  /** Sessions with a probe in flight. */
+  private readonly probing = new WeakSet<H2Session>();
   private closed = false;
-  /** Open long-lived streams (watches), on whichever session: close() and GOAWAY cut them. */
-  private readonly streams = new Set<LongLivedStream>();
   /** The highest raft term seen in an answer on each session (observeTerm). */
-  private readonly terms = new WeakMap<ClientHttp2Session, number>();
+  private readonly terms = new WeakMap<H2Session, number>();
   /** Txns in flight, on whichever session. */
-  private readonly txns = new Set<CallStream>();
+  private readonly txns = new Set<Call>();
   /** Probes members with a stalled Txn while any Txn is in flight (checkStalledTxns). */
   private stallTimer: NodeJS.Timeout | undefined;
 
   constructor(opts: EtcdClientOptions) {
     if (!opts.endpoints.length) throw new Error('EtcdKvClient needs at least one endpoint');
-    installCheapAsyncResourceBind();
     this.timeoutMs = opts.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.txnTimeoutMs = Math.min(opts.txnTimeoutMs ?? DEFAULT_TXN_TIMEOUT_MS, this.timeoutMs);
     this.dialTimeoutMs = Math.min(opts.dialTimeoutMs ?? DEFAULT_DIAL_TIMEOUT_MS, this.timeoutMs);
     this.keepaliveIntervalMs = opts.keepaliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS;
     this.keepaliveTimeoutMs = opts.keepaliveTimeoutMs ?? DEFAULT_KEEPALIVE_TIMEOUT_MS;
-    const tls: http2.SecureClientSessionOptions = {};
-    if (opts.caFile) tls.ca = readFileSync(opts.caFile);
-    if (opts.certFile) tls.cert = readFileSync(opts.certFile);
-    if (opts.keyFile) tls.key = readFileSync(opts.keyFile);
+    const tls = {
+      ca: opts.caFile ? readFileSync(opts.caFile) : undefined,
+      cert: opts.certFile ? readFileSync(opts.certFile) : undefined,
+      key: opts.keyFile ? readFileSync(opts.keyFile) : undefined,
+    };
     this.endpoints = opts.endpoints.map((e) => {
       const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(e) ? e : `${opts.caFile ? 'https' : 'http'}://${e}`;
+      const parsed = new URL(url);
+      const secure = parsed.protocol === 'https:';
+      const blocks = {} as Record<CallKind, Buffer>;
+      for (const kind of Object.keys(PATHS) as CallKind[]) {
+        const timeout = kind === 'watch' ? undefined : kind === 'txn' ? this.txnTimeoutMs : kind === 'probe' ? PROBE_TIMEOUT_MS : this.timeoutMs;
+        blocks[kind] = requestBlock(parsed, PATHS[kind], timeout);
+      }
       return {
         url,
-        options: {
-          ...(url.startsWith('https:') ? tls : {}),
-          settings: { initialWindowSize: WINDOW, enablePush: false },
-          peerMaxConcurrentStreams: PEER_MAX_STREAMS,
-          // The default (10 MB) would refuse new streams while large requests are being sent.
-          maxSessionMemory: Number.MAX_SAFE_INTEGER,
-        },
+        // A bracketed IPv6 host is connected to without its brackets.
+        connect: { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(parsed.port || (secure ? 443 : 80)), tls: secure ? tls : undefined },
+        blocks,
       };
     });
-    this.rangeHeaders = requestHeaders('/etcdserverpb.KV/Range', this.timeoutMs);
-    this.txnHeaders = requestHeaders('/etcdserverpb.KV/Txn', this.txnTimeoutMs);
-    this.compactHeaders = requestHeaders('/etcdserverpb.KV/Compact', this.timeoutMs);
   }
 
   range(req: RangeRequest): Promise<RangeResponse> {
@@ -860,7 +892,7 @@ export class EtcdKvClient implements EtcdKv {
     } catch (err) {
       return Promise.reject(err);
     }
-    return this.unary(this.rangeHeaders, body, decodeRangeResponse, this.timeoutMs) as Promise<RangeResponse>;
+    return this.unary('range', body, decodeRangeResponse, this.timeoutMs) as Promise<RangeResponse>;
   }
 
   txn(req: TxnRequest): Promise<TxnResponse> {
@@ -870,11 +902,11 @@ export class EtcdKvClient implements EtcdKv {
     } catch (err) {
       return Promise.reject(err);
     }
-    return this.unary(this.txnHeaders, body, decodeTxnResponse, this.txnTimeoutMs) as Promise<TxnResponse>;
+    return this.unary('txn', body, decodeTxnResponse, this.txnTimeoutMs) as Promise<TxnResponse>;
   }
 
   compact(revision: number, physical = false): Promise<CompactResponse> {
-    return this.unary(this.compactHeaders, encodeCompactionRequest(revision, physical), decodeCompactionResponse, this.timeoutMs) as Promise<CompactResponse>;
+    return this.unary('compact', encodeCompactionRequest(revision, physical), decodeCompactionResponse, this.timeoutMs) as Promise<CompactResponse>;
   }
 
   /** Which endpoint is in use, and whether a session is up (for logs, tests and metrics). */
@@ -897,42 +929,44 @@ export class EtcdKvClient implements EtcdKv {
   }
 
   /**
-   * Opens a long-lived stream (a watch) to `headers[':path']` on the session the calls use,
-   * connecting when there is none, and hands it to `setup` before anything can happen on it (so
-   * that no event is missed). It has no deadline: its owner ends it. The client resets it with
-   * CANCEL, STREAM_CUT set, when the client closes or its session receives GOAWAY. While it is
-   * open it keeps the process alive, as a socket being read would.
+   * Opens a long-lived stream (a watch) on the session the calls use, connecting when there is
+   * none; `setup` makes its handler before anything can arrive on it (so that no event is
+   * missed), and may write to it. It has no deadline: its owner ends it. The client resets it
+   * with CANCEL, a `cutReason` set, when the client closes or its session receives GOAWAY.
+   * While it is open it keeps the process alive, as a socket being read would.
    * Rejects with StorageError Unavailable when no session can be had.
    */
-  async openStream(headers: OutgoingHttpHeaders, setup: (stream: LongLivedStream, session: ClientHttp2Session) => void): Promise<void> {
+  async openStream(setup: (stream: H2Stream, session: H2Session) => H2StreamHandler): Promise<void> {
     for (let retried = false; ; retried = true) {
       const s = this.session;
       const session = s !== undefined && !s.closed && !s.destroyed ? s : await this.connect();
-      let stream: LongLivedStream;
+      let stream: H2Stream;
       try {
-        stream = session.request(headers, { endStream: false });
+        stream = session.request(this.blockFor(session, 'watch'), NO_HANDLER, undefined, false, true);
       } catch (err) {
         // As for calls: nothing was sent, so once more on a new session.
         this.drop(session);
         if (retried) throw sentError(fromGrpcStatus(GrpcStatus.UNAVAILABLE, (err as Error).message), false);
         continue;
       }
-      this.streams.add(stream);
-      session.ref();
-      stream.once('close', () => {
-        this.streams.delete(stream);
-        for (const other of this.streams) if (other.session === session) return;
-        session.unref();
-      });
-      setup(stream, session);
+      stream.handler = setup(stream, session);
       return;
     }
   }
 
-  private cut(stream: LongLivedStream, reason: string): void {
-    if (stream.closed || stream.destroyed) return;
-    stream[STREAM_CUT] = reason;
-    stream.close(NGHTTP2_CANCEL);
+  private blockFor(session: H2Session, kind: CallKind): Buffer {
+    return this.endpointOf.get(session)!.blocks[kind];
+  }
+
+  private cut(stream: H2Stream, reason: string): void {
+    if (stream.closed) return;
+    stream.cutReason = reason;
+    stream.close(CANCEL);
+  }
+
+  /** Cuts the long-lived streams (watches) of `s`. */
+  private cutStreams(s: H2Session, reason: string): void {
+    for (const stream of s.openStreams()) if (stream.longLived) this.cut(stream, reason);
   }
 
   /**
@@ -945,55 +979,49 @@ export class EtcdKvClient implements EtcdKv {
     clearTimeout(this.stallTimer);
     this.stallTimer = undefined;
     this.dialing?.destroy();
-    for (const stream of this.streams) this.cut(stream, 'the etcd client is closed');
+    for (const s of this.sessions) this.cutStreams(s, 'the etcd client is closed');
     const s = this.session;
     this.session = undefined;
-    if (s && !s.destroyed) await new Promise<void>((resolve) => s.close(() => resolve()));
+    await Promise.all([...this.sessions].map((x) => new Promise<void>((resolve) => x.close(resolve))));
+    if (s && !s.destroyed) await new Promise<void>((resolve) => s.close(resolve));
   }
 
-  private unary(headers: OutgoingHttpHeaders, body: Buffer, decode: Decoder, timeoutMs: number): Promise<unknown> {
+  private unary(kind: CallKind, body: Buffer, decode: Decoder, timeoutMs: number): Promise<unknown> {
     const s = this.session;
-    if (s !== undefined && !s.closed && !s.destroyed) return this.start(s, headers, body, decode, timeoutMs, false);
-    return this.connect().then((c) => this.start(c, headers, body, decode, timeoutMs, false));
+    if (s !== undefined && !s.closed && !s.destroyed) return this.start(s, kind, body, decode, timeoutMs, false);
+    return this.connect().then((c) => this.start(c, kind, body, decode, timeoutMs, false));
   }
 
-  private start(session: ClientHttp2Session, headers: OutgoingHttpHeaders, body: Buffer, decode: Decoder, timeoutMs: number, retried: boolean): Promise<unknown> {
-    let stream: ClientHttp2Stream;
+  private start(session: H2Session, kind: CallKind, body: Buffer, decode: Decoder, timeoutMs: number, retried: boolean): Promise<unknown> {
+    const call = new Call(this, session, decode);
     try {
-      stream = session.request(headers);
+      call.stream = session.request(this.blockFor(session, kind), call, body, true);
     } catch (err) {
-      // Nothing was sent (e.g. GOAWAY arrived, or stream ids ran out): once more on a new session.
+      // Nothing was sent (GOAWAY arrived, or stream ids ran out): once more on a new session.
       this.drop(session);
       if (retried) return Promise.reject(sentError(fromGrpcStatus(GrpcStatus.UNAVAILABLE, (err as Error).message), false));
-      return this.connect().then((c) => this.start(c, headers, body, decode, timeoutMs, true));
+      return this.connect().then((c) => this.start(c, kind, body, decode, timeoutMs, true));
     }
+    // The handler hears nothing before the socket is read, after this executor has run.
     return new Promise((resolve, reject) => {
-      const call = new Call(this, session, decode, resolve, reject);
-      const s = stream as CallStream;
-      s[CALL] = call;
-      s.on('response', onResponse);
-      s.on('trailers', onTrailers);
-      s.on('data', onData);
-      s.on('error', onStreamError);
-      s.on('end', onEnd);
-      s.on('close', onEnd);
-      call.timer = setTimeout(onDeadline, timeoutMs, s);
-      if (headers === this.txnHeaders) {
+      call.resolve = resolve;
+      call.reject = reject;
+      call.timer = setTimeout(onDeadline, timeoutMs, call);
+      if (kind === 'txn') {
         call.term = this.terms.get(session) ?? 0;
         call.sentAt = Date.now();
-        this.txns.add(s);
+        this.txns.add(call);
         if (this.stallTimer === undefined && this.keepaliveIntervalMs > 0) {
           this.stallTimer = setTimeout(() => this.checkStalledTxns(), STALLED_TXN_MS);
           this.stallTimer.unref();
         }
       }
-      s.end(body);
     });
   }
 
   /** A Txn's call has settled (answer, failure or deadline). */
-  txnSettled(stream: CallStream): void {
-    this.txns.delete(stream);
+  txnSettled(call: Call): void {
+    this.txns.delete(call);
   }
 
   /**
@@ -1005,9 +1033,8 @@ export class EtcdKvClient implements EtcdKv {
     this.stallTimer = undefined;
     if (this.txns.size === 0 || this.closed) return;
     const stalledBefore = Date.now() - STALLED_TXN_MS;
-    let last: ClientHttp2Session | undefined;
-    for (const stream of this.txns) {
-      const c = stream[CALL];
+    let last: H2Session | undefined;
+    for (const c of this.txns) {
       if (c.sentAt <= stalledBefore && c.session !== last) {
         last = c.session;
         this.checkAlive(c.session);
@@ -1028,12 +1055,11 @@ export class EtcdKvClient implements EtcdKv {
    * Reads are left alone: nothing retries them, so failing one early would only trade a wait
    * for an error.
    */
-  observeTerm(s: ClientHttp2Session, term: number): void {
+  observeTerm(s: H2Session, term: number): void {
     const known = this.terms.get(s) ?? 0;
     if (term <= known) return;
     this.terms.set(s, term);
-    for (const stream of this.txns) {
-      const c = stream[CALL];
+    for (const c of this.txns) {
       if (c.session !== s) continue;
       // Sent before any term was known on `s`: this term is the best guess of the one it was sent in.
       if (known === 0) {
@@ -1043,20 +1069,20 @@ export class EtcdKvClient implements EtcdKv {
       if (c.term >= term || c.settled) continue;
       c.settled = true;
       if (c.timer !== undefined) clearTimeout(c.timer);
-      this.txns.delete(stream);
+      this.txns.delete(c);
       c.reject(sentError(fromGrpcStatus(GrpcStatus.UNAVAILABLE,
         `etcd elected a new leader (raft term ${c.term} to ${term}) while this write waited; it may have been lost with the old leader`), true));
-      stream.close(NGHTTP2_CANCEL);
+      c.stream.close(CANCEL);
     }
   }
 
-  private connect(): Promise<ClientHttp2Session> {
+  private connect(): Promise<H2Session> {
     if (this.closed) return Promise.reject(sentError(new StorageError('Unavailable', 'the etcd client is closed'), false));
     return (this.connecting ??= this.dial().finally(() => { this.connecting = undefined; }));
   }
 
   /** Tries every endpoint once, starting with the one that worked last. */
-  private async dial(): Promise<ClientHttp2Session> {
+  private async dial(): Promise<H2Session> {
     const n = this.endpoints.length;
     const reasons: string[] = [];
     // Each member once, from where the dial starts: `next` may move while a member is tried (a
@@ -1087,9 +1113,9 @@ export class EtcdKvClient implements EtcdKv {
    * (TCP alone is not an answer: a stopped process's kernel still accepts), or fails within the
    * dial budget.
    */
-  private dialOne(ep: Endpoint): Promise<ClientHttp2Session> {
+  private dialOne(ep: Endpoint): Promise<H2Session> {
     return new Promise((resolve, reject) => {
-      const s = http2.connect(ep.url, ep.options);
+      const s = new H2Session(ep.connect);
       this.dialing = s;
       let settled = false;
       let connected = false;
@@ -1117,12 +1143,6 @@ export class EtcdKvClient implements EtcdKv {
         finish();
       };
       const onConnect = () => {
-        try {
-          s.setLocalWindowSize(WINDOW);
-        } catch (err) {
-          finish(err as Error);
-          return;
-        }
         connected = true;
         ready();
       };
@@ -1130,41 +1150,41 @@ export class EtcdKvClient implements EtcdKv {
         answered = true;
         ready();
       };
-      const onClose = () => finish(new Error('connection closed'));
+      const onClose = () => finish(new Error(s.error ? s.error.message : 'connection closed'));
       const budget = this.dialTimeoutMs;
       // etcd with --client-cert-auth drops a TLS 1.3 client whose certificate it rejects without
       // a word: the handshake looks done and nothing more comes. Say so, as it is the likely cause.
-      const hint = ep.url.startsWith('https:') ? ' (over TLS: is the client certificate, --etcd-certfile, one this etcd trusts?)' : '';
+      const hint = ep.connect.tls ? ' (over TLS: is the client certificate, --etcd-certfile, one this etcd trusts?)' : '';
       timer = setTimeout(() => finish(new Error(connected ? `connected, but no answer within ${budget} ms${hint}` : `no connection within ${budget} ms`)), budget);
-      // Stays for the session's life: an 'error' without a listener would crash the process.
-      s.on('error', (err: Error) => {
-        finish(err);
-        this.lose(s);
-      });
+      // Stays for the session's life: an error ends the dial, or loses the session once adopted.
+      s.on('error', () => this.lose(s));
       s.once('connect', onConnect);
       s.on('remoteSettings', onSettings);
       s.once('close', onClose);
     });
   }
 
-  private adopt(s: ClientHttp2Session, index: number): void {
+  private adopt(s: H2Session, index: number): void {
+    const ep = this.endpoints[index];
     this.session = s;
-    this.endpointUrl = this.endpoints[index].url;
-    const lost = () => this.lose(s);
-    s.on('close', lost);
+    this.endpointUrl = ep.url;
+    this.endpointOf.set(s, ep);
+    this.sessions.add(s);
+    s.on('close', () => {
+      this.sessions.delete(s);
+      this.lose(s);
+    });
     s.on('goaway', () => {
-      lost();
+      this.lose(s);
       // Streams may run on after GOAWAY, but a watch's never ends by itself: etcd is going away
       // (shutting down) and would cut it later. Cut it now, so its owner watches again elsewhere.
-      for (const stream of this.streams) if (stream.session === s) this.cut(stream, 'etcd sent GOAWAY');
+      this.cutStreams(s, 'etcd sent GOAWAY');
     });
-    // Frame errors end their stream (its call fails); the session itself may go on.
-    s.on('frameError', noop);
     this.startKeepalive(s);
     signalReconnected();
     for (const listener of this.connectedListeners) {
       try {
-        listener(this.endpointUrl);
+        listener(ep.url);
       } catch {
         // a listener's failure is its own
       }
@@ -1175,17 +1195,17 @@ export class EtcdKvClient implements EtcdKv {
    * Every keepalive interval: when nothing has arrived on `s` since the last tick, it is probed
    * (see checkAlive). Traffic proves the member is running, so a busy session costs nothing.
    */
-  private startKeepalive(s: ClientHttp2Session): void {
+  private startKeepalive(s: H2Session): void {
     this.stopKeepalive();
     if (this.keepaliveIntervalMs <= 0) return;
-    let seen = bytesRead(s);
+    let seen = s.bytesRead;
     const timer = setInterval(() => {
       if (s.destroyed || s.closed || this.session !== s) {
         clearInterval(timer);
         if (this.keepalive === timer) this.keepalive = undefined;
         return;
       }
-      const now = bytesRead(s);
+      const now = s.bytesRead;
       if (now !== seen) {
         seen = now;
         return;
@@ -1202,7 +1222,7 @@ export class EtcdKvClient implements EtcdKv {
   }
 
   /** Stops sending calls to `s`; returns whether it was the current session. */
-  private drop(s: ClientHttp2Session): boolean {
+  private drop(s: H2Session): boolean {
     if (this.session !== s) return false;
     this.session = undefined;
     this.stopKeepalive();
@@ -1210,7 +1230,7 @@ export class EtcdKvClient implements EtcdKv {
   }
 
   /** The current session `s` is lost (closed, failed, GOAWAY): the next dial starts at the next member. */
-  private lose(s: ClientHttp2Session): void {
+  private lose(s: H2Session): void {
     if (this.session !== s) return;
     const index = this.endpoints.findIndex((e) => e.url === this.endpointUrl);
     this.drop(s);
@@ -1223,9 +1243,9 @@ export class EtcdKvClient implements EtcdKv {
    * (a proposal forwarded to a dead leader is lost and would wait out etcd's 7 s request timeout),
    * so they fail now as sent (their outcome unknown), and its watches end and resume elsewhere.
    */
-  leaveMember(s: ClientHttp2Session): void {
+  leaveMember(s: H2Session): void {
     this.lose(s);
-    if (!s.destroyed) s.destroy();
+    s.destroy(new Error('the member has lost its leader'));
   }
 
   /**
@@ -1237,49 +1257,21 @@ export class EtcdKvClient implements EtcdKv {
    * Any answer counts (headers back), even an error: the member is running. An answer "no
    * leader" leaves the member (leaveMember): calls stuck on it fail now instead of at their deadline.
    */
-  checkAlive(s: ClientHttp2Session, timeoutMs = this.keepaliveTimeoutMs): void {
+  checkAlive(s: H2Session, timeoutMs = this.keepaliveTimeoutMs): void {
     if (s.destroyed || s.closed || this.probing.has(s)) return;
-    let stream: ClientHttp2Stream;
+    const timer = setTimeout(() => s.destroy(new Error(`etcd did not answer a probe within ${timeoutMs} ms`)), timeoutMs);
+    timer.unref();
     try {
-      stream = s.request(PROBE_HEADERS);
+      s.request(this.blockFor(s, 'probe'), new Probe(this, s, timer), PROBE_BODY, true);
     } catch {
+      clearTimeout(timer);
       return;
     }
     this.probing.add(s);
-    const timer = setTimeout(() => {
-      if (!s.destroyed) s.destroy(new Error(`etcd did not answer a probe within ${timeoutMs} ms`));
-    }, timeoutMs);
-    timer.unref();
-    const settled = () => {
-      clearTimeout(timer);
-      this.probing.delete(s);
-    };
-    let ok = false;
-    let body: Buffer | undefined;
-    const answered = (headers: IncomingHttpHeaders) => {
-      settled();
-      const status = headers['grpc-status'];
-      if (status === undefined) return;
-      ok = Number(status) === GrpcStatus.OK;
-      if (isNoLeader(Number(status), percentDecode(headerString(headers['grpc-message'])))) this.leaveMember(s);
-    };
-    stream.once('response', answered);
-    stream.once('trailers', answered);
-    stream.once('close', settled);
-    stream.on('error', noop);
-    // One small message (a count): one chunk, or a few. Its header carries the member's raft term.
-    stream.on('data', (chunk: Buffer) => { body = body === undefined ? chunk : Buffer.concat([body, chunk]); });
-    stream.once('end', () => {
-      if (!ok || body === undefined || body.length <= 5) return;
-      let term: number | undefined;
-      try {
-        term = decodeRangeResponse(body.subarray(5)).header.raftTerm;
-      } catch {
-        return;
-      }
-      if (term !== undefined) this.observeTerm(s, term);
-    });
-    stream.end(PROBE_BODY);
   }
 
+  /** A probe of `s` is over (answered or not). */
+  probeSettled(s: H2Session): void {
+    this.probing.delete(s);
+  }
 }

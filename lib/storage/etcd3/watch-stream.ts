@@ -21,12 +21,14 @@
  * it) and ends deliveries at once, without onError. Nothing is resumed here: the caller knows the
  * revision it has reached and watches again from there.
  */
-import http2, { ClientHttp2Session, IncomingHttpHeaders } from 'node:http2';
 import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
+import { CANCEL } from './h2/frames';
+import { H2Headers } from './h2/hpack';
+import { H2Session, H2Stream, H2StreamHandler } from './h2/session';
 import {
-  EMPTY, EtcdKeyValue, EtcdKvClient, LongLivedStream, NO_HEADER, Reader, ResponseHeader, STREAM_CUT,
-  bytesSize, decodeHeader, decodeKv, done, endOf, frame, grpcCodeOfHttp, headerString, isNoLeader, messageSize,
-  percentDecode, requestHeaders, varintSize, writeBytes, writeUint,
+  EMPTY, EtcdKeyValue, EtcdKvClient, NO_HEADER, Reader, ResponseHeader,
+  bytesSize, decodeHeader, decodeKv, done, endOf, frame, grpcCodeOfHttp, isNoLeader, lostReason, messageSize,
+  percentDecode, varintSize, writeBytes, writeUint,
 } from './kv-client';
 
 // ---------------------------------------------------------------------------------------------
@@ -160,8 +162,8 @@ export function decodeWatchResponse(msg: Buffer): WatchResponse {
 /**
  * Cuts a gRPC response body into messages (a 5-byte prefix: compressed flag and length, then the
  * message), which DATA frames may split or pack several to a frame. Every message comes out in
- * a Buffer of its own: node:http2's chunks are views of the socket's whole read buffer, and what
- * is decoded from a message (views of it) may live long in a cache.
+ * a Buffer of its own: DATA payloads are views of the socket's whole read, and what is decoded
+ * from a message (views of it) may live long in a cache.
  */
 export class GrpcMessageCutter {
   /** The start of an incomplete message: views of chunks, copied when it completes. */
@@ -224,22 +226,19 @@ function lengthOf(parts: Buffer[]): number {
 // ---------------------------------------------------------------------------------------------
 // The stream.
 
-const WATCH_HEADERS = requestHeaders('/etcdserverpb.Watch/Watch');
-const { NGHTTP2_CANCEL } = http2.constants;
 const RESOLVED = Promise.resolve();
 
 const CREATING = 0;
 const OPEN = 1;
 const ENDED = 2;
 
-/** One watch, hung on its stream so that the listeners below are shared functions. */
-export class EtcdWatch {
+/** One watch: its stream's handler. */
+export class EtcdWatch implements H2StreamHandler {
   state = CREATING;
   /** The creation deadline. */
   timer: NodeJS.Timeout | undefined = undefined;
-  headers: IncomingHttpHeaders | undefined = undefined;
-  trailers: IncomingHttpHeaders | undefined = undefined;
-  error: Error | undefined = undefined;
+  headers: H2Headers | undefined = undefined;
+  trailers: H2Headers | undefined = undefined;
   /** The watch_id etcd gave it (informational: the stream carries no other watch). */
   watchId = 0;
   readonly cutter = new GrpcMessageCutter();
@@ -248,8 +247,8 @@ export class EtcdWatch {
 
   constructor(
     readonly client: EtcdKvClient,
-    readonly session: ClientHttp2Session,
-    readonly stream: LongLivedStream,
+    readonly session: H2Session,
+    readonly stream: H2Stream,
     readonly handler: WatchStreamHandler,
     readonly resolve: (w: EtcdWatch) => void,
     readonly reject: (e: StorageError) => void,
@@ -264,10 +263,40 @@ export class EtcdWatch {
     }
     return RESOLVED;
   }
-}
 
-const WATCH = Symbol('etcdWatch');
-type WatchStream = LongLivedStream & { [WATCH]: EtcdWatch };
+  onHeaders(_stream: H2Stream, headers: H2Headers): void {
+    if (this.headers === undefined) this.headers = headers;
+    else this.trailers = headers;
+  }
+
+  onData(_stream: H2Stream, chunk: Buffer): void {
+    if (this.state === ENDED) return;
+    const messages = this.messages;
+    try {
+      this.cutter.push(chunk, messages);
+    } catch (err) {
+      messages.length = 0;
+      fail(this, new StorageError('Internal', `malformed watch stream from etcd: ${(err as Error).message}`));
+      return;
+    }
+    for (let i = 0; i < messages.length && this.state !== ENDED; i++) {
+      let res: WatchResponse;
+      try {
+        res = decodeWatchResponse(messages[i]);
+      } catch (err) {
+        fail(this, new StorageError('Internal', `malformed watch response from etcd: ${(err as Error).message}`));
+        break;
+      }
+      dispatch(this, res);
+    }
+    messages.length = 0;
+  }
+
+  /** etcd finished the stream, or it was reset, lost, or cut by the client. */
+  onClose(): void {
+    if (this.state !== ENDED) fail(this, streamError(this));
+  }
+}
 
 /**
  * Creates a watch; resolves once etcd has created it. `handler` receives what follows (see the
@@ -281,56 +310,13 @@ export function openWatch(client: EtcdKvClient, req: WatchCreateRequest, handler
     return Promise.reject(err);
   }
   return new Promise<EtcdWatch>((resolve, reject) => {
-    client.openStream(WATCH_HEADERS, (stream, session) => {
+    client.openStream((stream, session) => {
       const w = new EtcdWatch(client, session, stream, handler, resolve, reject);
-      const s = stream as WatchStream;
-      s[WATCH] = w;
-      s.on('response', onResponse);
-      s.on('trailers', onTrailers);
-      s.on('data', onData);
-      s.on('error', onStreamError);
-      s.on('end', onEnd);
-      s.on('close', onEnd);
-      w.timer = setTimeout(onCreateDeadline, client.timeoutMs, s);
-      s.write(body);
+      w.timer = setTimeout(onCreateDeadline, client.timeoutMs, w);
+      stream.write(body);
+      return w;
     }).catch(reject);
   });
-}
-
-function onResponse(this: WatchStream, headers: IncomingHttpHeaders): void {
-  this[WATCH].headers = headers;
-}
-
-function onTrailers(this: WatchStream, trailers: IncomingHttpHeaders): void {
-  this[WATCH].trailers = trailers;
-}
-
-function onStreamError(this: WatchStream, err: Error): void {
-  this[WATCH].error ??= err;
-}
-
-function onData(this: WatchStream, chunk: Buffer): void {
-  const w = this[WATCH];
-  if (w.state === ENDED) return;
-  const messages = w.messages;
-  try {
-    w.cutter.push(chunk, messages);
-  } catch (err) {
-    messages.length = 0;
-    fail(w, new StorageError('Internal', `malformed watch stream from etcd: ${(err as Error).message}`));
-    return;
-  }
-  for (let i = 0; i < messages.length && w.state !== ENDED; i++) {
-    let res: WatchResponse;
-    try {
-      res = decodeWatchResponse(messages[i]);
-    } catch (err) {
-      fail(w, new StorageError('Internal', `malformed watch response from etcd: ${(err as Error).message}`));
-      break;
-    }
-    dispatch(w, res);
-  }
-  messages.length = 0;
 }
 
 function dispatch(w: EtcdWatch, res: WatchResponse): void {
@@ -363,14 +349,7 @@ function cancelError(res: WatchResponse): StorageError {
   return fromGrpcStatus(GrpcStatus.UNKNOWN, `etcd cancelled the watch${res.cancelReason ? `: ${res.cancelReason}` : ''}`);
 }
 
-/** 'end' (etcd finished the stream) or 'close' (reset, lost, or cut by the client). */
-function onEnd(this: WatchStream): void {
-  const w = this[WATCH];
-  if (w.state !== ENDED) fail(w, streamError(w));
-}
-
-function onCreateDeadline(stream: WatchStream): void {
-  const w = stream[WATCH];
+function onCreateDeadline(w: EtcdWatch): void {
   w.timer = undefined;
   if (w.state !== CREATING) return;
   fail(w, fromGrpcStatus(GrpcStatus.DEADLINE_EXCEEDED, 'etcd did not create the watch in time'));
@@ -392,31 +371,29 @@ function end(w: EtcdWatch): void {
     clearTimeout(w.timer);
     w.timer = undefined;
   }
-  if (!w.stream.closed && !w.stream.destroyed) w.stream.close(NGHTTP2_CANCEL);
+  w.stream.close(CANCEL);
 }
 
 /** Why the stream ended without the watch being cancelled or closed. */
 function streamError(w: EtcdWatch): StorageError {
   // A trailers-only answer (an error before any message) carries grpc-status in its headers.
   const meta = w.trailers?.['grpc-status'] !== undefined ? w.trailers : w.headers;
-  const status = meta?.['grpc-status'];
+  const status = w.stream.ended ? meta?.['grpc-status'] : undefined;
   if (status !== undefined) {
     const code = Number(status);
-    const message = percentDecode(headerString(meta!['grpc-message']));
+    const message = percentDecode(meta!['grpc-message'] ?? '');
     // The watch asked for a leader (hasleader): etcd ends it when its member loses the leader.
     if (isNoLeader(code, message)) w.client.leaveMember(w.session);
     if (code !== GrpcStatus.OK) return fromGrpcStatus(code, message);
     return fromGrpcStatus(GrpcStatus.UNAVAILABLE, 'etcd ended the watch stream');
   }
-  // node:http2 gives :status as a number, though its types say string.
-  const httpStatus = w.headers?.[':status'] as number | string | undefined;
+  const httpStatus = w.headers?.[':status'];
   if (httpStatus !== undefined && Number(httpStatus) !== 200) {
     return fromGrpcStatus(grpcCodeOfHttp(Number(httpStatus)), `etcd answered the watch with HTTP ${httpStatus}`);
   }
   const stream = w.stream;
-  const reason = stream[STREAM_CUT]
-    ?? (w.session.destroyed || w.session.closed ? `connection lost${w.error ? `: ${w.error.message}` : ''}` : undefined)
-    ?? w.error?.message
+  const reason = stream.cutReason
+    ?? (w.session.destroyed ? `connection lost: ${lostReason(w.session)}` : undefined)
     ?? `stream reset (HTTP/2 code ${stream.rstCode})`;
   return fromGrpcStatus(GrpcStatus.UNAVAILABLE, `the etcd watch stream was interrupted (${reason})`);
 }
