@@ -9,7 +9,11 @@
  *  - 32 s to send a request head (ReadHeaderTimeout) and to finish the TLS handshake (Go bounds
  *    the handshake by it); a connection that has sent no complete request head by then is closed;
  *  - 90 s idle (IdleTimeout): an HTTP/1.1 keep-alive connection between requests, and an HTTP/2
- *    session without an open stream, are closed (the session with GOAWAY).
+ *    session without an open stream, are closed (the session with GOAWAY);
+ *  - HTTP/2 receive windows (MaxUploadBufferPerStream, MaxUploadBufferPerConnection): 256 KiB per
+ *    stream, and that times the stream limit per connection, so that a client multiplexing
+ *    many writes on one connection (client-go) never waits for a WINDOW_UPDATE mid-burst, as it
+ *    did with nghttp2's 64 KiB connection window.
  * Node's own guards stay on: invalid frames (1000 per session) and nghttp2's rapid-reset limit.
  *
  * The timeouts are not flags (kube-apiserver has none for them); tests shorten them through
@@ -32,6 +36,9 @@ export interface ListenerLimits {
 
 export const DEFAULT_MAX_STREAMS_PER_CONNECTION = 1000;
 const MAX_READ_FRAME_SIZE = 256 * 1024;
+/** kube-apiserver's resourceBody99Percentile: its frame size and per-stream upload buffer. */
+const STREAM_WINDOW = 256 * 1024;
+const MAX_WINDOW = 2 ** 31 - 1;
 
 export function listenerLimits(config: Pick<ServerConfig, 'http2MaxStreamsPerConnection'>, overrides: Partial<ListenerLimits> = {}): ListenerLimits {
   return {
@@ -48,7 +55,10 @@ export function listenerOptions(l: ListenerLimits): http2.SecureServerOptions {
   return {
     // Frames up to 256 KiB from clients (kube's MaxReadFrameSize): a 1 MiB header block fits in
     // the 8 CONTINUATION frames nghttp2 accepts after a HEADERS frame (16 KiB frames: ~144 KiB).
-    settings: { maxConcurrentStreams: l.maxStreamsPerConnection, maxHeaderListSize: l.maxHeaderBytes, maxFrameSize: MAX_READ_FRAME_SIZE },
+    settings: {
+      maxConcurrentStreams: l.maxStreamsPerConnection, maxHeaderListSize: l.maxHeaderBytes, maxFrameSize: MAX_READ_FRAME_SIZE,
+      initialWindowSize: STREAM_WINDOW,
+    },
     // Node's defaults, stated: a session is destroyed after this many refused streams / bad frames.
     maxSessionRejectedStreams: 100,
     maxSessionInvalidFrames: 1000,
@@ -97,6 +107,7 @@ export function applyListenerLimits(server: http2.Http2SecureServer, l: Listener
 
   // HTTP/2: a session without an open stream for idleTimeoutMs gets GOAWAY (Go's IdleTimeout).
   server.on('session', (session: http2.ServerHttp2Session) => {
+    session.setLocalWindowSize(Math.min(MAX_WINDOW, STREAM_WINDOW * l.maxStreamsPerConnection));
     let open = 0;
     let timer: NodeJS.Timeout | undefined;
     const arm = () => { timer = setTimeout(() => { if (!session.closed && !session.destroyed) session.close(); }, l.idleTimeoutMs).unref(); };

@@ -1,7 +1,8 @@
 /**
  * The listener's limits (lib/server/listener-options.ts) against a real server on a real etcd,
  * with clients that misbehave on purpose (test/helpers/raw-h2.ts writes HTTP/2 frames itself):
- *  - HTTP/2 SETTINGS announce 1000 streams and a 1 MiB header list; stream 1001 is refused
+ *  - HTTP/2 SETTINGS announce 1000 streams, a 1 MiB header list and 256 KiB stream windows (the
+ *    connection's: 1000 times that); stream 1001 is refused
  *    (REFUSED_STREAM) while 1000 watches are open, and the session goes on serving;
  *  - headers over 1 MiB: 431 on HTTP/1.1, the stream reset on HTTP/2; under it, served;
  *  - a slow-header HTTP/1.1 client (nothing, or half a request head) is closed after the
@@ -69,13 +70,18 @@ describe('Listener limits: HTTP/2 streams, header size, head and idle timeouts, 
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('announces 1000 streams and a 1 MiB header list, serves 1000 open watches on one session, and ends a session that opens one more', async () => {
+  it('announces 1000 streams, a 1 MiB header list and 256 KiB windows, serves 1000 open watches on one session, and ends a session that opens one more', async () => {
     const c = await RawH2.connect(server.url, creds);
     try {
       await c.until(() => c.serverSettings.size > 0, 5_000, 'server SETTINGS');
       expect(c.serverSettings.get(0x3)).to.equal(1000); // SETTINGS_MAX_CONCURRENT_STREAMS
       expect(c.serverSettings.get(0x6)).to.equal(1 << 20); // SETTINGS_MAX_HEADER_LIST_SIZE
       expect(c.serverSettings.get(0x5)).to.equal(256 << 10); // SETTINGS_MAX_FRAME_SIZE
+      // kube's upload buffers: 256 KiB per stream, and that times the stream limit per connection.
+      expect(c.serverSettings.get(0x4)).to.equal(256 << 10); // SETTINGS_INITIAL_WINDOW_SIZE
+      await c.until(() => c.of(FRAME.WINDOW_UPDATE, 0).length > 0, 5_000, 'the connection WINDOW_UPDATE');
+      const connectionWindow = 65_535 + c.of(FRAME.WINDOW_UPDATE, 0).reduce((sum, f) => sum + (f.payload.readUInt32BE(0) & 0x7fffffff), 0);
+      expect(connectionWindow).to.equal(1000 * (256 << 10));
       const watch = requestHeaderBlock('GET', `/api/v1/namespaces/${NS}/configmaps?watch=1`, authority);
       const ids = Array.from({ length: 1000 }, () => c.streamId());
       await c.write(Buffer.concat(ids.map((id) => c.headersFrames(id, watch))));
