@@ -16,6 +16,7 @@ export const ANCIENT_CHANGES = 'ancient-changes';
 
 /** Caps the Update managers of `table` in place. */
 export function capUpdateManagers(table: ManagerTable, max = DEFAULT_MAX_UPDATE_MANAGERS): void {
+  if (table.size <= max) return;
   const updaters = [...table.entries()].filter(([, r]) => r.operation === 'Update').map(([id]) => id);
   if (updaters.length <= max) return;
   updaters.sort((a, b) => {

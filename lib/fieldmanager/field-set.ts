@@ -79,7 +79,19 @@ function sortedKeys(n: Node): string[] {
 }
 
 export class FieldSet {
+  /** Set by seal(): insert() refuses, and toFieldsV1() is computed once. */
+  private sealedV1: Record<string, unknown> | null | undefined;
+
   private constructor(private readonly root: Node) {}
+
+  /**
+   * Makes this set unchangeable, for a set shared between writes (managed-fields.ts keeps the
+   * fields of created objects): its fieldsV1 is then built once and handed out deep-frozen.
+   */
+  seal(): this {
+    this.sealedV1 ??= null;
+    return this;
+  }
 
   static empty(): FieldSet {
     return new FieldSet(newNode());
@@ -104,11 +116,13 @@ export class FieldSet {
 
   /** The fieldsV1 value: nested `f:`/`k:`/`v:`/`i:` keys, `{}` leaves, `"."` for members with children. */
   toFieldsV1(): Record<string, unknown> {
-    return writeChildren(this.root);
+    if (this.sealedV1 === undefined) return writeChildren(this.root);
+    return (this.sealedV1 ??= deepFreeze(writeChildren(this.root)));
   }
 
   /** Adds one path; the empty path (the whole object) is never tracked. Mutates this set. */
   insert(path: ReadonlyArray<PathElement | string>): this {
+    if (this.sealedV1 !== undefined) throw new Error('insert into a sealed FieldSet');
     if (path.length === 0) return this;
     let n = this.root;
     for (const pe of path) {
@@ -209,6 +223,11 @@ function readNode(v: Record<string, unknown>): Node {
     n.children.set(key, existing ? unionNode(existing, child) : child);
   }
   return n;
+}
+
+function deepFreeze(v: Record<string, unknown>): Record<string, unknown> {
+  for (const c of Object.values(v)) deepFreeze(c as Record<string, unknown>);
+  return Object.freeze(v);
 }
 
 function writeChildren(n: Node): Record<string, unknown> {

@@ -73,20 +73,23 @@ export function updateManagedFields(args: UpdateManagedFieldsArgs): ManagedField
   const reset = !args.subresource && isResetManagedFields(incoming);
   const table = startingManagers(args, incoming, reset);
 
-  const before = withoutManagedFields(args.live);
   const after = withoutManagedFields(args.next);
-  const cmp = compareObjects(before, after, args.schema, { builtinKind: args.builtinKind });
-  // The comparison's sets are built path by path (no empty branches), so one that is empty can be
-  // left out rather than copied around: a create only adds.
-  const taken = cmp.modified.isEmpty() ? cmp.added : cmp.added.union(cmp.modified);
-
-  const removedNone = cmp.removed.isEmpty();
-  for (const rec of table.values()) {
-    rec.fields = rec.fields.difference(taken);
-    if (!removedNone) rec.fields = rec.fields.difference(cmp.removed);
+  let owned: FieldSet;
+  if (args.live === undefined && table.size === 0) {
+    // A create with no entries to carry: the writer owns what the object sets (rule 2 with nothing before).
+    owned = createdFields(after, args.schema, args.builtinKind !== false);
+  } else {
+    const cmp = compareObjects(withoutManagedFields(args.live), after, args.schema, { builtinKind: args.builtinKind });
+    // The comparison's sets are built path by path (no empty branches), so one that is empty can be
+    // left out rather than copied around.
+    const taken = cmp.modified.isEmpty() ? cmp.added : cmp.added.union(cmp.modified);
+    const removedNone = cmp.removed.isEmpty();
+    for (const rec of table.values()) {
+      rec.fields = rec.fields.difference(taken);
+      if (!removedNone) rec.fields = rec.fields.difference(cmp.removed);
+    }
+    owned = stripUntracked(taken);
   }
-
-  let owned = stripUntracked(taken);
   if (reset && args.requestBody !== undefined) {
     owned = owned.union(stripUntracked(toFieldSet(args.requestBody, args.schema).intersection(toFieldSet(after, args.schema))));
   }
@@ -105,6 +108,58 @@ export function updateManagedFields(args: UpdateManagedFieldsArgs): ManagedField
   dropEmptyManagers(table);
   capUpdateManagers(table);
   return encodeManagedFields(table);
+}
+
+/**
+ * Created objects' owned fields, by schema (and kind of kind) and then by skeleton (skeletonOf):
+ * what a create owns depends on nothing else, and most creates of a resource share a few
+ * skeletons. The sets are sealed: their fieldsV1, built once, is shared by the entries written.
+ */
+const createdMemo = new WeakMap<Schema, Map<string, FieldSet>>();
+const CREATED_MEMO_LIMIT = 256;
+
+/**
+ * The fields a create of `after` takes: what the comparison with nothing finds added or changed
+ * (a struct field holding a scalar counts as changed), without the untracked paths.
+ */
+function createdFields(after: ApiObject | undefined, schema: Schema, builtinKind: boolean): FieldSet {
+  const compute = () => {
+    const cmp = compareObjects(undefined, after, schema, { builtinKind });
+    return stripUntracked(cmp.modified.isEmpty() ? cmp.added : cmp.added.union(cmp.modified));
+  };
+  const skeleton = skeletonOf(after);
+  if (skeleton === undefined) return compute();
+  let bySkeleton = createdMemo.get(schema);
+  if (!bySkeleton) createdMemo.set(schema, (bySkeleton = new Map()));
+  const key = builtinKind ? skeleton : `!${skeleton}`;
+  let fields = bySkeleton.get(key);
+  if (!fields) {
+    if (bySkeleton.size >= CREATED_MEMO_LIMIT) bySkeleton.clear();
+    bySkeleton.set(key, (fields = compute().seal()));
+  }
+  return fields;
+}
+
+/**
+ * What the comparison of a new object reads of it: every key, and of every value only whether it
+ * is undefined, null, a scalar, an empty object or an object to descend into (the schema decides
+ * the rest). Undefined for a value holding an array anywhere, whose items (set values, map-list
+ * keys) would be read too: such objects are compared every time.
+ */
+export function skeletonOf(value: unknown): string | undefined {
+  if (value === undefined) return 'u';
+  if (value === null) return 'n';
+  if (typeof value !== 'object') return 's';
+  if (Array.isArray(value)) return undefined;
+  let out = '{';
+  for (const k in value as Record<string, unknown>) {
+    if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+    const inner = skeletonOf((value as Record<string, unknown>)[k]);
+    if (inner === undefined) return undefined;
+    // The key's length first: no key can be mistaken for another's end.
+    out += `${k.length}:${k}${inner}`;
+  }
+  return out === '{' ? 'e' : `${out}}`;
 }
 
 function startingManagers(args: UpdateManagedFieldsArgs, incoming: unknown, reset: boolean): ManagerTable {

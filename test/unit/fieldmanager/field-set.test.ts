@@ -57,6 +57,18 @@ describe('FieldSet fieldsV1 encoding', () => {
 });
 
 describe('FieldSet operations', () => {
+  it('a sealed set refuses insert, and hands out one frozen fieldsV1 that operations leave alone', () => {
+    const sealed = FieldSet.of(['f:data', 'f:a'], ['f:data']).seal();
+    expect(() => sealed.insert(['f:data', 'f:b'])).to.throw(/sealed/);
+    const v1 = sealed.toFieldsV1();
+    expect(v1).to.deep.equal({ 'f:data': { '.': {}, 'f:a': {} } });
+    expect(sealed.toFieldsV1()).to.equal(v1);
+    expect(Object.isFrozen(v1) && Object.isFrozen(v1['f:data'])).to.equal(true);
+    const grown = sealed.union(FieldSet.of(['f:data', 'f:b'])).insert(['f:x']);
+    expect(grown.toFieldsV1()).to.deep.equal({ 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} }, 'f:x': {} });
+    expect(sealed.toFieldsV1()).to.deep.equal({ 'f:data': { '.': {}, 'f:a': {} } });
+  });
+
   const a = FieldSet.of(['f:data'], ['f:data', 'f:x'], ['f:data', 'f:y']);
   const b = FieldSet.of(['f:data', 'f:y'], ['f:data', 'f:z']);
 

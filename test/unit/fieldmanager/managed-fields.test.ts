@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { ANCIENT_CHANGES } from '../../../lib/fieldmanager/ancient-changes';
-import { updateManagedFields } from '../../../lib/fieldmanager/managed-fields';
+import { skeletonOf, updateManagedFields } from '../../../lib/fieldmanager/managed-fields';
 import { managerIdentifier } from '../../../lib/fieldmanager/manager-table';
 import { configMapSchema, namespaceSchema } from '../../../lib/scheme/schemas/core';
 import { DATA, at, applied, cm, created, entries, entry, owners, updated } from './fixtures';
+import { ApiObject } from '../../../lib/scheme/types';
 
 describe('updateManagedFields', () => {
   describe('create', () => {
@@ -33,6 +34,42 @@ describe('updateManagedFields', () => {
       expect(mf[0].fieldsV1).to.deep.equal({ 'f:spec': { 'f:finalizers': {} } });
       const crd = updateManagedFields({ schema: namespaceSchema, next: ns, manager: 'm', apiVersion: 'v1', now: at(0), builtinKind: false });
       expect(crd[0].fieldsV1).to.deep.equal({ 'f:spec': { '.': {}, 'f:finalizers': {} } });
+    });
+
+    it('creates that share what the comparison reads share its result; anything else is computed anew', () => {
+      // Each pair: the first primes the schema's memo, the second must still get its own fields.
+      // A copy of the schema is a schema never seen: the fields computed from scratch.
+      const struct = (spec: unknown) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' }, spec });
+      const pairs: Array<[typeof namespaceSchema, ApiObject, ApiObject]> = [
+        [configMapSchema, cm({ a: '1' }), cm({ a: 'another value' })],
+        [configMapSchema, cm({ a: '1' }), cm({ b: '1' })],
+        [configMapSchema, cm({ a: '1' }, { labels: { x: 'y' } }), cm({ a: '1' }, { annotations: { x: 'y' } })],
+        [configMapSchema, cm({ a: '1' }), cm({ a: '1' }, { finalizers: ['f'] })],
+        [configMapSchema, cm({}), cm()],
+        [configMapSchema, { ...cm(), data: null } as ApiObject, cm({})],
+        [namespaceSchema, struct({}), struct(null)],
+        [namespaceSchema, struct({}), struct('not a struct')],
+        [namespaceSchema, struct(undefined), struct({ finalizers: ['kubernetes'] })],
+        [namespaceSchema, struct({ finalizers: ['a'] }), struct({ finalizers: ['b'] })],
+      ];
+      for (const [schema, first, second] of pairs) {
+        for (const builtinKind of [true, false]) {
+          const args = (next: ApiObject, s: typeof schema) => ({ schema: s, next, manager: 'm', apiVersion: 'v1', now: at(0), builtinKind });
+          updateManagedFields(args(first, schema));
+          expect(updateManagedFields(args(second, schema)), JSON.stringify(second)).to.deep.equal(updateManagedFields(args(second, { ...schema })));
+        }
+      }
+    });
+
+    it('the skeleton keeps apart what the comparison tells apart, and has none for arrays', () => {
+      const shapes = [undefined, null, 'x', 1, true, {}, { a: 1 }, { a: {} }, { a: null }, { a: undefined }, { b: 1 }, { ab: 1 }, { a: 1, b: 1 }, { '1:a': 1 }];
+      const skeletons = shapes.map(skeletonOf);
+      expect(new Set(skeletons.slice(0, 2)).size).to.equal(2);
+      // Scalars of any type read alike; everything else differs.
+      expect(skeletons[2]).to.equal(skeletons[3]).and.to.equal(skeletons[4]);
+      expect(new Set([skeletons[0], skeletons[1], skeletons[2], ...skeletons.slice(5)]).size).to.equal(shapes.length - 2);
+      expect(skeletonOf({ a: [] })).to.equal(undefined);
+      expect(skeletonOf({ a: { b: ['x'] } })).to.equal(undefined);
     });
 
     it('stores no entries for an object that sets nothing tracked', () => {
