@@ -6,6 +6,7 @@
 import http2 from 'node:http2';
 import { withTurnBudget } from './turn-budget';
 import { applyListenerLimits, ListenerLimits, listenerLimits, listenerOptions } from './listener-options';
+import { koaCallback } from './koa-callback';
 import { turnQueueBound } from './max-inflight';
 import { drainServer, RequestTracker } from './graceful-shutdown';
 import { readFileSync } from 'node:fs';
@@ -199,8 +200,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
         const missing = (e: { code?: number }) => { if (e.code === 404) return undefined; throw e; };
         if (!live) {
           // The cache's entry of a namespace is replaced, never changed, when the namespace
-          // changes: its decoded form is kept with it, for every namespaced create to read.
-          const kv = await store.getStored(undefined, name, '0').catch(missing);
+          // changes: its decoded form is kept with it, for every namespaced create to read. A
+          // ready cache is read directly (what getStored at resourceVersion 0 reads, without its
+          // read plan and promises on every namespaced create).
+          const cache = store.deps.cache;
+          const kv = cache?.ready ? cache.get(store.key(undefined, name)).kv : await store.getStored(undefined, name, '0').catch(missing);
           if (kv) return decodedOnce(kv);
         }
         return store.get(undefined, name).catch(missing);
@@ -372,7 +376,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       // only an HTTP/2 session turns it off itself). Without it an HTTP/1.1 response written while
       // the TLS 1.3 session tickets are still unacknowledged waits ~40 ms for the client's delayed ACK.
       noDelay: true,
-    }, withTurnBudget(app.callback(), REQUESTS_PER_TURN, turnQueueBound(readOnlyLimit, mutatingLimit)));
+    }, withTurnBudget(koaCallback(app), REQUESTS_PER_TURN, turnQueueBound(readOnlyLimit, mutatingLimit)));
     // One set of TLS session ticket keys for all workers: a client resumes its session on any of them.
     if (opts.worker?.ticketKeys) server.setTicketKeys(opts.worker.ticketKeys);
     server.setTimeout(0);
