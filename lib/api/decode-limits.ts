@@ -115,20 +115,51 @@ function cstDepthExceeds(tokens: readonly CST.Token[], max: number): boolean {
   return false;
 }
 
+/** Error tokens of a YAML text past which only the first is composed (see parseYamlDocuments). */
+const MAX_ERROR_TOKENS = 1000;
+/** Errors the Composer records in all (see capErrors). */
+const MAX_COMPOSE_ERRORS = 100;
+
+/**
+ * Stops `composer` from recording errors past MAX_COMPOSE_ERRORS. Text with a fault on every
+ * line (tab indentation, say) gives an error per line, each an Error with its stack: 100,000 of
+ * them in a 500 KB body took seconds. The Composer reports them through its `onError` member
+ * (yaml 2.x), wrapped here; test/unit/api/decode-limits.test.ts fails if that stops working.
+ */
+function capErrors(composer: Composer): void {
+  const c = composer as unknown as { onError?: (...args: unknown[]) => void };
+  const record = c.onError;
+  if (typeof record !== 'function') return;
+  let recorded = 0;
+  c.onError = (...args: unknown[]) => {
+    if (recorded++ < MAX_COMPOSE_ERRORS) record(...args);
+  };
+}
+
 /**
  * `yaml`'s parseAllDocuments, with the depth checked between its (iterative) Parser and its
  * (recursive) Composer: a document nested deeper than `max` is never composed. Throws ApiError
- * 400 when too deep; other problems are in each document's `errors`, as with parseAllDocuments.
+ * 400 when too deep; other problems are in each document's `errors`, as with parseAllDocuments,
+ * of which the first carries its position (` at line L, column C`); past MAX_ERROR_TOKENS error
+ * tokens, only the first error token is composed.
  */
 export function parseYamlDocuments(text: string, max: number = MAX_YAML_DEPTH): Document.Parsed[] {
   const lineCounter = new LineCounter();
   const tokens = Array.from(new Parser(lineCounter.addNewLine).parse(text));
   if (cstDepthExceeds(tokens, max)) throw errors.badRequest(`the request body could not be decoded as YAML: ${depthMessage(max)}`);
+  // Broken text can hold an error token every few bytes (a 400 KB body: ~100,000), each
+  // composed into an Error with a stack: beyond MAX_ERROR_TOKENS only the first is kept (a body
+  // is refused with its first error), and the documents are composed all the same.
+  let errorTokens = 0;
+  for (const t of tokens) if (t.type === 'error') errorTokens++;
+  const firstError = errorTokens > MAX_ERROR_TOKENS ? tokens.findIndex((t) => t.type === 'error') : -1;
+  const composed = firstError < 0 ? tokens : tokens.filter((t, i) => t.type !== 'error' || i === firstError);
   // logLevel 'error': yaml's warnings (complex keys stringified...) would go to the process's stderr for any client.
-  const docs = Array.from(new Composer({ logLevel: 'error' }).compose(tokens)) as Document.Parsed[];
-  for (const doc of docs) {
-    for (const e of doc.errors) addPosition(e, text, lineCounter);
-  }
+  const composer = new Composer({ logLevel: 'error' });
+  capErrors(composer);
+  const docs = Array.from(composer.compose(composed)) as Document.Parsed[];
+  // Only a document's first error is ever shown: it alone gets its position.
+  for (const doc of docs) if (doc.errors.length) addPosition(doc.errors[0], text, lineCounter);
   return docs;
 }
 
@@ -143,9 +174,15 @@ function addPosition(e: YAMLParseError, text: string, lc: LineCounter): void {
   const start = lc.linePos(pos);
   e.linePos = [start];
   e.message += ` at line ${start.line}, column ${start.col}`;
-  let lineStr = text.substring(lc.lineStarts[start.line - 1], lc.lineStarts[start.line]).replace(/[\n\r]+$/, '');
-  if (start.line > 1 && /^ *$/.test(lineStr.substring(0, start.col - 1))) {
-    lineStr = text.substring(lc.lineStarts[start.line - 2], lc.lineStarts[start.line - 1]) + lineStr;
-  }
-  if (lineStr.length > 80 || /[^ ]/.test(lineStr)) e.message += ':';
+  // The excerpt's line (and, when the column is in its indentation, the line before): only
+  // whether it is long or has anything but spaces matters, so a long line is not copied.
+  const lineEnd = (line: number) => {
+    let end = lc.lineStarts[line] ?? text.length;
+    while (end > lc.lineStarts[line - 1] && (text[end - 1] === '\n' || text[end - 1] === '\r')) end--;
+    return end;
+  };
+  let from = lc.lineStarts[start.line - 1];
+  const to = lineEnd(start.line);
+  if (start.line > 1 && /^ *$/.test(text.substring(from, Math.min(to, from + start.col - 1)))) from = lc.lineStarts[start.line - 2];
+  if (to - from > 80 || /[^ ]/.test(text.substring(from, to))) e.message += ':';
 }

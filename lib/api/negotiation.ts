@@ -275,9 +275,10 @@ export function decodeBody(raw: Buffer, contentType: string, accepted = DECODABL
     return JSON.parse(text);
   } catch (err) {
     if (isApiError(err)) throw err;
-    // V8 quotes the start of the input in some messages (`Unexpected token 'x', "{"token":"..." is
-    // not valid JSON`): a body may hold a credential, and no part of it is written back.
-    const why = (err instanceof Error ? err.message.split('\n')[0] : String(err)).replace(/, ".*" is not valid JSON$/, ': not valid JSON');
+    // V8 quotes part of the input in some messages (`Unexpected token 'x', "{"token":"..." is not
+    // valid JSON`, or `..."excerpt"...` from the middle of a long one): a body may hold a
+    // credential, and no part of it is written back.
+    const why = (err instanceof Error ? err.message.split('\n')[0] : String(err)).replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/, ': not valid JSON');
     throw errors.badRequest(`the request body could not be decoded as ${contentType === 'application/yaml' ? 'YAML' : 'JSON'}: ${why}`);
   }
 }

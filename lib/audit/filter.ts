@@ -178,7 +178,7 @@ function eventAt(ctx: Context, deps: AuditFilterDeps, config: RequestAuditConfig
     } else ev.responseStatus = { metadata: {}, code: ctx.status };
   }
   if (levelAtLeast(level, 'Request')) {
-    const body = reqObj !== undefined ? reqObj : patchObject(state.auditRequestPatch, ev.objectRef);
+    const body = reqObj !== undefined ? reqObj : patchObject(state.auditRequestPatch, ev.objectRef, ctx.get('content-type'));
     if (body !== undefined) ev.requestObject = objectFor(body, config);
   }
   if (level === 'RequestResponse' && stage !== 'RequestReceived') {
@@ -195,8 +195,13 @@ function objectFor(obj: unknown, config: RequestAuditConfig): unknown {
   return config.omitManagedFields ? dropManagedFields(safe) : safe;
 }
 
-/** A patch as sent (JSON, or YAML for apply); a Secret's patch is left out below RequestResponse. */
-function patchObject(raw: Buffer | undefined, ref: AuditObjectReference | undefined): unknown {
+/**
+ * A patch as sent (JSON, or YAML for an apply sent as YAML); a Secret's patch is left out below
+ * RequestResponse; one that does not decode is kept as text. Only a YAML content type is read
+ * as YAML: a broken JSON patch is not YAML either, and yaml's error recovery on a large one is
+ * slow.
+ */
+function patchObject(raw: Buffer | undefined, ref: AuditObjectReference | undefined, contentType: string): unknown {
   if (!raw) return undefined;
   if (ref?.resource === 'secrets' && !ref.apiGroup) return undefined;
   // Decoded under the same nesting limits as the handlers (lib/api/decode-limits.ts): a body
@@ -204,6 +209,7 @@ function patchObject(raw: Buffer | undefined, ref: AuditObjectReference | undefi
   try {
     return decodeBody(raw, 'application/json');
   } catch {
+    if (!contentType.includes('yaml')) return raw.toString('utf8');
     try { return decodeBody(raw, 'application/yaml'); } catch { return raw.toString('utf8'); }
   }
 }

@@ -108,8 +108,12 @@ describe('fuzz: decoders without a server', function () {
       if (!mine) return;
       const theirs = YAML.parseAllDocuments(text, { logLevel: 'error' }) as YAML.Document.Parsed[];
       expect(mine.length).to.equal(theirs.length);
+      // A document's first error, the one a body is refused with, with its position; the rest by their messages alone.
+      const line = (e: Error) => e.message.split('\n')[0];
+      const unplaced = (e: Error) => line(e).replace(/ at line \d+, column \d+:?$/, '');
       mine.forEach((d, i) => {
-        expect(d.errors.map((e) => e.message.split('\n')[0])).to.deep.equal(theirs[i].errors.map((e) => e.message.split('\n')[0]));
+        expect(d.errors.slice(0, 1).map(line)).to.deep.equal(theirs[i].errors.slice(0, 1).map(line));
+        expect(d.errors.map(unplaced)).to.deep.equal(theirs[i].errors.map(unplaced));
         if (!d.errors.length) {
           let a: unknown; let b: unknown;
           try { a = d.toJS({ maxAliasCount: 100 }); } catch (e) { a = `threw ${(e as Error).message}`; }

@@ -204,6 +204,10 @@ describe('negotiation', () => {
       try { decodeBody(Buffer.from('s3cr3t-token-value'), 'application/json'); } catch (err) { message = (err as Error).message; }
       expect(message).to.match(/could not be decoded as JSON: Unexpected token/);
       expect(message).to.not.include('s3cr3t');
+      // Nor from the middle of a long body, which V8 quotes as ..."excerpt"...
+      try { decodeBody(Buffer.from(`{"padding":"${'x'.repeat(40)}","token":s3cr3t-token-value-in-the-middle-of-a-long-body}`), 'application/json'); } catch (err) { message = (err as Error).message; }
+      expect(message).to.match(/could not be decoded as JSON: Unexpected token/);
+      expect(message).to.not.include('s3cr3t').and.to.not.include('padding');
       expect(() => decodeBody(Buffer.from('a: [unclosed'), 'application/yaml')).to.throw(ApiError, /could not be decoded as YAML/);
       expect(() => decodeBody(Buffer.from('a: 1\n---\nb: 2\n'), 'application/yaml')).to.throw(ApiError, /exactly one YAML document/);
     });
