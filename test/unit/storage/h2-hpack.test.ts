@@ -31,27 +31,25 @@ describe('HPACK', () => {
     { ':method': 'GET', ':scheme': 'https', ':path': '/index.html', ':authority': 'www.example.com', 'custom-key': 'custom-value' },
   ];
 
-  it('RFC 7541 C.3: three requests on one decoder, without Huffman coding', () => {
-    const d = new HpackDecoder();
-    const dumps = [
+  const series: Array<[string, string[]]> = [
+    ['C.3: three requests on one decoder, without Huffman coding', [
       '8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d',
       '8286 84be 5808 6e6f 2d63 6163 6865',
       '8287 85bf 400a 6375 7374 6f6d 2d6b 6579 0c63 7573 746f 6d2d 7661 6c75 65',
-    ];
-    dumps.forEach((dump, i) => expect(d.decode(hex(dump)), `request ${i + 1}`).to.deep.equal(requests[i]));
-    expect(d.tableSize).to.equal(164);
-  });
-
-  it('RFC 7541 C.4: the same requests Huffman-coded', () => {
-    const d = new HpackDecoder();
-    const dumps = [
+    ]],
+    ['C.4: the same requests Huffman-coded', [
       '8286 8441 8cf1 e3c2 e5f2 3a6b a0ab 90f4 ff',
       '8286 84be 5886 a8eb 1064 9cbf',
       '8287 85bf 4088 25a8 49e9 5ba9 7d7f 8925 a849 e95b b8e8 b4bf',
-    ];
-    dumps.forEach((dump, i) => expect(d.decode(hex(dump)), `request ${i + 1}`).to.deep.equal(requests[i]));
-    expect(d.tableSize).to.equal(164);
-  });
+    ]],
+  ];
+  for (const [name, dumps] of series) {
+    it(`RFC 7541 ${name}`, () => {
+      const d = new HpackDecoder();
+      dumps.forEach((dump, i) => expect(d.decode(hex(dump)), `request ${i + 1}`).to.deep.equal(requests[i]));
+      expect(d.tableSize).to.equal(164);
+    });
+  }
 
   it('RFC 7541 C.6.1: a Huffman-coded response into a 256-byte table', () => {
     const d = new HpackDecoder(256);
