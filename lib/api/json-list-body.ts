@@ -8,6 +8,7 @@
  */
 import type { Context } from 'koa';
 import { joinJson, ServedJson, writeJoined } from '../scheme/storage-codec';
+import { setContentType } from './response-head';
 
 const CHUNK_BYTES = 512 * 1024;
 
@@ -67,7 +68,7 @@ export async function sendJsonList(ctx: Context, contentType: string, head: stri
   let length = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
   for (const item of items) length += item.length;
   ctx.status = 200;
-  ctx.type = contentType;
+  setContentType(ctx, contentType);
   if (length <= 2 * CHUNK_BYTES) {
     ctx.body = joinJson(head, items, tail);
     return;

@@ -7,6 +7,7 @@ import { isStorageError, StorageError } from '../storage/errors';
 import { encodeBody, negotiateResponse, Negotiated } from './negotiation';
 import { logger } from '../server/logger';
 import { joinJson, storedFormOf } from '../scheme/storage-codec';
+import { setContentType } from './response-head';
 
 /**
  * Writes `obj` in the negotiated encoding (negotiated here when not given). It does not transform:
@@ -15,7 +16,7 @@ import { joinJson, storedFormOf } from '../scheme/storage-codec';
 export function writeObject(ctx: Context, code: number, obj: unknown, negotiated?: Negotiated): void {
   const n = negotiated ?? negotiateResponse(ctx.get('accept'), 'object', typeof obj === 'object' && obj !== null ? obj : undefined);
   ctx.status = code;
-  ctx.type = n.mediaType;
+  setContentType(ctx, n.mediaType);
   // The audit event's responseStatus / responseObject (lib/audit/filter.ts), only when audited.
   if (ctx.state.auditCapture) ctx.state.auditResponseObject = obj;
   // An object just written (or read) as stored: its stored bytes are the compact JSON answer.

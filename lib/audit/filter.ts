@@ -15,6 +15,7 @@ import { auditUser, authMethods, dropManagedFields, microTime, safeObject, sourc
 import type { RequestInfo } from '../api/request-info';
 import type { UserInfo } from '../authn/user';
 import { writeError } from '../api/response-writer';
+import { setHeader } from '../api/response-head';
 import { errors, isApiError } from '../meta/api-errors';
 import { isStorageError } from '../storage/errors';
 import { decodeBody } from '../api/negotiation';
@@ -68,7 +69,7 @@ export function auditInit(deps: AuditFilterDeps | undefined) {
   const identify = (ctx: Context): void => {
     const id = ctx.get('audit-id') || randomUUID();
     (ctx.state as AuditState).auditID = id;
-    ctx.set('Audit-Id', id);
+    setHeader(ctx, 'Audit-Id', id);
   };
   // Without a policy only the Audit-Id: no async step of its own per request.
   if (!deps) return (ctx: Context, next: Next): Promise<void> => { identify(ctx); return next(); };

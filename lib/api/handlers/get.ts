@@ -2,6 +2,7 @@
 import { ResourceScope } from './scope';
 import { wantsCompactJson, writeObject } from '../response-writer';
 import { negotiateResponse } from '../negotiation';
+import { setContentType } from '../response-head';
 import { represent } from '../represent';
 import { decodeKv, joinJson, servedJsonOf } from '../../scheme/storage-codec';
 
@@ -18,7 +19,7 @@ export async function handleGet(s: ResourceScope): Promise<void> {
   const served = asStored && wantsCompactJson(s.ctx, n) ? servedJsonOf(kv) : undefined;
   if (served) {
     s.ctx.status = 200;
-    s.ctx.type = n.mediaType;
+    setContentType(s.ctx, n.mediaType);
     s.ctx.body = joinJson('', [served], '\n');
     return;
   }
