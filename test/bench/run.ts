@@ -26,6 +26,7 @@ import { idleWatchesBench } from './idle-watches';
 import { newConnectionBench } from './http1-new-connection.bench';
 import { workersBench } from './workers.bench';
 import { abBench } from './ab.bench';
+import { h2FloorBench } from './h2-floor.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -38,8 +39,8 @@ const BENCHMARKS: Benchmark[] = [
   newConnectionBench,
   workersBench,
 ];
-/** Run only when named in --only (it compares with --base-build or --base-arg). */
-const ON_REQUEST: Benchmark[] = [abBench];
+/** Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own). */
+const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)
