@@ -11,6 +11,7 @@ import { fork, ChildProcess } from 'node:child_process';
 import http2 from 'node:http2';
 import path from 'node:path';
 import { Benchmark, BenchContext, ResultRow } from './benchmark';
+import { timedLoop } from './latency';
 
 const NAME = 'h2-floor';
 const CONCURRENCY = 64;
@@ -46,16 +47,10 @@ function post(session: http2.ClientHttp2Session): Promise<void> {
   });
 }
 
+/** POSTs at c=64 for `ms`; the number completed. */
 async function loop(session: http2.ClientHttp2Session, ms: number): Promise<number> {
-  let n = 0;
-  const end = Date.now() + ms;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < end) {
-      await post(session);
-      n++;
-    }
-  }));
-  return n;
+  const r = await timedLoop(() => post(session), { durationMs: ms, maxIterations: Infinity, minIterations: 0, concurrency: CONCURRENCY });
+  return r.samples.length;
 }
 
 export const h2FloorBench: Benchmark = {
