@@ -14,6 +14,9 @@ import { showHiddenVersionProblem } from '../metrics/registry';
 import { auditBackendFlagsProblem } from '../audit/batch-options';
 import { featureGatesHelp } from '../scheme/feature-gates';
 import { ETCD_CLIENTS, EtcdClientKind } from '../storage/etcd3/kv';
+
+export const HTTP2_SERVERS = ['node', 'own'] as const;
+export type Http2ServerKind = typeof HTTP2_SERVERS[number];
 import { GO_CIPHER_SUITES, TLS_VERSION_NAMES, cipherSuitesProblem, tlsVersionProblem } from './tls-options';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -140,6 +143,8 @@ export interface ServerConfig {
   workers: number;
   /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS; 0: 1000 (kube's recommended value). */
   http2MaxStreamsPerConnection: number;
+  /** Whose HTTP/2 server side serves clients: node (node:http2) or own (lib/server/h2). */
+  http2Server: Http2ServerKind;
   // --- F: TLS ---
   /** '' (TLS 1.2) or VersionTLS10..VersionTLS13 (lib/server/tls-options.ts). */
   tlsMinVersion: string;
@@ -621,6 +626,8 @@ export const FLAGS: readonly FlagDef[] = [
     'Server processes, each with its own etcd client and watch caches. Above 1, the first runs the controllers and compaction and takes no connections, and the others share the listening port and the in-flight limits. Not a kube-apiserver flag.'),
   flag('http2-max-streams-per-connection', 'http2MaxStreamsPerConnection', int(0, INT_MAX), 0,
     'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means 1000.'),
+  flag('http2-server', 'http2Server', oneOf(HTTP2_SERVERS), 'node',
+    'The HTTP/2 server side: node (node:http2) or own (written here on the etcd client\'s frame and HPACK code, less CPU per request). HTTP/1.1 is served by node:http either way. Not a kube-apiserver flag.'),
   // --- F: TLS ---
   flag('tls-min-version', 'tlsMinVersion', text, '',
     `Minimum TLS version supported. Possible values: ${TLS_VERSION_NAMES.join(', ')}`, { check: tlsVersionProblem }),

@@ -5,12 +5,14 @@
  * --shutdown-watch-termination-grace-period to reach its client; other requests in flight finish,
  * up to the drain timeout; then whatever is left is cut.
  */
-import http2 from 'node:http2';
+import type http2 from 'node:http2';
 import type { Socket } from 'node:net';
+import type tls from 'node:tls';
+import type { H2ServerResponse } from './h2/messages';
 import { endWatches } from '../api/handlers/watch';
 import { logger } from './logger';
 
-type Res = http2.Http2ServerResponse | import('node:http').ServerResponse;
+type Res = http2.Http2ServerResponse | import('node:http').ServerResponse | H2ServerResponse;
 
 /** The requests a server has in flight, and on which HTTP/1.1 connection each runs. */
 export class RequestTracker {
@@ -22,20 +24,21 @@ export class RequestTracker {
   /** One listener for every response's 'close' (emitted with the response as `this`), not a closure per request. */
   private readonly onResponseClose: (this: Res) => void;
 
-  constructor(server: http2.Http2SecureServer) {
-    server.prependListener('request', (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => this.track(req, res));
+  /** `server` emits 'request' for both HTTP versions (node:http2's server, or lib/server/h2/listener.ts). */
+  constructor(server: tls.Server) {
+    server.prependListener('request', (req: { httpVersionMajor: number; socket: unknown }, res: Res) => this.track(req, res));
     const tracker = this;
     this.onResponseClose = function onResponseClose(this: Res) { tracker.closed(this); };
   }
 
-  private track(req: http2.Http2ServerRequest, res: Res): void {
+  private track(req: { httpVersionMajor: number; socket: unknown }, res: Res): void {
     const sock = req.httpVersionMajor === 1 ? (req.socket as Socket) : undefined;
     // Stopping: an HTTP/1.1 client is told not to send another request on this connection.
     if (this.stopping && sock && !res.headersSent) res.setHeader('Connection', 'close');
     this.inflight.set(res, sock);
     if (sock) this.busy.set(sock, (this.busy.get(sock) ?? 0) + 1);
     // A response closes once: `on` without the wrapper `once` would make.
-    res.on('close', this.onResponseClose);
+    (res as import('node:events').EventEmitter).on('close', this.onResponseClose);
   }
 
   private closed(res: Res): void {
@@ -81,8 +84,9 @@ export class RequestTracker {
 }
 
 export interface DrainTargets {
-  server: http2.Http2SecureServer;
-  sessions: Set<http2.ServerHttp2Session>;
+  server: tls.Server;
+  /** HTTP/2 sessions: close() sends GOAWAY, destroy() cuts. */
+  sessions: Set<{ close(): void; destroy(): void }>;
   sockets: Set<Socket>;
   /** The Koa application whose watches are ended (lib/api/handlers/watch.ts endWatches). */
   app: object;

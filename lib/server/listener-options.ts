@@ -35,10 +35,10 @@ export interface ListenerLimits {
 }
 
 export const DEFAULT_MAX_STREAMS_PER_CONNECTION = 1000;
-const MAX_READ_FRAME_SIZE = 256 * 1024;
+export const MAX_READ_FRAME_SIZE = 256 * 1024;
 /** kube-apiserver's resourceBody99Percentile: its frame size and per-stream upload buffer. */
-const STREAM_WINDOW = 256 * 1024;
-const MAX_WINDOW = 2 ** 31 - 1;
+export const STREAM_WINDOW = 256 * 1024;
+export const MAX_WINDOW = 2 ** 31 - 1;
 
 export function listenerLimits(config: Pick<ServerConfig, 'http2MaxStreamsPerConnection'>, overrides: Partial<ListenerLimits> = {}): ListenerLimits {
   return {
@@ -85,25 +85,7 @@ export function applyListenerLimits(server: http2.Http2SecureServer, l: Listener
   h1.keepAliveTimeout = l.idleTimeoutMs;
   // Node checks heads in progress on this interval (30 s by default: a 32 s limit would act at ~60 s).
   h1.connectionsCheckingInterval = Math.max(50, Math.min(1_000, Math.floor(l.headersTimeoutMs / 4)));
-
-  // Node's head timeout starts with the first byte of a request: a connection that sends nothing
-  // at all is closed here, as Go's ReadHeaderTimeout closes it.
-  const firstRequest = new WeakMap<Socket, NodeJS.Timeout>();
-  server.on('secureConnection', (sock: import('node:tls').TLSSocket) => {
-    if (sock.alpnProtocol === 'h2') return;
-    const timer = setTimeout(() => { if (!sock.destroyed) sock.destroy(); }, l.headersTimeoutMs).unref();
-    firstRequest.set(sock, timer);
-    sock.once('close', () => clearTimeout(timer));
-  });
-  server.on('request', (req: http2.Http2ServerRequest) => {
-    if (req.httpVersionMajor !== 1) return;
-    const sock = req.socket as Socket;
-    const timer = firstRequest.get(sock);
-    if (timer) {
-      clearTimeout(timer);
-      firstRequest.delete(sock);
-    }
-  });
+  closeSilentConnections(server, l);
 
   // HTTP/2: a session without an open stream for idleTimeoutMs gets GOAWAY (Go's IdleTimeout).
   server.on('session', (session: http2.ServerHttp2Session) => {
@@ -119,5 +101,29 @@ export function applyListenerLimits(server: http2.Http2SecureServer, l: Listener
       stream.on('close', onStreamClose);
     });
     session.once('close', () => { if (timer) clearTimeout(timer); });
+  });
+}
+
+/**
+ * Node's HTTP/1.1 head timeout starts with the first byte of a request: a connection that sends
+ * nothing at all is closed here, as Go's ReadHeaderTimeout closes it. `server` emits
+ * 'secureConnection' and 'request' (either HTTP/2 server side).
+ */
+export function closeSilentConnections(server: import('node:tls').Server, l: ListenerLimits): void {
+  const firstRequest = new WeakMap<Socket, NodeJS.Timeout>();
+  server.on('secureConnection', (sock: import('node:tls').TLSSocket) => {
+    if (sock.alpnProtocol === 'h2') return;
+    const timer = setTimeout(() => { if (!sock.destroyed) sock.destroy(); }, l.headersTimeoutMs).unref();
+    firstRequest.set(sock, timer);
+    sock.once('close', () => clearTimeout(timer));
+  });
+  server.on('request', (req: { httpVersionMajor: number; socket: unknown }) => {
+    if (req.httpVersionMajor !== 1) return;
+    const sock = req.socket as Socket;
+    const timer = firstRequest.get(sock);
+    if (timer) {
+      clearTimeout(timer);
+      firstRequest.delete(sock);
+    }
   });
 }

@@ -4,6 +4,7 @@
  * main.ts calls this with parsed flags; tests call it directly.
  */
 import http2 from 'node:http2';
+import { createOwnH2Listener } from './h2/listener';
 import { withTurnBudget } from './turn-budget';
 import { applyListenerLimits, ListenerLimits, listenerLimits, listenerOptions } from './listener-options';
 import { koaCallback } from './koa-callback';
@@ -366,23 +367,38 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const listener = serves ? await listen() : undefined;
   async function listen() {
     const limits = listenerLimits(config, opts.listener);
-    const server = http2.createSecureServer({
-      // Certificate, key, client CAs, --tls-min-version and --tls-cipher-suites (TLS 1.3 with
-      // AES-128-GCM first, as Go's crypto/tls prefers on AES hardware: ~15% cheaper per byte than
-      // OpenSSL's default AES-256-GCM, which big lists feel).
-      ...servingTls.contextOptions(), requestCert: true, rejectUnauthorized: false, allowHTTP1: true,
-      ...listenerOptions(limits),
-      // Nagle off on every accepted socket (net.Server option; a tls.Server defaults it to false and
-      // only an HTTP/2 session turns it off itself). Without it an HTTP/1.1 response written while
-      // the TLS 1.3 session tickets are still unacknowledged waits ~40 ms for the client's delayed ACK.
-      noDelay: true,
-    }, withTurnBudget(koaCallback(app), REQUESTS_PER_TURN, turnQueueBound(readOnlyLimit, mutatingLimit)));
+    const handler = withTurnBudget(koaCallback(app), REQUESTS_PER_TURN, turnQueueBound(readOnlyLimit, mutatingLimit));
+    // Certificate, key, client CAs, --tls-min-version and --tls-cipher-suites (TLS 1.3 with
+    // AES-128-GCM first, as Go's crypto/tls prefers on AES hardware: ~15% cheaper per byte than
+    // OpenSSL's default AES-256-GCM, which big lists feel).
+    const tlsOptions = { ...servingTls.contextOptions(), requestCert: true, rejectUnauthorized: false };
+    let server: import('node:tls').Server;
+    let sessions: Set<{ close(): void; destroy(): void }>;
+    if (config.http2Server === 'own') {
+      // HTTP/2 on lib/server/h2, HTTP/1.1 on node:http (--http2-server=own).
+      const own = createOwnH2Listener(tlsOptions, limits);
+      server = own.server;
+      sessions = own.sessions;
+      server.on('sessionError', (err: Error) => logger.error('HTTP/2 session failed', { err: err.message }));
+      server.on('request', handler);
+    } else {
+      const h2 = http2.createSecureServer({
+        ...tlsOptions, allowHTTP1: true,
+        ...listenerOptions(limits),
+        // Nagle off on every accepted socket (net.Server option; a tls.Server defaults it to false and
+        // only an HTTP/2 session turns it off itself). Without it an HTTP/1.1 response written while
+        // the TLS 1.3 session tickets are still unacknowledged waits ~40 ms for the client's delayed ACK.
+        noDelay: true,
+      }, handler);
+      h2.setTimeout(0);
+      applyListenerLimits(h2, limits);
+      const nodeSessions = new Set<http2.ServerHttp2Session>();
+      h2.on('session', (s) => { nodeSessions.add(s); s.on('close', () => nodeSessions.delete(s)); });
+      server = h2;
+      sessions = nodeSessions;
+    }
     // One set of TLS session ticket keys for all workers: a client resumes its session on any of them.
     if (opts.worker?.ticketKeys) server.setTicketKeys(opts.worker.ticketKeys);
-    server.setTimeout(0);
-    applyListenerLimits(server, limits);
-    const sessions = new Set<http2.ServerHttp2Session>();
-    server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
     const sockets = new Set<import('node:net').Socket>();
     server.on('secureConnection', (sock) => { sockets.add(sock); sock.on('close', () => sockets.delete(sock)); });
 

@@ -8,12 +8,26 @@
 import tls from 'node:tls';
 
 export const FRAME = { DATA: 0, HEADERS: 1, RST_STREAM: 3, SETTINGS: 4, PING: 6, GOAWAY: 7, WINDOW_UPDATE: 8, CONTINUATION: 9 } as const;
-export const H2_ERROR = { NO_ERROR: 0, PROTOCOL_ERROR: 1, CANCEL: 8, REFUSED_STREAM: 7, ENHANCE_YOUR_CALM: 11 } as const;
+export const H2_ERROR = {
+  NO_ERROR: 0, PROTOCOL_ERROR: 1, FLOW_CONTROL_ERROR: 3, STREAM_CLOSED: 5, FRAME_SIZE_ERROR: 6, REFUSED_STREAM: 7, CANCEL: 8,
+  COMPRESSION_ERROR: 9, ENHANCE_YOUR_CALM: 11,
+} as const;
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 
 export interface Frame { type: number; flags: number; streamId: number; payload: Buffer }
 
-function frame(type: number, flags: number, streamId: number, payload: Buffer = Buffer.alloc(0)): Buffer {
+export interface RawH2Options {
+  /** The client's SETTINGS (identifier, value), e.g. a small SETTINGS_INITIAL_WINDOW_SIZE (0x4). */
+  settings?: Array<[number, number]>;
+  /** Keep DATA payloads (body()); off by default, as watches may stream for long. */
+  keepData?: boolean;
+  /** Do not give DATA's window back: the test sends WINDOW_UPDATE itself. */
+  manualWindow?: boolean;
+  /** Bytes sent instead of the connection preface. */
+  preface?: Buffer;
+}
+
+export function frame(type: number, flags: number, streamId: number, payload: Buffer = Buffer.alloc(0)): Buffer {
   const head = Buffer.alloc(9);
   head.writeUIntBE(payload.length, 0, 3);
   head[3] = type;
@@ -47,6 +61,11 @@ export function requestHeaderBlock(method: 'GET' | 'POST', path: string, authori
   return Buffer.concat(parts);
 }
 
+/** A header block of literal fields as given (no index, no Huffman): for requests that break the rules. */
+export function literalHeaderBlock(fields: Array<[string, string]>): Buffer {
+  return Buffer.concat(fields.flatMap(([k, v]) => [Buffer.from([0]), hpackString(k), hpackString(v)]));
+}
+
 export class RawH2 {
   readonly frames: Frame[] = [];
   closed = false;
@@ -57,20 +76,25 @@ export class RawH2 {
   private waiters: Array<() => void> = [];
   private nextId = 1;
 
-  private constructor(readonly socket: tls.TLSSocket) {
+  /** DATA payloads by stream, when connected with keepData. */
+  private readonly bodies = new Map<number, Buffer[]>();
+
+  private constructor(readonly socket: tls.TLSSocket, private readonly opts: RawH2Options = {}) {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     const end = () => { this.closed = true; this.notify(); };
     socket.on('close', end);
     socket.on('error', end);
   }
 
-  static connect(url: string, creds: { ca: string; cert?: string; key?: string }): Promise<RawH2> {
+  static connect(url: string, creds: { ca: string; cert?: string; key?: string }, opts: RawH2Options = {}): Promise<RawH2> {
     const u = new URL(url);
     return new Promise((resolve, reject) => {
       const socket = tls.connect({ host: u.hostname, port: Number(u.port), ca: creds.ca, cert: creds.cert, key: creds.key, ALPNProtocols: ['h2'], servername: 'localhost' }, () => {
         if (socket.alpnProtocol !== 'h2') { reject(new Error(`ALPN chose ${socket.alpnProtocol}`)); return; }
-        const c = new RawH2(socket);
-        socket.write(Buffer.concat([PREFACE, frame(FRAME.SETTINGS, 0, 0)]));
+        const c = new RawH2(socket, opts);
+        const settings = Buffer.alloc(6 * (opts.settings?.length ?? 0));
+        opts.settings?.forEach(([id, value], i) => { settings.writeUInt16BE(id, 6 * i); settings.writeUInt32BE(value, 6 * i + 2); });
+        socket.write(Buffer.concat([opts.preface ?? PREFACE, frame(FRAME.SETTINGS, 0, 0, settings)]));
         resolve(c);
       });
       socket.once('error', reject);
@@ -107,9 +131,28 @@ export class RawH2 {
     if (this.closed || this.socket.destroyed) return Promise.resolve(false);
     return new Promise((resolve) => {
       const ok = this.socket.write(bytes, (err) => { if (err) resolve(false); });
-      if (ok) resolve(true);
-      else this.socket.once('drain', () => resolve(true));
+      if (ok) return resolve(true);
+      // A server that closes the connection (GOAWAY, then close) while bytes wait: no 'drain' will come.
+      const onDrain = () => { this.socket.off('close', onClose); resolve(true); };
+      const onClose = () => { this.socket.off('drain', onDrain); resolve(false); };
+      this.socket.once('drain', onDrain);
+      this.socket.once('close', onClose);
     });
+  }
+
+  /** Writes one frame as given. */
+  send(type: number, flags: number, id: number, payload: Buffer = Buffer.alloc(0)): Promise<boolean> {
+    return this.write(frame(type, flags, id, payload));
+  }
+
+  /** The DATA received on stream `id` (connected with keepData). */
+  body(id: number): Buffer {
+    return Buffer.concat(this.bodies.get(id) ?? []);
+  }
+
+  /** The stream's response ended (END_STREAM on HEADERS or DATA). */
+  ended(id: number): boolean {
+    return this.frames.some((f) => f.streamId === id && (f.type === FRAME.HEADERS || f.type === FRAME.DATA) && (f.flags & 0x1) !== 0);
   }
 
   /** The frames of `type` (for stream `id` if given). */
@@ -159,7 +202,12 @@ export class RawH2 {
   }
 
   private onFrame(f: Frame): void {
-    // DATA payloads are not kept (watches may stream); the rest is.
+    // DATA payloads are not kept (watches may stream) unless asked for; the rest is.
+    if (f.type === FRAME.DATA && this.opts.keepData) {
+      let parts = this.bodies.get(f.streamId);
+      if (!parts) this.bodies.set(f.streamId, (parts = []));
+      parts.push(Buffer.from(f.payload));
+    }
     this.frames.push(f.type === FRAME.DATA ? { ...f, payload: Buffer.alloc(0) } : f);
     if (f.type === FRAME.SETTINGS && !(f.flags & 0x1)) {
       if (this.serverSettings.size === 0) {
@@ -170,7 +218,7 @@ export class RawH2 {
       this.socket.write(frame(FRAME.PING, 0x1, 0, f.payload));
     } else if (f.type === FRAME.GOAWAY) {
       this.goaway = { lastStreamId: f.payload.readUInt32BE(0) & 0x7fffffff, errorCode: f.payload.readUInt32BE(4) };
-    } else if (f.type === FRAME.DATA && f.payload.length > 0) {
+    } else if (f.type === FRAME.DATA && f.payload.length > 0 && !this.opts.manualWindow) {
       // Keep the server's DATA flowing: give the window back, to the stream and the connection.
       const inc = Buffer.alloc(4);
       inc.writeUInt32BE(f.payload.length);

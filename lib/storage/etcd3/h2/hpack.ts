@@ -18,7 +18,7 @@ import { huffmanDecode } from './huffman';
 export type H2Headers = Readonly<Record<string, string>>;
 
 /** RFC 7541 Appendix A; entry i is index i + 1. */
-const STATIC_TABLE: ReadonlyArray<readonly [string, string]> = [
+export const STATIC_TABLE: ReadonlyArray<readonly [string, string]> = [
   [':authority', ''], [':method', 'GET'], [':method', 'POST'], [':path', '/'], [':path', '/index.html'],
   [':scheme', 'http'], [':scheme', 'https'], [':status', '200'], [':status', '204'], [':status', '206'],
   [':status', '304'], [':status', '400'], [':status', '404'], [':status', '500'], ['accept-charset', ''],
@@ -75,6 +75,23 @@ export class HpackDecoder {
     }
     const out: Record<string, string> = {};
     const changesBefore = this.changes;
+    const fields = this.fields(block);
+    for (let i = 0; i < fields.length; i += 2) add(out, fields[i], fields[i + 1]);
+    if (this.changes !== changesBefore) {
+      this.memo.clear();
+    } else if (key !== undefined) {
+      if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
+      this.memo.set(key, Object.freeze(out));
+    }
+    return out;
+  }
+
+  /**
+   * Decodes one complete header block into its fields in order, as a flat list of names and
+   * values (Node's rawHeaders shape): a name sent twice appears twice. Throws HpackError.
+   */
+  fields(block: Buffer): string[] {
+    const out: string[] = [];
     let pos = 0;
     let fieldsSeen = false;
     const n = block.length;
@@ -85,7 +102,7 @@ export class HpackDecoder {
         const [index, next] = readInt(block, pos, 7);
         pos = next;
         const [name, value] = this.lookup(index);
-        add(out, name, value);
+        out.push(name, value);
       } else if ((b & 0xe0) === 0x20) {
         // Dynamic table size update (6.3): only before the first field.
         if (fieldsSeen) throw new HpackError('a table size update after a header field');
@@ -110,16 +127,10 @@ export class HpackDecoder {
         }
         let value: string;
         [value, pos] = readString(block, pos);
-        add(out, name, value);
+        out.push(name, value);
         if (indexing) this.insert(name, value);
       }
       fieldsSeen = true;
-    }
-    if (this.changes !== changesBefore) {
-      this.memo.clear();
-    } else if (key !== undefined) {
-      if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
-      this.memo.set(key, Object.freeze(out));
     }
     return out;
   }

@@ -1,0 +1,68 @@
+/**
+ * The HTTPS listener with the server's own HTTP/2 side (--http2-server=own): a TLS server
+ * offering `h2` and `http/1.1` by ALPN. An `h2` connection becomes an H2ServerSession; any other
+ * goes to a Node http.Server that never listens itself (as node:http2's allowHTTP1 does). Both
+ * kinds of request are emitted as 'request' (req, res) on the TLS server, where node:http2's
+ * server emits them, so the request tracker and the listener limits attach the same way.
+ */
+import http from 'node:http';
+import tls from 'node:tls';
+import { closeSilentConnections, MAX_READ_FRAME_SIZE, MAX_WINDOW, STREAM_WINDOW, type ListenerLimits } from '../listener-options';
+import { H2ServerSession, type H2SessionOptions } from './session';
+
+export interface OwnH2Listener {
+  server: tls.Server;
+  sessions: Set<H2ServerSession>;
+}
+
+export function sessionOptions(l: ListenerLimits): H2SessionOptions {
+  return {
+    maxConcurrentStreams: l.maxStreamsPerConnection,
+    maxHeaderListSize: l.maxHeaderBytes,
+    maxFrameSize: MAX_READ_FRAME_SIZE,
+    streamWindow: STREAM_WINDOW,
+    connectionWindow: Math.min(MAX_WINDOW, STREAM_WINDOW * l.maxStreamsPerConnection),
+    idleTimeoutMs: l.idleTimeoutMs,
+    maxRejectedStreams: 100,
+  };
+}
+
+/** `tlsOptions`: certificate, key, client CAs, versions and ciphers (tls-reload.ts). */
+export function createOwnH2Listener(tlsOptions: tls.TlsOptions, l: ListenerLimits): OwnH2Listener {
+  const server = tls.createServer({
+    ...tlsOptions,
+    ALPNProtocols: ['h2', 'http/1.1'],
+    handshakeTimeout: l.headersTimeoutMs,
+    // Nagle off on every accepted socket (see server.ts): HTTP/1.1 responses must not wait for a delayed ACK.
+    noDelay: true,
+  });
+  const http1 = http.createServer({
+    maxHeaderSize: l.maxHeaderBytes,
+    headersTimeout: l.headersTimeoutMs,
+    requestTimeout: Math.max(300_000, l.headersTimeoutMs),
+    keepAliveTimeout: l.idleTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(l.headersTimeoutMs / 4))),
+    // node:http2's HTTP/1.1 fallback does not demand a Host header; neither does this.
+    requireHostHeader: false,
+    noDelay: true,
+  });
+  http1.on('request', (req, res) => server.emit('request', req, res));
+  const sessions = new Set<H2ServerSession>();
+  const options = sessionOptions(l);
+  const onRequest = (req: unknown, res: unknown) => server.emit('request', req, res);
+  server.on('secureConnection', (socket: tls.TLSSocket) => {
+    if (socket.alpnProtocol === 'h2') {
+      const session = new H2ServerSession(socket, options, onRequest);
+      sessions.add(session);
+      session.on('close', () => sessions.delete(session));
+      session.on('internalError', (err: Error) => server.emit('sessionError', err));
+    } else {
+      http1.emit('connection', socket);
+    }
+  });
+  closeSilentConnections(server, l);
+  // The HTTP/1.1 server's head and request timeouts are checked on an interval started by 'listening'.
+  server.on('listening', () => http1.emit('listening'));
+  server.on('close', () => http1.close(() => undefined));
+  return { server, sessions };
+}

@@ -1,0 +1,651 @@
+/**
+ * The server side of one HTTP/2 connection (RFC 9113), written on the frame and HPACK code of
+ * the etcd client (lib/storage/etcd3/h2) instead of node:http2, whose session and stream
+ * objects cost several times what the frames themselves do (bench h2-floor).
+ *
+ * What it does:
+ *  - the connection preface, SETTINGS both ways (ours from ListenerLimits; the peer's initial
+ *    window and frame size honoured), PING answered, PRIORITY ignored, unknown frames ignored;
+ *  - requests: HEADERS and CONTINUATION decoded (HPACK with the dynamic table), checked as a
+ *    request must be (pseudo-headers, lower-case names, no connection-specific fields), handed
+ *    out as request/response pairs (messages.ts) once the chunk that carried them is read, so
+ *    a stream opened and reset in the same chunk never starts a handler (rapid reset);
+ *  - flow control both ways: our windows are opened as the body is consumed (the connection's at
+ *    once, each stream's as its consumer takes the bytes); our DATA waits for the peer's windows
+ *    and for the socket to drain, so a slow reader holds the bytes in its stream, where the
+ *    writer sees them (writableLength, write() answering false, 'drain');
+ *  - limits: SETTINGS_MAX_CONCURRENT_STREAMS (a stream past it before our SETTINGS are
+ *    acknowledged is refused, after that the session ends with PROTOCOL_ERROR, as nghttp2 does),
+ *    header lists over the limit reset with ENHANCE_YOUR_CALM, frames over our
+ *    SETTINGS_MAX_FRAME_SIZE end the session with FRAME_SIZE_ERROR, an idle session (no open
+ *    stream) gets GOAWAY after the idle timeout, and a session whose client resets streams
+ *    faster than RESET_LIMIT a second gets GOAWAY ENHANCE_YOUR_CALM;
+ *  - close(): GOAWAY with the last stream started, the streams in flight finish, then the socket
+ *    ends; destroy(): the socket goes at once and every stream closes.
+ * Protocol errors end the session with GOAWAY and the error's code; stream errors reset the
+ * stream. Frames are gathered per event-loop turn and written together.
+ */
+import { EventEmitter } from 'node:events';
+import type { TLSSocket } from 'node:tls';
+import * as F from '../../storage/etcd3/h2/frames';
+import { HpackDecoder } from '../../storage/etcd3/h2/hpack';
+import { responseHeaderBlock, type OutgoingValue } from './header-block';
+import { H2Stream, type H2ServerRequest, type H2ServerResponse, type StreamOwner } from './messages';
+
+const STREAM_CLOSED = 0x5;
+const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
+/** Resets of open streams by the client, per second, beyond which the session ends. */
+const RESET_LIMIT = 1000;
+/** CONTINUATION frames one header block may take. */
+const MAX_CONTINUATIONS = 64;
+/** Frame bytes gathered in a turn beyond which no more DATA is framed until they are written. */
+const OUT_LIMIT = 256 * 1024;
+
+export interface H2SessionOptions {
+  maxConcurrentStreams: number;
+  /** Bytes of a decoded header list (names and values plus 32 per field, RFC 9113 6.5.2). */
+  maxHeaderListSize: number;
+  /** The largest frame we take (SETTINGS_MAX_FRAME_SIZE). */
+  maxFrameSize: number;
+  /** Our receive window per stream (SETTINGS_INITIAL_WINDOW_SIZE). */
+  streamWindow: number;
+  /** Our receive window for the connection. */
+  connectionWindow: number;
+  idleTimeoutMs: number;
+  /** Streams refused (REFUSED_STREAM) before the session is ended. */
+  maxRejectedStreams: number;
+}
+
+export type RequestListener = (req: H2ServerRequest, res: H2ServerResponse) => void;
+
+class ConnectionError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+export class H2ServerSession extends EventEmitter implements StreamOwner {
+  closed = false;
+  destroyed = false;
+  private readonly streams = new Map<number, H2Stream>();
+  private readonly decoder = new HpackDecoder();
+  private readonly reader: F.FrameReader;
+  private preface: Buffer | undefined = Buffer.alloc(0);
+  private gotSettings = false;
+  private settingsAcked = false;
+  private lastStreamId = 0;
+  private goawaySent = false;
+  /** Peer settings. */
+  private peerInitialWindow = F.DEFAULT_WINDOW;
+  private peerMaxFrameSize = F.DEFAULT_MAX_FRAME_SIZE;
+  /** The peer's window for our DATA on the connection. */
+  private sendWindow = F.DEFAULT_WINDOW;
+  /** Body bytes received since the last connection WINDOW_UPDATE. */
+  private recvUnacked = 0;
+  /** A header block in progress: stream, flags of its HEADERS, fragments. */
+  private block?: { streamId: number; flags: number; parts: Buffer[]; bytes: number; frames: number };
+  /** Requests whose HEADERS are in the chunk being read; started after it. */
+  private arrived: H2Stream[] = [];
+  /** Streams with DATA waiting for a window or the socket. */
+  private readonly stalled = new Set<H2Stream>();
+  private out: Buffer[] = [];
+  private outBytes = 0;
+  private outCallbacks: Array<() => void> = [];
+  /** Streams whose END_STREAM is in `out`. */
+  private outFinished: H2Stream[] = [];
+  private flushScheduled = false;
+  private socketBlocked = false;
+  private rejected = 0;
+  private resets = 0;
+  private resetWindowStart = 0;
+  private idleTimer?: NodeJS.Timeout;
+
+  constructor(readonly socket: TLSSocket, private readonly opts: H2SessionOptions, private readonly onRequest: RequestListener) {
+    super();
+    this.reader = new F.FrameReader((type, flags, id, payload) => this.onFrame(type, flags, id, payload));
+    socket.setNoDelay(true);
+    const settings: Array<[number, number]> = [
+      [F.SETTINGS_MAX_CONCURRENT_STREAMS, opts.maxConcurrentStreams],
+      [F.SETTINGS_INITIAL_WINDOW_SIZE, opts.streamWindow],
+      [F.SETTINGS_MAX_FRAME_SIZE, opts.maxFrameSize],
+      [SETTINGS_MAX_HEADER_LIST_SIZE, opts.maxHeaderListSize],
+    ];
+    this.push(F.settingsFrame(settings));
+    if (opts.connectionWindow > F.DEFAULT_WINDOW) this.push(F.windowUpdateFrame(0, opts.connectionWindow - F.DEFAULT_WINDOW));
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('drain', () => this.onSocketDrain());
+    socket.on('error', () => this.destroy());
+    socket.on('close', () => this.onSocketClose());
+    this.armIdle();
+  }
+
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
+  /** GOAWAY (NO_ERROR): no new streams; those in flight finish, then the connection ends. */
+  close(): void {
+    if (this.closed || this.destroyed) return;
+    this.closed = true;
+    this.goaway(F.NO_ERROR);
+    if (this.streams.size === 0) this.endSocket();
+  }
+
+  /** Ends the connection now; every open stream closes. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.socket.destroy();
+    this.closeAll();
+  }
+
+  // ---- reading ----
+
+  private onData(chunk: Buffer): void {
+    if (this.destroyed) return;
+    try {
+      if (this.preface) {
+        const have = Buffer.concat([this.preface, chunk]);
+        const n = Math.min(have.length, F.PREFACE.length);
+        if (!have.subarray(0, n).equals(F.PREFACE.subarray(0, n))) throw new ConnectionError(F.PROTOCOL_ERROR, 'not the HTTP/2 connection preface');
+        if (have.length < F.PREFACE.length) {
+          this.preface = have;
+          return;
+        }
+        this.preface = undefined;
+        chunk = have.subarray(F.PREFACE.length);
+      }
+      this.reader.push(chunk);
+    } catch (err) {
+      this.connectionError(err);
+    }
+    this.startArrived();
+  }
+
+  private onFrame(type: number, flags: number, id: number, payload: Buffer): void {
+    if (this.destroyed) return;
+    if (payload.length > this.opts.maxFrameSize) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'frame larger than SETTINGS_MAX_FRAME_SIZE');
+    if (!this.gotSettings) {
+      if (type !== F.SETTINGS || flags & F.FLAG_ACK) throw new ConnectionError(F.PROTOCOL_ERROR, 'the first frame is not SETTINGS');
+      this.gotSettings = true;
+    }
+    if (this.block && type !== F.CONTINUATION) throw new ConnectionError(F.PROTOCOL_ERROR, 'a header block interrupted');
+    switch (type) {
+      case F.DATA: return this.onDataFrame(flags, id, payload);
+      case F.HEADERS: return this.onHeaders(flags, id, payload);
+      case F.CONTINUATION: return this.onContinuation(flags, id, payload);
+      case F.RST_STREAM: return this.onRstStream(id, payload);
+      case F.SETTINGS: return this.onSettings(flags, id, payload);
+      case F.PING:
+        if (id !== 0 || payload.length !== 8) throw new ConnectionError(id !== 0 ? F.PROTOCOL_ERROR : F.FRAME_SIZE_ERROR, 'bad PING');
+        if (!(flags & F.FLAG_ACK)) this.push(F.frameOf(F.PING, F.FLAG_ACK, 0, payload));
+        return;
+      case F.GOAWAY:
+        // The client sends no more streams; those in flight finish.
+        this.closed = true;
+        if (this.streams.size === 0) this.endSocket();
+        return;
+      case F.WINDOW_UPDATE: return this.onWindowUpdate(id, payload);
+      case F.PRIORITY:
+        if (id === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'PRIORITY on stream 0');
+        if (payload.length !== 5) this.resetId(id, F.FRAME_SIZE_ERROR);
+        return;
+      case F.PUSH_PROMISE: throw new ConnectionError(F.PROTOCOL_ERROR, 'PUSH_PROMISE from a client');
+      default: return; // Unknown frame types are ignored (RFC 9113 5.5).
+    }
+  }
+
+  private onSettings(flags: number, id: number, payload: Buffer): void {
+    if (id !== 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'SETTINGS on a stream');
+    if (flags & F.FLAG_ACK) {
+      if (payload.length) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'SETTINGS ACK with a payload');
+      this.settingsAcked = true;
+      return;
+    }
+    if (payload.length % 6) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'SETTINGS length');
+    for (let pos = 0; pos < payload.length; pos += 6) {
+      const key = payload.readUInt16BE(pos);
+      const value = payload.readUInt32BE(pos + 2);
+      if (key === F.SETTINGS_INITIAL_WINDOW_SIZE) {
+        if (value > F.MAX_WINDOW) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'SETTINGS_INITIAL_WINDOW_SIZE too large');
+        const delta = value - this.peerInitialWindow;
+        this.peerInitialWindow = value;
+        for (const s of this.streams.values()) {
+          s.sendWindow += delta;
+          if (s.sendWindow > F.MAX_WINDOW) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'a stream window over 2^31-1');
+        }
+      } else if (key === F.SETTINGS_MAX_FRAME_SIZE) {
+        if (value < F.DEFAULT_MAX_FRAME_SIZE || value > 0xffffff) throw new ConnectionError(F.PROTOCOL_ERROR, 'SETTINGS_MAX_FRAME_SIZE out of range');
+        this.peerMaxFrameSize = value;
+      } else if (key === F.SETTINGS_ENABLE_PUSH) {
+        if (value > 1) throw new ConnectionError(F.PROTOCOL_ERROR, 'SETTINGS_ENABLE_PUSH not 0 or 1');
+      }
+      // HEADER_TABLE_SIZE: our encoder never uses the peer's table. The others concern us not.
+    }
+    this.push(F.frameOf(F.SETTINGS, F.FLAG_ACK, 0));
+    this.pumpAll();
+  }
+
+  private onHeaders(flags: number, id: number, payload: Buffer): void {
+    if (id === 0 || id % 2 === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'HEADERS on stream 0 or an even stream');
+    let start = 0;
+    let end = payload.length;
+    if (flags & F.FLAG_PADDED) {
+      const pad = payload[0];
+      start = 1;
+      end -= pad;
+    }
+    if (flags & F.FLAG_PRIORITY) start += 5;
+    if (start > end) throw new ConnectionError(F.PROTOCOL_ERROR, 'padding longer than the frame');
+    const fragment = payload.subarray(start, end);
+    if (flags & F.FLAG_END_HEADERS) {
+      this.onHeaderBlock(id, flags, fragment);
+    } else {
+      // Copied: the payload is a view of the socket's chunk.
+      this.block = { streamId: id, flags, parts: [Buffer.from(fragment)], bytes: fragment.length, frames: 0 };
+    }
+  }
+
+  private onContinuation(flags: number, id: number, payload: Buffer): void {
+    const b = this.block;
+    if (!b || b.streamId !== id) throw new ConnectionError(F.PROTOCOL_ERROR, 'CONTINUATION without its HEADERS');
+    b.parts.push(Buffer.from(payload));
+    b.bytes += payload.length;
+    if (++b.frames > MAX_CONTINUATIONS || b.bytes > 4 * this.opts.maxHeaderListSize) {
+      throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'a header block too large');
+    }
+    if (flags & F.FLAG_END_HEADERS) {
+      this.block = undefined;
+      this.onHeaderBlock(id, b.flags, Buffer.concat(b.parts, b.bytes));
+    }
+  }
+
+  private onHeaderBlock(id: number, flags: number, block: Buffer): void {
+    let fields: string[];
+    try {
+      fields = this.decoder.fields(block);
+    } catch (err) {
+      throw new ConnectionError(F.COMPRESSION_ERROR, (err as Error).message);
+    }
+    const endStream = (flags & F.FLAG_END_STREAM) !== 0;
+    const existing = this.streams.get(id);
+    if (existing) {
+      // Trailers: they end the body.
+      if (existing.remoteEnded || !endStream) return this.reset(existing, F.PROTOCOL_ERROR);
+      return this.remoteEnd(existing);
+    }
+    if (id <= this.lastStreamId) throw new ConnectionError(STREAM_CLOSED, 'HEADERS on a closed stream');
+    this.lastStreamId = id;
+    if (this.goawaySent) return; // Past our GOAWAY: ignored, the client retries it elsewhere.
+    if (this.streams.size >= this.opts.maxConcurrentStreams) {
+      if (this.settingsAcked) throw new ConnectionError(F.PROTOCOL_ERROR, 'more streams than SETTINGS_MAX_CONCURRENT_STREAMS');
+      if (++this.rejected > this.opts.maxRejectedStreams) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many refused streams');
+      return this.resetId(id, F.REFUSED_STREAM);
+    }
+    let listSize = 0;
+    const headers: Record<string, string | undefined> = {};
+    let malformed = false;
+    let regular = false;
+    for (let i = 0; i < fields.length; i += 2) {
+      const name = fields[i];
+      const value = fields[i + 1];
+      listSize += name.length + value.length + 32;
+      if (name.charCodeAt(0) === 58 /* ':' */) {
+        if (regular || headers[name] !== undefined || !(name === ':method' || name === ':path' || name === ':scheme' || name === ':authority')) malformed = true;
+        headers[name] = value;
+        continue;
+      }
+      regular = true;
+      if (name !== name.toLowerCase() || (CONNECTION_SPECIFIC.has(name)) || (name === 'te' && value !== 'trailers')) malformed = true;
+      const had = headers[name];
+      headers[name] = had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
+    }
+    if (listSize > this.opts.maxHeaderListSize) return this.resetId(id, F.ENHANCE_YOUR_CALM);
+    const method = headers[':method'];
+    if (malformed || !method || (method !== 'CONNECT' && (!headers[':path'] || !headers[':scheme']))) {
+      return this.resetId(id, F.PROTOCOL_ERROR);
+    }
+    const stream = new H2Stream(id, this, headers, fields, this.opts.streamWindow, this.peerInitialWindow);
+    this.streams.set(id, stream);
+    if (this.idleTimer) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = undefined;
+    }
+    if (endStream) this.remoteEnd(stream);
+    this.arrived.push(stream);
+  }
+
+  private onDataFrame(flags: number, id: number, payload: Buffer): void {
+    if (id === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'DATA on stream 0');
+    const length = payload.length;
+    // Every DATA byte (padding too) counts against the connection window, whatever the stream.
+    this.recvUnacked += length;
+    if (this.recvUnacked > this.opts.connectionWindow) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'the connection window exceeded');
+    if (this.recvUnacked >= this.opts.connectionWindow / 2) {
+      this.push(F.windowUpdateFrame(0, this.recvUnacked));
+      this.recvUnacked = 0;
+    }
+    const stream = this.streams.get(id);
+    if (!stream || stream.remoteEnded) {
+      if (id > this.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'DATA on an idle stream');
+      // A stream we reset or finished: the client may not know yet.
+      if (stream) this.reset(stream, STREAM_CLOSED);
+      return;
+    }
+    stream.recvWindow -= length;
+    if (stream.recvWindow < 0) return this.reset(stream, F.FLOW_CONTROL_ERROR);
+    let data = payload;
+    if (flags & F.FLAG_PADDED) {
+      const pad = payload[0];
+      if (pad >= length) throw new ConnectionError(F.PROTOCOL_ERROR, 'padding longer than the frame');
+      data = payload.subarray(1, length - pad);
+      // Padding is never handed to the consumer: its window credit comes back now.
+      this.consumed(stream, length - data.length);
+    }
+    // Copied: the payload is a view of the socket's chunk, which the socket reuses.
+    if (data.length) stream.req.pushData(Buffer.from(data));
+    if (flags & F.FLAG_END_STREAM) this.remoteEnd(stream);
+  }
+
+  private onRstStream(id: number, payload: Buffer): void {
+    if (id === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'RST_STREAM on stream 0');
+    if (payload.length !== 4) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'RST_STREAM length');
+    if (id > this.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'RST_STREAM on an idle stream');
+    const stream = this.streams.get(id);
+    if (!stream) return;
+    const now = Date.now();
+    if (now - this.resetWindowStart > 1000) {
+      this.resetWindowStart = now;
+      this.resets = 0;
+    }
+    if (++this.resets > RESET_LIMIT) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many streams reset by the client');
+    stream.remoteEnded = true;
+    stream.localEnded = true;
+    this.closeStream(stream, true);
+  }
+
+  private onWindowUpdate(id: number, payload: Buffer): void {
+    if (payload.length !== 4) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'WINDOW_UPDATE length');
+    const increment = payload.readUInt32BE(0) & 0x7fffffff;
+    if (id === 0) {
+      if (increment === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
+      this.sendWindow += increment;
+      if (this.sendWindow > F.MAX_WINDOW) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'the connection window over 2^31-1');
+      this.pumpAll();
+      return;
+    }
+    const stream = this.streams.get(id);
+    if (!stream) {
+      if (id > this.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'WINDOW_UPDATE on an idle stream');
+      return;
+    }
+    if (increment === 0) return this.reset(stream, F.PROTOCOL_ERROR);
+    stream.sendWindow += increment;
+    if (stream.sendWindow > F.MAX_WINDOW) return this.reset(stream, F.FLOW_CONTROL_ERROR);
+    this.pump(stream);
+  }
+
+  /** Hands the requests of the chunk just read to the listener, but not those already reset. */
+  private startArrived(): void {
+    if (this.arrived.length === 0) return;
+    const arrived = this.arrived;
+    this.arrived = [];
+    for (const s of arrived) {
+      if (s.closed) continue;
+      try {
+        this.onRequest(s.req, s.res);
+      } catch (err) {
+        // The handler failed before it could answer: the stream is reset, the session goes on.
+        this.emit('internalError', err);
+        this.reset(s, F.INTERNAL_ERROR);
+      }
+    }
+  }
+
+  private remoteEnd(stream: H2Stream): void {
+    stream.remoteEnded = true;
+    stream.req.pushEnd();
+    if (stream.localEnded) this.closeStream(stream, false);
+  }
+
+  // ---- StreamOwner ----
+
+  consumed(stream: H2Stream, bytes: number): void {
+    if (stream.remoteEnded || stream.closed) return;
+    stream.recvUnacked += bytes;
+    if (stream.recvUnacked >= this.opts.streamWindow / 2) {
+      stream.recvWindow += stream.recvUnacked;
+      this.push(F.windowUpdateFrame(stream.id, stream.recvUnacked));
+      stream.recvUnacked = 0;
+    }
+  }
+
+  sendHeaders(stream: H2Stream, status: number, headers: Record<string, OutgoingValue | undefined>, end: boolean): void {
+    if (stream.closed || this.destroyed) return;
+    const block = responseHeaderBlock(status, headers);
+    const max = this.peerMaxFrameSize;
+    if (block.length <= max) {
+      const frame = Buffer.allocUnsafe(F.FRAME_HEADER + block.length);
+      F.writeFrameHeader(frame, 0, block.length, F.HEADERS, F.FLAG_END_HEADERS | (end ? F.FLAG_END_STREAM : 0), stream.id);
+      block.copy(frame, F.FRAME_HEADER);
+      this.push(frame);
+    } else {
+      for (let pos = 0; pos < block.length; pos += max) {
+        const part = block.subarray(pos, pos + max);
+        const last = pos + max >= block.length;
+        const type = pos === 0 ? F.HEADERS : F.CONTINUATION;
+        const flags = (last ? F.FLAG_END_HEADERS : 0) | (pos === 0 && end ? F.FLAG_END_STREAM : 0);
+        this.push(F.frameOf(type, flags, stream.id, part));
+      }
+    }
+    if (end) this.localEnd(stream);
+  }
+
+  sendData(stream: H2Stream, chunk: Buffer | undefined, end: boolean, cb?: () => void): void {
+    if (stream.closed || this.destroyed || stream.endQueued) {
+      if (cb) process.nextTick(cb);
+      return;
+    }
+    if (chunk) {
+      stream.queue.push({ buf: chunk, cb });
+      stream.queuedBytes += chunk.length;
+    } else if (cb) {
+      process.nextTick(cb);
+    }
+    if (end) stream.endQueued = true;
+    this.pump(stream);
+  }
+
+  reset(stream: H2Stream, code: number): void {
+    if (stream.closed) return;
+    if (!this.destroyed) this.push(F.rstStreamFrame(stream.id, code));
+    stream.localEnded = true;
+    stream.remoteEnded = true;
+    this.closeStream(stream, true);
+  }
+
+  // ---- writing ----
+
+  /** Frames what the windows and the socket allow of a stream's queue. */
+  private pump(stream: H2Stream): void {
+    const queue = stream.queue;
+    let lastHead: Buffer | undefined;
+    while (queue.length && !this.socketBlocked && this.outBytes < OUT_LIMIT) {
+      const room = Math.min(stream.sendWindow, this.sendWindow, this.peerMaxFrameSize);
+      if (room <= 0) break;
+      const item = queue[0];
+      const n = Math.min(room, item.buf.length);
+      const head = Buffer.allocUnsafe(F.FRAME_HEADER);
+      F.writeFrameHeader(head, 0, n, F.DATA, 0, stream.id);
+      this.push(head);
+      this.push(n === item.buf.length ? item.buf : item.buf.subarray(0, n));
+      lastHead = head;
+      stream.sendWindow -= n;
+      this.sendWindow -= n;
+      stream.queuedBytes -= n;
+      if (n === item.buf.length) {
+        queue.shift();
+        if (item.cb) this.outCallbacks.push(item.cb);
+      } else {
+        item.buf = item.buf.subarray(n);
+      }
+    }
+    if (queue.length) this.stalled.add(stream);
+    else this.stalled.delete(stream);
+    if (queue.length === 0 && stream.endQueued && !stream.localEnded) {
+      // END_STREAM on the last DATA frame of this turn, or on an empty one.
+      if (lastHead) lastHead[4] |= F.FLAG_END_STREAM;
+      else this.push(F.frameOf(F.DATA, F.FLAG_END_STREAM, stream.id));
+      this.localEnd(stream);
+    }
+    stream.res.drained();
+  }
+
+  private pumpAll(): void {
+    for (const s of this.stalled) {
+      if (this.socketBlocked || this.sendWindow <= 0 || this.outBytes >= OUT_LIMIT) break;
+      this.pump(s);
+    }
+  }
+
+  private localEnd(stream: H2Stream): void {
+    stream.localEnded = true;
+    this.outFinished.push(stream);
+    if (!stream.remoteEnded) {
+      // Answered before the request's body ended: the client may stop sending it (RFC 9113 8.1).
+      this.push(F.rstStreamFrame(stream.id, F.NO_ERROR));
+      stream.remoteEnded = true;
+    }
+    this.scheduleFlush();
+  }
+
+  private push(frame: Buffer): void {
+    this.out.push(frame);
+    this.outBytes += frame.length;
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.destroyed) return;
+    const out = this.out;
+    const callbacks = this.outCallbacks;
+    const finished = this.outFinished;
+    if (out.length) {
+      const bytes = this.outBytes;
+      this.out = [];
+      this.outBytes = 0;
+      this.outCallbacks = [];
+      const done = callbacks.length ? () => { for (const cb of callbacks) cb(); } : undefined;
+      if (out.length === 1) this.socket.write(out[0], done);
+      else if (bytes <= 64 * 1024) this.socket.write(Buffer.concat(out, bytes), done);
+      else {
+        this.socket.cork();
+        for (let i = 0; i < out.length - 1; i++) this.socket.write(out[i]);
+        this.socket.write(out[out.length - 1], done);
+        this.socket.uncork();
+      }
+      if (this.socket.writableNeedDrain) this.socketBlocked = true;
+    }
+    if (finished.length) {
+      this.outFinished = [];
+      for (const s of finished) {
+        s.res.finishFromStream();
+        if (s.remoteEnded) this.closeStream(s, false);
+      }
+    }
+    if (!this.socketBlocked && this.stalled.size) this.pumpAll();
+  }
+
+  private onSocketDrain(): void {
+    this.socketBlocked = false;
+    this.pumpAll();
+  }
+
+  // ---- closing ----
+
+  private closeStream(stream: H2Stream, aborted: boolean): void {
+    if (stream.closed) return;
+    stream.closed = true;
+    this.streams.delete(stream.id);
+    this.stalled.delete(stream);
+    for (const item of stream.queue) if (item.cb) process.nextTick(item.cb);
+    stream.queue.length = 0;
+    stream.queuedBytes = 0;
+    stream.req.closeFromStream(aborted);
+    stream.res.closeFromStream();
+    if (this.streams.size === 0) {
+      if (this.closed) this.endSocket();
+      else this.armIdle();
+    }
+  }
+
+  private closeAll(): void {
+    for (const s of [...this.streams.values()]) {
+      s.localEnded = true;
+      s.remoteEnded = true;
+      this.closeStream(s, true);
+    }
+  }
+
+  private armIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.streams.size === 0) this.close();
+    }, this.opts.idleTimeoutMs).unref();
+  }
+
+  private goaway(code: number): void {
+    if (this.goawaySent) return;
+    this.goawaySent = true;
+    this.push(F.goawayFrame(this.lastStreamId, code));
+  }
+
+  /** Ends the socket once what is gathered has been written. */
+  private endSocket(): void {
+    if (this.destroyed) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    setImmediate(() => {
+      if (this.destroyed) return;
+      this.flush();
+      this.socket.end();
+    });
+  }
+
+  private connectionError(err: unknown): void {
+    const code = err instanceof ConnectionError ? err.code : F.INTERNAL_ERROR;
+    if (!(err instanceof ConnectionError)) this.emit('internalError', err);
+    this.closed = true;
+    this.goaway(code);
+    this.flush();
+    this.destroyed = true;
+    this.socket.end();
+    // A peer that does not close its side is cut shortly after.
+    setTimeout(() => this.socket.destroy(), 1000).unref();
+    this.closeAll();
+  }
+
+  private onSocketClose(): void {
+    this.destroyed = true;
+    this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.closeAll();
+    this.emit('close');
+  }
+
+  /** RST_STREAM for a stream that never became a request. */
+  private resetId(id: number, code: number): void {
+    this.push(F.rstStreamFrame(id, code));
+  }
+}
+
+const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
