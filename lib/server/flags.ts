@@ -626,7 +626,7 @@ export const FLAGS: readonly FlagDef[] = [
     'Server processes, each with its own etcd client and watch caches. Above 1, the first runs the controllers and compaction and takes no connections, and the others share the listening port and the in-flight limits. Not a kube-apiserver flag.'),
   flag('http2-max-streams-per-connection', 'http2MaxStreamsPerConnection', int(0, INT_MAX), 0,
     'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means 1000.'),
-  flag('http2-server', 'http2Server', oneOf(HTTP2_SERVERS), 'node',
+  flag('http2-server', 'http2Server', oneOf(HTTP2_SERVERS), 'own',
     'The HTTP/2 server side: node (node:http2) or own (written here on the etcd client\'s frame and HPACK code, less CPU per request). HTTP/1.1 is served by node:http either way. Not a kube-apiserver flag.'),
   // --- F: TLS ---
   flag('tls-min-version', 'tlsMinVersion', text, '',

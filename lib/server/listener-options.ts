@@ -18,6 +18,10 @@
  *
  * The timeouts are not flags (kube-apiserver has none for them); tests shorten them through
  * StartOptions.listener.
+ *
+ * listenerOptions and applyListenerLimits configure node:http2's server (--http2-server=node);
+ * the server's own HTTP/2 side (lib/server/h2, the default) takes the same limits through
+ * h2/listener.ts sessionOptions, and its HTTP/1.1 server through the options of http.createServer.
  */
 import type http2 from 'node:http2';
 import type { Socket } from 'node:net';
