@@ -31,7 +31,7 @@ export interface StreamOwner {
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const VALID_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Connection-specific fields, which HTTP/2 forbids (RFC 9113 8.2.2): dropped, as node:http2's compatibility layer drops them. */
-const CONNECTION_FIELDS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+export const CONNECTION_FIELDS: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 /** Response bytes queued in a stream beyond which write() answers false. */
 const HIGH_WATER_MARK = 64 * 1024;
 
@@ -97,10 +97,15 @@ export class H2ServerRequest extends EventEmitter {
     return this.headers[':scheme'];
   }
 
+  /** A 'data' listener starts the flow of the body, as on a Readable. */
   on(event: string | symbol, listener: (...args: any[]) => void): this {
     super.on(event, listener);
     if (event === 'data' && !this.flowing) this.resume();
     return this;
+  }
+
+  addListener(event: string | symbol, listener: (...args: any[]) => void): this {
+    return this.on(event, listener);
   }
 
   resume(): this {

@@ -30,7 +30,7 @@ import type { TLSSocket } from 'node:tls';
 import * as F from '../../storage/etcd3/h2/frames';
 import { HpackDecoder } from '../../storage/etcd3/h2/hpack';
 import { responseHeaderBlock, type OutgoingValue } from './header-block';
-import { H2Stream, type H2ServerRequest, type H2ServerResponse, type StreamOwner } from './messages';
+import { CONNECTION_FIELDS, H2Stream, type H2ServerRequest, type H2ServerResponse, type StreamOwner } from './messages';
 
 const STREAM_CLOSED = 0x5;
 const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
@@ -298,7 +298,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
         continue;
       }
       regular = true;
-      if (name !== name.toLowerCase() || (CONNECTION_SPECIFIC.has(name)) || (name === 'te' && value !== 'trailers')) malformed = true;
+      if (name !== name.toLowerCase() || CONNECTION_FIELDS.has(name) || (name === 'te' && value !== 'trailers')) malformed = true;
       const had = headers[name];
       headers[name] = had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
     }
@@ -647,5 +647,3 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     this.push(F.rstStreamFrame(id, code));
   }
 }
-
-const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
