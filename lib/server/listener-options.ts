@@ -90,6 +90,7 @@ export function applyListenerLimits(server: http2.Http2SecureServer, l: Listener
   // Node checks heads in progress on this interval (30 s by default: a 32 s limit would act at ~60 s).
   h1.connectionsCheckingInterval = Math.max(50, Math.min(1_000, Math.floor(l.headersTimeoutMs / 4)));
   closeSilentConnections(server, l);
+  answerClientErrors(server);
 
   // HTTP/2: a session without an open stream for idleTimeoutMs gets GOAWAY (Go's IdleTimeout).
   server.on('session', (session: http2.ServerHttp2Session) => {
@@ -129,5 +130,43 @@ export function closeSilentConnections(server: import('node:tls').Server, l: Lis
       clearTimeout(timer);
       firstRequest.delete(sock);
     }
+  });
+}
+
+/** Node's answers to HTTP/1.1 requests it cannot parse, by error code; anything else is 400. */
+const CLIENT_ERROR_ANSWERS: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',
+  ERR_HTTP_REQUEST_TIMEOUT: 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n',
+};
+const BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
+/** How long a connection answered that way keeps reading before it is cut (Go's rstAvoidanceDelay). */
+const CLIENT_ERROR_LINGER_MS = 500;
+
+/**
+ * HTTP/1.1 requests node:http cannot parse (headers over the limit, malformed heads, a head not
+ * complete in time) get the status Node would send: 431, 400, 408. Node then destroys the socket
+ * at once, and the bytes the client is still sending (the rest of a 2 MiB head) arrive at a
+ * closed socket, whose kernel answers them with a reset that usually overtakes the status line:
+ * a client sending 2 MiB of headers saw ECONNRESET 86-90 times in 100. Here the answer is
+ * followed by an orderly close, and what the client still sends is read and dropped for a moment
+ * before the socket goes, as Go's server does.
+ * `server` emits node:http's 'clientError' (an http.Server, or node:http2's server with allowHTTP1).
+ */
+export function answerClientErrors(server: import('node:events').EventEmitter): void {
+  const answered = new WeakSet<object>();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: import('node:stream').Duplex) => {
+    // The parser reports every later chunk as an error again: one answer per connection.
+    if (answered.has(socket)) return;
+    answered.add(socket);
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    socket.end(CLIENT_ERROR_ANSWERS[err.code ?? ''] ?? BAD_REQUEST);
+    socket.resume();
+    const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+    socket.once('close', () => clearTimeout(timer));
   });
 }

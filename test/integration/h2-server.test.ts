@@ -8,7 +8,8 @@
  *  - malformed requests (RFC 9113 8.2, 8.3) reset with PROTOCOL_ERROR, the session serving on;
  *  - connection errors end the session with GOAWAY and the code RFC 9113 names (COMPRESSION_ERROR,
  *    FRAME_SIZE_ERROR, PROTOCOL_ERROR), the server serving other clients;
- *  - PING answered with its payload; padded HEADERS and DATA, and request trailers, taken;
+ *  - PING answered with its payload; padded HEADERS and DATA, and request trailers, taken; a
+ *    client that floods PINGs without reading the acknowledgements loses its session;
  *  - a response header block over the client's frame size goes out as HEADERS + CONTINUATION;
  *  - a header sent twice keeps both values (Impersonate-Group twice: two groups);
  *  - a watch the client resets is released by the server.
@@ -180,6 +181,12 @@ describe('HTTP/2 server side (--http2-server=own): flow control, request checks,
       { name: 'a connection WINDOW_UPDATE of 0', code: H2_ERROR.PROTOCOL_ERROR, act: (c) => c.send(FRAME.WINDOW_UPDATE, 0, 0, inc0) },
       { name: 'CONTINUATION without HEADERS', code: H2_ERROR.PROTOCOL_ERROR, act: (c) => c.send(FRAME.CONTINUATION, 0x4, 1, Buffer.from([0x82])) },
       { name: 'HEADERS on an even stream', code: H2_ERROR.PROTOCOL_ERROR, act: (c) => c.write(c.headersFrames(2, requestHeaderBlock('GET', '/healthz', authority))) },
+      { name: 'a frame header announcing more than SETTINGS_MAX_FRAME_SIZE (no payload sent)', code: H2_ERROR.FRAME_SIZE_ERROR, act: (c) => {
+        const head = Buffer.alloc(9);
+        head.writeUIntBE(1 << 20, 0, 3); // a 1 MiB DATA frame on stream 1, of which only the header is sent
+        head.writeUInt32BE(1, 5);
+        return c.write(head);
+      } },
       { name: 'a connection window over 2^31-1', code: H2_ERROR.FLOW_CONTROL_ERROR, act: (c) => { const b = Buffer.alloc(4); b.writeUInt32BE(0x7fffffff); return c.send(FRAME.WINDOW_UPDATE, 0, 0, b); } },
     ];
     const got: Record<string, number | undefined> = {};
@@ -202,6 +209,31 @@ describe('HTTP/2 server side (--http2-server=own): flow control, request checks,
       expect(notH2.of(FRAME.HEADERS)).to.have.length(0);
     } finally {
       notH2.close();
+    }
+    expect(await h1healthz()).to.equal(200);
+  });
+
+  it('cuts a session whose client sends PINGs without reading the acknowledgements, serving others', async () => {
+    const c = await RawH2.connect(server.url, creds);
+    let sent = 0;
+    try {
+      await c.until(() => c.serverSettings.size > 0, 5_000, 'server SETTINGS');
+      c.socket.pause(); // reads nothing from here on
+      const ping = Buffer.concat(Array.from({ length: 10_000 }, () => Buffer.from('000008060000000000', 'hex')).flatMap((h) => [h, Buffer.alloc(8)]));
+      // Up to 3 million PINGs (51 MB); the acknowledgements fill the socket buffers, then the
+      // server's queue, and the session is cut past 10,000 queued control frames.
+      const started = Date.now();
+      while (sent < 3_000_000 && !c.socket.destroyed && Date.now() - started < 20_000) {
+        if (!await c.write(ping)) break;
+        sent += 10_000;
+      }
+      c.socket.resume();
+      await c.until(() => c.closed, 15_000, 'the session cut');
+      const acks = c.of(FRAME.PING).length;
+      console.log(`      ${sent} PINGs written, ${acks} acknowledgements read before the cut`);
+      expect(acks).to.be.below(sent);
+    } finally {
+      c.close();
     }
     expect(await h1healthz()).to.equal(200);
   });

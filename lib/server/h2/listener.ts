@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import tls from 'node:tls';
-import { closeSilentConnections, MAX_READ_FRAME_SIZE, MAX_WINDOW, STREAM_WINDOW, type ListenerLimits } from '../listener-options';
+import { answerClientErrors, closeSilentConnections, MAX_READ_FRAME_SIZE, MAX_WINDOW, STREAM_WINDOW, type ListenerLimits } from '../listener-options';
 import { H2ServerSession, type H2SessionOptions } from './session';
 
 export interface OwnH2Listener {
@@ -47,6 +47,7 @@ export function createOwnH2Listener(tlsOptions: tls.TlsOptions, l: ListenerLimit
     noDelay: true,
   });
   http1.on('request', (req, res) => server.emit('request', req, res));
+  answerClientErrors(http1);
   const sessions = new Set<H2ServerSession>();
   const options = sessionOptions(l);
   const onRequest = (req: unknown, res: unknown) => server.emit('request', req, res);

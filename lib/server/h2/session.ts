@@ -17,7 +17,9 @@
  *  - limits: SETTINGS_MAX_CONCURRENT_STREAMS (a stream past it before our SETTINGS are
  *    acknowledged is refused, after that the session ends with PROTOCOL_ERROR, as nghttp2 does),
  *    header lists over the limit reset with ENHANCE_YOUR_CALM, frames over our
- *    SETTINGS_MAX_FRAME_SIZE end the session with FRAME_SIZE_ERROR, an idle session (no open
+ *    SETTINGS_MAX_FRAME_SIZE end the session with FRAME_SIZE_ERROR (at the frame header, before
+ *    the payload is held), a peer that sends while not reading has its session cut after
+ *    10,000 control frames queued for it (Go's rule), an idle session (no open
  *    stream) gets GOAWAY after the idle timeout, and a session whose client resets streams
  *    faster than RESET_LIMIT a second gets GOAWAY ENHANCE_YOUR_CALM;
  *  - close(): GOAWAY with the last stream started, the streams in flight finish, then the socket
@@ -38,6 +40,12 @@ const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
 const RESET_LIMIT = 1000;
 /** CONTINUATION frames one header block may take. */
 const MAX_CONTINUATIONS = 64;
+/**
+ * Control frames (acknowledgements, resets, window updates) queued while the socket is blocked,
+ * beyond which the peer is taken as one that sends without reading, and cut (Go's
+ * maxQueuedControlFrames). DATA waits in its streams instead.
+ */
+const MAX_QUEUED_CONTROL_FRAMES = 10_000;
 /** Frame bytes gathered in a turn beyond which no more DATA is framed until they are written. */
 const OUT_LIMIT = 256 * 1024;
 
@@ -95,6 +103,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private outFinished: H2Stream[] = [];
   private flushScheduled = false;
   private socketBlocked = false;
+  private controlWhileBlocked = 0;
   private rejected = 0;
   private resets = 0;
   private resetWindowStart = 0;
@@ -102,7 +111,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
 
   constructor(readonly socket: TLSSocket, private readonly opts: H2SessionOptions, private readonly onRequest: RequestListener) {
     super();
-    this.reader = new F.FrameReader((type, flags, id, payload) => this.onFrame(type, flags, id, payload));
+    this.reader = new F.FrameReader((type, flags, id, payload) => this.onFrame(type, flags, id, payload), opts.maxFrameSize);
     socket.setNoDelay(true);
     const settings: Array<[number, number]> = [
       [F.SETTINGS_MAX_CONCURRENT_STREAMS, opts.maxConcurrentStreams],
@@ -180,7 +189,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       case F.SETTINGS: return this.onSettings(flags, id, payload);
       case F.PING:
         if (id !== 0 || payload.length !== 8) throw new ConnectionError(id !== 0 ? F.PROTOCOL_ERROR : F.FRAME_SIZE_ERROR, 'bad PING');
-        if (!(flags & F.FLAG_ACK)) this.push(F.frameOf(F.PING, F.FLAG_ACK, 0, payload));
+        if (!(flags & F.FLAG_ACK)) this.pushControl(F.frameOf(F.PING, F.FLAG_ACK, 0, payload));
         return;
       case F.GOAWAY:
         // The client sends no more streams; those in flight finish.
@@ -224,7 +233,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       }
       // HEADER_TABLE_SIZE: our encoder never uses the peer's table. The others concern us not.
     }
-    this.push(F.frameOf(F.SETTINGS, F.FLAG_ACK, 0));
+    this.pushControl(F.frameOf(F.SETTINGS, F.FLAG_ACK, 0));
     this.pumpAll();
   }
 
@@ -324,7 +333,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     this.recvUnacked += length;
     if (this.recvUnacked > this.opts.connectionWindow) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'the connection window exceeded');
     if (this.recvUnacked >= this.opts.connectionWindow / 2) {
-      this.push(F.windowUpdateFrame(0, this.recvUnacked));
+      this.pushControl(F.windowUpdateFrame(0, this.recvUnacked));
       this.recvUnacked = 0;
     }
     const stream = this.streams.get(id);
@@ -417,7 +426,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     stream.recvUnacked += bytes;
     if (stream.recvUnacked >= this.opts.streamWindow / 2) {
       stream.recvWindow += stream.recvUnacked;
-      this.push(F.windowUpdateFrame(stream.id, stream.recvUnacked));
+      this.pushControl(F.windowUpdateFrame(stream.id, stream.recvUnacked));
       stream.recvUnacked = 0;
     }
   }
@@ -460,7 +469,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
 
   reset(stream: H2Stream, code: number): void {
     if (stream.closed) return;
-    if (!this.destroyed) this.push(F.rstStreamFrame(stream.id, code));
+    if (!this.destroyed) this.pushControl(F.rstStreamFrame(stream.id, code));
     stream.localEnded = true;
     stream.remoteEnded = true;
     this.closeStream(stream, true);
@@ -521,6 +530,16 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     this.scheduleFlush();
   }
 
+  /** A control frame: counted while the socket is blocked (MAX_QUEUED_CONTROL_FRAMES). */
+  private pushControl(frame: Buffer): void {
+    if (this.socketBlocked && ++this.controlWhileBlocked > MAX_QUEUED_CONTROL_FRAMES) {
+      this.emit('peerNotReading');
+      this.destroy();
+      return;
+    }
+    this.push(frame);
+  }
+
   private push(frame: Buffer): void {
     this.out.push(frame);
     this.outBytes += frame.length;
@@ -567,6 +586,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
 
   private onSocketDrain(): void {
     this.socketBlocked = false;
+    this.controlWhileBlocked = 0;
     this.pumpAll();
   }
 
@@ -622,8 +642,9 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   }
 
   private connectionError(err: unknown): void {
-    const code = err instanceof ConnectionError ? err.code : F.INTERNAL_ERROR;
-    if (!(err instanceof ConnectionError)) this.emit('internalError', err);
+    const known = err instanceof ConnectionError || err instanceof F.FrameTooLarge;
+    const code = err instanceof ConnectionError ? err.code : known ? F.FRAME_SIZE_ERROR : F.INTERNAL_ERROR;
+    if (!known) this.emit('internalError', err);
     this.closed = true;
     this.goaway(code);
     this.flush();
@@ -644,6 +665,6 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
 
   /** RST_STREAM for a stream that never became a request. */
   private resetId(id: number, code: number): void {
-    this.push(F.rstStreamFrame(id, code));
+    this.pushControl(F.rstStreamFrame(id, code));
   }
 }

@@ -2,7 +2,7 @@
  * The HTTP/2 frame reader: frames come out whole and in order however the byte stream is cut.
  */
 import { expect } from 'chai';
-import { DATA, FRAME_HEADER, FrameReader, HEADERS, SETTINGS, frameOf, rstStreamFrame, windowUpdateFrame } from '../../../lib/storage/etcd3/h2/frames';
+import { DATA, FRAME_HEADER, FrameReader, FrameTooLarge, HEADERS, SETTINGS, frameOf, rstStreamFrame, windowUpdateFrame } from '../../../lib/storage/etcd3/h2/frames';
 
 interface Seen { type: number; flags: number; id: number; payload: string }
 
@@ -58,5 +58,21 @@ describe('HTTP/2 FrameReader', () => {
   it('holds an incomplete frame until the rest arrives', () => {
     const seen = readAll([stream.subarray(0, FRAME_HEADER + 6 + FRAME_HEADER + 1)]);
     expect(seen).to.have.length(1);
+  });
+
+  it('refuses a frame over its limit at the header, before holding the payload, however the header is cut', () => {
+    const big = frameOf(DATA, 0, 1, Buffer.alloc(20_000));
+    for (const cut of [0, 2, 5, 9]) {
+      const seen: number[] = [];
+      const reader = new FrameReader((_t, _f, _id, payload) => seen.push(payload.length), 16_384);
+      reader.push(frameOf(DATA, 0, 1, Buffer.alloc(16_384))); // at the limit: taken
+      const header = big.subarray(0, FRAME_HEADER);
+      const push = () => {
+        if (cut > 0) reader.push(header.subarray(0, cut));
+        reader.push(header.subarray(cut)); // only the header: no payload byte has been sent yet
+      };
+      expect(push).to.throw(FrameTooLarge, 'a frame of 20000 bytes, over the 16384 allowed');
+      expect(seen).to.deep.equal([16_384]);
+    }
   });
 });

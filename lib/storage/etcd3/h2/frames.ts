@@ -108,7 +108,11 @@ export class FrameReader {
   private parts: Buffer[] = [];
   private held = 0;
 
-  constructor(private readonly sink: FrameSink) {}
+  /**
+   * @param maxLength the largest payload taken: a frame header announcing more throws
+   *   FrameTooLarge before any of its payload is held (a server's SETTINGS_MAX_FRAME_SIZE)
+   */
+  constructor(private readonly sink: FrameSink, private readonly maxLength = 0xffffff) {}
 
   /**
    * Takes the next chunk; hands every frame it completes to the sink. Frames larger than the
@@ -119,7 +123,7 @@ export class FrameReader {
     if (this.held > 0) {
       this.parts.push(chunk);
       this.held += chunk.length;
-      const need = this.held >= FRAME_HEADER ? FRAME_HEADER + lengthAt(this.parts) : Infinity;
+      const need = this.held >= FRAME_HEADER ? FRAME_HEADER + this.checked(lengthAt(this.parts)) : Infinity;
       if (this.held < need) return;
       data = Buffer.concat(this.parts, this.held);
       this.parts = [];
@@ -128,7 +132,7 @@ export class FrameReader {
     const n = data.length;
     let pos = 0;
     while (n - pos >= FRAME_HEADER) {
-      const length = (data[pos] << 16) | (data[pos + 1] << 8) | data[pos + 2];
+      const length = this.checked((data[pos] << 16) | (data[pos + 1] << 8) | data[pos + 2]);
       const end = pos + FRAME_HEADER + length;
       if (end > n) break;
       const streamId = data.readUInt32BE(pos + 5) & 0x7fffffff;
@@ -139,6 +143,18 @@ export class FrameReader {
       this.parts.push(pos === 0 ? data : data.subarray(pos));
       this.held = n - pos;
     }
+  }
+
+  private checked(length: number): number {
+    if (length > this.maxLength) throw new FrameTooLarge(length, this.maxLength);
+    return length;
+  }
+}
+
+/** A frame header announced a payload over the reader's limit. */
+export class FrameTooLarge extends Error {
+  constructor(readonly length: number, readonly limit: number) {
+    super(`a frame of ${length} bytes, over the ${limit} allowed`);
   }
 }
 
