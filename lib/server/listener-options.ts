@@ -42,7 +42,7 @@ export const DEFAULT_MAX_STREAMS_PER_CONNECTION = 1000;
 export const MAX_READ_FRAME_SIZE = 256 * 1024;
 /** kube-apiserver's resourceBody99Percentile: its frame size and per-stream upload buffer. */
 export const STREAM_WINDOW = 256 * 1024;
-export const MAX_WINDOW = 2 ** 31 - 1;
+const MAX_WINDOW = 2 ** 31 - 1;
 
 export function listenerLimits(config: Pick<ServerConfig, 'http2MaxStreamsPerConnection'>, overrides: Partial<ListenerLimits> = {}): ListenerLimits {
   return {
@@ -70,31 +70,34 @@ export function listenerOptions(l: ListenerLimits): http2.SecureServerOptions {
   };
 }
 
-/** The HTTP/1.1 settings Node reads from the server instance (not from the options of an Http2SecureServer). */
-interface Http1Knobs {
-  maxHeaderSize?: number;
-  headersTimeout: number;
-  requestTimeout: number;
-  keepAliveTimeout?: number;
-  connectionsCheckingInterval: number;
+/** Our HTTP/2 receive window for a whole connection: the stream window times the stream limit. */
+export function connectionWindow(l: ListenerLimits): number {
+  return Math.min(MAX_WINDOW, STREAM_WINDOW * l.maxStreamsPerConnection);
+}
+
+/** node:http's HTTP/1.1 settings for these limits (options of http.createServer, or properties of a server). */
+export function http1Settings(l: ListenerLimits) {
+  return {
+    maxHeaderSize: l.maxHeaderBytes,
+    headersTimeout: l.headersTimeoutMs,
+    // Node's whole-request limit (300 s by default) must not be below the head's.
+    requestTimeout: Math.max(300_000, l.headersTimeoutMs),
+    keepAliveTimeout: l.idleTimeoutMs,
+    // Node checks heads in progress on this interval (30 s by default: a 32 s limit would act at ~60 s).
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(l.headersTimeoutMs / 4))),
+  };
 }
 
 /** Call before listen(): Node reads the HTTP/1.1 connection-check interval when listening starts. */
 export function applyListenerLimits(server: http2.Http2SecureServer, l: ListenerLimits): void {
-  const h1 = server as unknown as Http1Knobs;
-  h1.maxHeaderSize = l.maxHeaderBytes;
-  h1.headersTimeout = l.headersTimeoutMs;
-  // Node's whole-request limit (300 s on this path) must not be below the head's.
-  h1.requestTimeout = Math.max(h1.requestTimeout, l.headersTimeoutMs);
-  h1.keepAliveTimeout = l.idleTimeoutMs;
-  // Node checks heads in progress on this interval (30 s by default: a 32 s limit would act at ~60 s).
-  h1.connectionsCheckingInterval = Math.max(50, Math.min(1_000, Math.floor(l.headersTimeoutMs / 4)));
+  // node:http2's HTTP/1.1 fallback reads these from the server instance, not from its options.
+  Object.assign(server, http1Settings(l));
   closeSilentConnections(server, l);
   answerClientErrors(server);
 
   // HTTP/2: a session without an open stream for idleTimeoutMs gets GOAWAY (Go's IdleTimeout).
   server.on('session', (session: http2.ServerHttp2Session) => {
-    session.setLocalWindowSize(Math.min(MAX_WINDOW, STREAM_WINDOW * l.maxStreamsPerConnection));
+    session.setLocalWindowSize(connectionWindow(l));
     let open = 0;
     let timer: NodeJS.Timeout | undefined;
     const arm = () => { timer = setTimeout(() => { if (!session.closed && !session.destroyed) session.close(); }, l.idleTimeoutMs).unref(); };

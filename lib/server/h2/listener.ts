@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import tls from 'node:tls';
-import { answerClientErrors, closeSilentConnections, MAX_READ_FRAME_SIZE, MAX_WINDOW, STREAM_WINDOW, type ListenerLimits } from '../listener-options';
+import { answerClientErrors, closeSilentConnections, connectionWindow, http1Settings, MAX_READ_FRAME_SIZE, STREAM_WINDOW, type ListenerLimits } from '../listener-options';
 import { H2ServerSession, type H2SessionOptions } from './session';
 
 export interface OwnH2Listener {
@@ -21,7 +21,7 @@ export function sessionOptions(l: ListenerLimits): H2SessionOptions {
     maxHeaderListSize: l.maxHeaderBytes,
     maxFrameSize: MAX_READ_FRAME_SIZE,
     streamWindow: STREAM_WINDOW,
-    connectionWindow: Math.min(MAX_WINDOW, STREAM_WINDOW * l.maxStreamsPerConnection),
+    connectionWindow: connectionWindow(l),
     idleTimeoutMs: l.idleTimeoutMs,
     maxRejectedStreams: 100,
   };
@@ -37,11 +37,7 @@ export function createOwnH2Listener(tlsOptions: tls.TlsOptions, l: ListenerLimit
     noDelay: true,
   });
   const http1 = http.createServer({
-    maxHeaderSize: l.maxHeaderBytes,
-    headersTimeout: l.headersTimeoutMs,
-    requestTimeout: Math.max(300_000, l.headersTimeoutMs),
-    keepAliveTimeout: l.idleTimeoutMs,
-    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(l.headersTimeoutMs / 4))),
+    ...http1Settings(l),
     // node:http2's HTTP/1.1 fallback does not demand a Host header; neither does this.
     requireHostHeader: false,
     noDelay: true,

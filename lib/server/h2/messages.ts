@@ -180,7 +180,6 @@ export class H2ServerResponse extends EventEmitter {
   /** END_STREAM went to the socket. */
   writableFinished = false;
   destroyed = false;
-  readonly sendDate = true;
   private headers: Record<string, OutgoingValue | undefined> = Object.create(null);
   private needDrain = false;
 

@@ -128,10 +128,6 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     this.armIdle();
   }
 
-  get openStreams(): number {
-    return this.streams.size;
-  }
-
   /** GOAWAY (NO_ERROR): no new streams; those in flight finish, then the connection ends. */
   close(): void {
     if (this.closed || this.destroyed) return;
@@ -533,7 +529,6 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   /** A control frame: counted while the socket is blocked (MAX_QUEUED_CONTROL_FRAMES). */
   private pushControl(frame: Buffer): void {
     if (this.socketBlocked && ++this.controlWhileBlocked > MAX_QUEUED_CONTROL_FRAMES) {
-      this.emit('peerNotReading');
       this.destroy();
       return;
     }

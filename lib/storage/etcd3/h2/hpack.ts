@@ -206,45 +206,70 @@ function readString(buf: Buffer, pos: number): [string, number] {
   }
 }
 
-/** An integer with an N-bit prefix, the prefix's other bits `flags`. */
-function encodeInt(out: number[], flags: number, prefixBits: number, value: number): void {
+/** Static-table index of each name (its first entry), and of each full (name, value) pair. */
+const NAME_INDEX = new Map<string, number>();
+const PAIR_INDEX = new Map<string, number>();
+STATIC_TABLE.forEach(([name, value], i) => {
+  if (!NAME_INDEX.has(name)) NAME_INDEX.set(name, i + 1);
+  if (value) PAIR_INDEX.set(`${name}\0${value}`, i + 1);
+});
+
+/** Bytes an integer with an N-bit prefix takes (5.1). */
+function intLength(value: number, prefixBits: number): number {
   const max = (1 << prefixBits) - 1;
-  if (value < max) {
-    out.push(flags | value);
-    return;
-  }
-  out.push(flags | max);
-  value -= max;
-  while (value >= 128) {
-    out.push((value % 128) | 0x80);
-    value = Math.floor(value / 128);
-  }
-  out.push(value);
+  if (value < max) return 1;
+  let n = 2;
+  for (let v = value - max; v >= 128; v = Math.floor(v / 128)) n++;
+  return n;
 }
 
-function encodeString(out: number[], s: string): void {
-  const bytes = Buffer.from(s, 'latin1');
-  encodeInt(out, 0, 7, bytes.length);
-  for (const b of bytes) out.push(b);
+/** Writes an integer with an N-bit prefix, the prefix's other bits `flags`; the position after it. */
+function writeInt(buf: Buffer, pos: number, flags: number, prefixBits: number, value: number): number {
+  const max = (1 << prefixBits) - 1;
+  if (value < max) {
+    buf[pos] = flags | value;
+    return pos + 1;
+  }
+  buf[pos++] = flags | max;
+  let v = value - max;
+  while (v >= 128) {
+    buf[pos++] = (v % 128) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  buf[pos++] = v;
+  return pos;
+}
+
+/** An upper bound of a field's encoded length (fieldOf). */
+export function fieldLength(name: string, value: string): number {
+  return 1 + intLength(name.length, 7) + name.length + intLength(value.length, 7) + value.length;
 }
 
 /**
- * A header block for `fields` (names lower-case, pseudo-headers first), touching no table:
- * static-table indexes where name and value match, else literals without indexing, not
- * Huffman-coded. Made once per kind of request and reused.
+ * Writes one field at `pos` of `buf` (room: fieldLength), touching no table: the static-table
+ * index where name and value match, else a literal without indexing (name by static index where
+ * there is one), not Huffman-coded. Returns the position after it.
+ */
+export function writeField(buf: Buffer, pos: number, name: string, value: string): number {
+  const pair = PAIR_INDEX.get(`${name}\0${value}`);
+  if (pair !== undefined) return writeInt(buf, pos, 0x80, 7, pair);
+  const nameIndex = NAME_INDEX.get(name) ?? 0;
+  pos = writeInt(buf, pos, 0x00, 4, nameIndex);
+  if (nameIndex === 0) {
+    pos = writeInt(buf, pos, 0x00, 7, name.length);
+    pos += buf.write(name, pos, 'latin1');
+  }
+  pos = writeInt(buf, pos, 0x00, 7, value.length);
+  return pos + buf.write(value, pos, 'latin1');
+}
+
+/**
+ * A header block for `fields` (names lower-case, pseudo-headers first), touching no table
+ * (writeField). Made once per kind of request and reused.
  */
 export function encodeHeaderBlock(fields: ReadonlyArray<readonly [string, string]>): Buffer {
-  const out: number[] = [];
-  for (const [name, value] of fields) {
-    const exact = STATIC_TABLE.findIndex(([n, v]) => n === name && v === value);
-    if (exact >= 0) {
-      encodeInt(out, 0x80, 7, exact + 1);
-      continue;
-    }
-    const named = STATIC_TABLE.findIndex(([n]) => n === name);
-    encodeInt(out, 0x00, 4, named + 1);
-    if (named < 0) encodeString(out, name);
-    encodeString(out, value);
-  }
-  return Buffer.from(out);
+  const buf = Buffer.allocUnsafe(fields.reduce((n, [name, value]) => n + fieldLength(name, value), 0));
+  let pos = 0;
+  for (const [name, value] of fields) pos = writeField(buf, pos, name, value);
+  return buf.subarray(0, pos);
 }
