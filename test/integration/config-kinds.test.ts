@@ -35,12 +35,16 @@ describe('ConfigMap and Secret rules', () => {
   });
   after(async () => { await t?.stop(); });
 
-  /** Runs a write that must fail and checks the collection's list resourceVersion did not move. */
+  /**
+   * Runs a write that must fail and checks that no object of the collection changed. (Not the
+   * list's resourceVersion: that is etcd's revision, which other resources' writes move too.)
+   */
   async function rejected(collection: string, write: () => Promise<HttpResponse>): Promise<HttpResponse> {
-    const before = (await t.get(collection)).body.metadata.resourceVersion;
+    const versions = async () => ((await t.get(collection)).body.items as Body[])
+      .map((i) => `${(i.metadata as Body).name}@${(i.metadata as Body).resourceVersion}`);
+    const before = await versions();
     const res = await write();
-    const after = (await t.get(collection)).body.metadata.resourceVersion;
-    expect(after, 'the failed write changed the store').to.equal(before);
+    expect(await versions(), 'the failed write changed the store').to.deep.equal(before);
     return res;
   }
 
