@@ -17,6 +17,8 @@ import { ETCD_CLIENTS, EtcdClientKind } from '../storage/etcd3/kv';
 
 export const HTTP2_SERVERS = ['node', 'own'] as const;
 export type Http2ServerKind = typeof HTTP2_SERVERS[number];
+export const HTTP1_SERVERS = ['node', 'own'] as const;
+export type Http1ServerKind = typeof HTTP1_SERVERS[number];
 import { GO_CIPHER_SUITES, TLS_VERSION_NAMES, cipherSuitesProblem, tlsVersionProblem } from './tls-options';
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -145,6 +147,8 @@ export interface ServerConfig {
   http2MaxStreamsPerConnection: number;
   /** Whose HTTP/2 server side serves clients: node (node:http2) or own (lib/server/h2). */
   http2Server: Http2ServerKind;
+  /** Whose HTTP/1.1 server side serves clients with --http2-server=own: node (node:http) or own (lib/server/h1). */
+  http1Server: Http1ServerKind;
   // --- F: TLS ---
   /** '' (TLS 1.2) or VersionTLS10..VersionTLS13 (lib/server/tls-options.ts). */
   tlsMinVersion: string;
@@ -627,7 +631,9 @@ export const FLAGS: readonly FlagDef[] = [
   flag('http2-max-streams-per-connection', 'http2MaxStreamsPerConnection', int(0, INT_MAX), 0,
     'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means 1000.'),
   flag('http2-server', 'http2Server', oneOf(HTTP2_SERVERS), 'own',
-    'The HTTP/2 server side: node (node:http2) or own (written here on the etcd client\'s frame and HPACK code, less CPU per request). HTTP/1.1 is served by node:http either way. Not a kube-apiserver flag.'),
+    'The HTTP/2 server side: node (node:http2) or own (written here on the etcd client\'s frame and HPACK code, less CPU per request). With node, HTTP/1.1 is node:http2\'s fallback (node:http) whatever --http1-server says. Not a kube-apiserver flag.'),
+  flag('http1-server', 'http1Server', oneOf(HTTP1_SERVERS), 'own',
+    'The HTTP/1.1 server side beside --http2-server=own: node (node:http) or own (lib/server/h1, less CPU per request). Not a kube-apiserver flag.'),
   // --- F: TLS ---
   flag('tls-min-version', 'tlsMinVersion', text, '',
     `Minimum TLS version supported. Possible values: ${TLS_VERSION_NAMES.join(', ')}`, { check: tlsVersionProblem }),

@@ -8,11 +8,11 @@
 import type http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import type tls from 'node:tls';
-import type { H2ServerResponse } from './h2/messages';
+import type { ServerResponse as OwnServerResponse } from './h2/messages';
 import { endWatches } from '../api/handlers/watch';
 import { logger } from './logger';
 
-type Res = http2.Http2ServerResponse | import('node:http').ServerResponse | H2ServerResponse;
+type Res = http2.Http2ServerResponse | import('node:http').ServerResponse | OwnServerResponse;
 
 /** The requests a server has in flight, and on which HTTP/1.1 connection each runs. */
 export class RequestTracker {

@@ -167,9 +167,18 @@ export function answerClientErrors(server: import('node:events').EventEmitter): 
       socket.destroy();
       return;
     }
-    socket.end(CLIENT_ERROR_ANSWERS[err.code ?? ''] ?? BAD_REQUEST);
-    socket.resume();
-    const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
-    socket.once('close', () => clearTimeout(timer));
+    answerAndClose(socket, CLIENT_ERROR_ANSWERS[err.code ?? ''] ?? BAD_REQUEST);
   });
+}
+
+/**
+ * Writes `answer` and ends the connection in order: what the client still sends is read and
+ * dropped for a moment, so that the kernel does not answer it with a reset that overtakes the
+ * answer, then the socket is cut (Go's rstAvoidanceDelay). Used for both HTTP/1.1 server sides.
+ */
+export function answerAndClose(socket: import('node:stream').Duplex, answer: string): void {
+  socket.end(answer);
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(timer));
 }

@@ -375,8 +375,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     let server: import('node:tls').Server;
     let sessions: Set<{ close(): void; destroy(): void }>;
     if (config.http2Server === 'own') {
-      // HTTP/2 on lib/server/h2, HTTP/1.1 on node:http (--http2-server=own).
-      const own = createOwnH2Listener(tlsOptions, limits);
+      // HTTP/2 on lib/server/h2, HTTP/1.1 on lib/server/h1 or node:http (--http2-server=own, --http1-server).
+      const own = createOwnH2Listener(tlsOptions, limits, config.http1Server);
       server = own.server;
       sessions = own.sessions;
       server.on('sessionError', (err: Error) => logger.error('HTTP/2 session failed', { err: err.message }));

@@ -5,6 +5,7 @@
  * value repeats (content types, cache-control) are made once and kept.
  */
 import { fieldLength, writeField } from '../../storage/etcd3/h2/hpack';
+import { CONNECTION_FIELDS } from './messages';
 
 export type OutgoingValue = string | number | readonly string[];
 
@@ -39,7 +40,7 @@ function statusField(status: number): Buffer {
 
 /**
  * The header block of a response: `:status`, then each header (names lower-case, as the
- * response keeps them; an array value as one field per element).
+ * response keeps them; an array value as one field per element) but the connection-specific ones.
  */
 export function responseHeaderBlock(status: number, headers: Readonly<Record<string, OutgoingValue | undefined>>): Buffer {
   const parts: Buffer[] = [statusField(status)];
@@ -48,7 +49,7 @@ export function responseHeaderBlock(status: number, headers: Readonly<Record<str
   let varyingLength = 0;
   for (const name in headers) {
     const v = headers[name];
-    if (v === undefined) continue;
+    if (v === undefined || CONNECTION_FIELDS.has(name)) continue;
     const values = typeof v === 'object' ? v : [String(v)];
     for (const value of values) {
       if (VARYING.has(name) || value.length > 128) {

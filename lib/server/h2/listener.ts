@@ -1,13 +1,15 @@
 /**
  * The HTTPS listener with the server's own HTTP/2 side (--http2-server=own): a TLS server
  * offering `h2` and `http/1.1` by ALPN. An `h2` connection becomes an H2ServerSession; any other
- * goes to a Node http.Server that never listens itself (as node:http2's allowHTTP1 does). Both
- * kinds of request are emitted as 'request' (req, res) on the TLS server, where node:http2's
- * server emits them, so the request tracker and the listener limits attach the same way.
+ * an H1Connection (lib/server/h1, --http1-server=own), or goes to a Node http.Server that never
+ * listens itself (--http1-server=node, as node:http2's allowHTTP1 does). Every kind of request is
+ * emitted as 'request' (req, res) on the TLS server, where node:http2's server emits them, so the
+ * request tracker and the listener limits attach the same way.
  */
 import http from 'node:http';
 import tls from 'node:tls';
 import { answerClientErrors, closeSilentConnections, connectionWindow, http1Settings, MAX_READ_FRAME_SIZE, STREAM_WINDOW, type ListenerLimits } from '../listener-options';
+import { H1Connection } from '../h1/connection';
 import { H2ServerSession, type H2SessionOptions } from './session';
 
 export interface OwnH2Listener {
@@ -28,7 +30,7 @@ export function sessionOptions(l: ListenerLimits): H2SessionOptions {
 }
 
 /** `tlsOptions`: certificate, key, client CAs, versions and ciphers (tls-reload.ts). */
-export function createOwnH2Listener(tlsOptions: tls.TlsOptions, l: ListenerLimits): OwnH2Listener {
+export function createOwnH2Listener(tlsOptions: tls.TlsOptions, l: ListenerLimits, http1: 'own' | 'node' = 'own'): OwnH2Listener {
   const server = tls.createServer({
     ...tlsOptions,
     ALPNProtocols: ['h2', 'http/1.1'],
@@ -36,14 +38,14 @@ export function createOwnH2Listener(tlsOptions: tls.TlsOptions, l: ListenerLimit
     // Nagle off on every accepted socket (see server.ts): HTTP/1.1 responses must not wait for a delayed ACK.
     noDelay: true,
   });
-  const http1 = http.createServer({
+  const nodeHttp1 = http.createServer({
     ...http1Settings(l),
     // node:http2's HTTP/1.1 fallback does not demand a Host header; neither does this.
     requireHostHeader: false,
     noDelay: true,
   });
-  http1.on('request', (req, res) => server.emit('request', req, res));
-  answerClientErrors(http1);
+  nodeHttp1.on('request', (req, res) => server.emit('request', req, res));
+  answerClientErrors(nodeHttp1);
   const sessions = new Set<H2ServerSession>();
   const options = sessionOptions(l);
   const onRequest = (req: unknown, res: unknown) => server.emit('request', req, res);
@@ -53,13 +55,15 @@ export function createOwnH2Listener(tlsOptions: tls.TlsOptions, l: ListenerLimit
       sessions.add(session);
       session.on('close', () => sessions.delete(session));
       session.on('internalError', (err: Error) => server.emit('sessionError', err));
+    } else if (http1 === 'own') {
+      new H1Connection(socket, l, onRequest);
     } else {
-      http1.emit('connection', socket);
+      nodeHttp1.emit('connection', socket);
     }
   });
   closeSilentConnections(server, l);
   // The HTTP/1.1 server's head and request timeouts are checked on an interval started by 'listening'.
-  server.on('listening', () => http1.emit('listening'));
-  server.on('close', () => http1.close(() => undefined));
+  server.on('listening', () => nodeHttp1.emit('listening'));
+  server.on('close', () => nodeHttp1.close(() => undefined));
   return { server, sessions };
 }

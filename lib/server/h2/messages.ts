@@ -1,9 +1,10 @@
 /**
- * The request and response of one HTTP/2 stream on the server's own HTTP/2 side, shaped as the
- * parts of Node's IncomingMessage and ServerResponse that Koa and this server use:
- *  - the request: method, url, headers (with the pseudo-headers, as node:http2 gives them),
- *    rawHeaders, httpVersion 2.0, socket (the TLS socket), and the body as 'data' and 'end'
- *    events once a 'data' listener or resume() asks for it; 'close' when the stream closes;
+ * The request and response of one exchange on the server's own protocol sides (an HTTP/2 stream
+ * of h2/session.ts, an HTTP/1.1 request of h1/connection.ts), shaped as the parts of Node's
+ * IncomingMessage and ServerResponse that Koa and this server use:
+ *  - the request: method, url, headers (over HTTP/2 with the pseudo-headers, as node:http2 gives
+ *    them), rawHeaders, httpVersion, socket (the TLS socket), and the body as 'data' and 'end'
+ *    events once a 'data' listener or resume() asks for it; 'close' when the exchange closes;
  *  - the response: statusCode, the header methods, writeHead/flushHeaders, write with a
  *    callback and backpressure ('drain', writableLength), end, destroy, and 'finish' then
  *    'close' in Node's order.
@@ -14,28 +15,48 @@ import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
 import type { OutgoingValue } from './header-block';
 
-/** What a stream's messages ask of their session. */
+/** One request and its response, as the messages see it: an HTTP/2 stream, or an HTTP/1.1 exchange. */
+export interface Exchange {
+  readonly owner: StreamOwner;
+  readonly closed: boolean;
+  /** Response bytes written but not yet on the socket (the response's writableLength). */
+  readonly queuedBytes: number;
+}
+
+/** What an exchange's messages ask of their connection. */
 export interface StreamOwner {
   readonly socket: TLSSocket;
   /** The request's consumer took `bytes` of its body: the stream's receive window may be opened. */
-  consumed(stream: H2Stream, bytes: number): void;
-  /** Response HEADERS, with END_STREAM when `end`. */
-  sendHeaders(stream: H2Stream, status: number, headers: Record<string, OutgoingValue | undefined>, end: boolean): void;
-  /** Queues body bytes (and END_STREAM after them when `end`); `cb` once they are on the socket. */
-  sendData(stream: H2Stream, chunk: Buffer | undefined, end: boolean, cb?: () => void): void;
-  /** RST_STREAM with `code`, and the stream closed. */
-  reset(stream: H2Stream, code: number): void;
+  consumed(stream: Exchange, bytes: number): void;
+  /** The response head (HTTP/2: HEADERS, with END_STREAM when `end`). */
+  sendHeaders(stream: Exchange, status: number, headers: Record<string, OutgoingValue | undefined>, end: boolean): void;
+  /** Queues body bytes (and the end of the response after them when `end`); `cb` once they are on the socket. */
+  sendData(stream: Exchange, chunk: Buffer | undefined, end: boolean, cb?: () => void): void;
+  /** Abandons the exchange (HTTP/2: RST_STREAM with `code`; HTTP/1.1: the connection is cut). */
+  reset(stream: Exchange, code: number): void;
 }
 
 /** Node's test for header values (http's checkInvalidHeaderChar). */
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const VALID_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Connection-specific fields, which HTTP/2 forbids (RFC 9113 8.2.2): dropped, as node:http2's compatibility layer drops them. */
+/** Connection-specific fields, which HTTP/2 forbids (RFC 9113 8.2.2): dropped from responses (header-block.ts), as node:http2's compatibility layer drops them. */
 export const CONNECTION_FIELDS: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+/** Header names already found valid (the server sets a few dozen). */
+const validNames = new Set<string>();
+
+function checkName(name: string): void {
+  if (!VALID_NAME.test(name)) throw Object.assign(new TypeError(`Header name must be a valid HTTP token ["${name}"]`), { code: 'ERR_INVALID_HTTP_TOKEN' });
+  if (validNames.size < 256) validNames.add(name);
+}
+
+function invalidValue(name: string): never {
+  throw Object.assign(new TypeError(`Invalid character in header content ["${name}"]`), { code: 'ERR_INVALID_CHAR' });
+}
+
 /** Response bytes queued in a stream beyond which write() answers false. */
 const HIGH_WATER_MARK = 64 * 1024;
 
-export class H2Stream {
+export class H2Stream implements Exchange {
   /** Our receive window for this stream's body. */
   recvWindow: number;
   /** Body bytes taken by the consumer since the last WINDOW_UPDATE for this stream. */
@@ -52,24 +73,20 @@ export class H2Stream {
   /** We sent END_STREAM (or reset the stream). */
   localEnded = false;
   closed = false;
-  readonly req: H2ServerRequest;
-  readonly res: H2ServerResponse;
+  readonly req: ServerRequest;
+  readonly res: ServerResponse;
 
   constructor(readonly id: number, readonly owner: StreamOwner, headers: Record<string, string | undefined>, rawHeaders: string[],
     recvWindow: number, sendWindow: number) {
     this.recvWindow = recvWindow;
     this.sendWindow = sendWindow;
-    this.req = new H2ServerRequest(this, headers, rawHeaders);
-    this.res = new H2ServerResponse(this);
+    this.req = new ServerRequest(this, headers[':method'] ?? '', headers[':path'] ?? '', 2, 0, headers, rawHeaders);
+    this.res = new ServerResponse(this);
   }
 }
 
-export class H2ServerRequest extends EventEmitter {
-  readonly httpVersion = '2.0';
-  readonly httpVersionMajor = 2;
-  readonly httpVersionMinor = 0;
-  readonly method: string;
-  url: string;
+export class ServerRequest extends EventEmitter {
+  readonly httpVersion: string;
   readonly socket: TLSSocket;
   /** The body has been handed out to its end ('end' emitted). */
   readableEnded = false;
@@ -82,19 +99,20 @@ export class H2ServerRequest extends EventEmitter {
   private ended = false;
   private flushScheduled = false;
 
-  constructor(private readonly stream: H2Stream, readonly headers: Record<string, string | undefined>, readonly rawHeaders: string[]) {
+  constructor(private readonly stream: Exchange, readonly method: string, public url: string,
+    readonly httpVersionMajor: number, readonly httpVersionMinor: number,
+    readonly headers: Record<string, string | string[] | undefined>, readonly rawHeaders: string[]) {
     super();
-    this.method = headers[':method'] ?? '';
-    this.url = headers[':path'] ?? '';
+    this.httpVersion = `${httpVersionMajor}.${httpVersionMinor}`;
     this.socket = stream.owner.socket;
   }
 
   get authority(): string | undefined {
-    return this.headers[':authority'];
+    return this.headers[':authority'] as string | undefined;
   }
 
   get scheme(): string | undefined {
-    return this.headers[':scheme'];
+    return this.headers[':scheme'] as string | undefined;
   }
 
   /** A 'data' listener starts the flow of the body, as on a Readable. */
@@ -170,9 +188,9 @@ export class H2ServerRequest extends EventEmitter {
   }
 }
 
-export class H2ServerResponse extends EventEmitter {
+export class ServerResponse extends EventEmitter {
   statusCode = 200;
-  /** Ignored over HTTP/2 (no reason phrase), kept for Koa. */
+  /** HTTP/1.1's reason phrase (empty: the standard one); HTTP/2 has none. */
   statusMessage = '';
   headersSent = false;
   /** end() was called. */
@@ -183,7 +201,7 @@ export class H2ServerResponse extends EventEmitter {
   private headers: Record<string, OutgoingValue | undefined> = Object.create(null);
   private needDrain = false;
 
-  constructor(private readonly stream: H2Stream) {
+  constructor(private readonly stream: Exchange) {
     super();
   }
 
@@ -206,10 +224,11 @@ export class H2ServerResponse extends EventEmitter {
 
   setHeader(name: string, value: OutgoingValue): this {
     if (this.headersSent) throw Object.assign(new Error('Cannot set headers after they are sent to the client'), { code: 'ERR_HTTP_HEADERS_SENT' });
-    if (!VALID_NAME.test(name)) throw Object.assign(new TypeError(`Header name must be a valid HTTP token ["${name}"]`), { code: 'ERR_INVALID_HTTP_TOKEN' });
-    const values = typeof value === 'object' ? value : [String(value)];
-    for (const v of values) {
-      if (INVALID_VALUE.test(v)) throw Object.assign(new TypeError(`Invalid character in header content ["${name}"]`), { code: 'ERR_INVALID_CHAR' });
+    if (!validNames.has(name)) checkName(name);
+    if (typeof value === 'object') {
+      for (const v of value) if (INVALID_VALUE.test(v)) invalidValue(name);
+    } else if (typeof value === 'string' && INVALID_VALUE.test(value)) {
+      invalidValue(name);
     }
     this.headers[name.toLowerCase()] = value;
     return this;
@@ -248,7 +267,10 @@ export class H2ServerResponse extends EventEmitter {
   }
 
   flushHeaders(): void {
-    if (!this.headersSent && !this.destroyed) this.sendHead(false);
+    if (this.headersSent || this.destroyed) return;
+    this.sendHead(false);
+    // No body bytes to carry the head (HTTP/1.1 holds it for them): the connection writes it now.
+    this.stream.owner.sendData(this.stream, undefined, false);
   }
 
   write(chunk: Buffer | string, encodingOrCb?: BufferEncoding | (() => void), cb?: () => void): boolean {
@@ -325,7 +347,6 @@ export class H2ServerResponse extends EventEmitter {
   private sendHead(end: boolean): void {
     this.headersSent = true;
     const headers = this.headers;
-    for (const name of CONNECTION_FIELDS) if (headers[name] !== undefined) headers[name] = undefined;
     if (headers.date === undefined) headers.date = httpDate();
     this.stream.owner.sendHeaders(this.stream, this.statusCode, headers, end);
   }

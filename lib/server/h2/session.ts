@@ -32,7 +32,7 @@ import type { TLSSocket } from 'node:tls';
 import * as F from '../../storage/etcd3/h2/frames';
 import { HpackDecoder } from '../../storage/etcd3/h2/hpack';
 import { responseHeaderBlock, type OutgoingValue } from './header-block';
-import { CONNECTION_FIELDS, H2Stream, type H2ServerRequest, type H2ServerResponse, type StreamOwner } from './messages';
+import { CONNECTION_FIELDS, H2Stream, type ServerRequest, type ServerResponse, type StreamOwner } from './messages';
 
 const STREAM_CLOSED = 0x5;
 const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
@@ -64,7 +64,7 @@ export interface H2SessionOptions {
   maxRejectedStreams: number;
 }
 
-export type RequestListener = (req: H2ServerRequest, res: H2ServerResponse) => void;
+export type RequestListener = (req: ServerRequest, res: ServerResponse) => void;
 
 class ConnectionError extends Error {
   constructor(readonly code: number, message: string) {

@@ -1,0 +1,145 @@
+/**
+ * The HTTP/1.1 connection's parser (lib/server/h1/connection.ts) on a socket stand-in: the same
+ * pipelined requests (a Content-Length body, a chunked body with extensions and trailers, a
+ * request without a body), cut into two reads at every byte and into one read per byte, give the
+ * same requests, bodies and responses; a head that grows over many small reads is searched and
+ * copied a bounded number of times (linear work, not a copy and a scan per read).
+ */
+import { EventEmitter } from 'node:events';
+import type { TLSSocket } from 'node:tls';
+import { expect } from 'chai';
+import { canonicalName, H1Connection } from '../../../lib/server/h1/connection';
+import type { ServerRequest, ServerResponse } from '../../../lib/server/h2/messages';
+import { listenerLimits } from '../../../lib/server/listener-options';
+
+/** Enough of a TLS socket for the connection: reads are emitted as 'data', writes are collected. */
+class FakeSocket extends EventEmitter {
+  written: Buffer[] = [];
+  writableLength = 0;
+  writableEnded = false;
+  destroyed = false;
+  write(b: Buffer | string, cb?: () => void): boolean {
+    this.written.push(Buffer.from(b));
+    if (cb) process.nextTick(cb);
+    return true;
+  }
+  end(b?: string): void {
+    if (b) this.written.push(Buffer.from(b));
+    this.writableEnded = true;
+  }
+  destroy(): void {
+    this.destroyed = true;
+  }
+  pause(): void {}
+  resume(): void {}
+  cork(): void {}
+  uncork(): void {}
+  text(): string {
+    return Buffer.concat(this.written).toString('latin1');
+  }
+}
+
+interface Seen { method: string; url: string; headers: Record<string, unknown>; rawHeaders: string[]; body: string }
+
+/** A connection whose handler echoes each request's body length; resolves the requests seen once `count` responses are written. */
+function serve(reads: Buffer[], count: number): Promise<{ seen: Seen[]; out: string }> {
+  const sock = new FakeSocket();
+  const seen: Seen[] = [];
+  let answered = 0;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${answered} of ${count} answered; wrote ${JSON.stringify(sock.text())}`)), 2_000);
+    new H1Connection(sock as unknown as TLSSocket, listenerLimits({ http2MaxStreamsPerConnection: 0 }), (req: ServerRequest, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString();
+        seen.push({ method: req.method, url: req.url, headers: req.headers, rawHeaders: req.rawHeaders, body });
+        res.setHeader('content-type', 'text/plain');
+        res.setHeader('x-kubernetes-pf-flowschema-uid', 'u');
+        res.end(`got ${body.length}`);
+        res.on('finish', () => {
+          if (++answered === count) {
+            clearTimeout(timer);
+            // Let the connection move to the next request before looking.
+            setImmediate(() => resolve({ seen, out: sock.text().replace(/Date: [^\r]*\r\n/g, '') }));
+          }
+        });
+      });
+    });
+    let i = 0;
+    const feed = () => {
+      // One read per turn, as a socket delivers them.
+      if (i < reads.length) {
+        sock.emit('data', reads[i++]);
+        setImmediate(feed);
+      }
+    };
+    feed();
+  });
+}
+
+const BODY = '{"kind":"ConfigMap"}';
+const PIPELINE = Buffer.from(
+  `POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: ${BODY.length}\r\nX-Dup: 1\r\nx-dup: 2\r\nCookie: a=1\r\nCookie: b=2\r\nAuthorization: first\r\nAuthorization: second\r\n\r\n${BODY}`
+  + 'PUT /b?q=1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n'
+  + 'GET /c HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1');
+
+describe('HTTP/1.1 connection parser (lib/server/h1)', () => {
+  let expected: { seen: Seen[]; out: string };
+
+  before(async () => {
+    expected = await serve([PIPELINE], 3);
+  });
+
+  it('parses pipelined requests into Node\'s shapes and answers them in order with canonical names', () => {
+    const { seen, out } = expected;
+    expect(seen.map((s) => [s.method, s.url, s.body])).to.deep.equal([['POST', '/a', BODY], ['PUT', '/b?q=1', 'hello world'], ['GET', '/c', '']]);
+    // Repeated fields joined, cookies with "; ", Authorization kept once (node:http's rules); rawHeaders as sent.
+    expect(seen[0].headers).to.include({ 'x-dup': '1, 2', cookie: 'a=1; b=2', authorization: 'first', host: 'x' });
+    expect(seen[0].rawHeaders.slice(0, 4)).to.deep.equal(['Host', 'x', 'Content-Length', String(BODY.length)]);
+    const answer = (n: number) => `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Kubernetes-Pf-Flowschema-Uid: u\r\nContent-Length: ${`got ${n}`.length}\r\n\r\ngot ${n}`;
+    expect(out).to.equal(answer(BODY.length) + answer(11) + answer(0));
+  });
+
+  it('gives the same requests and responses however the bytes are cut into reads', async function () {
+    this.timeout(120_000);
+    for (let cut = 1; cut < PIPELINE.length; cut++) {
+      const got = await serve([PIPELINE.subarray(0, cut), PIPELINE.subarray(cut)], 3);
+      expect(got.seen.map((s) => [s.method, s.url, s.body]), `cut at ${cut}`).to.deep.equal(expected.seen.map((s) => [s.method, s.url, s.body]));
+      expect(got.out, `cut at ${cut}`).to.equal(expected.out);
+    }
+    const bytewise = await serve(Array.from(PIPELINE, (b) => Buffer.from([b])), 3);
+    expect(bytewise.out).to.equal(expected.out);
+  });
+
+  it('gathers a head of ~1 MiB sent in 1,000-byte reads with linear work (bytes searched and copied)', async () => {
+    const head = Buffer.from(`GET /big HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(1_000_000)}\r\n\r\n`);
+    const reads: Buffer[] = [];
+    for (let i = 0; i < head.length; i += 1000) reads.push(head.subarray(i, i + 1000));
+    // Count the bytes searched (indexOf from its offset) and copied while the connection gathers the head.
+    const proto = Buffer.prototype as unknown as { indexOf: (...a: unknown[]) => number; copy: (...a: unknown[]) => number };
+    const { indexOf, copy } = proto;
+    let searched = 0;
+    let copied = 0;
+    proto.indexOf = function (this: Buffer, ...a: unknown[]) { searched += this.length - (typeof a[1] === 'number' ? a[1] : 0); return indexOf.apply(this, a); };
+    proto.copy = function (this: Buffer, ...a: unknown[]) { const n = copy.apply(this, a); copied += n; return n; };
+    let got: { seen: Seen[] };
+    try {
+      got = await serve(reads, 1);
+    } finally {
+      proto.indexOf = indexOf;
+      proto.copy = copy;
+    }
+    expect(got.seen[0].url).to.equal('/big');
+    expect((got.seen[0].headers['x-big'] as string).length).to.equal(1_000_000);
+    // A copy and a search of everything so far per read would be ~500 MB each.
+    console.log(`      1 MiB head in ${reads.length} reads: ${(searched / 1e6).toFixed(1)} MB searched, ${(copied / 1e6).toFixed(1)} MB copied`);
+    expect(searched).to.be.below(3 * head.length);
+    expect(copied).to.be.below(4 * head.length);
+  });
+
+  it('writes field names as Go canonicalizes them', () => {
+    expect(['content-type', 'audit-id', 'x-kubernetes-pf-prioritylevel-uid', 'WWW-AUTHENTICATE', 'warning'].map(canonicalName))
+      .to.deep.equal(['Content-Type', 'Audit-Id', 'X-Kubernetes-Pf-Prioritylevel-Uid', 'Www-Authenticate', 'Warning']);
+  });
+});
