@@ -600,7 +600,7 @@ export const FLAGS: readonly FlagDef[] = [
   flag('cors-allowed-origins', 'corsAllowedOrigins', list(), [],
     'Regular expressions of allowed CORS origins; empty disables CORS.'),
   flag('goaway-chance', 'goawayChance', float(0, 0.02), 0,
-    'Chance (0 to 0.02) of sending HTTP/2 GOAWAY to rebalance clients.'),
+    'To prevent HTTP/2 clients from getting stuck on a single apiserver, randomly close a connection (GOAWAY). The client\'s other in-flight requests won\'t be affected, and the client will reconnect, likely landing on a different apiserver after going through the load balancer again. This argument sets the fraction of requests that will be sent a GOAWAY. Min is 0 (off), Max is .02 (1/50 requests); .001 (1/1000) is a recommended starting point.'),
   flag('profiling', 'profiling', bool, true, 'Serve profiling endpoints under /debug.'),
   flag('show-hidden-metrics-for-version', 'showHiddenMetricsForVersion', text, '',
     'The previous minor version (e.g. 1.31) whose hidden metrics /metrics shows again; only the previous minor version is accepted.',

@@ -36,6 +36,7 @@ import { addAuditAnnotation } from '../audit/annotations';
 import { maxInflight } from './max-inflight';
 import { requestTimeout } from './request-timeout';
 import { TerminationMetrics } from '../metrics/termination-metrics';
+import { probabilisticGoaway } from './goaway';
 
 export interface AppDeps {
   naming: Naming;
@@ -56,6 +57,8 @@ export interface AppDeps {
   routes?: ((router: Router) => void)[];
   /** A watch without timeoutSeconds ends after a random time in [this, 2*this) seconds. */
   minRequestTimeoutSeconds: number;
+  /** --goaway-chance: the probability that an HTTP/2 request ends its connection gracefully (goaway.ts). */
+  goawayChance?: number;
   /** The server's metrics: request metrics are recorded here and /metrics renders it. */
   metrics: MetricsRegistry;
   /** The audit policy and backends (lib/audit/build.ts); absent: only the Audit-Id header. */
@@ -205,6 +208,8 @@ export function buildApp(deps: AppDeps): Koa {
   }
   // Outermost: every final status is counted, 401/403/404 included.
   if (deps.metrics.enabled) app.use(new RequestMetrics(deps.metrics, { resources: deps.resources }).middleware());
+  // --goaway-chance: near the outside, as in kube-apiserver's chain (every HTTP/2 request counts).
+  if (deps.goawayChance) app.use(probabilisticGoaway(deps.goawayChance));
   app.use(errorsAndLog);
   app.use(requestInfo);
   // Self-defense (429, 504) is counted as kube-apiserver counts it.

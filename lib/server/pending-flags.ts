@@ -7,7 +7,7 @@ import { FLAGS, ServerConfig } from './flags';
 
 const PENDING = new Set<keyof ServerConfig>([
   'enablePriorityAndFairness',
-  'corsAllowedOrigins', 'goawayChance', 'profiling', 'v',
+  'corsAllowedOrigins', 'profiling', 'v',
 ]);
 
 /** The flag names set away from their defaults that have no effect yet. */

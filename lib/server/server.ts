@@ -361,7 +361,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, audit: audit.filter,
     inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters },
-    requestTimeoutMs: config.requestTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance,
   });
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
   const listener = serves ? await listen() : undefined;

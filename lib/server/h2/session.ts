@@ -446,6 +446,9 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       }
     }
     if (end) this.localEnd(stream);
+    // "Connection: close" on a response (--goaway-chance): GOAWAY once this head is out; the streams in flight finish.
+    const connection = headers.connection;
+    if (connection !== undefined && String(connection).toLowerCase() === 'close') this.close();
   }
 
   sendData(stream: H2Stream, chunk: Buffer | undefined, end: boolean, cb?: () => void): void {
