@@ -234,7 +234,7 @@ export function readRawBody(ctx: Context, limit = MAX_BODY_BYTES): Promise<Buffe
     };
     const onError = (err: Error) => { done(); reject(err); };
     // A client gone before the end of its body: nothing to answer, and nothing is written.
-    const onClose = () => { done(); reject(new Error('the request was closed before its body ended')); };
+    const onClose = () => { done(); reject(Object.assign(new Error('the request was closed before its body ended'), { clientGone: true })); };
     // The request timeout (lib/server/request-timeout.ts) ends a body that trickles in too slowly.
     const deadline = ctx.state.deadline as RequestDeadline | undefined;
     const onExpire = () => { done(); reject(new Error('the request timeout expired while its body was read')); };

@@ -75,6 +75,9 @@ export function writeError(ctx: Context, err: unknown): void {
   if (isStorageError(err)) {
     // An etcd outage is an operational condition, not a bug: one line, no stack.
     logger.warn('storage error', { path: ctx.path, code: err.code });
+  } else if ((err as { clientGone?: boolean } | undefined)?.clientGone) {
+    // The client went away (or broke its framing) before its body ended: no answer reaches it, and no bug to report.
+    logger.info('request abandoned by the client before its body ended', { path: ctx.path });
   } else if (isStackOverflow(err)) {
     logger.error('bug: a request overflowed the stack past the decode limits (answered 400)', { path: ctx.path, error: (err as Error).stack });
   } else if (e.code >= 500 && !isApiError(err)) {
