@@ -379,7 +379,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       const own = createOwnH2Listener(tlsOptions, limits, config.http1Server);
       server = own.server;
       sessions = own.sessions;
-      server.on('sessionError', (err: Error) => logger.error('HTTP/2 session failed', { err: err.message }));
+      server.on('sessionError', (err: Error) => logger.error('a connection failed on a fault of this server (cut; the server goes on)', { err: err.message }));
       server.on('request', handler);
     } else {
       const h2 = http2.createSecureServer({

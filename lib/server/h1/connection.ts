@@ -155,7 +155,9 @@ export class H1Connection implements StreamOwner {
   private headTimer?: NodeJS.Timeout;
   private idleTimer?: NodeJS.Timeout;
 
-  constructor(readonly socket: TLSSocket, private readonly limits: ListenerLimits, private readonly onRequest: RequestListener) {
+  /** `onError`: a fault of this server's own (not of the client's bytes); the connection is cut and the server goes on. */
+  constructor(readonly socket: TLSSocket, private readonly limits: ListenerLimits, private readonly onRequest: RequestListener,
+    private readonly onError: (err: Error) => void = () => undefined) {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     // The client ended its side: what is in flight is abandoned (the socket ends with it, allowHalfOpen being off).
     socket.on('end', () => this.onClose());
@@ -220,8 +222,8 @@ export class H1Connection implements StreamOwner {
     try {
       this.parse();
     } catch (err) {
-      if (!(err instanceof ProtocolError)) throw err;
-      this.fail(err.status);
+      if (err instanceof ProtocolError) this.fail(err.status);
+      else this.internalError(err);
       return;
     }
     if (!this.closed && !this.current && !this.headTimer && !this.idleTimer) {
@@ -351,9 +353,9 @@ export class H1Connection implements StreamOwner {
     }
     try {
       this.onRequest(ex.req, ex.res);
-    } catch {
+    } catch (err) {
       // The handler failed before it could answer: the connection is cut (node:http lets such an error crash the process).
-      this.destroy();
+      this.internalError(err);
     }
   }
 
@@ -574,6 +576,12 @@ export class H1Connection implements StreamOwner {
   private clearIdle(): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
+  }
+
+  /** A bug met while serving this connection: reported, and the connection cut; never a crash of the server. */
+  private internalError(err: unknown): void {
+    this.destroy();
+    this.onError(err instanceof Error ? err : new Error(String(err)));
   }
 
   /** A request the connection cannot take: answered, then closed in order. */

@@ -56,7 +56,7 @@ export function createOwnH2Listener(tlsOptions: tls.TlsOptions, l: ListenerLimit
       session.on('close', () => sessions.delete(session));
       session.on('internalError', (err: Error) => server.emit('sessionError', err));
     } else if (http1 === 'own') {
-      new H1Connection(socket, l, onRequest);
+      new H1Connection(socket, l, onRequest, (err) => server.emit('sessionError', err));
     } else {
       nodeHttp1.emit('connection', socket);
     }

@@ -3,7 +3,8 @@
  * pipelined requests (a Content-Length body, a chunked body with extensions and trailers, a
  * request without a body), cut into two reads at every byte and into one read per byte, give the
  * same requests, bodies and responses; a head that grows over many small reads is searched and
- * copied a bounded number of times (linear work, not a copy and a scan per read).
+ * copied a bounded number of times (linear work, not a copy and a scan per read); a handler that
+ * throws costs its connection, not the server.
  */
 import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
@@ -136,6 +137,15 @@ describe('HTTP/1.1 connection parser (lib/server/h1)', () => {
     console.log(`      1 MiB head in ${reads.length} reads: ${(searched / 1e6).toFixed(1)} MB searched, ${(copied / 1e6).toFixed(1)} MB copied`);
     expect(searched).to.be.below(3 * head.length);
     expect(copied).to.be.below(4 * head.length);
+  });
+
+  it('cuts the connection and reports a handler that throws, instead of letting the error escape', () => {
+    const sock = new FakeSocket();
+    const reported: Error[] = [];
+    new H1Connection(sock as unknown as TLSSocket, listenerLimits({ http2MaxStreamsPerConnection: 0 }), () => { throw new Error('a bug'); }, (err) => reported.push(err));
+    expect(() => sock.emit('data', Buffer.from('GET /x HTTP/1.1\r\nHost: x\r\n\r\n'))).to.not.throw();
+    expect(sock.destroyed).to.equal(true);
+    expect(reported.map((e) => e.message)).to.deep.equal(['a bug']);
   });
 
   it('writes field names as Go canonicalizes them', () => {
