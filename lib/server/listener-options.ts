@@ -136,13 +136,22 @@ export function closeSilentConnections(server: import('node:tls').Server, l: Lis
   });
 }
 
-/** Node's answers to HTTP/1.1 requests it cannot parse, by error code; anything else is 400. */
-const CLIENT_ERROR_ANSWERS: Readonly<Record<string, string>> = {
-  HPE_HEADER_OVERFLOW: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',
-  ERR_HTTP_REQUEST_TIMEOUT: 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n',
+/** The answers of an HTTP/1.1 connection that cannot go on (node:http's texts), by status; both HTTP/1.1 sides send them. */
+export const CLOSING_ANSWERS = {
+  400: 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n',
+  408: 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n',
+  413: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',
+  417: 'HTTP/1.1 417 Expectation Failed\r\nConnection: close\r\n\r\n',
+  431: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
+} as const;
+export type ClosingStatus = keyof typeof CLOSING_ANSWERS;
+
+/** node:http's parse errors, by code, and the status each is answered with; anything else is 400. */
+const CLIENT_ERROR_STATUS: Readonly<Record<string, ClosingStatus>> = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
-const BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
 /** How long a connection answered that way keeps reading before it is cut (Go's rstAvoidanceDelay). */
 const CLIENT_ERROR_LINGER_MS = 500;
 
@@ -167,16 +176,16 @@ export function answerClientErrors(server: import('node:events').EventEmitter): 
       socket.destroy();
       return;
     }
-    answerAndClose(socket, CLIENT_ERROR_ANSWERS[err.code ?? ''] ?? BAD_REQUEST);
+    answerAndClose(socket, CLOSING_ANSWERS[CLIENT_ERROR_STATUS[err.code ?? ''] ?? 400]);
   });
 }
 
 /**
- * Writes `answer` and ends the connection in order: what the client still sends is read and
- * dropped for a moment, so that the kernel does not answer it with a reset that overtakes the
- * answer, then the socket is cut (Go's rstAvoidanceDelay). Used for both HTTP/1.1 server sides.
+ * Writes `answer` (if any) and ends the connection in order: what the client still sends is read
+ * and dropped for a moment, so that the kernel does not answer it with a reset that overtakes
+ * the answer, then the socket is cut (Go's rstAvoidanceDelay). Used for both HTTP/1.1 server sides.
  */
-export function answerAndClose(socket: import('node:stream').Duplex, answer: string): void {
+export function answerAndClose(socket: import('node:stream').Duplex, answer?: string): void {
   socket.end(answer);
   socket.resume();
   const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();

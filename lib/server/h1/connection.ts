@@ -31,22 +31,13 @@ import { STATUS_CODES } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { OutgoingValue } from '../h2/header-block';
 import { ServerRequest, ServerResponse, type Exchange, type StreamOwner } from '../h2/messages';
-import { answerAndClose, type ListenerLimits } from '../listener-options';
+import { answerAndClose, CLOSING_ANSWERS, type ClosingStatus, type ListenerLimits } from '../listener-options';
 
 export type RequestListener = (req: ServerRequest, res: ServerResponse) => void;
 
-/** Answers of a connection that cannot go on (Node's texts, as node:http sends them). */
-const ANSWERS = {
-  400: 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n',
-  408: 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n',
-  413: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',
-  417: 'HTTP/1.1 417 Expectation Failed\r\nConnection: close\r\n\r\n',
-  431: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
-} as const;
-type Answer = keyof typeof ANSWERS;
 
 class ProtocolError extends Error {
-  constructor(readonly status: Answer, message: string) {
+  constructor(readonly status: ClosingStatus, message: string) {
     super(message);
   }
 }
@@ -60,8 +51,6 @@ const MAX_CHUNK_LINE = 16 * 1024;
 const MAX_DISCARD = 256 * 1024;
 /** Bytes a pipelining client may have waiting in the connection before its socket is paused. */
 const MAX_WAITING = 64 * 1024;
-/** How long a connection closed by us keeps reading before it is cut (as answerAndClose). */
-const CLOSE_LINGER_MS = 500;
 
 /** tchar (RFC 9110 5.6.2), by character code. */
 const TCHAR = new Uint8Array(128);
@@ -127,7 +116,7 @@ class H1Exchange implements Exchange {
   /** The last response bytes were handed to the socket. */
   responseEnded = false;
 
-  constructor(readonly owner: H1Connection, readonly isHead: boolean, method: string, url: string, minor: number,
+  constructor(readonly owner: H1Connection, method: string, url: string, minor: number,
     headers: Record<string, string | string[] | undefined>, rawHeaders: string[], body: Body, length: number, keepAlive: boolean) {
     this.req = new ServerRequest(this, method, url, 1, minor, headers, rawHeaders);
     this.res = new ServerResponse(this);
@@ -345,7 +334,7 @@ export class H1Connection implements StreamOwner {
       if (minor === 1 && body !== Body.None) this.socket.write(CONTINUE);
     }
 
-    const ex = new H1Exchange(this, method === 'HEAD', method, url, minor, headers, rawHeaders, body, length, keepAlive);
+    const ex = new H1Exchange(this, method, url, minor, headers, rawHeaders, body, length, keepAlive);
     this.current = ex;
     if (body === Body.None) {
       ex.body = Body.Done;
@@ -433,7 +422,7 @@ export class H1Connection implements StreamOwner {
   sendHeaders(stream: Exchange, status: number, headers: Record<string, OutgoingValue | undefined>, end: boolean): void {
     const ex = stream as H1Exchange;
     if (ex.closed || this.closed) return;
-    ex.bodyless = ex.isHead || status < 200 || status === 204 || status === 304;
+    ex.bodyless = ex.req.method === 'HEAD' || status < 200 || status === 204 || status === 304;
     // A body the handler left unread is read and dropped while small; otherwise the connection goes after this response.
     if (ex.body !== Body.Done && (ex.body !== Body.Length || ex.left > MAX_DISCARD)) ex.keepAlive = false;
     const reason = ex.res.statusMessage || STATUS_CODES[status] || 'unknown';
@@ -585,7 +574,7 @@ export class H1Connection implements StreamOwner {
   }
 
   /** A request the connection cannot take: answered, then closed in order. */
-  private fail(status: Answer): void {
+  private fail(status: ClosingStatus): void {
     if (this.closed) return;
     const ex = this.current;
     if (ex && (ex.res.headersSent || ex.responseEnded)) {
@@ -596,7 +585,7 @@ export class H1Connection implements StreamOwner {
     this.clearTimers();
     this.buf = this.store = undefined;
     if (ex) this.closeExchange(ex, true);
-    answerAndClose(this.socket, ANSWERS[status]);
+    answerAndClose(this.socket, CLOSING_ANSWERS[status]);
   }
 
   /** Closes in order: FIN after what is written, the socket cut if the peer does not close in time. */
@@ -606,10 +595,7 @@ export class H1Connection implements StreamOwner {
     this.clearTimers();
     this.buf = this.store = undefined;
     if (this.current) this.closeExchange(this.current, true);
-    const sock = this.socket;
-    sock.end();
-    const timer = setTimeout(() => sock.destroy(), CLOSE_LINGER_MS).unref();
-    sock.once('close', () => clearTimeout(timer));
+    answerAndClose(this.socket);
   }
 
   destroy(): void {
