@@ -81,5 +81,5 @@ export function fakeTlsSocket(certPem?: string): TLSSocket {
     }
     return { raw: x.raw, fingerprint256: x.fingerprint256, subject, validTo: x.validTo };
   };
-  return { getPeerCertificate: () => peer() } as unknown as TLSSocket;
+  return { getPeerCertificate: () => peer(), getPeerX509Certificate: () => (certPem ? new X509Certificate(certPem) : undefined) } as unknown as TLSSocket;
 }

@@ -63,9 +63,18 @@ export function issueCert(opts: CertOptions, issuer?: Issued, signer?: Issued): 
   return { certPem, keyPem: k.keyPem, cert: new X509Certificate(certPem) };
 }
 
+/** The first of `certs` as TLS hands it out: each certificate's issuerCertificate is the next one sent. */
+export function presented(certs: X509Certificate[]): X509Certificate | undefined {
+  if (!certs.length) return undefined;
+  const view = Object.create(certs[0]) as X509Certificate;
+  Object.defineProperty(view, 'issuerCertificate', { value: presented(certs.slice(1)) });
+  return view;
+}
+
 /**
  * A stand-in for a TLS socket whose peer sent `chain` (leaf first), answering getPeerCertificate
- * as Node does: the subject as an object (repeated attributes as arrays), issuerCertificate links.
+ * as Node does (the subject as an object, repeated attributes as arrays, issuerCertificate
+ * links) and getPeerX509Certificate; `asked` counts the calls.
  */
 export function socketPresenting(chain: Issued[]): TLSSocket & { asked: number } {
   const detailed = (i: number): DetailedPeerCertificate | Record<string, never> => {
@@ -83,6 +92,11 @@ export function socketPresenting(chain: Issued[]): TLSSocket & { asked: number }
       issuerCertificate: i + 1 < chain.length ? detailed(i + 1) : undefined,
     } as unknown as DetailedPeerCertificate;
   };
-  const socket = { asked: 0, getPeerCertificate: () => { socket.asked++; return detailed(0); } };
+  const socket = {
+    asked: 0,
+    getPeerCertificate: () => { socket.asked++; return detailed(0); },
+    // As Node's: the certificates sent, each linked to the next by issuerCertificate.
+    getPeerX509Certificate: () => { socket.asked++; return presented(chain.map((c) => c.cert)); },
+  };
   return socket as unknown as TLSSocket & { asked: number };
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Context } from 'koa';
 import type { TLSSocket } from 'node:tls';
-import { CertificatePool, peerChain } from '../../../lib/authn/cert-pool';
+import { CertificatePool, CertificatePoolHolder, peerChain } from '../../../lib/authn/cert-pool';
 import { X509Authenticator } from '../../../lib/authn/x509';
 import { authnRequestOf } from '../../../lib/authn/request';
 import { Issued, issueCert, socketPresenting } from '../../helpers/x509-certs';
@@ -153,6 +153,67 @@ describe('client certificates', () => {
       const asked = socket.asked;
       expect(a.authenticate(requestOn(socket))).to.deep.equal(first);
       expect(socket.asked).to.equal(asked);
+    });
+
+    describe('a chain met before, on a new connection', () => {
+      let jane: Issued;
+      let intermediate: Issued;
+      let dave: Issued;
+      before(() => {
+        jane = issueCert({ commonName: 'jane', organizations: ['dev'] }, rootB);
+        intermediate = issueCert({ commonName: 'team-ca', ca: true }, rootA);
+        dave = issueCert({ commonName: 'dave' }, intermediate);
+      });
+
+      it('is answered without verifying it or reading its subject again', () => {
+        const a = new X509Authenticator(pool);
+        for (const chain of [[jane], [dave, intermediate]]) {
+          const first = socketPresenting(chain);
+          const user = a.authenticate(requestOn(first));
+          expect(user).to.have.property('kind', 'user');
+          expect(first.asked).to.equal(2); // the chain, then the subject
+          const again = socketPresenting(chain);
+          expect(a.authenticate(requestOn(again))).to.deep.equal(user);
+          expect(again.asked).to.equal(1); // the chain's fingerprints only
+        }
+      });
+
+      it('is told apart by every certificate sent: the same leaf without its intermediate does not verify', () => {
+        const a = new X509Authenticator(pool);
+        expect(a.authenticate(requestOn(socketPresenting([dave, intermediate])))).to.have.property('kind', 'user');
+        expect(a.authenticate(requestOn(socketPresenting([dave])))).to.deep.equal({ kind: 'invalid', reason: `client certificate: ${UNKNOWN}` });
+      });
+
+      it('is verified again against a replaced pool (a reloaded --client-ca-file)', () => {
+        const holder = new CertificatePoolHolder(pool);
+        const a = new X509Authenticator(holder);
+        expect(a.authenticate(requestOn(socketPresenting([jane])))).to.have.property('kind', 'user');
+        holder.current = CertificatePool.fromPem(rootA.certPem, 'x');
+        expect(a.authenticate(requestOn(socketPresenting([jane])))).to.deep.equal({ kind: 'invalid', reason: `client certificate: ${UNKNOWN}` });
+      });
+
+      it('is verified again when refused before (a refusal is not remembered across connections)', () => {
+        const a = new X509Authenticator(pool);
+        const stray = issueCert({ commonName: 'stray' }, stranger);
+        for (let i = 0; i < 2; i++) {
+          const socket = socketPresenting([stray]);
+          expect(a.authenticate(requestOn(socket))).to.have.property('kind', 'invalid');
+          expect(socket.asked).to.equal(1);
+        }
+      });
+
+      it('is verified again once a certificate of it has expired', () => {
+        const a = new X509Authenticator(pool);
+        const brief = issueCert({ commonName: 'brief', notAfter: new Date(Date.now() + 1_500) }, rootA);
+        expect(a.authenticate(requestOn(socketPresenting([brief])))).to.have.property('kind', 'user');
+        const realNow = Date.now;
+        Date.now = () => realNow() + 5_000;
+        try {
+          expect(a.authenticate(requestOn(socketPresenting([brief])))).to.deep.equal({ kind: 'invalid', reason: `client certificate: ${EXPIRED}` });
+        } finally {
+          Date.now = realNow;
+        }
+      });
     });
   });
 });
