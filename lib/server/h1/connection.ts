@@ -142,7 +142,14 @@ export class H1Connection implements StreamOwner {
   private closed = false;
   private paused = false;
   private headTimer?: NodeJS.Timeout;
+  /**
+   * Armed at most once per idle period and not cleared when a request comes: when it fires, it
+   * ends the connection if idle long enough, or arms itself for the rest (see idleCheck), so a
+   * kept connection costs no timer call per request.
+   */
   private idleTimer?: NodeJS.Timeout;
+  /** When the connection last became idle (Date.now()); 0 while a request is read or served. */
+  private idleSince = 0;
 
   /** `onError`: a fault of this server's own (not of the client's bytes); the connection is cut and the server goes on. */
   constructor(readonly socket: TLSSocket, private readonly limits: ListenerLimits, private readonly onRequest: RequestListener,
@@ -215,10 +222,20 @@ export class H1Connection implements StreamOwner {
       else this.internalError(err);
       return;
     }
-    if (!this.closed && !this.current && !this.headTimer && !this.idleTimer) {
-      this.idleTimer = setTimeout(() => this.end(), this.limits.idleTimeoutMs).unref();
+    if (!this.closed && !this.current && !this.headTimer && this.idleSince === 0) {
+      this.idleSince = Date.now();
+      this.idleTimer ??= setTimeout(this.idleCheck, this.limits.idleTimeoutMs).unref();
     }
   }
+
+  private readonly idleCheck = (): void => {
+    this.idleTimer = undefined;
+    // Busy (a request came since): the next idle period arms the timer again.
+    if (this.closed || this.idleSince === 0) return;
+    const left = this.idleSince + this.limits.idleTimeoutMs - Date.now();
+    if (left <= 0) this.end();
+    else this.idleTimer = setTimeout(this.idleCheck, left).unref();
+  };
 
   private parse(): void {
     while (!this.closed && this.buf && this.buf.length) {
@@ -250,7 +267,7 @@ export class H1Connection implements StreamOwner {
       buf = this.buf!;
       if (!buf.length) return false;
     }
-    if (this.idleTimer) this.clearIdle();
+    this.idleSince = 0;
     const end = this.find('\r\n\r\n');
     if (end < 0) {
       if (buf.length > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'request head too large');
@@ -561,11 +578,6 @@ export class H1Connection implements StreamOwner {
   }
 
   // ---- ending ----
-
-  private clearIdle(): void {
-    clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
-  }
 
   /** A bug met while serving this connection: reported, and the connection cut; never a crash of the server. */
   private internalError(err: unknown): void {
