@@ -63,7 +63,7 @@ export class X509Authenticator implements RequestAuthenticator {
   }
 
   private answer(socket: TLSSocket, pool: CertificatePool, now: number): Memo {
-    // The leaf in Node's plain form (tens of microseconds, the subject included).
+    // The leaf in Node's plain form (~0.15 ms on a connection's first call, the subject included).
     const peer = socket.getPeerCertificate();
     if (!peer?.raw) return { result: NOT_MINE, recheckAfter: Infinity, pool };
     const leafKey = peer.fingerprint256;
