@@ -148,6 +148,29 @@ describe('HTTP/1.1 connection parser (lib/server/h1)', () => {
     expect(reported.map((e) => e.message)).to.deep.equal(['a bug']);
   });
 
+  it('closes a kept connection the idle timeout after its last request, not after its first idle period began', async () => {
+    const IDLE_MS = 400;
+    const sock = new FakeSocket();
+    let endedAt = 0;
+    const end = sock.end.bind(sock);
+    sock.end = (b?: string) => { endedAt ||= Date.now(); end(b); };
+    new H1Connection(sock as unknown as TLSSocket, listenerLimits({ http2MaxStreamsPerConnection: 0 }, { idleTimeoutMs: IDLE_MS }), (_req: ServerRequest, res: ServerResponse) => {
+      res.setHeader('content-length', '2');
+      res.end('ok');
+    });
+    const request = () => sock.emit('data', Buffer.from('GET /x HTTP/1.1\r\nHost: x\r\n\r\n'));
+    request();
+    await new Promise((r) => setTimeout(r, 250));
+    request();
+    // The answer's write callback runs on the next tick: the connection is idle again from then.
+    await new Promise((r) => setImmediate(r));
+    const lastIdle = Date.now();
+    await new Promise((r) => setTimeout(r, IDLE_MS + 400));
+    expect((sock.text().match(/HTTP\/1\.1 200 /g) ?? []).length).to.equal(2);
+    expect(endedAt, 'closed for idleness').to.be.above(0);
+    expect(endedAt - lastIdle).to.be.within(IDLE_MS - 20, IDLE_MS + 300);
+  });
+
   it('writes field names as Go canonicalizes them', () => {
     expect(['content-type', 'audit-id', 'x-kubernetes-pf-prioritylevel-uid', 'WWW-AUTHENTICATE', 'warning'].map(canonicalName))
       .to.deep.equal(['Content-Type', 'Audit-Id', 'X-Kubernetes-Pf-Prioritylevel-Uid', 'Www-Authenticate', 'Warning']);
