@@ -10,7 +10,7 @@ import { AuthResult, AuthnRequest, NOT_MINE, RequestAuthenticator, authenticated
 import { CertificatePool, CertificatePoolHolder, peerChain } from './cert-pool';
 
 /** `pool`: the CA pool the answer was given with; a replaced pool (a reloaded CA file) means a new check. */
-interface Memo { result: AuthResult; recheckAfter: number; pool?: CertificatePool }
+interface Memo { result: AuthResult; recheckAfter: number; pool: CertificatePool }
 
 /** Users kept for certificates met before (the least recently used forgotten first). */
 const MAX_CHAINS = 4096;

@@ -152,8 +152,8 @@ const CLIENT_ERROR_STATUS: Readonly<Record<string, ClosingStatus>> = {
   HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
   ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
-/** How long a connection answered that way keeps reading before it is cut (Go's rstAvoidanceDelay). */
-const CLIENT_ERROR_LINGER_MS = 500;
+/** How long a connection closed in order keeps reading before it is cut (Go's rstAvoidanceDelay). */
+const CLOSE_LINGER_MS = 500;
 
 /**
  * HTTP/1.1 requests node:http cannot parse (headers over the limit, malformed heads, a head not
@@ -188,6 +188,6 @@ export function answerClientErrors(server: import('node:events').EventEmitter): 
 export function answerAndClose(socket: import('node:stream').Duplex, answer?: string): void {
   socket.end(answer);
   socket.resume();
-  const timer = setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+  const timer = setTimeout(() => socket.destroy(), CLOSE_LINGER_MS).unref();
   socket.once('close', () => clearTimeout(timer));
 }

@@ -64,7 +64,7 @@ export function issueCert(opts: CertOptions, issuer?: Issued, signer?: Issued): 
 }
 
 /** The first of `certs` as TLS hands it out: each certificate's issuerCertificate is the next one sent. */
-export function presented(certs: X509Certificate[]): X509Certificate | undefined {
+function presented(certs: X509Certificate[]): X509Certificate | undefined {
   if (!certs.length) return undefined;
   const view = Object.create(certs[0]) as X509Certificate;
   Object.defineProperty(view, 'issuerCertificate', { value: presented(certs.slice(1)) });

@@ -35,7 +35,6 @@ import { answerAndClose, CLOSING_ANSWERS, type ClosingStatus, type ListenerLimit
 
 export type RequestListener = (req: ServerRequest, res: ServerResponse) => void;
 
-
 class ProtocolError extends Error {
   constructor(readonly status: ClosingStatus, message: string) {
     super(message);
