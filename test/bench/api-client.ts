@@ -68,7 +68,10 @@ export class ApiClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.auth.bearerToken !== undefined) headers.authorization = `Bearer ${this.auth.bearerToken}`;
     if (payload) headers['content-type'] = contentType;
-    const res = await this.pool.request({ method: method as Dispatcher.HttpMethod, path, headers, body: payload });
+    // undici closes the connection after a body sent with a method that does not expect one
+    // (DELETE with DeleteOptions, as kubectl sends it), unless told not to. client-go and kubectl
+    // keep it, and the server reads such a body, so the connection is kept here too.
+    const res = await this.pool.request({ method: method as Dispatcher.HttpMethod, path, headers, body: payload, reset: false });
     const length = res.headers['content-length'];
     return new Promise((resolve, reject) => {
       // Discarding counts the bytes as they arrive: no copy of a big body into one buffer.

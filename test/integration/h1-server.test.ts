@@ -316,6 +316,33 @@ describe('HTTP/1.1 server side (--http1-server=own): keep-alive, pipelining, bod
     }
   });
 
+  it('reads a DELETE body (DeleteOptions, as kubectl sends it) and keeps the connection, after a refused precondition too', async () => {
+    const c = await connect();
+    try {
+      c.write(post('del-body'));
+      const created = await c.response();
+      expect(created.status).to.equal(201);
+      const rv = JSON.parse(created.body.toString('utf8')).metadata.resourceVersion as string;
+      const del = (resourceVersion: string) => {
+        const body = JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { resourceVersion } });
+        return `DELETE ${CM}/del-body HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+      };
+      c.write(del(`${rv}0`));
+      const refused = await c.response();
+      expect([refused.status, JSON.parse(refused.body.toString('utf8')).reason, refused.headers.connection]).to.deep.equal([409, 'Conflict', undefined]);
+      expect(await exists('del-body'), 'a refused precondition leaves the object').to.equal(true);
+      c.write(del(rv));
+      const deleted = await c.response();
+      expect([deleted.status, deleted.headers.connection]).to.deep.equal([200, undefined]);
+      // The same connection serves the next request: the body was read, not left in the stream.
+      c.write(get(`${CM}/del-body`));
+      expect((await c.response()).status).to.equal(404);
+      expect(c.closed).to.equal(false);
+    } finally {
+      c.close();
+    }
+  });
+
   it('drops a small request body the handler did not read and serves on; closes the connection for a large one', async () => {
     // A user without rights is refused before its body is read.
     const noRights = { ...creds, ...signedAs('h1-nobody') };
