@@ -56,6 +56,11 @@ interface Cell {
   http1Cpu?: CpuShares;
   /** The loop stopped because every object was deleted, before its time was up. */
   exhausted?: boolean;
+  /**
+   * Each round's rate over the raw side's rate in the same round (server, and HTTP/1.1 when
+   * measured): the spread of the cell's ratio. Absent with one round or a shared raw measurement.
+   */
+  roundRatios?: { server: number[]; http1?: number[] };
 }
 
 export const crudBench: Benchmark = {
@@ -133,11 +138,18 @@ async function measureCell(ctx: BenchContext, sides: Sides, objects: Record<Side
       exhausted ||= r.exhausted;
     }
   }
+  const perRoundRatios = (side: SideName) => results[side].map((r, i) => r.opsPerSec / results.raw[i].opsPerSec);
   return {
     op, concurrency: c, server: mergeLoops(results.server), raw: rawDone?.result ?? mergeLoops(results.raw),
     cpu: cpu.server.shares(), rawCpu: rawDone?.cpu ?? cpu.raw.shares(), exhausted,
     ...(http1 ? { http1: mergeLoops(results.http1), http1Cpu: cpu.http1.shares() } : {}),
+    ...(rounds > 1 && !rawDone ? { roundRatios: { server: perRoundRatios('server'), ...(http1 ? { http1: perRoundRatios('http1') } : {}) } } : {}),
   };
+}
+
+/** `; ratio per round: 0.97, 1.04, ...` for a row's note, or nothing. */
+function roundsNote(ratios: number[] | undefined): string {
+  return ratios?.length ? `; ratio per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}` : '';
 }
 
 type SideName = 'server' | 'raw' | 'http1';
@@ -199,7 +211,7 @@ function rowsOf(cell: Cell): ResultRow[] {
   const ratio = server.opsPerSec / raw.opsPerSec;
   const note = `${server.count} vs ${raw.count} ops${cell.exhausted ? ' (every object deleted before the time was up)' : ''}; `
     + `baseline: ${spec.baseline}; CPU % of a core: server ${pct(cell.cpu.server)}, etcd ${pct(cell.cpu.etcd)}, load generator ${pct(cell.cpu.generator)} `
-    + `(etcd3 run: etcd ${pct(cell.rawCpu.etcd)}, load generator ${pct(cell.rawCpu.generator)})`;
+    + `(etcd3 run: etcd ${pct(cell.rawCpu.etcd)}, load generator ${pct(cell.rawCpu.generator)})${roundsNote(cell.roundRatios?.server)}`;
   const rows: ResultRow[] = [
     {
       benchmark: NAME, metric: `${label} throughput`, unit: 'ops/s', value: server.opsPerSec, baseline: raw.opsPerSec, ratio,
@@ -219,7 +231,7 @@ function rowsOf(cell: Cell): ResultRow[] {
         ...(c === TARGET_CONCURRENCY ? target(`≥ ${spec.target}x`, h1Ratio >= spec.target) : {}),
         note: `${h1.count} vs ${raw.count} ops over ${Math.min(c, HTTP1_SOCKETS)} keep-alive connection(s); HTTP/2 row: ${server.opsPerSec.toFixed(0)} ops/s `
           + `(HTTP/1.1 / HTTP/2 = ${(h1.opsPerSec / server.opsPerSec).toFixed(2)}); baseline: ${spec.baseline}; `
-          + `CPU % of a core: server ${pct(h1Cpu.server)}, etcd ${pct(h1Cpu.etcd)}, load generator ${pct(h1Cpu.generator)}`,
+          + `CPU % of a core: server ${pct(h1Cpu.server)}, etcd ${pct(h1Cpu.etcd)}, load generator ${pct(h1Cpu.generator)}${roundsNote(cell.roundRatios?.http1)}`,
       },
       { benchmark: NAME, metric: `${h1Label} p50`, unit: 'ms', value: h1.p50, baseline: raw.p50, ratio: raw.p50 / h1.p50 },
       { benchmark: NAME, metric: `${h1Label} p99`, unit: 'ms', value: h1.p99, baseline: raw.p99, ratio: raw.p99 / h1.p99 },
