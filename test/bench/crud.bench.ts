@@ -138,7 +138,11 @@ async function measureCell(ctx: BenchContext, sides: Sides, objects: Record<Side
       exhausted ||= r.exhausted;
     }
   }
-  const perRoundRatios = (side: SideName) => results[side].map((r, i) => r.opsPerSec / results.raw[i].opsPerSec);
+  // A round with nothing done on either side (deletes, once every object is gone) has no ratio.
+  const perRoundRatios = (side: SideName) => results[side].map((r, i) => {
+    const raw = results.raw[i].opsPerSec;
+    return r.opsPerSec > 0 && raw > 0 ? r.opsPerSec / raw : NaN;
+  });
   return {
     op, concurrency: c, server: mergeLoops(results.server), raw: rawDone?.result ?? mergeLoops(results.raw),
     cpu: cpu.server.shares(), rawCpu: rawDone?.cpu ?? cpu.raw.shares(), exhausted,
@@ -149,7 +153,7 @@ async function measureCell(ctx: BenchContext, sides: Sides, objects: Record<Side
 
 /** `; ratio per round: 0.97, 1.04, ...` for a row's note, or nothing. */
 function roundsNote(ratios: number[] | undefined): string {
-  return ratios?.length ? `; ratio per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}` : '';
+  return ratios?.length ? `; ratio per round: ${ratios.map((r) => (Number.isNaN(r) ? 'none' : r.toFixed(2))).join(', ')}` : '';
 }
 
 type SideName = 'server' | 'raw' | 'http1';
