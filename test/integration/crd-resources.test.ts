@@ -207,6 +207,26 @@ describe('custom resources over HTTPS: validation, pruning, defaults and writes'
       expect(generated.metadata.managedFields).to.have.length(1);
     });
 
+    it('server-side apply of a configuration that does not fit the schema is 400 BadRequest and stores nothing', async () => {
+      const url = (name: string) => `${base(G)}/${name}?fieldManager=fz`;
+      const wrong = (name: string, top: string) => `apiVersion: ${G}/v1\nkind: CronTab\nmetadata: {name: ${name}}\n${top}:\n  - x\n`;
+      // A missing object: nothing is created.
+      const absent = await patch(url('unfit'), APPLY, wrong('unfit', 'spec'));
+      expect(absent.status, absent.text).to.equal(400);
+      expect(absent.body).to.include({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 });
+      expect(absent.body.message).to.equal(`failed to create typed patch object (/unfit; ${G}/v1, Kind=CronTab): .spec: expected map, got list`);
+      expect((await t.get(`${base(G)}/unfit`)).status).to.equal(404);
+      // An existing object: unchanged, whether the wrong field is spec or the status the main resource ignores.
+      const live = await created(base(G), ct(G, 'fit', { image: 'x' }));
+      for (const top of ['spec', 'status']) {
+        const res = await patch(url('fit'), APPLY, wrong('fit', top));
+        expect(res.status, res.text).to.equal(400);
+        expect(res.body.message).to.match(new RegExp(`\\.${top}: expected map, got list$`));
+      }
+      const after = (await t.get(`${base(G)}/fit`)).body;
+      expect(after.metadata.resourceVersion).to.equal(live.metadata.resourceVersion);
+    });
+
     it('dry run writes nothing', async () => {
       const dry = await t.post(`${base(G)}?dryRun=All`, ct(G, 'dry', { image: 'x' }));
       expect(dry.status, dry.text).to.equal(201);
