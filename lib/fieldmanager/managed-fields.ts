@@ -140,26 +140,66 @@ function createdFields(after: ApiObject | undefined, schema: Schema, builtinKind
   return fields;
 }
 
+/** Characters of array contents a skeleton may hold (a memo key is kept; past this, no memo). */
+const ARRAY_BUDGET = 2048;
+
 /**
  * What the comparison of a new object reads of it: every key, and of every value only whether it
  * is undefined, null, a scalar, an empty object or an object to descend into (the schema decides
- * the rest). Undefined for a value holding an array anywhere, whose items (set values, map-list
- * keys) would be read too: such objects are compared every time.
+ * the rest). Arrays are kept whole (every key and every scalar, with its type), since their items
+ * are read too (set values, map-list keys); past ARRAY_BUDGET characters of them, undefined: such
+ * objects are compared every time rather than remembered by a long key.
  */
 export function skeletonOf(value: unknown): string | undefined {
+  const budget = { left: ARRAY_BUDGET };
+  return skeleton(value, budget);
+}
+
+function skeleton(value: unknown, budget: { left: number }): string | undefined {
   if (value === undefined) return 'u';
   if (value === null) return 'n';
   if (typeof value !== 'object') return 's';
-  if (Array.isArray(value)) return undefined;
+  if (Array.isArray(value)) return exact(value, budget);
   let out = '{';
   for (const k in value as Record<string, unknown>) {
     if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
-    const inner = skeletonOf((value as Record<string, unknown>)[k]);
+    const inner = skeleton((value as Record<string, unknown>)[k], budget);
     if (inner === undefined) return undefined;
     // The key's length first: no key can be mistaken for another's end.
     out += `${k.length}:${k}${inner}`;
   }
   return out === '{' ? 'e' : `${out}}`;
+}
+
+/** A value inside an array, whole: keys, and scalars with their type (so 1 and "1" differ). */
+function exact(value: unknown, budget: { left: number }): string | undefined {
+  let out: string;
+  if (value === undefined) out = 'u';
+  else if (value === null) out = 'n';
+  else if (typeof value === 'string') out = JSON.stringify(value);
+  else if (typeof value !== 'object') out = `${typeof value}:${String(value)};`;
+  else if (Array.isArray(value)) {
+    out = '[';
+    for (const item of value) {
+      const inner = exact(item, budget);
+      if (inner === undefined) return undefined;
+      out += `${inner},`;
+    }
+    return `${out}]`;
+  } else {
+    out = '{';
+    for (const k in value as Record<string, unknown>) {
+      if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+      budget.left -= k.length;
+      const inner = exact((value as Record<string, unknown>)[k], budget);
+      if (inner === undefined) return undefined;
+      out += `${k.length}:${k}${inner}`;
+    }
+    return `${out}}`;
+  }
+  // Scalars and keys count against the budget; a container's brackets are few beside them.
+  budget.left -= out.length;
+  return budget.left < 0 ? undefined : out;
 }
 
 function startingManagers(args: UpdateManagedFieldsArgs, incoming: unknown, reset: boolean): ManagerTable {

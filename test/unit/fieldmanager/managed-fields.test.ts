@@ -39,6 +39,7 @@ describe('updateManagedFields', () => {
     it('creates that share what the comparison reads share its result; anything else is computed anew', () => {
       // Each pair: the first primes the schema's memo, the second must still get its own fields.
       // A copy of the schema is a schema never seen: the fields computed from scratch.
+      const owner = (uid: string) => ({ apiVersion: 'v1', kind: 'Pod', name: 'p', uid });
       const struct = (spec: unknown) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' }, spec });
       const pairs: Array<[typeof namespaceSchema, ApiObject, ApiObject]> = [
         [configMapSchema, cm({ a: '1' }), cm({ a: 'another value' })],
@@ -51,6 +52,12 @@ describe('updateManagedFields', () => {
         [namespaceSchema, struct({}), struct('not a struct')],
         [namespaceSchema, struct(undefined), struct({ finalizers: ['kubernetes'] })],
         [namespaceSchema, struct({ finalizers: ['a'] }), struct({ finalizers: ['b'] })],
+        [namespaceSchema, struct({ finalizers: ['a'] }), struct({ finalizers: ['a', 'b'] })],
+        [configMapSchema, cm({ a: '1' }, { finalizers: ['1'] }), cm({ a: '1' }, { finalizers: [1] } as never)],
+        [configMapSchema, cm({ a: '1' }, { finalizers: [] }), cm({ a: '1' }, { finalizers: [''] })],
+        [configMapSchema, cm({}, { ownerReferences: [owner('u1')] }), cm({}, { ownerReferences: [owner('u2')] })],
+        [configMapSchema, cm({}, { ownerReferences: [owner('u1')] }), cm({}, { ownerReferences: [owner('u1'), owner('u2')] })],
+        [configMapSchema, cm({}, { ownerReferences: [owner('u1')] }), cm({}, { ownerReferences: [{ ...owner('u1'), controller: true }] })],
       ];
       for (const [schema, first, second] of pairs) {
         for (const builtinKind of [true, false]) {
@@ -61,15 +68,23 @@ describe('updateManagedFields', () => {
       }
     });
 
-    it('the skeleton keeps apart what the comparison tells apart, and has none for arrays', () => {
+    it('the skeleton keeps apart what the comparison tells apart, arrays whole up to a budget', () => {
       const shapes = [undefined, null, 'x', 1, true, {}, { a: 1 }, { a: {} }, { a: null }, { a: undefined }, { b: 1 }, { ab: 1 }, { a: 1, b: 1 }, { '1:a': 1 }];
       const skeletons = shapes.map(skeletonOf);
       expect(new Set(skeletons.slice(0, 2)).size).to.equal(2);
       // Scalars of any type read alike; everything else differs.
       expect(skeletons[2]).to.equal(skeletons[3]).and.to.equal(skeletons[4]);
       expect(new Set([skeletons[0], skeletons[1], skeletons[2], ...skeletons.slice(5)]).size).to.equal(shapes.length - 2);
-      expect(skeletonOf({ a: [] })).to.equal(undefined);
-      expect(skeletonOf({ a: { b: ['x'] } })).to.equal(undefined);
+      // Inside arrays every key and scalar counts, with its type.
+      const inArrays = [[], [null], [undefined], ['x'], ['y'], [1], ['1'], [true], ['true'], [[]], [{}], [{ a: 1 }], [{ a: '1' }], [{ b: 1 }],
+        ['a', 'b'], ['a,b'], [['a'], 'b'], [['a', 'b']], [{ a: null }], ['n'], ['null']];
+      const arraySkeletons = inArrays.map((a) => skeletonOf({ k: a }));
+      expect(arraySkeletons.every((k) => typeof k === 'string')).to.equal(true);
+      expect(new Set(arraySkeletons).size).to.equal(inArrays.length);
+      expect(skeletonOf({ a: { b: ['x'] } })).to.not.equal(skeletonOf({ a: { b: ['y'] } }));
+      // Past the budget nothing is remembered.
+      expect(skeletonOf({ a: ['x'.repeat(1000), 'y'.repeat(1000)] })).to.be.a('string');
+      expect(skeletonOf({ a: ['x'.repeat(1000), 'y'.repeat(1100)] })).to.equal(undefined);
     });
 
     it('stores no entries for an object that sets nothing tracked', () => {
