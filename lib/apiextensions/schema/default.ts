@@ -4,14 +4,16 @@
  * top-down; map values and list items that are non-nullable nulls take their schema's default;
  * non-nullable nulls without a default are dropped first.
  */
-import { Structural, additionalSchema, isObject } from './structural';
+import { Structural, additionalSchema, hasDefaultBelow, isObject } from './structural';
 
 const copy = (v: unknown): unknown => (typeof v === 'object' && v !== null ? structuredClone(v) : v);
 const nonNullableNull = (x: unknown, s: Structural | undefined) => x === null && !!s && !s.nullable;
 
 /** Applies the defaults of `s` to `x` in place. Returns whether anything changed. */
 export function applyDefaults(x: unknown, s: Structural | undefined): boolean {
-  if (!s) return false;
+  // Nulls are replaced by the default of their own schema, read here from the parent: a subtree
+  // without any default has nothing to do.
+  if (!s || !hasDefaultBelow(s)) return false;
   let changed = false;
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
@@ -42,6 +44,8 @@ export function applyDefaults(x: unknown, s: Structural | undefined): boolean {
 
 /** Drops, in place, nulls whose schema is neither nullable nor defaulted. Returns whether anything changed. */
 export function pruneNonNullableNulls(x: unknown, s: Structural | undefined): boolean {
+  // Without a schema nothing is dropped, at any depth.
+  if (!s) return false;
   let changed = false;
   if (Array.isArray(x)) {
     for (const v of x) if (pruneNonNullableNulls(v, s?.items)) changed = true;

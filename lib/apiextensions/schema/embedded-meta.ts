@@ -6,7 +6,7 @@
  */
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { isDns1035Label, validateObjectMeta } from '../../meta/validation';
-import { Structural, additionalSchema, isObject } from './structural';
+import { Structural, additionalSchema, hasEmbeddedResource, isObject } from './structural';
 
 type Json = Record<string, unknown>;
 type Kind = 'string' | 'integer' | 'time' | 'stringMap' | 'stringList' | 'objectList';
@@ -64,7 +64,7 @@ export function coerceEmbedded(obj: unknown, s: Structural | undefined, opts: { 
 const join = (p: string, k: string) => (p ? `${p}.${k}` : k);
 
 function coerce(path: string, x: unknown, s: Structural | undefined, drop: boolean, unknown: string[]): FieldError | undefined {
-  if (!s) return undefined;
+  if (!s || !hasEmbeddedResource(s)) return undefined;
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
       const e = coerce(`${path}[${i}]`, x[i], s.items, drop, unknown);
@@ -127,7 +127,7 @@ export function validateEmbedded(obj: unknown, s: Structural | undefined, opts: 
 }
 
 function walk(path: string, x: unknown, s: Structural | undefined, errs: FieldError[]): void {
-  if (!s) return;
+  if (!s || !hasEmbeddedResource(s)) return;
   if (Array.isArray(x)) { x.forEach((v, i) => walk(`${path}[${i}]`, v, s.items, errs)); return; }
   if (!isObject(x)) return;
   if (s.xEmbeddedResource) errs.push(...embeddedResource(path, x));

@@ -4,13 +4,13 @@
  * item, map items must be objects.
  */
 import { FieldError, fieldErrors } from '../../meta/field-errors';
-import { Structural, additionalSchema, isObject } from './structural';
+import { Structural, additionalSchema, hasSetOrMapList, isObject } from './structural';
 
 const UNSPECIFIED = '\u0000unspecified';
 
 /** Errors of every set/map list under `obj` (an object validated by `s`), paths prefixed with `path`. */
 export function validateListSetsAndMaps(path: string, s: Structural | undefined, obj: unknown): FieldError[] {
-  if (!s || !isObject(obj)) return [];
+  if (!s || !isObject(obj) || !hasSetOrMapList(s)) return [];
   const errs: FieldError[] = [];
   const ap = additionalSchema(s);
   for (const [k, v] of Object.entries(obj)) {
@@ -21,6 +21,7 @@ export function validateListSetsAndMaps(path: string, s: Structural | undefined,
 }
 
 function value(path: string, s: Structural, v: unknown): FieldError[] {
+  if (!hasSetOrMapList(s)) return [];
   if (Array.isArray(v)) return array(path, s, v);
   if (isObject(v)) return validateListSetsAndMaps(path, s, v);
   return [];

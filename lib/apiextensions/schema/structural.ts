@@ -52,6 +52,42 @@ export function additionalSchema(s: Structural | undefined): Structural | undefi
 }
 
 /**
+ * Whether `s` or a schema below it (properties, additionalProperties, items) satisfies `test`,
+ * remembered per schema node: the walks that act only on some nodes (embedded resources, set and
+ * map lists, defaults) skip the subtrees that have none, rather than visiting every value there.
+ */
+function below(s: Structural, memo: WeakMap<Structural, boolean>, test: (n: Structural) => boolean): boolean {
+  if (test(s)) return true;
+  let has = memo.get(s);
+  if (has === undefined) {
+    const ap = additionalSchema(s);
+    has = (s.properties !== undefined && Object.values(s.properties).some((p) => below(p, memo, test)))
+      || (ap !== undefined && below(ap, memo, test)) || (s.items !== undefined && below(s.items, memo, test));
+    memo.set(s, has);
+  }
+  return has;
+}
+
+const embeddedBelow = new WeakMap<Structural, boolean>();
+const listCheckBelow = new WeakMap<Structural, boolean>();
+const defaultBelow = new WeakMap<Structural, boolean>();
+
+/** `s` or a schema below it is an embedded resource (x-kubernetes-embedded-resource). */
+export function hasEmbeddedResource(s: Structural): boolean {
+  return below(s, embeddedBelow, (n) => n.xEmbeddedResource === true);
+}
+
+/** `s` or a schema below it is a list of type set or map (items checked for uniqueness). */
+export function hasSetOrMapList(s: Structural): boolean {
+  return below(s, listCheckBelow, (n) => n.xListType === 'set' || n.xListType === 'map');
+}
+
+/** `s` or a schema below it declares a default. */
+export function hasDefaultBelow(s: Structural): boolean {
+  return below(s, defaultBelow, (n) => n.hasDefault === true);
+}
+
+/**
  * Builds the structural model from a CRD's `openAPIV3Schema` JSON. Throws an Error with
  * Kubernetes' words when the schema cannot be represented (items given as an array, keywords
  * structural schemas cannot hold); the caller reports it as `openAPIV3Schema: Invalid value`.

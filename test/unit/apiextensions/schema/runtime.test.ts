@@ -160,6 +160,40 @@ describe('CrSchemaRuntime', () => {
     ]);
   });
 
+  it('defaults, embedded resources and set lists deep under map values and list items still act (the walks skip only branches without them)', () => {
+    const deep = new CrSchemaRuntime(S(`
+type: object
+properties:
+  spec:
+    type: object
+    properties:
+      plain: {type: object, properties: {x: {type: string}, n: {type: string}}}
+      groups:
+        type: object
+        additionalProperties:
+          type: array
+          items:
+            type: object
+            properties:
+              tags: {type: array, x-kubernetes-list-type: set, items: {type: string}}
+              size: {type: integer, default: 3}
+              inner: {type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true}
+`));
+    const obj: any = {
+      apiVersion: 'x/v1', kind: 'X', metadata: { name: 'n' },
+      spec: { plain: { x: 'y', n: null }, groups: { g1: [{ tags: ['a', 'a'], inner: { kind: 'Pod', metadata: { name: 'p', bogus: 1 } } }] } },
+    };
+    const res = deep.decode(obj, { track: true });
+    expect(res.unknown).to.deep.equal(['spec.groups.g1[0].inner.metadata.bogus']);
+    expect(obj.spec.groups.g1[0].size).to.equal(3);
+    expect(obj.spec.groups.g1[0].inner.metadata).to.deep.equal({ name: 'p' });
+    expect(obj.spec.plain).to.deep.equal({ x: 'y' });
+    expect(deep.validate(obj).map(formatFieldError)).to.have.members([
+      'spec.groups.g1[0].tags[1]: Duplicate value: "a"',
+      'spec.groups.g1[0].inner.apiVersion: Required value',
+    ]);
+  });
+
   it('an object without a default field is unchanged by decode', () => {
     const rt2 = new CrSchemaRuntime(S('type: object\nproperties:\n spec: {type: object, properties: {a: {type: string}}}'));
     const obj = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'n' }, spec: { a: 'b' } };
