@@ -86,7 +86,7 @@ function coerce(path: string, x: unknown, s: Structural | undefined, drop: boole
     }
     const prop = s.properties && Object.hasOwn(s.properties, k) ? s.properties[k] : undefined;
     const sub = prop ?? (s.additionalProperties !== undefined ? additionalSchema(s) : undefined);
-    if (sub && Object.hasOwn(x, k)) {
+    if (sub && Object.hasOwn(x, k) && hasEmbeddedResource(sub)) {
       const e = coerce(join(path, k), x[k], sub, drop, unknown);
       if (e) return e;
     }
@@ -133,8 +133,9 @@ function walk(path: string, x: unknown, s: Structural | undefined, errs: FieldEr
   if (s.xEmbeddedResource) errs.push(...embeddedResource(path, x));
   for (const [k, v] of Object.entries(x)) {
     const prop = s.properties && Object.hasOwn(s.properties, k) ? s.properties[k] : undefined;
-    if (prop) walk(join(path, k), v, prop, errs);
-    else if (s.additionalProperties !== undefined) walk(join(path, k), v, additionalSchema(s), errs);
+    const sub = prop ?? (s.additionalProperties !== undefined ? additionalSchema(s) : undefined);
+    // Checked before the path is built: most fields have no embedded resource below them.
+    if (sub && hasEmbeddedResource(sub)) walk(join(path, k), v, sub, errs);
   }
 }
 

@@ -13,9 +13,10 @@ export function validateListSetsAndMaps(path: string, s: Structural | undefined,
   if (!s || !isObject(obj) || !hasSetOrMapList(s)) return [];
   const errs: FieldError[] = [];
   const ap = additionalSchema(s);
-  for (const [k, v] of Object.entries(obj)) {
+  for (const k of Object.keys(obj)) {
     const sub = s.properties && Object.hasOwn(s.properties, k) ? s.properties[k] : ap;
-    if (sub) errs.push(...value(path ? `${path}.${k}` : k, sub, v));
+    // Checked before the path is built: most fields hold no set or map list.
+    if (sub && hasSetOrMapList(sub)) errs.push(...value(path ? `${path}.${k}` : k, sub, obj[k]));
   }
   return errs;
 }

@@ -27,18 +27,22 @@ export function prune(obj: unknown, s: Structural | undefined, opts: PruneOption
 
 const join = (parent: string, k: string) => (parent ? `${parent}.${k}` : k);
 
+/** Values with nothing below them to prune: scalars and null. */
+const leaf = (v: unknown) => v === null || typeof v !== 'object';
+
 function walk(x: unknown, s: Structural | undefined, path: string, out: string[] | undefined): void {
   if (s?.xPreserveUnknownFields) { skip(x, s, path, out); return; }
   if (Array.isArray(x)) {
-    x.forEach((v, i) => walk(v, s?.items, `${path}[${i}]`, out));
+    for (let i = 0; i < x.length; i++) if (!leaf(x[i])) walk(x[i], s?.items, out ? `${path}[${i}]` : '', out);
     return;
   }
   if (!isObject(x)) return;
   for (const k of Object.keys(x)) {
     if (s?.xEmbeddedResource && META_FIELDS.has(k)) continue;
     const prop = s?.properties && Object.hasOwn(s.properties, k) ? s.properties[k] : undefined;
-    if (prop) walk(x[k], prop, join(path, k), out);
-    else if (s && s.additionalProperties !== undefined) walk(x[k], additionalSchema(s), join(path, k), out);
+    // A specified field holding a scalar keeps it: nothing to walk, no path to build.
+    if (prop) { if (!leaf(x[k])) walk(x[k], prop, out ? join(path, k) : '', out); }
+    else if (s && s.additionalProperties !== undefined) { if (!leaf(x[k])) walk(x[k], additionalSchema(s), out ? join(path, k) : '', out); }
     else {
       // A root-level apiVersion/kind/metadata without an embedded schema is not reported.
       if (out && (!META_FIELDS.has(k) || path !== '')) out.push(join(path, k));
