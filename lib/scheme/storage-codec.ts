@@ -11,6 +11,12 @@ import { decodeProtobuf, encodeProtobuf, hasProtobuf, hasProtobufPrefix } from '
 
 /** `mediaType`: the --storage-media-type flag; absent means JSON. */
 export function encodeForStorage(obj: ApiObject, mediaType = 'application/json'): Buffer {
+  // Most objects are already in the stored form (no resourceVersion, the three members first):
+  // encoded as they are, without the copies below.
+  if (obj.metadata?.resourceVersion === undefined && headInOrder(obj)
+    && !(protobufMediaTypes.includes(mediaType) && hasProtobuf(obj.apiVersion, obj.kind))) {
+    return Buffer.from(JSON.stringify(obj));
+  }
   const { resourceVersion: _rv, ...meta } = obj.metadata ?? {};
   // apiVersion, kind, metadata first: a reader can then splice the resourceVersion into the
   // stored bytes without parsing them (jsonWithResourceVersion).
@@ -18,6 +24,16 @@ export function encodeForStorage(obj: ApiObject, mediaType = 'application/json')
   const stored = { apiVersion, kind, metadata: meta, ...rest };
   if (protobufMediaTypes.includes(mediaType) && hasProtobuf(obj.apiVersion, obj.kind)) return encodeProtobuf(stored);
   return Buffer.from(JSON.stringify(stored));
+}
+
+/** The object's first members are apiVersion, kind and metadata, in that order. */
+function headInOrder(obj: ApiObject): boolean {
+  let i = 0;
+  for (const k in obj) {
+    if (k !== (i === 0 ? 'apiVersion' : i === 1 ? 'kind' : 'metadata')) return false;
+    if (++i === 3) return true;
+  }
+  return false;
 }
 
 const HEAD = Buffer.from('{"apiVersion":"');

@@ -28,6 +28,19 @@ describe('storage codec: served JSON from stored bytes', () => {
     expect(JSON.parse(served!.toString()).metadata.resourceVersion).to.equal('42');
   });
 
+  it('stores apiVersion, kind and metadata first and no resourceVersion, whatever the object\'s order', () => {
+    const { resourceVersion: _rv, ...meta } = configMap.metadata;
+    const want = `{"apiVersion":"v1","kind":"ConfigMap","metadata":${JSON.stringify(meta)},"data":${JSON.stringify(configMap.data)}}`;
+    const shapes = [
+      { ...configMap, metadata: meta }, // already in the stored form
+      configMap, // with a resourceVersion
+      { data: configMap.data, metadata: meta, kind: 'ConfigMap', apiVersion: 'v1' },
+      { kind: 'ConfigMap', apiVersion: 'v1', metadata: meta, data: configMap.data },
+      { apiVersion: 'v1', kind: 'ConfigMap', data: configMap.data, metadata: meta },
+    ];
+    for (const obj of shapes) expect(encodeForStorage(obj).toString(), JSON.stringify(obj)).to.equal(want);
+  });
+
   it('handles empty metadata (no trailing comma)', () => {
     const stored = Buffer.from('{"apiVersion":"v1","kind":"Namespace","metadata":{},"spec":{}}');
     expect(JSON.parse(jsonWithResourceVersion(stored, 5)!.toString())).to.deep.equal({
