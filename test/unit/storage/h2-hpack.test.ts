@@ -3,6 +3,7 @@
  * encode), plus the error cases of sections 4-6, and the encoder's blocks read back.
  */
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { HpackDecoder, HpackError, encodeHeaderBlock } from '../../../lib/storage/etcd3/h2/hpack';
 import { huffmanCodes, huffmanDecode } from '../../../lib/storage/etcd3/h2/huffman';
 
@@ -97,6 +98,55 @@ describe('HPACK', () => {
     }
     const d = new HpackDecoder();
     expect(() => d.decode(hex('0484 ffff ffff'))).to.throw(HpackError, /EOS/);
+  });
+
+  describe('the four-bits-at-a-time decoder against a bit-by-bit one', () => {
+    const codes = huffmanCodes();
+    const bySymbolBits = new Map(codes.map((c, symbol) => [c.code.toString(2).padStart(c.length, '0'), symbol]));
+    /** Bit by bit from the code table: the string, or 'error' for EOS or bad padding. */
+    const reference = (b: Buffer): string => {
+      let pending = '';
+      let out = '';
+      for (const byte of b) {
+        for (const bit of byte.toString(2).padStart(8, '0')) {
+          pending += bit;
+          const symbol = bySymbolBits.get(pending);
+          if (symbol === undefined) continue;
+          if (symbol === 256) return 'error';
+          out += String.fromCharCode(symbol);
+          pending = '';
+        }
+      }
+      return pending.length > 7 || /0/.test(pending) ? 'error' : out;
+    };
+    const encode = (bytes: Uint8Array): Buffer => {
+      let bits = '';
+      for (const s of bytes) bits += codes[s].code.toString(2).padStart(codes[s].length, '0');
+      bits = bits.padEnd(Math.ceil(bits.length / 8) * 8, '1');
+      return Buffer.from((bits.match(/.{8}/g) ?? []).map((x) => parseInt(x, 2)));
+    };
+    const decoded = (b: Buffer) => { try { return huffmanDecode(b, 0, b.length); } catch { return 'error'; } };
+
+    it('agrees on any bytes, strings or errors', () => {
+      fc.assert(fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
+        const b = Buffer.from(bytes);
+        expect(decoded(b)).to.equal(reference(b));
+      }), { numRuns: 3000 });
+    });
+
+    it('decodes what was encoded: every symbol, and strings longer than its scratch buffer', () => {
+      fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        expect(decoded(encode(bytes))).to.equal(Buffer.from(bytes).toString('latin1'));
+      }), { numRuns: 1000 });
+      const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+      expect(decoded(encode(all))).to.equal(Buffer.from(all).toString('latin1'));
+      const long = Buffer.from('eyJhbGciOiJSUzI1NiJ9.'.repeat(2000));
+      expect(decoded(encode(long))).to.equal(long.toString('latin1'));
+      // A slice in the middle of a larger buffer.
+      const inner = encode(Buffer.from('custom-value'));
+      const framed = Buffer.concat([Buffer.from([0, 1, 2]), inner, Buffer.from([0xff])]);
+      expect(huffmanDecode(framed, 3, 3 + inner.length)).to.equal('custom-value');
+    });
   });
 
   it('a table size update evicts; one above the allowed size, or after a field, is an error', () => {

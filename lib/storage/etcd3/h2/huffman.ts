@@ -67,34 +67,77 @@ const TREE = (() => {
 })();
 
 /**
+ * The tree as a machine that reads four bits at a time (the shortest code is five bits, so a
+ * nibble completes at most one symbol). For internal node n and nibble v, STEP[16n + v] holds
+ * the node reached (bits 0-15), the symbol completed plus one (bits 16-24, 0 for none), and
+ * FAILED when the nibble completes EOS. ACCEPT[n]: the string may end at node n, that is, the
+ * bits read since the last symbol are at most seven and all ones (RFC 7541 5.2).
+ */
+const FAILED = 1 << 25;
+const { STEP, ACCEPT } = (() => {
+  const count = TREE.length / 2;
+  const step = new Int32Array(count * 16);
+  const accept = new Uint8Array(count);
+  // Depth and all-ones-ness of each internal node, from the root down (children have larger ids).
+  const depth = new Int32Array(count);
+  const ones = new Uint8Array(count);
+  ones[0] = 1;
+  for (let n = 0; n < count; n++) {
+    for (let b = 0; b < 2; b++) {
+      const child = TREE[2 * n + b];
+      if (child > 0) {
+        depth[child] = depth[n] + 1;
+        ones[child] = ones[n] && b === 1 ? 1 : 0;
+      }
+    }
+    accept[n] = depth[n] <= 7 && ones[n] ? 1 : 0;
+  }
+  for (let n = 0; n < count; n++) {
+    for (let v = 0; v < 16; v++) {
+      let node = n;
+      let emitted = 0;
+      let failed = 0;
+      for (let bit = 3; bit >= 0; bit--) {
+        const next = TREE[2 * node + ((v >> bit) & 1)];
+        if (next < 0) {
+          const symbol = -next - 1;
+          if (symbol === EOS) failed = FAILED;
+          emitted = symbol + 1;
+          node = 0;
+        } else {
+          node = next;
+        }
+      }
+      step[16 * n + v] = node | (emitted << 16) | failed;
+    }
+  }
+  return { STEP: step, ACCEPT: accept };
+})();
+
+/** Output bytes of the decode in progress (decoding is synchronous: one scratch buffer serves all). */
+const scratch = Buffer.allocUnsafe(16 * 1024);
+
+/**
  * Decodes `src[start, end)`. Throws on EOS in the data, or padding that is longer than 7 bits or
  * not the most significant bits of EOS (all ones), as RFC 7541 5.2 requires.
  */
 export function huffmanDecode(src: Buffer, start: number, end: number): string {
-  let out = '';
+  // Each byte completes at most two symbols (five bits is the shortest code).
+  const most = 2 * (end - start);
+  // A longer string (headers may be large) gets a buffer of its own, not kept.
+  const out = most <= scratch.length ? scratch : Buffer.allocUnsafe(most);
+  let n = 0;
   let node = 0;
-  // Bits read since the last complete symbol, and whether they were all ones (padding).
-  let pending = 0;
-  let allOnes = true;
   for (let i = start; i < end; i++) {
     const byte = src[i];
-    for (let bit = 7; bit >= 0; bit--) {
-      const b = (byte >> bit) & 1;
-      const next = TREE[2 * node + b];
-      pending++;
-      allOnes &&= b === 1;
-      if (next < 0) {
-        const symbol = -next - 1;
-        if (symbol === EOS) throw new Error('Huffman-coded string contains EOS');
-        out += String.fromCharCode(symbol);
-        node = 0;
-        pending = 0;
-        allOnes = true;
-      } else {
-        node = next;
-      }
-    }
+    let e = STEP[16 * node + (byte >> 4)];
+    if (e & FAILED) throw new Error('Huffman-coded string contains EOS');
+    if (e >> 16) out[n++] = (e >> 16) - 1;
+    e = STEP[16 * (e & 0xffff) + (byte & 15)];
+    if (e & FAILED) throw new Error('Huffman-coded string contains EOS');
+    if (e >> 16) out[n++] = (e >> 16) - 1;
+    node = e & 0xffff;
   }
-  if (pending > 7 || !allOnes) throw new Error('invalid Huffman padding');
-  return out;
+  if (!ACCEPT[node]) throw new Error('invalid Huffman padding');
+  return out.toString('latin1', 0, n);
 }
