@@ -22,7 +22,16 @@ export interface RuleSource {
   subject: Subject;
 }
 
+/** Descriptions of the indexed sources (kept as long as the index holds them: a binding that changes is a new source). */
+const descriptions = new WeakMap<RuleSource, string>();
+
 export function describeSource(s: RuleSource): string {
+  let text = descriptions.get(s);
+  if (text === undefined) descriptions.set(s, (text = describe(s)));
+  return text;
+}
+
+function describe(s: RuleSource): string {
   const b = s.binding;
   const subject = s.subject.kind === SERVICE_ACCOUNT_KIND
     ? `${s.subject.kind} ${JSON.stringify(`${s.subject.name}/${s.subject.namespace || b.namespace}`)}`
