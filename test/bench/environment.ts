@@ -37,8 +37,11 @@ export interface BenchEnvironment {
   apiClient(maxSockets: number): ApiClient;
   /** A new HTTP/2 client over `sessions` TLS connections; closed by stop(). */
   http2ApiClient(sessions?: number): Http2ApiClient;
-  /** A raw etcd3 client built as the server builds its own (no message size limit); closed by stop(). */
-  etcdClient(): Etcd3;
+  /**
+   * A raw etcd3 client built as the server builds its own (no message size limit); closed by
+   * stop(). `callTimeoutMs`: the deadline of each call (10 s by default).
+   */
+  etcdClient(callTimeoutMs?: number): Etcd3;
   /** The server's connection with a client certificate for another user, signed by the server's CA. */
   connectionAs(commonName: string, groups: string[]): ServerConnection;
   /** The server's stderr tail, for diagnosing a failed benchmark. */
@@ -89,8 +92,8 @@ export async function startBenchEnvironment(opts: EnvironmentOptions = {}): Prom
         cleanups.push(() => c.close());
         return c;
       },
-      etcdClient() {
-        const c = createEtcdClient({ endpoints: [etcd.endpoint] });
+      etcdClient(callTimeoutMs) {
+        const c = createEtcdClient({ endpoints: [etcd.endpoint], callTimeoutMs });
         cleanups.push(() => c.close());
         return c;
       },

@@ -47,7 +47,9 @@ export const listBench: Benchmark = {
     const writer = ctx.env.apiClient(CREATE_CONCURRENCY);
     // One keep-alive connection per list in flight, so a big body never waits behind another.
     const api = ctx.env.apiClient(Math.max(...CONCURRENCIES));
-    const etcd = ctx.env.etcdClient();
+    // A range of 10,000 values is ~13 MB; 64 at once decoded by grpc-js took more than the
+    // default 10 s deadline on a slow day, failing the whole benchmark: the baseline may take its time.
+    const etcd = ctx.env.etcdClient(120_000);
 
     await writer.json('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
     ctx.log(`${NAME}: creating ${count} ConfigMaps (concurrency ${CREATE_CONCURRENCY})`);
