@@ -7,8 +7,9 @@
  *    containers must fit the schema (400 BadRequest `failed to create typed patch object (...)`).
  *    Kubernetes answers that one 500 InternalError, a bug it has open (kubernetes#139253, the fix
  *    keeps the words and makes it 400): the input is the client's, and clients retry a 500 (the
- *    fabric8 client does, forever). Fields the schema does not declare are dropped (the handler applies fieldValidation
- *    to them first). The live managedFields must be readable (500 otherwise).
+ *    fabric8 client does, forever). Fields the schema does not declare are dropped (the handler
+ *    applies fieldValidation to them first). The live managedFields must be readable (500
+ *    otherwise).
  * 2. Merge: the configuration is merged into the live object (a missing object: into nothing, so
  *    apply creates) per the schema's list and map types (see mergeApplied).
  * 3. Prune: fields this manager applied last time and does not apply now are removed from the
@@ -71,7 +72,8 @@ function gvkString(apiVersion: unknown, kind: unknown): string {
 /**
  * The object to store after applying `config`, with its managedFields. Throws ApiError: 400 for a
  * configuration of another type, with managedFields or that does not fit the schema, 409 for
- * conflicts without force, 500 for live managedFields that cannot be read. Pure: the inputs are not modified.
+ * conflicts without force, 500 for live managedFields that cannot be read. Pure: the inputs are
+ * not modified.
  */
 export function applyConfig(args: ApplyConfigArgs): ApiObject {
   const { config, schema } = args;

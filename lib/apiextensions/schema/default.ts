@@ -62,8 +62,5 @@ export function pruneNonNullableNulls(x: unknown, s: Structural | undefined): bo
 
 /** True when some node of `s` declares a default (read-defaulting can then change stored objects). */
 export function hasDefaults(s: Structural | undefined): boolean {
-  if (!s) return false;
-  if (s.hasDefault) return true;
-  if (s.properties && Object.values(s.properties).some(hasDefaults)) return true;
-  return hasDefaults(s.items) || hasDefaults(additionalSchema(s));
+  return s !== undefined && hasDefaultBelow(s);
 }

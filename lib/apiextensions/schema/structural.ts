@@ -71,20 +71,23 @@ function below(s: Structural, memo: WeakMap<Structural, boolean>, test: (n: Stru
 const embeddedBelow = new WeakMap<Structural, boolean>();
 const listCheckBelow = new WeakMap<Structural, boolean>();
 const defaultBelow = new WeakMap<Structural, boolean>();
+const isEmbedded = (n: Structural) => n.xEmbeddedResource === true;
+const isSetOrMapList = (n: Structural) => n.xListType === 'set' || n.xListType === 'map';
+const isDefaulted = (n: Structural) => n.hasDefault === true;
 
 /** `s` or a schema below it is an embedded resource (x-kubernetes-embedded-resource). */
 export function hasEmbeddedResource(s: Structural): boolean {
-  return below(s, embeddedBelow, (n) => n.xEmbeddedResource === true);
+  return below(s, embeddedBelow, isEmbedded);
 }
 
 /** `s` or a schema below it is a list of type set or map (items checked for uniqueness). */
 export function hasSetOrMapList(s: Structural): boolean {
-  return below(s, listCheckBelow, (n) => n.xListType === 'set' || n.xListType === 'map');
+  return below(s, listCheckBelow, isSetOrMapList);
 }
 
 /** `s` or a schema below it declares a default. */
 export function hasDefaultBelow(s: Structural): boolean {
-  return below(s, defaultBelow, (n) => n.hasDefault === true);
+  return below(s, defaultBelow, isDefaulted);
 }
 
 /**
