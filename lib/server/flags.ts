@@ -132,6 +132,8 @@ export interface ServerConfig {
   // --- A: etcd client fail-over ---
   /** --etcd-keepalive-interval / --etcd-keepalive-timeout: the liveness probe of an idle etcd connection (0 interval: none). */
   etcdKeepaliveIntervalMs: number; etcdKeepaliveTimeoutMs: number;
+  /** --etcd-healthcheck-timeout / --etcd-readycheck-timeout: the etcd checks' timeouts (each probes etcd at most every half of it). */
+  etcdHealthcheckTimeoutMs: number; etcdReadycheckTimeoutMs: number;
   // --- E: encryption at rest ---
   /** EncryptionConfiguration file (lib/server/encryption-config.ts); empty: values stored as they are. */
   encryptionProviderConfig: string;
@@ -615,6 +617,12 @@ export const FLAGS: readonly FlagDef[] = [
     'Interval of the liveness probe on an idle connection to etcd (a serializable Range with hasleader: etcd refuses HTTP/2 PINGs closer than 5 s); an unanswered one moves to the next --etcd-servers member. 0 disables it.'),
   flag('etcd-keepalive-timeout', 'etcdKeepaliveTimeoutMs', duration, 1_000,
     'How long the etcd liveness probe may go unanswered before the connection is dropped.',
+    { check: (v) => (v > 0 ? undefined : 'must be greater than 0') }),
+  flag('etcd-healthcheck-timeout', 'etcdHealthcheckTimeoutMs', duration, 2_000,
+    'The timeout to use when checking etcd health (the etcd check of /healthz, /livez and /readyz). etcd is probed at most every half of it; checks in between give the newest probe\'s outcome.',
+    { check: (v) => (v > 0 ? undefined : 'must be greater than 0') }),
+  flag('etcd-readycheck-timeout', 'etcdReadycheckTimeoutMs', duration, 2_000,
+    'The timeout to use when checking etcd readiness (the etcd-readiness check of /readyz), probed at most every half of it.',
     { check: (v) => (v > 0 ? undefined : 'must be greater than 0') }),
   // --- E: encryption at rest ---
   flag('encryption-provider-config', 'encryptionProviderConfig', text, '',

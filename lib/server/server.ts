@@ -19,6 +19,7 @@ import { startEmbeddedEtcd, EmbeddedEtcd } from './embedded-etcd';
 import { EtcdClientOptions } from '../storage/etcd3/kv-client';
 import { createEtcdKv } from '../storage/etcd3/kv-factory';
 import { Etcd3Storage } from '../storage/etcd3/store';
+import { EtcdHealthCheck } from '../storage/etcd-health';
 import { startCompactor } from '../storage/etcd3/compactor';
 import { KeyValue, Storage } from '../storage/interfaces';
 import { decodeKv } from '../scheme/storage-codec';
@@ -274,7 +275,13 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   nsStoreHolder.store = namespaces;
 
   const health = new HealthChecks({ livezGracePeriodMs: config.livezGracePeriodMs, log: (m) => logger.warn(m) });
-  health.add('etcd', async () => { await storage.currentRevision(); });
+  // kube-apiserver's etcd checks: etcd probed at most every half timeout, and not at all while Txns are being answered (etcd-health.ts).
+  const etcdCheck = (timeoutMs: number) => {
+    const c = new EtcdHealthCheck({ timeoutMs, probe: () => storage.currentRevision(), evidence: () => kvClient.quorumHealth?.() });
+    return () => c.check();
+  };
+  health.add('etcd', etcdCheck(config.etcdHealthcheckTimeoutMs));
+  health.add('etcd-readiness', etcdCheck(config.etcdReadycheckTimeoutMs), { readyz: true });
   let bootstrapped = false;
   health.add('poststarthook/bootstrap-namespaces', async () => {
     if (!bootstrapped) throw new Error('system namespaces not yet created');

@@ -30,7 +30,7 @@ import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
 import { CANCEL, ENHANCE_YOUR_CALM, REFUSED_STREAM } from './h2/frames';
 import { H2Headers, encodeHeaderBlock } from './h2/hpack';
 import { H2ConnectOptions, H2Session, H2Stream, H2StreamHandler } from './h2/session';
-import type { EtcdKv, EtcdKvWatch } from './kv';
+import type { EtcdKv, EtcdKvWatch, QuorumHealth } from './kv';
 import type { WatchCreateRequest, WatchStreamHandler } from './watch-stream';
 import { signalReconnected } from '../reconnects';
 
@@ -625,6 +625,7 @@ function onDeadline(c: Call): void {
   c.settled = true;
   c.timer = undefined;
   if (c.term >= 0) c.client.txnSettled(c);
+  c.client.health.failedAt = Date.now();
   c.reject(sentError(fromGrpcStatus(GrpcStatus.DEADLINE_EXCEEDED, 'deadline exceeded'), true));
   c.stream.close(CANCEL);
   c.client.checkAlive(c.session);
@@ -656,6 +657,7 @@ function settle(c: Call, stream: H2Stream): void {
   const meta = c.trailers?.['grpc-status'] !== undefined ? c.trailers : c.headers;
   const status = stream.ended ? meta?.['grpc-status'] : undefined;
   if (status === undefined) {
+    c.client.health.failedAt = Date.now();
     c.reject(transportFailure(c, stream));
     return;
   }
@@ -665,6 +667,7 @@ function settle(c: Call, stream: H2Stream): void {
     // "no leader" (the hasleader check) refuses the call before it runs: not applied.
     const noLeader = isNoLeader(code, message);
     if (noLeader) c.client.leaveMember(c.session);
+    if (noLeader || code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.DEADLINE_EXCEEDED) c.client.health.failedAt = Date.now();
     c.reject(sentError(fromGrpcStatus(code, message), !noLeader));
     return;
   }
@@ -681,6 +684,7 @@ function settle(c: Call, stream: H2Stream): void {
     return;
   }
   c.resolve(value);
+  if (c.term >= 0) c.client.health.answeredAt = Date.now();
   const term = (value as { header: ResponseHeader }).header.raftTerm;
   if (term !== undefined) c.client.observeTerm(c.session, term);
 }
@@ -854,6 +858,8 @@ export class EtcdKvClient implements EtcdKv {
   private readonly txns = new Set<Call>();
   /** Probes members with a stalled Txn while any Txn is in flight (checkStalledTxns). */
   private stallTimer: NodeJS.Timeout | undefined;
+  /** What this client saw of etcd (kv.ts QuorumHealth), kept up to date by the calls and sessions. */
+  readonly health: QuorumHealth = { answeredAt: 0, failedAt: 0 };
 
   constructor(opts: EtcdClientOptions) {
     if (!opts.endpoints.length) throw new Error('EtcdKvClient needs at least one endpoint');
@@ -907,6 +913,10 @@ export class EtcdKvClient implements EtcdKv {
 
   compact(revision: number, physical = false): Promise<CompactResponse> {
     return this.unary('compact', encodeCompactionRequest(revision, physical), decodeCompactionResponse, this.timeoutMs) as Promise<CompactResponse>;
+  }
+
+  quorumHealth(): QuorumHealth {
+    return { answeredAt: this.health.answeredAt, failedAt: this.health.failedAt };
   }
 
   /** Which endpoint is in use, and whether a session is up (for logs, tests and metrics). */
@@ -1232,6 +1242,7 @@ export class EtcdKvClient implements EtcdKv {
   /** The current session `s` is lost (closed, failed, GOAWAY): the next dial starts at the next member. */
   private lose(s: H2Session): void {
     if (this.session !== s) return;
+    this.health.failedAt = Date.now();
     const index = this.endpoints.findIndex((e) => e.url === this.endpointUrl);
     this.drop(s);
     this.next = (index + 1) % this.endpoints.length;

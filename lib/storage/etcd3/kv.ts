@@ -31,6 +31,13 @@ export interface EtcdKvWatch {
   close(): Promise<void>;
 }
 
+/**
+ * What a client saw of etcd, on the Date.now() clock (0: never): the newest Txn answered (a
+ * quorum agreed to it, or a read-only one was read linearizably), and the newest failure of the
+ * connection (lost, a missed deadline, a member without a leader). Read by the health check.
+ */
+export interface QuorumHealth { answeredAt: number; failedAt: number }
+
 export interface EtcdKv {
   range(req: RangeRequest): Promise<RangeResponse>;
   txn(req: TxnRequest): Promise<TxnResponse>;
@@ -39,6 +46,8 @@ export interface EtcdKv {
   watch(req: WatchCreateRequest, handler: WatchStreamHandler): Promise<EtcdKvWatch>;
   /** No new calls; open watches end, each with one onError Unavailable. */
   close(): Promise<void>;
+  /** Optional: what the client saw of etcd (the lean client says; etcd-health.ts probes when it does not). */
+  quorumHealth?(): QuorumHealth;
 }
 
 /** Which implementation of EtcdKv: `--etcd-client`. */

@@ -41,3 +41,24 @@ describe('--etcd-keepalive-interval / --etcd-keepalive-timeout', () => {
     expect(text).to.match(/--etcd-keepalive-timeout duration +.*\(default 1s\)/);
   });
 });
+
+describe('--etcd-healthcheck-timeout / --etcd-readycheck-timeout', () => {
+  it('default to 2 s each, as kube-apiserver', () => {
+    expect(parseFlags([])).to.include({ etcdHealthcheckTimeoutMs: 2_000, etcdReadycheckTimeoutMs: 2_000 });
+  });
+
+  it('take Go durations and refuse 0, a negative or a malformed one with the flag name', () => {
+    expect(parseFlags(['--etcd-healthcheck-timeout=5s', '--etcd-readycheck-timeout', '500ms']))
+      .to.include({ etcdHealthcheckTimeoutMs: 5_000, etcdReadycheckTimeoutMs: 500 });
+    expect(flagError(['--etcd-healthcheck-timeout=0']).message)
+      .to.equal('invalid value "0" for --etcd-healthcheck-timeout: must be greater than 0');
+    expect(flagError(['--etcd-readycheck-timeout=-2s']).message)
+      .to.equal('invalid value "-2s" for --etcd-readycheck-timeout: must not be negative');
+    expect(flagError(['--etcd-readycheck-timeout=2']).message).to.match(/^invalid value "2" for --etcd-readycheck-timeout: /);
+  });
+
+  it('are in the help text with their defaults', () => {
+    expect(helpText()).to.match(/--etcd-healthcheck-timeout duration +.*\(default 2s\)/)
+      .and.to.match(/--etcd-readycheck-timeout duration +.*\(default 2s\)/);
+  });
+});
