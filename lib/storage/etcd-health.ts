@@ -57,8 +57,9 @@ export class EtcdHealthCheck {
     }
     this.nextProbeAt = now + this.intervalMs;
     if (seen !== undefined && seen.answeredAt > seen.failedAt && now - seen.answeredAt <= this.intervalMs) {
-      this.store({ at: now });
-      return Promise.resolve();
+      // The answer counts as a probe sent when it came; a newer probe's failure still stands.
+      this.store({ at: seen.answeredAt });
+      return this.last!.error ? Promise.reject(this.last!.error) : Promise.resolve();
     }
     const probing = this.probe(now);
     const entry = { at: now, done: probing };

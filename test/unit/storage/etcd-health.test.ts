@@ -108,6 +108,23 @@ describe('etcd health check', () => {
     expect(h.probes).to.equal(2);
   });
 
+  it('after a failed probe, the next is skipped only for a Txn answered since (one answered before it is too old to count)', async () => {
+    const h = harness(2_000);
+    h.seen = { answeredAt: 0, failedAt: 0 };
+    h.next.push(() => Promise.reject(new Error('etcd is slow')));
+    const failedAt = h.clock.now;
+    expect(await outcome(h.check.check())).to.equal('error getting data from etcd: etcd is slow');
+    h.clock.now += 1_000;
+    h.seen = { answeredAt: failedAt - 1, failedAt: 0 };
+    h.next.push(() => Promise.reject(new Error('etcd is slow')));
+    expect(await outcome(h.check.check()), 'answered before the failed probe: probed again').to.equal('error getting data from etcd: etcd is slow');
+    expect(h.probes).to.equal(2);
+    h.clock.now += 1_000;
+    h.seen = { answeredAt: h.clock.now - 100, failedAt: 0 };
+    expect(await outcome(h.check.check()), 'answered after it').to.equal('ok');
+    expect(h.probes).to.equal(2);
+  });
+
   it('a slow probe answering after a newer one does not replace the newer outcome', async () => {
     const h = harness(2_000);
     const slow = deferred();
