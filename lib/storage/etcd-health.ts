@@ -27,6 +27,8 @@ export interface EtcdHealthCheckOptions {
 
 interface Outcome { error?: Error; at: number }
 
+const settled = (o: Outcome): Promise<void> => (o.error ? Promise.reject(o.error) : Promise.resolve());
+
 export class EtcdHealthCheck {
   private readonly intervalMs: number;
   private readonly now: () => number;
@@ -50,7 +52,7 @@ export class EtcdHealthCheck {
     const last = this.last;
     const voided = last !== undefined && last.error === undefined && seen !== undefined && seen.failedAt >= last.at;
     if (now < this.nextProbeAt) {
-      if (last !== undefined && !voided) return last.error ? Promise.reject(last.error) : Promise.resolve();
+      if (last !== undefined && !voided) return settled(last);
       // No outcome to give (none yet, or voided): the probe in flight, when it was sent after the failure.
       const pending = this.pending;
       if (pending !== undefined && (last === undefined || pending.at > seen!.failedAt)) return pending.done;
@@ -59,12 +61,13 @@ export class EtcdHealthCheck {
     if (seen !== undefined && seen.answeredAt > seen.failedAt && now - seen.answeredAt <= this.intervalMs) {
       // The answer counts as a probe sent when it came; a newer probe's failure still stands.
       this.store({ at: seen.answeredAt });
-      return this.last!.error ? Promise.reject(this.last!.error) : Promise.resolve();
+      return settled(this.last!);
     }
     const probing = this.probe(now);
     const entry = { at: now, done: probing };
     this.pending = entry;
-    void probing.then(() => undefined, () => undefined).then(() => { if (this.pending === entry) this.pending = undefined; });
+    const clear = () => { if (this.pending === entry) this.pending = undefined; };
+    void probing.then(clear, clear);
     return probing;
   }
 

@@ -625,7 +625,7 @@ function onDeadline(c: Call): void {
   c.settled = true;
   c.timer = undefined;
   if (c.term >= 0) c.client.txnSettled(c);
-  c.client.health.failedAt = Date.now();
+  c.client.sawFailure();
   c.reject(sentError(fromGrpcStatus(GrpcStatus.DEADLINE_EXCEEDED, 'deadline exceeded'), true));
   c.stream.close(CANCEL);
   c.client.checkAlive(c.session);
@@ -657,7 +657,7 @@ function settle(c: Call, stream: H2Stream): void {
   const meta = c.trailers?.['grpc-status'] !== undefined ? c.trailers : c.headers;
   const status = stream.ended ? meta?.['grpc-status'] : undefined;
   if (status === undefined) {
-    c.client.health.failedAt = Date.now();
+    c.client.sawFailure();
     c.reject(transportFailure(c, stream));
     return;
   }
@@ -667,7 +667,7 @@ function settle(c: Call, stream: H2Stream): void {
     // "no leader" (the hasleader check) refuses the call before it runs: not applied.
     const noLeader = isNoLeader(code, message);
     if (noLeader) c.client.leaveMember(c.session);
-    if (noLeader || code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.DEADLINE_EXCEEDED) c.client.health.failedAt = Date.now();
+    if (noLeader || code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.DEADLINE_EXCEEDED) c.client.sawFailure();
     c.reject(sentError(fromGrpcStatus(code, message), !noLeader));
     return;
   }
@@ -684,7 +684,7 @@ function settle(c: Call, stream: H2Stream): void {
     return;
   }
   c.resolve(value);
-  if (c.term >= 0) c.client.health.answeredAt = Date.now();
+  if (c.term >= 0) c.client.sawAnswer();
   const term = (value as { header: ResponseHeader }).header.raftTerm;
   if (term !== undefined) c.client.observeTerm(c.session, term);
 }
@@ -858,8 +858,8 @@ export class EtcdKvClient implements EtcdKv {
   private readonly txns = new Set<Call>();
   /** Probes members with a stalled Txn while any Txn is in flight (checkStalledTxns). */
   private stallTimer: NodeJS.Timeout | undefined;
-  /** What this client saw of etcd (kv.ts QuorumHealth), kept up to date by the calls and sessions. */
-  readonly health: QuorumHealth = { answeredAt: 0, failedAt: 0 };
+  /** What this client saw of etcd (kv.ts QuorumHealth): sawAnswer() and sawFailure(), from the calls and sessions. */
+  private readonly health: QuorumHealth = { answeredAt: 0, failedAt: 0 };
 
   constructor(opts: EtcdClientOptions) {
     if (!opts.endpoints.length) throw new Error('EtcdKvClient needs at least one endpoint');
@@ -916,7 +916,17 @@ export class EtcdKvClient implements EtcdKv {
   }
 
   quorumHealth(): QuorumHealth {
-    return { answeredAt: this.health.answeredAt, failedAt: this.health.failedAt };
+    return { ...this.health };
+  }
+
+  /** A Txn was answered: a quorum agreed to it. */
+  sawAnswer(): void {
+    this.health.answeredAt = Date.now();
+  }
+
+  /** A call or the session failed for want of etcd (lost, deadline, Unavailable, no leader). */
+  sawFailure(): void {
+    this.health.failedAt = Date.now();
   }
 
   /** Which endpoint is in use, and whether a session is up (for logs, tests and metrics). */
@@ -1242,7 +1252,7 @@ export class EtcdKvClient implements EtcdKv {
   /** The current session `s` is lost (closed, failed, GOAWAY): the next dial starts at the next member. */
   private lose(s: H2Session): void {
     if (this.session !== s) return;
-    this.health.failedAt = Date.now();
+    this.sawFailure();
     const index = this.endpoints.findIndex((e) => e.url === this.endpointUrl);
     this.drop(s);
     this.next = (index + 1) % this.endpoints.length;
