@@ -34,6 +34,11 @@ export interface HealthChecksOptions {
   checkTimeoutMs?: number;
   /** Where failure reasons go (they are withheld from responses). Default console.warn. */
   log?: (message: string) => void;
+  /**
+   * Told each check's outcome on each whole-endpoint run (excluded checks and single-check paths
+   * are not told): the /metrics/slis indicators (lib/metrics/sli-metrics.ts).
+   */
+  observe?: (name: string, endpoint: HealthEndpoint, ok: boolean) => void;
 }
 
 /** What one check did on one request. `reason` is set only for `failed`. */
@@ -64,6 +69,7 @@ export class HealthChecks {
   private readonly livezGracePeriodMs: number;
   private readonly checkTimeoutMs: number;
   readonly log: (message: string) => void;
+  private readonly observe?: (name: string, endpoint: HealthEndpoint, ok: boolean) => void;
   private startedAt = Date.now();
   private shuttingDown = false;
 
@@ -71,6 +77,7 @@ export class HealthChecks {
     this.livezGracePeriodMs = opts.livezGracePeriodMs ?? 0;
     this.checkTimeoutMs = opts.checkTimeoutMs ?? 5000;
     this.log = opts.log ?? ((m) => console.warn(m));
+    this.observe = opts.observe;
     this.add('ping', async () => undefined);
   }
 
@@ -115,6 +122,9 @@ export class HealthChecks {
       if (excluded.has(c.name)) return { name: c.name, status: 'excluded' };
       return this.execute(c);
     }));
+    if (this.observe) {
+      for (const o of outcomes) if (o.status !== 'excluded') this.observe(o.name, endpoint, o.status === 'ok');
+    }
     const unmatchedExcludes = [...excluded].filter((n) => !checks.some((c) => c.name === n)).sort();
     return { endpoint, outcomes, unmatchedExcludes, healthy: outcomes.every((o) => o.status !== 'failed') };
   }

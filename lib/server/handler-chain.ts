@@ -28,7 +28,7 @@ import { logger } from './logger';
 import { MetricsRegistry } from '../metrics/registry';
 import { RequestMetrics } from '../metrics/request-metrics';
 import { AuthMetrics } from '../metrics/auth-metrics';
-import { installMetrics } from '../metrics/metrics-route';
+import { installMetrics, MetricsSource } from '../metrics/metrics-route';
 import { ModeChain } from '../authz/mode-chain';
 import { performance } from 'node:perf_hooks';
 import { auditFilter, AuditFilterDeps, auditInit } from '../audit/filter';
@@ -61,6 +61,8 @@ export interface AppDeps {
   goawayChance?: number;
   /** The server's metrics: request metrics are recorded here and /metrics renders it. */
   metrics: MetricsRegistry;
+  /** What /metrics/slis renders (the health checks' indicators); absent: not served. */
+  slis?: MetricsSource;
   /** The audit policy and backends (lib/audit/build.ts); absent: only the Audit-Id header. */
   audit?: AuditFilterDeps;
   /** --max-requests-inflight, --max-mutating-requests-inflight (0: unlimited), --max-inflight-exempt-masters; absent: no limits. */
@@ -195,6 +197,7 @@ export function buildApp(deps: AppDeps): Koa {
   installVersion(router);
   installHealth(router, deps.health);
   installMetrics(router, deps.metrics);
+  if (deps.slis) installMetrics(router, deps.slis, '/metrics/slis');
   installDiscovery(router, { resources: deps.resources, naming: deps.naming });
   const builtins = new Set(deps.builtins);
   installOpenApi(router, { resources: deps.documentedResources ?? deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d) });

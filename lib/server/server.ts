@@ -37,6 +37,8 @@ import { readAdmissionConfigFile } from '../admission/config-file';
 import { AdmissionMetrics } from '../admission/metrics';
 import { rbacEscalation } from '../admission/rbac-escalation';
 import { HealthChecks } from '../api/health';
+import { LogHealthCheck, winstonDrained } from '../api/log-health';
+import { HealthcheckSlis, WorkerSlis } from '../metrics/sli-metrics';
 import { buildApp } from './handler-chain';
 import { storeKey, StoreIndex } from '../api/resource-handler';
 import { NamespaceController } from '../controllers/namespace-controller';
@@ -274,7 +276,14 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const namespaces = stores.get(storeKey('', 'v1', 'namespaces')) as GenericStore;
   nsStoreHolder.store = namespaces;
 
-  const health = new HealthChecks({ livezGracePeriodMs: config.livezGracePeriodMs, log: (m) => logger.warn(m) });
+  // The checks' indicators on /metrics/slis; with --workers the primary keeps them for all workers.
+  const slis = opts.worker ? new WorkerSlis() : new HealthcheckSlis({ enabled: metrics.enabled });
+  const health = new HealthChecks({
+    livezGracePeriodMs: config.livezGracePeriodMs, log: (m) => logger.warn(m), observe: (n, e, ok) => slis.observe(n, e, ok),
+  });
+  // kube-apiserver's `log` check, listed after `ping` on all three endpoints (log-health.ts).
+  const logCheck = new LogHealthCheck({ drained: winstonDrained(logger) });
+  health.add('log', () => logCheck.check());
   // kube-apiserver's etcd checks: etcd probed at most every half timeout, and not at all while Txns are being answered (etcd-health.ts).
   const etcdCheck = (timeoutMs: number) => {
     const c = new EtcdHealthCheck({ timeoutMs, probe: () => storage.currentRevision(), evidence: () => kvClient.quorumHealth?.() });
@@ -366,7 +375,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const mutatingLimit = workerShare(config.maxMutatingRequestsInflight, opts.worker);
   const app = buildApp({
     naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
-    customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, audit: audit.filter,
+    customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, slis, audit: audit.filter,
     inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters },
     requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance,
   });
@@ -445,6 +454,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await customResources.stop();
       await authenticationInfo.stop();
       compactor.stop();
+      logCheck.stop();
       encryption?.stop();
       storageObjects.stop();
       await Promise.all(cachers.map((c) => c.stop()));

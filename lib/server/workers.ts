@@ -22,6 +22,7 @@ import { encodeWorkerRole, WORKER_ENV, WorkerRole } from './worker-role';
 import { logger } from './logger';
 import { AuditFileServer } from '../audit/shared-file';
 import { ClusterMetricsServer } from './cluster-metrics';
+import { SliMetricsServer } from '../metrics/sli-metrics';
 import { isMessage } from './ipc';
 
 /** What a worker sends the primary once it serves. */
@@ -65,6 +66,8 @@ export async function startWorkers(config: ServerConfig, argv: string[]): Promis
   const auditFiles = new AuditFileServer();
   // /metrics on any worker shows all of them, merged here (cluster-metrics.ts).
   const clusterMetrics = new ClusterMetricsServer();
+  // /metrics/slis too: the health checks' indicators of every worker, kept here (sli-metrics.ts).
+  const sliMetrics = new SliMetricsServer();
   cluster.setupPrimary({ exec: path.join(__dirname, 'main.js'), args: argv });
   const workers: (Worker | undefined)[] = new Array(config.workers).fill(undefined);
   let stopping = false;
@@ -79,6 +82,7 @@ export async function startWorkers(config: ServerConfig, argv: string[]): Promis
     workers[index] = w;
     auditFiles.attach(w);
     clusterMetrics.attach(w);
+    sliMetrics.attach(w);
     const startedAt = Date.now();
     return new Promise((resolve, reject) => {
       let served = false;

@@ -17,16 +17,16 @@ describe('etcd health checks', () => {
     before(async () => { t = await startTestServer(); });
     after(async () => { await t?.stop(); });
 
-    it('/readyz?verbose: ping, etcd, etcd-readiness first, in that order', async () => {
+    it('/readyz?verbose: ping, log, etcd, etcd-readiness first, in that order', async () => {
       const res = await t.get('/readyz?verbose');
       expect(res.status).to.equal(200);
-      expect(res.text.split('\n').slice(0, 3)).to.deep.equal(['[+]ping ok', '[+]etcd ok', '[+]etcd-readiness ok']);
+      expect(res.text.split('\n').slice(0, 4)).to.deep.equal(['[+]ping ok', '[+]log ok', '[+]etcd ok', '[+]etcd-readiness ok']);
     });
 
     for (const endpoint of ['healthz', 'livez']) {
-      it(`/${endpoint}?verbose has the etcd check and not etcd-readiness`, async () => {
+      it(`/${endpoint}?verbose: ping, log, etcd first, and not etcd-readiness`, async () => {
         const lines = (await t.get(`/${endpoint}?verbose`)).text.split('\n');
-        expect(lines).to.include('[+]etcd ok');
+        expect(lines.slice(0, 3)).to.deep.equal(['[+]ping ok', '[+]log ok', '[+]etcd ok']);
         expect(lines.filter((l) => l.includes('etcd-readiness'))).to.deep.equal([]);
       });
     }

@@ -220,6 +220,31 @@ describe('--workers: one server in several processes', function () {
     }
   });
 
+  it('/metrics/slis on either worker counts the health probes of both', async () => {
+    const [w0, w1] = await servingWorkers();
+    const a = await sessionOn(creds, portOf(creds), w0);
+    const b = await sessionOn(creds, portOf(creds), w1);
+    try {
+      const etcdOk = /^kubernetes_healthchecks_total\{(?=[^}]*name="etcd")(?=[^}]*type="readyz")(?=[^}]*status="success")[^}]*\} (\d+)$/m;
+      const count = async (c: H2Client) => {
+        const res = await c.request('GET', '/metrics/slis');
+        expect(res.status).to.equal(200);
+        return Number(etcdOk.exec(res.text)?.[1] ?? 0);
+      };
+      const before = await count(a);
+      for (let i = 0; i < 3; i++) expect((await a.request('GET', '/readyz')).status).to.equal(200);
+      for (let i = 0; i < 2; i++) expect((await b.request('GET', '/readyz')).status).to.equal(200);
+      // The outcomes reach the primary by one-way messages: wait for the last of them.
+      let viaB = 0;
+      for (let i = 0; i < 50 && viaB - before < 5; i++) viaB = await count(b);
+      expect(viaB - before, 'probes of both workers').to.equal(5);
+      expect(await count(a) - before).to.equal(5);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
   it('a worker that dies is started again; the other serves on without an error', async () => {
     const [survivor, victim] = await servingWorkers();
     const client = await sessionOn(creds, portOf(creds), survivor);

@@ -151,4 +151,19 @@ describe('health', () => {
     expect(() => checks.add('ping', async () => undefined)).to.throw();
     expect(() => checks.add('shutdown', async () => undefined)).to.throw();
   });
+
+  it('tells the observer each check run by a whole endpoint, not excluded checks nor single-check paths', async () => {
+    const seen: string[] = [];
+    const checks = new HealthChecks({ log: () => undefined, observe: (name, endpoint, ok) => seen.push(`${endpoint}/${name}=${ok}`) });
+    checks.add('etcd', failing);
+    checks.add('informer-sync', async () => undefined, { readyz: true });
+    s = await serve(checks);
+    expect((await get(s, '/readyz')).status).to.equal(500);
+    expect((await get(s, '/livez?exclude=etcd')).status).to.equal(200);
+    expect((await get(s, '/readyz/informer-sync')).status).to.equal(200);
+    expect(seen).to.deep.equal([
+      'readyz/ping=true', 'readyz/etcd=false', 'readyz/informer-sync=true', 'readyz/shutdown=true',
+      'livez/ping=true',
+    ]);
+  });
 });
