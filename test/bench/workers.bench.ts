@@ -30,6 +30,8 @@ import { startTestEtcd } from '../helpers/etcd-harness';
 const NAME = 'workers';
 const CONCURRENCY = 64;
 const ROUNDS = 4;
+/** Untimed operations of each kind per side before the first cell (crud.bench.ts's count). */
+const WARM_UP_OPS = (quick: boolean) => (quick ? 200 : 2_000);
 const WATCHERS = 200;
 const WATCH_CONNECTIONS = 20;
 const SIDES = ['w1', 'w2', 'w3'] as const;
@@ -90,9 +92,14 @@ export const workersBench: Benchmark = {
       const stored = await etcd.kv.range({ key: Buffer.from(`/registry/configmaps/${namespace}/bench-shape`) });
       if (stored.kvs.length !== 1) throw new Error('the server did not store the ConfigMap under /registry/configmaps/');
       const raw = new RawEtcdCrud(etcd, '/bench-raw/configmaps/bench-workers/', stored.kvs[0].value);
-      // Warm-up of every server (every worker: 64 connections) and the raw client.
-      const warm = { durationMs: 0, maxIterations: 400, minIterations: 400, concurrency: CONCURRENCY };
-      for (const s of SIDES) await timedLoop(async (i) => { await crud(s, 'h1').create(`${s}-warm-${i}`, i); }, warm);
+      // Warm-up of every server (every worker: 64 connections) and the raw client, as crud.bench.ts's:
+      // creates and gets at c=64, so that each server's code is compiled before anything is timed
+      // (with 400 creates, the first rounds measured servers still compiling).
+      const warm = { durationMs: 0, maxIterations: WARM_UP_OPS(ctx.quick), minIterations: WARM_UP_OPS(ctx.quick), concurrency: CONCURRENCY };
+      for (const s of SIDES) {
+        await timedLoop(async (i) => { await crud(s, 'h1').create(`${s}-warm-${i}`, i); }, warm);
+        await timedLoop(async (i) => { await crud(s, 'h1').get(`${s}-warm-${i}`, true); }, warm);
+      }
       await timedLoop(async (i) => { await raw.create(`warm-${i}`, i); }, warm);
 
       const perRound: LoopOptions = { durationMs: cellMs / rounds, maxIterations: 10_000_000, minIterations: 2 * CONCURRENCY, concurrency: CONCURRENCY };
@@ -154,6 +161,7 @@ export const workersBench: Benchmark = {
       for (const s of SIDES) {
         h2[s] = new Http2ApiClient(conns[s], 1);
         cruds.h2[s] = new ServerCrud(h2[s], namespace);
+        await timedLoop(async (i) => { await crud(s, 'h2').create(`${s}-h2-warm-${i}`, i); }, warm);
       }
       rowsOf(`create c=${CONCURRENCY} HTTP/2 (one session)`, await measure('create HTTP/2', (s, round) => async (i) => {
         if (s === 'raw') { await raw.create(`h2-${rawSeq++}`, i); return; }
