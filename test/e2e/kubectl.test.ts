@@ -130,7 +130,12 @@ describe('kubectl against the server process', function () {
 
   it('get --raw /readyz?verbose, api-resources and version work', async () => {
     const readyz = await ok(['get', '--raw', '/readyz?verbose']);
-    expect(readyz.stdout).to.include('[+]etcd ok').and.include('readyz check passed');
+    expect(readyz.stdout.split('\n').slice(0, 3)).to.deep.equal(['[+]ping ok', '[+]log ok', '[+]etcd ok']);
+    expect(readyz.stdout).to.include('readyz check passed');
+    // The probe above was counted on /metrics/slis, as kube-apiserver counts it.
+    const slis = (await ok(['get', '--raw', '/metrics/slis'])).stdout;
+    expect(slis).to.match(/^kubernetes_healthchecks_total\{name="etcd",type="readyz",status="success"\} [1-9]\d*$/m);
+    expect(slis).to.match(/^kubernetes_healthcheck\{name="log",type="readyz"\} 1$/m);
 
     const resources = parseTable((await ok(['api-resources'])).stdout);
     expect(resources.columns).to.include.members(['NAME', 'SHORTNAMES', 'NAMESPACED', 'KIND']);
