@@ -16,7 +16,7 @@ import { planGet } from './read-plan';
 import { openReadSource } from './read-source';
 import { UpdateOptions, WriteOptions } from './options';
 import { ManagedFieldsEntry, setManagedFields, updateManagedFields } from '../fieldmanager/managed-fields';
-import { carryOverUpdateFields, clone, fillCreateFields, generateNameFrom, now } from './system-fields';
+import { carryOverUpdateFields, clone, fillCreateFields, generateNameFrom, now, omitEmptyMetadata } from './system-fields';
 
 export interface StoreDeps {
   storage: Storage;
@@ -149,6 +149,7 @@ export class GenericStore {
 
   async create(ctx: StrategyContext, input: ApiObject, opts: WriteOptions): Promise<ApiObject> {
     let obj = clone(input);
+    omitEmptyMetadata(obj);
     let meta = (obj.metadata ??= {}) as ObjectMeta;
     if (meta.resourceVersion) throw errors.badRequest('resourceVersion should not be set on objects to be created');
     if (this.def.namespaced) meta.namespace = ctx.namespace;
@@ -239,6 +240,7 @@ export class GenericStore {
           throw errors.conflict(this.gr, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current.metadata?.uid}`);
         }
         const obj = sub?.applyUpdate ? sub.applyUpdate(clone(input), clone(current)) : clone(input);
+        omitEmptyMetadata(obj);
         obj.metadata ??= {};
         // Apply computed the entries itself (trackFields false); a subresource's copy must keep them.
         if (sub?.applyUpdate && opts.trackFields === false) setManagedFields(obj, (input.metadata?.managedFields ?? []) as ManagedFieldsEntry[]);

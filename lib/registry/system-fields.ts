@@ -54,6 +54,29 @@ export function fillCreateFields(obj: ApiObject, tracksGeneration: boolean): voi
   else delete meta.generation;
 }
 
+/** ObjectMeta's fields Go writes only when not empty (`omitempty` on a value, or a nil pointer). */
+const OMITTED_WHEN_EMPTY = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation',
+  'labels', 'annotations', 'ownerReferences', 'finalizers'] as const;
+/** Pointers (`*Time`, `*int64`): left out when null, kept when zero. `creationTimestamp` is a Time value written as null when zero: the server always sets it. */
+const OMITTED_WHEN_NULL = ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const;
+
+const isEmptyValue = (v: unknown): boolean => v === null || v === '' || v === 0
+  || (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && Object.keys(v as object).length === 0);
+
+/**
+ * In place, `obj.metadata` as kube-apiserver has it once decoded into ObjectMeta: empty labels,
+ * annotations, finalizers and owner references, empty strings, a zero generation and nulls are
+ * absent. (A client's `annotations: {}` would otherwise be stored, and `kubectl diff` would show
+ * it as a change the server does not make.) managedFields is the field manager's: an empty list
+ * there is a request to reset it.
+ */
+export function omitEmptyMetadata(obj: ApiObject): void {
+  const meta = obj.metadata as Record<string, unknown> | undefined;
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return;
+  for (const k of OMITTED_WHEN_EMPTY) if (k in meta && isEmptyValue(meta[k])) delete meta[k];
+  for (const k of OMITTED_WHEN_NULL) if (meta[k] === null) delete meta[k];
+}
+
 /** Copy fields only the server changes from the stored object onto the incoming one. */
 export function carryOverUpdateFields(obj: ApiObject, old: ApiObject): void {
   const meta = obj.metadata as ObjectMeta;

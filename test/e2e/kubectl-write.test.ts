@@ -125,6 +125,30 @@ describe('kubectl write commands against the server process', function () {
     expect(stored.data).to.deep.equal({ k: 'v' });
   });
 
+  it('diff of an unchanged object exits 0; with a change, exits 1 showing only that change', async () => {
+    // Created without kubectl's last-applied annotation: diff's merge sends `annotations: {}`,
+    // which kube-apiserver decodes into ObjectMeta as no annotations at all.
+    await ok(['create', 'configmap', 'diffed', '-n', NS, '--from-literal=a=1']);
+    const live = JSON.parse((await ok(['get', 'configmap', 'diffed', '-n', NS, '-o', 'json'])).stdout);
+    const unchanged = await e2e.kubectl(['diff', '-f', manifest('diff-same.yaml', live)]);
+    expect(unchanged.code, unchanged.stdout + unchanged.stderr).to.equal(0);
+    expect(unchanged.stdout).to.equal('');
+
+    const diff = await e2e.kubectl(['diff', '-f', manifest('diff-changed.yaml', { ...live, data: { a: '2' } })]);
+    expect(diff.code, diff.stderr).to.equal(1);
+    const lines = diff.stdout.split('\n').filter((l) => /^[-+][^-+]/.test(l));
+    expect(lines).to.deep.equal(['-  a: "1"', '+  a: "2"']);
+  });
+
+  it('removing the last label, annotation or finalizer leaves no empty map or list behind', async () => {
+    await ok(['create', '-f', manifest('emptied.yaml', configMap('emptied', { k: 'v' }, { labels: { only: 'x' }, annotations: { note: 'n' }, finalizers: ['example.com/hold'] }))]);
+    await ok(['label', 'configmap', 'emptied', '-n', NS, 'only-']);
+    await ok(['annotate', 'configmap', 'emptied', '-n', NS, 'note-']);
+    await ok(['patch', 'configmap', 'emptied', '-n', NS, '--type', 'json', '-p', '[{"op":"remove","path":"/metadata/finalizers/0"}]']);
+    const raw = JSON.parse((await ok(['get', '--raw', `/api/v1/namespaces/${NS}/configmaps/emptied`])).stdout);
+    expect(raw.metadata).to.not.have.any.keys('labels', 'annotations', 'finalizers');
+  });
+
   it('edit with EDITOR set to a script that rewrites a value', async () => {
     await ok(['create', '-f', manifest('edit.yaml', configMap('edited', { mode: 'slow', keep: 'me' }))]);
     const before = await getJson('edited');

@@ -160,6 +160,26 @@ describe('CRUD over HTTPS', () => {
       expect(second.body.metadata.uid).to.not.equal(first.metadata.uid);
     });
 
+    it('metadata as ObjectMeta decodes it: empty maps, lists and strings and nulls are not stored, on create and update', async () => {
+      const created = await t.post(cmPath(NS), {
+        apiVersion: 'v1', kind: 'ConfigMap', data: { k: 'v' },
+        metadata: { name: 'meta-empties', generateName: '', uid: '', labels: {}, annotations: null, finalizers: [], ownerReferences: [], deletionTimestamp: null },
+      });
+      expect(created.status, created.text).to.equal(201);
+      const keys = ['generateName', 'labels', 'annotations', 'finalizers', 'ownerReferences', 'deletionTimestamp'];
+      expect(created.body.metadata).to.not.have.any.keys(...keys);
+      expectServerMetadata(created.body.metadata);
+      const put = await t.put(cmPath(NS, 'meta-empties'), { ...created.body, metadata: { ...created.body.metadata, labels: {}, annotations: { a: '1' }, finalizers: null } });
+      expect(put.status, put.text).to.equal(200);
+      expect(put.body.metadata.annotations).to.deep.equal({ a: '1' });
+      expect(put.body.metadata).to.not.have.any.keys('labels', 'finalizers');
+      // A merge patch that removes the last annotation leaves no `annotations: {}`.
+      const patched = await t.request('PATCH', cmPath(NS, 'meta-empties'), { raw: '{"metadata":{"annotations":{"a":null}}}', headers: { 'content-type': 'application/merge-patch+json' } });
+      expect(patched.status, patched.text).to.equal(200);
+      expect(patched.body.metadata).to.not.have.property('annotations');
+      expect((await t.get(cmPath(NS, 'meta-empties'))).body.metadata).to.not.have.any.keys(...keys);
+    });
+
     it('generateName: the name is the prefix plus 5 characters, valid, unique and retrievable', async () => {
       const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-' } };
       const a = await t.post(cmPath(NS), body);

@@ -5,6 +5,7 @@
  * defaults applied again. A patch that cannot be decoded is the webhook's fault (failurePolicy
  * applies); one that cannot be applied is an internal error.
  */
+import { omitEmptyMetadata } from '../../registry/system-fields';
 import { dropUnknownFields } from '../../api/field-validation';
 import { ApiError, errors } from '../../meta/api-errors';
 import { applyJsonPatch } from '../../fieldmanager/json-patch';
@@ -60,6 +61,8 @@ export function applyWebhookPatch(def: ResourceDef, current: ApiObject, ops: unk
     else meta[field] = before[field];
   }
   out.metadata = meta;
+  // Decoded as kube-apiserver decodes it: a webhook's `annotations: {}` is no annotation.
+  omitEmptyMetadata(out);
   def.strategy.default?.(out);
   return { object: out, changed };
 }
