@@ -14,6 +14,7 @@ import { csiDriverResource } from '../registry/storage/csi-drivers';
 import { csiNodeResource } from '../registry/storage/csi-nodes';
 import { csiStorageCapacityResource } from '../registry/storage/csi-storage-capacities';
 import { serviceAccountResource } from '../registry/core/service-accounts';
+import { eventResource } from '../registry/core/events';
 import { roleResource } from '../registry/rbac/roles';
 import { clusterRoleResource } from '../registry/rbac/cluster-roles';
 import { roleBindingResource } from '../registry/rbac/role-bindings';
@@ -32,7 +33,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
-    csiStorageCapacityResource(naming), serviceAccountResource(naming),
+    csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(),
     tokenReviewResource(naming), selfSubjectReviewResource(naming), ...authorizationResources(naming),
     clusterRoleResource(naming), clusterRoleBindingResource(naming), roleResource(naming), roleBindingResource(naming),
     ...webhookConfigurationResources(naming), certificateSigningRequestResource(naming),
