@@ -10,7 +10,7 @@
  * Watches and the revision probe are not requests of a resource and are not recorded.
  */
 import { performance } from 'node:perf_hooks';
-import { CasResult, RangeOptions, RangeResult, Storage, WatchHandle, WatchHandlers, WatchOptions, KeyValue } from '../storage/interfaces';
+import { CasResult, PutOptions, RangeOptions, RangeResult, Storage, WatchHandle, WatchHandlers, WatchOptions, KeyValue } from '../storage/interfaces';
 import { MetricsRegistry } from './registry';
 import { WatchMetrics } from './watch-metrics';
 
@@ -86,12 +86,12 @@ export class MeasuredStorage implements Storage {
     return this.measure(opts?.countOnly ? 'listWithCount' : 'list', performance.now(), this.inner.range(prefix, opts));
   }
 
-  create(key: string, value: Buffer): Promise<CasResult> {
-    return this.measure('create', performance.now(), this.inner.create(key, value));
+  create(key: string, value: Buffer, opts?: PutOptions): Promise<CasResult> {
+    return this.measure('create', performance.now(), this.inner.create(key, value, opts));
   }
 
-  update(key: string, value: Buffer, modRevision: number): Promise<CasResult> {
-    return this.measure('update', performance.now(), this.inner.update(key, value, modRevision));
+  update(key: string, value: Buffer, modRevision: number, opts?: PutOptions): Promise<CasResult> {
+    return this.measure('update', performance.now(), this.inner.update(key, value, modRevision, opts));
   }
 
   delete(key: string, modRevision: number): Promise<CasResult> {

@@ -5,7 +5,7 @@
  * read-many and delete pipelines.
  */
 import { ApiObject, ObjectMeta, ResourceDef, StrategyContext, apiVersionOf } from '../scheme/types';
-import { Storage, KeyValue } from '../storage/interfaces';
+import { Storage, KeyValue, PutOptions } from '../storage/interfaces';
 import { decodeKv, encodeForStorage, withStoredForm } from '../scheme/storage-codec';
 import { GroupResource, errors } from '../meta/api-errors';
 import { FieldError, fieldErrors } from '../meta/field-errors';
@@ -141,6 +141,11 @@ export class GenericStore {
     return this.def.strategy.decorate || (v && !v.servesStored(value)) ? out : withStoredForm(out, value, revision);
   }
 
+  /** How this kind's keys are written: with a lease when its objects expire (Event). */
+  private putOptions(): PutOptions | undefined {
+    return this.def.ttlSeconds ? { ttlSeconds: this.def.ttlSeconds } : undefined;
+  }
+
   /** Sets kind/apiVersion and applies the strategy's output shaping. */
   output(obj: ApiObject): ApiObject {
     const shaped = this.def.strategy.decorate ? this.def.strategy.decorate(obj) : obj;
@@ -176,7 +181,7 @@ export class GenericStore {
     for (let attempt = 0; ; attempt++) {
       const key = this.key(ctx.namespace, meta.name as string);
       const { stored, value } = await this.storedForm(obj);
-      const res = await this.storage.create(key, value);
+      const res = await this.storage.create(key, value, this.putOptions());
       if (res.ok) {
         meta.resourceVersion = String(res.revision);
         return this.outputWritten(obj, stored, value, res.revision);
@@ -341,7 +346,7 @@ export class GenericStore {
     }
     const res = value === undefined
       ? await this.storage.delete(kv.key, kv.modRevision)
-      : await this.storage.update(kv.key, value, kv.modRevision);
+      : await this.storage.update(kv.key, value, kv.modRevision, this.putOptions());
     if (!res.ok) {
       if (!res.current) throw errors.notFound(this.gr, name);
       if (conflictIsFinal) throw errors.modified(this.gr, name);

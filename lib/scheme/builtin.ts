@@ -27,13 +27,16 @@ import { certificateSigningRequestResource } from '../registry/certificates/cert
 import { leaseResource } from '../registry/coordination/leases';
 import { customResourceDefinitionResource } from '../registry/apiextensions/custom-resource-definitions';
 
-/** `gates`: the --feature-gates the kinds read (defaults when omitted). */
-export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates()): ResourceDef[] {
+/**
+ * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
+ * --event-ttl in seconds (absent or 0: events do not expire).
+ */
+export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates(), opts: { eventTtlSeconds?: number } = {}): ResourceDef[] {
   return [
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
-    csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(),
+    csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),
     tokenReviewResource(naming), selfSubjectReviewResource(naming), ...authorizationResources(naming),
     clusterRoleResource(naming), clusterRoleBindingResource(naming), roleResource(naming), roleBindingResource(naming),
     ...webhookConfigurationResources(naming), certificateSigningRequestResource(naming),

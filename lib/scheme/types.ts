@@ -134,6 +134,8 @@ export interface ResourceDef {
   strategy: Strategy;
   /** DELETE answers a Status (ConfigMap, Secret) rather than the object. */
   deleteReturnsStatus: boolean;
+  /** Objects expire this many seconds after their last write (Event: `--event-ttl`); absent: never. */
+  ttlSeconds?: number;
   /** Name validation: DNS subdomain (default), DNS label, or path segment. */
   nameValidation: 'dns-subdomain' | 'dns-label' | 'path-segment';
   /** The kind's structural schema (patch strategies, list/map types, OpenAPI). */

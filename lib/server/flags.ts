@@ -132,6 +132,8 @@ export interface ServerConfig {
   // --- A: etcd client fail-over ---
   /** --etcd-keepalive-interval / --etcd-keepalive-timeout: the liveness probe of an idle etcd connection (0 interval: none). */
   etcdKeepaliveIntervalMs: number; etcdKeepaliveTimeoutMs: number;
+  /** --event-ttl: how long events are kept after their last write (an etcd lease); 0: until deleted. */
+  eventTtlMs: number;
   /** --etcd-healthcheck-timeout / --etcd-readycheck-timeout: the etcd checks' timeouts (each probes etcd at most every half of it). */
   etcdHealthcheckTimeoutMs: number; etcdReadycheckTimeoutMs: number;
   // --- E: encryption at rest ---
@@ -618,6 +620,9 @@ export const FLAGS: readonly FlagDef[] = [
   flag('etcd-keepalive-timeout', 'etcdKeepaliveTimeoutMs', duration, 1_000,
     'How long the etcd liveness probe may go unanswered before the connection is dropped.',
     { check: (v) => (v > 0 ? undefined : 'must be greater than 0') }),
+  flag('event-ttl', 'eventTtlMs', duration, 3_600_000,
+    'Amount of time to retain events. Whole seconds; 0 keeps them until deleted.',
+    { check: (v) => (v >= 0 ? undefined : 'must be greater than or equal to 0') }),
   flag('etcd-healthcheck-timeout', 'etcdHealthcheckTimeoutMs', duration, 2_000,
     'The timeout to use when checking etcd health (the etcd check of /healthz, /livez and /readyz). etcd is probed at most every half of it; checks in between give the newest probe\'s outcome.',
     { check: (v) => (v > 0 ? undefined : 'must be greater than 0') }),

@@ -148,7 +148,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   if (pending.length) logger.warn('these flags are accepted but have no effect yet', { flags: pending });
   const gates = new FeatureGates(config.featureGates);
   // Before anything starts: a bad --runtime-config key stops the start with nothing to clean up.
-  const runtime = applyRuntimeConfig(builtinResources(naming, gates), config, naming);
+  const runtime = applyRuntimeConfig(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000) }), config, naming);
   if (runtime.disabledGroupVersions.length || runtime.disabledResources.length) {
     logger.info('--runtime-config: not served', { groupVersions: runtime.disabledGroupVersions, resources: runtime.disabledResources });
   }

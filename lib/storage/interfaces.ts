@@ -85,15 +85,24 @@ export interface WatchHandle {
   close(): Promise<void>;
 }
 
+/** How a key is put. */
+export interface PutOptions {
+  /**
+   * The key is deleted by etcd this many seconds after this write (at most a minute or 5% later:
+   * leases are shared by the writes of that window, as kube-apiserver shares them). Events use it.
+   */
+  ttlSeconds?: number;
+}
+
 export interface Storage {
   /** One key; `kv` is absent when the key does not exist at that revision. */
   get(key: string, opts?: { revision?: number }): Promise<{ kv?: KeyValue; revision: number }>;
   /** Keys under `prefix` (which must end in '/'), in key order. */
   range(prefix: string, opts?: RangeOptions): Promise<RangeResult>;
   /** Put only if the key does not exist. On failure `current` is the existing key. */
-  create(key: string, value: Buffer): Promise<CasResult>;
+  create(key: string, value: Buffer, opts?: PutOptions): Promise<CasResult>;
   /** Put only if the key's mod_revision equals `modRevision`. On failure `current` is the key now (absent if deleted). */
-  update(key: string, value: Buffer, modRevision: number): Promise<CasResult>;
+  update(key: string, value: Buffer, modRevision: number, opts?: PutOptions): Promise<CasResult>;
   /** Delete only if the key's mod_revision equals `modRevision`. */
   delete(key: string, modRevision: number): Promise<CasResult>;
   /** Watch keys under `prefix` for changes after `afterRevision`. */

@@ -11,7 +11,7 @@
  * again. The watch cache then re-lists until the value is readable or gone (each attempt a 500 of
  * `unable to transform key`), and recovers by itself once it is.
  */
-import { CasResult, KeyValue, RangeOptions, RangeResult, Storage, StorageEvent, WatchHandle, WatchHandlers, WatchOptions } from './interfaces';
+import { CasResult, KeyValue, PutOptions, RangeOptions, RangeResult, Storage, StorageEvent, WatchHandle, WatchHandlers, WatchOptions } from './interfaces';
 import { StorageError } from './errors';
 import { ValueTransformer } from './value/transformer';
 
@@ -60,12 +60,12 @@ export class TransformingStorage implements Storage {
     return { ...r, kvs: r.kvs.map((kv) => this.read(kv, true)) };
   }
 
-  async create(key: string, value: Buffer): Promise<CasResult> {
-    return this.cas(await this.inner.create(key, this.write(key, value)));
+  async create(key: string, value: Buffer, opts?: PutOptions): Promise<CasResult> {
+    return this.cas(await this.inner.create(key, this.write(key, value), opts));
   }
 
-  async update(key: string, value: Buffer, modRevision: number): Promise<CasResult> {
-    return this.cas(await this.inner.update(key, this.write(key, value), modRevision));
+  async update(key: string, value: Buffer, modRevision: number, opts?: PutOptions): Promise<CasResult> {
+    return this.cas(await this.inner.update(key, this.write(key, value), modRevision, opts));
   }
 
   async delete(key: string, modRevision: number): Promise<CasResult> {

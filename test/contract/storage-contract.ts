@@ -67,6 +67,7 @@ class TxnLog implements EtcdKv {
   constructor(private readonly inner: EtcdKv) {}
   range: EtcdKv['range'] = (req) => this.inner.range(req);
   compact: EtcdKv['compact'] = (rev, physical) => this.inner.compact(rev, physical);
+  leaseGrant: EtcdKv['leaseGrant'] = (ttl) => this.inner.leaseGrant(ttl);
   watch: EtcdKv['watch'] = (req, handler) => this.inner.watch(req, handler);
   close: EtcdKv['close'] = () => this.inner.close();
   async txn(req: TxnRequest): Promise<TxnResponse> {
@@ -191,6 +192,25 @@ export function describeStorageContract(name: string, make: MakeKv): void {
         const gone = await storage.update(`${p}a`, b('v3'), u.revision);
         expect(gone.ok).to.equal(false);
         if (!gone.ok) expect(gone.current).to.equal(undefined);
+      });
+
+      it('a key written with ttlSeconds is deleted by etcd when its lease ends; an update renews it; others stay', async () => {
+        const granted = await storage['kv'].leaseGrant(30);
+        expect(typeof granted.id).to.equal('bigint');
+        expect(granted.id > 0n).to.equal(true);
+        expect(granted.ttl).to.equal(30);
+        const c = await storage.create(`${p}short`, b('v1'), { ttlSeconds: 2 });
+        expect(c.ok).to.equal(true);
+        await storage.create(`${p}kept`, b('v1'));
+        await sleep(1_200);
+        // Written again: a new lease of its own, counted from now.
+        expect((await storage.update(`${p}short`, b('v2'), c.revision, { ttlSeconds: 2 })).ok).to.equal(true);
+        await sleep(1_200);
+        expect((await storage.get(`${p}short`)).kv?.value.toString(), 'renewed by the update').to.equal('v2');
+        const deadline = Date.now() + 10_000;
+        while ((await storage.get(`${p}short`)).kv && Date.now() < deadline) await sleep(200);
+        expect((await storage.get(`${p}short`)).kv, 'expired').to.equal(undefined);
+        expect((await storage.get(`${p}kept`)).kv?.value.toString()).to.equal('v1');
       });
 
       it('get of a missing key has no kv and the current revision', async () => {

@@ -105,3 +105,34 @@ describe('core/v1 Event', function () {
     expect([type, reason, object, subobject, source, message, count, name]).to.deep.equal(['Warning', 'Done', 'configmap/alpha', '', 'example.com/ctl, ctl-0', 'done', 4, 'new.1']);
   });
 });
+
+describe('--event-ttl', function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer(['--event-ttl=2s']);
+    expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);
+  });
+  after(async () => { await t?.stop(); });
+
+  it('etcd deletes an event that long after its last write (the watch cache sees it go); other kinds stay', async () => {
+    expect((await t.post(EVENTS, oldStyle('brief.1', 'alpha'))).status).to.equal(201);
+    expect((await t.post(`/api/v1/namespaces/${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stays' } })).status).to.equal(201);
+    await new Promise((r) => setTimeout(r, 1_200));
+    // Written again: its time starts over.
+    expect((await t.put(`${EVENTS}/brief.1`, { ...oldStyle('brief.1', 'alpha'), count: 5 })).status).to.equal(200);
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect((await t.get(`${EVENTS}/brief.1`)).status, 'renewed by the update').to.equal(200);
+    const deadline = Date.now() + 15_000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      // resourceVersion=0: from the watch cache, which learns of the expiry from etcd's watch.
+      status = (await t.get(`${EVENTS}/brief.1?resourceVersion=0`)).status;
+    }
+    expect(status, 'expired').to.equal(404);
+    expect((await t.get(`${EVENTS}/brief.1`)).status).to.equal(404);
+    expect((await t.get(`/api/v1/namespaces/${NS}/configmaps/stays`)).status).to.equal(200);
+  });
+});
+

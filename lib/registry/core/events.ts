@@ -4,7 +4,8 @@
  * prints. Kubernetes' core/v1 rules (legacyValidateEvent): the event's namespace must match its
  * object's; an event with `eventTime` set (the newer form) needs `reportingComponent`,
  * `reportingInstance`, `action` and `reason`, with length limits. PUT may create; updates need no
- * resourceVersion; names are path segments. The table is kubectl's LAST SEEN TYPE REASON OBJECT
+ * resourceVersion; names are path segments; with --event-ttl each write attaches the event to an
+ * etcd lease, so etcd deletes it that long after its last write. The table is kubectl's LAST SEEN TYPE REASON OBJECT
  * MESSAGE, with SUBOBJECT, SOURCE, FIRST SEEN, COUNT and NAME for `-o wide`.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
@@ -143,9 +144,10 @@ const eventTable: TableColumns = {
   },
 };
 
-/** The core/v1 Event kind. */
-export function eventResource(): ResourceDef {
+/** The core/v1 Event kind; `ttlSeconds` (--event-ttl): events expire that long after their last write. */
+export function eventResource(ttlSeconds?: number): ResourceDef {
   return {
+    ...(ttlSeconds ? { ttlSeconds } : {}),
     group: '', version: 'v1', kind: 'Event', listKind: 'EventList', resource: 'events', singular: 'event',
     namespaced: true, shortNames: ['ev'], categories: [],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],

@@ -81,6 +81,15 @@ export interface RangeRequest {
 export interface PutRequest {
   key: Buffer;
   value: Buffer;
+  /** An etcd lease (int64) the key is attached to: the key is deleted when the lease expires. */
+  lease?: bigint;
+}
+
+/** LeaseGrant's answer: the lease's ID (an int64) and the TTL etcd granted, in seconds. */
+export interface LeaseGrantResponse {
+  header: ResponseHeader;
+  id: bigint;
+  ttl: number;
 }
 
 export interface DeleteRangeRequest {
@@ -250,12 +259,34 @@ function writeRange(buf: Buffer, pos: number, r: RangeRequest): number {
 }
 
 function putSize(p: PutRequest): number {
-  return (p.key.length ? bytesSize(p.key) : 0) + (p.value.length ? bytesSize(p.value) : 0);
+  return (p.key.length ? bytesSize(p.key) : 0) + (p.value.length ? bytesSize(p.value) : 0) + (p.lease ? 1 + bigVarintSize(p.lease) : 0);
 }
 
 function writePut(buf: Buffer, pos: number, p: PutRequest): number {
   if (p.key.length) pos = writeBytes(buf, pos, 0x0a, p.key); // 1 key
   if (p.value.length) pos = writeBytes(buf, pos, 0x12, p.value); // 2 value
+  if (p.lease) { // 3 lease
+    buf[pos++] = 0x18;
+    pos = writeBigVarint(buf, pos, p.lease);
+  }
+  return pos;
+}
+
+/** An int64 as a varint (a lease ID may exceed 2^53); negative values take ten bytes. */
+function bigVarintSize(v: bigint): number {
+  let x = BigInt.asUintN(64, v);
+  let n = 1;
+  while (x > 0x7fn) { x >>= 7n; n++; }
+  return n;
+}
+
+function writeBigVarint(buf: Buffer, pos: number, v: bigint): number {
+  let x = BigInt.asUintN(64, v);
+  while (x > 0x7fn) {
+    buf[pos++] = Number(x & 0x7fn) | 0x80;
+    x >>= 7n;
+  }
+  buf[pos++] = Number(x);
   return pos;
 }
 
@@ -367,6 +398,13 @@ export function encodeTxnRequest(t: TxnRequest): Buffer {
   return done(buf, pos);
 }
 
+export function encodeLeaseGrantRequest(ttlSeconds: number): Buffer {
+  const buf = frame(ttlSeconds ? 1 + varintSize(ttlSeconds) : 0);
+  let pos = 5;
+  if (ttlSeconds) pos = writeUint(buf, pos, 0x08, ttlSeconds); // 1 TTL
+  return done(buf, pos);
+}
+
 export function encodeCompactionRequest(revision: number, physical: boolean): Buffer {
   const buf = frame((revision ? 1 + varintSize(revision) : 0) + (physical ? 2 : 0));
   let pos = 5;
@@ -396,6 +434,17 @@ export class Reader {
       v += (b & 0x7f) * mul;
       if (b < 0x80) return v;
       mul *= 0x80;
+    }
+  }
+
+  /** A varint as an int64 (a lease ID may exceed 2^53). */
+  varintBig(): bigint {
+    let v = 0n;
+    for (let shift = 0n; ; shift += 7n) {
+      if (shift > 63n || this.pos >= this.end) throw new Error('malformed varint');
+      const b = this.buf[this.pos++];
+      v |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return BigInt.asIntN(64, v);
     }
   }
 
@@ -555,6 +604,27 @@ export function decodeTxnResponse(msg: Buffer): TxnResponse {
   return { header: header ?? NO_HEADER(), succeeded, responses };
 }
 
+export function decodeLeaseGrantResponse(msg: Buffer): LeaseGrantResponse {
+  const r = new Reader(msg, msg.length);
+  let header: ResponseHeader | undefined;
+  let id = 0n;
+  let ttl = 0;
+  let error = '';
+  while (r.pos < msg.length) {
+    const tag = r.tag();
+    switch (tag) {
+      case 0x0a: header = decodeHeader(r, r.delimited()); break; // 1 header
+      case 0x10: id = r.varintBig(); break; // 2 ID
+      case 0x18: ttl = r.varint(); break; // 3 TTL
+      case 0x22: error = r.bytes().toString('utf8'); break; // 4 error
+      default: r.skip(tag);
+    }
+  }
+  endOf(r, msg.length);
+  if (error) throw new StorageError('Internal', `etcd refused a lease: ${error}`);
+  return { header: header ?? NO_HEADER(), id, ttl };
+}
+
 export function decodeCompactionResponse(msg: Buffer): CompactResponse {
   return decodePut(new Reader(msg, msg.length), msg.length);
 }
@@ -582,7 +652,7 @@ const STALLED_TXN_MS = 250;
 type Decoder = (msg: Buffer) => unknown;
 
 /** The calls and streams this client makes; each has a header block per endpoint (Endpoint.blocks). */
-type CallKind = 'range' | 'txn' | 'compact' | 'watch' | 'probe';
+type CallKind = 'range' | 'txn' | 'compact' | 'leaseGrant' | 'watch' | 'probe';
 
 /** One call in flight: its stream's handler. */
 class Call implements H2StreamHandler {
@@ -748,6 +818,7 @@ const PATHS: Record<CallKind, string> = {
   range: '/etcdserverpb.KV/Range',
   txn: '/etcdserverpb.KV/Txn',
   compact: '/etcdserverpb.KV/Compact',
+  leaseGrant: '/etcdserverpb.Lease/LeaseGrant',
   watch: '/etcdserverpb.Watch/Watch',
   probe: '/etcdserverpb.KV/Range',
 };
@@ -913,6 +984,10 @@ export class EtcdKvClient implements EtcdKv {
 
   compact(revision: number, physical = false): Promise<CompactResponse> {
     return this.unary('compact', encodeCompactionRequest(revision, physical), decodeCompactionResponse, this.timeoutMs) as Promise<CompactResponse>;
+  }
+
+  leaseGrant(ttlSeconds: number): Promise<LeaseGrantResponse> {
+    return this.unary('leaseGrant', encodeLeaseGrantRequest(ttlSeconds), decodeLeaseGrantResponse, this.timeoutMs) as Promise<LeaseGrantResponse>;
   }
 
   quorumHealth(): QuorumHealth {

@@ -20,10 +20,10 @@
  *   Reflector) knows the revision it reached and watches again from there. close() ends
  *   deliveries at once, without onError.
  */
-import type { CompactResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse } from './kv-client';
+import type { CompactResponse, LeaseGrantResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse } from './kv-client';
 import type { WatchCreateRequest, WatchStreamHandler } from './watch-stream';
 
-export type { CompactResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse, WatchCreateRequest, WatchStreamHandler };
+export type { CompactResponse, LeaseGrantResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse, WatchCreateRequest, WatchStreamHandler };
 
 /** An open watch. */
 export interface EtcdKvWatch {
@@ -42,6 +42,8 @@ export interface EtcdKv {
   range(req: RangeRequest): Promise<RangeResponse>;
   txn(req: TxnRequest): Promise<TxnResponse>;
   compact(revision: number, physical?: boolean): Promise<CompactResponse>;
+  /** A new lease of `ttlSeconds` (keys put with it are deleted when it expires). */
+  leaseGrant(ttlSeconds: number): Promise<LeaseGrantResponse>;
   /** Resolves once etcd has created the watch; rejects with a StorageError when it cannot. */
   watch(req: WatchCreateRequest, handler: WatchStreamHandler): Promise<EtcdKvWatch>;
   /** No new calls; open watches end, each with one onError Unavailable. */

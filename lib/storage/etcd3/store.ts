@@ -13,7 +13,8 @@
  * apart that way (the key is gone either way), so an indeterminate delete whose retry finds the
  * key gone fails with the first error, as before.
  */
-import { CasResult, KeyValue, RangeOptions, RangeResult, Storage, WatchHandle, WatchHandlers, WatchOptions } from '../interfaces';
+import { LeaseManager } from './lease-manager';
+import { CasResult, KeyValue, PutOptions, RangeOptions, RangeResult, Storage, WatchHandle, WatchHandlers, WatchOptions } from '../interfaces';
 import { StorageError, isStorageError } from '../errors';
 import { Compare, EtcdKeyValue, RangeRequest, RequestOp, TxnRequest, TxnResponse, prefixEnd } from './kv-client';
 import type { EtcdKv } from './kv';
@@ -38,8 +39,13 @@ function isIndeterminate(err: unknown): err is StorageError {
 const REVISION_PROBE_KEY = Buffer.from([0]);
 
 export class Etcd3Storage implements Storage {
+  /** Leases of keys written with a TTL (lease-manager.ts). */
+  private readonly leases: LeaseManager;
+
   /** `kv` serves every read, write and watch; close() closes it, which ends open watches. */
-  constructor(private readonly kv: EtcdKv) {}
+  constructor(private readonly kv: EtcdKv) {
+    this.leases = new LeaseManager(kv);
+  }
 
   async get(key: string, opts: { revision?: number } = {}): Promise<{ kv?: KeyValue; revision: number }> {
     const req: RangeRequest = { key: Buffer.from(key) };
@@ -65,14 +71,16 @@ export class Etcd3Storage implements Storage {
     };
   }
 
-  create(key: string, value: Buffer): Promise<CasResult> {
+  async create(key: string, value: Buffer, opts?: PutOptions): Promise<CasResult> {
     const k = Buffer.from(key);
-    return this.cas(k, { key: k, target: 'Create', result: 'Equal', createRevision: 0 }, { put: { key: k, value } }, value);
+    const put = opts?.ttlSeconds ? { key: k, value, lease: await this.leases.lease(opts.ttlSeconds) } : { key: k, value };
+    return this.cas(k, { key: k, target: 'Create', result: 'Equal', createRevision: 0 }, { put }, value);
   }
 
-  update(key: string, value: Buffer, modRevision: number): Promise<CasResult> {
+  async update(key: string, value: Buffer, modRevision: number, opts?: PutOptions): Promise<CasResult> {
     const k = Buffer.from(key);
-    return this.cas(k, { key: k, target: 'Mod', result: 'Equal', modRevision }, { put: { key: k, value } }, value);
+    const put = opts?.ttlSeconds ? { key: k, value, lease: await this.leases.lease(opts.ttlSeconds) } : { key: k, value };
+    return this.cas(k, { key: k, target: 'Mod', result: 'Equal', modRevision }, { put }, value);
   }
 
   delete(key: string, modRevision: number): Promise<CasResult> {

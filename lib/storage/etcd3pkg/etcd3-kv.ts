@@ -30,7 +30,7 @@ import type {
 } from 'etcd3';
 import { GrpcStatus, StorageError, fromEtcdError, fromGrpcStatus } from '../errors';
 import type {
-  CompactResponse, EtcdClientOptions, EtcdKeyValue, RangeRequest, RangeResponse, RequestOp, ResponseOp,
+  CompactResponse, LeaseGrantResponse, EtcdClientOptions, EtcdKeyValue, RangeRequest, RangeResponse, RequestOp, ResponseOp,
   TxnRequest, TxnResponse,
 } from '../etcd3/kv-client';
 import type { EtcdKv, EtcdKvWatch } from '../etcd3/kv';
@@ -259,7 +259,7 @@ function rangeResponse(res: IRangeResponse): RangeResponse {
 }
 
 function requestOp(op: RequestOp): IRequestOp {
-  if (op.put) return { request_put: { key: op.put.key, value: op.put.value } };
+  if (op.put) return { request_put: op.put.lease ? { key: op.put.key, value: op.put.value, lease: op.put.lease.toString() } : { key: op.put.key, value: op.put.value } };
   if (op.range) return { request_range: rangeRequest(op.range) };
   if (op.deleteRange) {
     const d = op.deleteRange;
@@ -501,6 +501,16 @@ export class Etcd3PackageKv implements EtcdKv {
       } catch (again) {
         throw storageErrorOf(again);
       }
+    }
+  }
+
+  async leaseGrant(ttlSeconds: number): Promise<LeaseGrantResponse> {
+    try {
+      const res = await this.client.leaseClient.leaseGrant({ TTL: ttlSeconds });
+      if (res.error) throw new StorageError('Internal', `etcd refused a lease: ${res.error}`);
+      return { header: { revision: num(res.header?.revision) }, id: BigInt(res.ID), ttl: num(res.TTL) };
+    } catch (err) {
+      throw storageErrorOf(err);
     }
   }
 

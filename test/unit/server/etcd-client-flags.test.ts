@@ -62,3 +62,13 @@ describe('--etcd-healthcheck-timeout / --etcd-readycheck-timeout', () => {
       .and.to.match(/--etcd-readycheck-timeout duration +.*\(default 2s\)/);
   });
 });
+
+describe('--event-ttl', () => {
+  it('defaults to 1 h, takes a Go duration, refuses a negative one, and is in the help text', () => {
+    expect(parseFlags([])).to.include({ eventTtlMs: 3_600_000 });
+    expect(parseFlags(['--event-ttl=90m'])).to.include({ eventTtlMs: 5_400_000 });
+    expect(parseFlags(['--event-ttl=0'])).to.include({ eventTtlMs: 0 });
+    expect(flagError(['--event-ttl=-1s']).message).to.equal('invalid value "-1s" for --event-ttl: must not be negative');
+    expect(helpText()).to.match(/--event-ttl duration +.*\(default 1h0m0s\)/);
+  });
+});
