@@ -65,7 +65,7 @@ describe('core/v1 Event', function () {
     expect(res.status).to.equal(422);
     expect(res.body.details.causes.map((c: { field: string; reason: string }) => `${c.reason} ${c.field}`)).to.deep.equal([
       // An empty name also fails IsQualifiedName's two checks, as in Kubernetes.
-      'FieldValueRequired reportingController', 'FieldValueInvalid reportingController', 'FieldValueInvalid reportingController',
+      'FieldValueRequired reportingComponent', 'FieldValueInvalid reportingComponent', 'FieldValueInvalid reportingComponent',
       'FieldValueRequired reportingInstance', 'FieldValueRequired action', 'FieldValueRequired reason',
     ]);
     const long = await t.post(EVENTS, { ...bare, reportingComponent: 'example.com/ctl', reportingInstance: 'ctl-0', action: 'Sync', reason: 'R'.repeat(129) });

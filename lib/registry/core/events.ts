@@ -55,9 +55,10 @@ export function validateEvent(obj: ApiObject): FieldError[] {
     if (!involvedNamespace ? namespace !== '' && namespace !== 'default' : namespace !== involvedNamespace) errs.push(mismatch());
   } else {
     if (!involvedNamespace && namespace !== 'default' && namespace !== 'kube-system') errs.push(mismatch());
+    // Named as the core/v1 field is (events.k8s.io says reportingController).
     const controller = str(e.reportingComponent);
-    if (!controller) errs.push(fieldErrors.required('reportingController', ''));
-    for (const msg of isQualifiedName(controller)) errs.push(fieldErrors.invalid('reportingController', controller, msg));
+    if (!controller) errs.push(fieldErrors.required('reportingComponent', ''));
+    for (const msg of isQualifiedName(controller)) errs.push(fieldErrors.invalid('reportingComponent', controller, msg));
     const instance = str(e.reportingInstance);
     if (!instance) errs.push(fieldErrors.required('reportingInstance', ''));
     if (instance.length > REPORTING_INSTANCE_LIMIT) errs.push(fieldErrors.invalid('reportingInstance', '', `can have at most ${REPORTING_INSTANCE_LIMIT} characters`));
