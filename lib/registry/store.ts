@@ -41,9 +41,12 @@ const PRECONDITION_WAIT_MS = 50;
 
 export class GenericStore {
   readonly gr: GroupResource;
+  /** How this kind's keys are written: with a lease when its objects expire (Event). */
+  private readonly putOptions: PutOptions | undefined;
 
   constructor(readonly def: ResourceDef, readonly deps: StoreDeps) {
     this.gr = { group: def.group, resource: def.resource };
+    this.putOptions = def.ttlSeconds ? { ttlSeconds: def.ttlSeconds } : undefined;
   }
 
   /** `<prefix>/<resource>/[<namespace>/]<name>` */
@@ -141,11 +144,6 @@ export class GenericStore {
     return this.def.strategy.decorate || (v && !v.servesStored(value)) ? out : withStoredForm(out, value, revision);
   }
 
-  /** How this kind's keys are written: with a lease when its objects expire (Event). */
-  private putOptions(): PutOptions | undefined {
-    return this.def.ttlSeconds ? { ttlSeconds: this.def.ttlSeconds } : undefined;
-  }
-
   /** Sets kind/apiVersion and applies the strategy's output shaping. */
   output(obj: ApiObject): ApiObject {
     const shaped = this.def.strategy.decorate ? this.def.strategy.decorate(obj) : obj;
@@ -181,7 +179,7 @@ export class GenericStore {
     for (let attempt = 0; ; attempt++) {
       const key = this.key(ctx.namespace, meta.name as string);
       const { stored, value } = await this.storedForm(obj);
-      const res = await this.storage.create(key, value, this.putOptions());
+      const res = await this.storage.create(key, value, this.putOptions);
       if (res.ok) {
         meta.resourceVersion = String(res.revision);
         return this.outputWritten(obj, stored, value, res.revision);
@@ -346,7 +344,7 @@ export class GenericStore {
     }
     const res = value === undefined
       ? await this.storage.delete(kv.key, kv.modRevision)
-      : await this.storage.update(kv.key, value, kv.modRevision, this.putOptions());
+      : await this.storage.update(kv.key, value, kv.modRevision, this.putOptions);
     if (!res.ok) {
       if (!res.current) throw errors.notFound(this.gr, name);
       if (conflictIsFinal) throw errors.modified(this.gr, name);

@@ -44,17 +44,19 @@ export function canonicalMicroTime(value: string): string {
   return `${new Date(ms).toISOString().slice(0, 19)}.${m[2]}Z`;
 }
 
+/** The decode problem of the first malformed MicroTime among `values` (strings; others skipped), if any. */
+export function microTimesProblem(values: unknown[]): string | undefined {
+  for (const v of values) {
+    const problem = typeof v === 'string' ? microTimeProblem(v) : undefined;
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 /** The decode problem of acquireTime / renewTime, if any. */
 export function leaseTimesProblem(obj: ApiObject): string | undefined {
   const spec = obj.spec as Record<string, unknown> | undefined;
-  for (const field of ['acquireTime', 'renewTime']) {
-    const v = spec?.[field];
-    if (typeof v === 'string') {
-      const problem = microTimeProblem(v);
-      if (problem) return problem;
-    }
-  }
-  return undefined;
+  return microTimesProblem([spec?.acquireTime, spec?.renewTime]);
 }
 
 /** ValidateCoordinatedLeaseStrategy; the doubled `strategy` in the path is Kubernetes' own. */

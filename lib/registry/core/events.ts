@@ -15,7 +15,7 @@ import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { isDns1123Subdomain, isQualifiedName } from '../../meta/validation';
 import { TableColumns, column } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';
-import { canonicalMicroTime, microTimeProblem } from '../coordination/lease-validation';
+import { canonicalMicroTime, microTimesProblem } from '../coordination/lease-validation';
 
 /** Kubernetes' limits on the newer form's fields (pkg/apis/core/validation/events.go). */
 const REPORTING_INSTANCE_LIMIT = 128;
@@ -72,18 +72,6 @@ export function validateEvent(obj: ApiObject): FieldError[] {
   }
   for (const msg of isDns1123Subdomain(namespace)) errs.push(fieldErrors.invalid('namespace', namespace, msg));
   return errs;
-}
-
-/** The decode problem of the two MicroTimes, if any. */
-function microTimesProblem(obj: ApiObject): string | undefined {
-  const e = fieldsOf(obj);
-  for (const v of [e.eventTime, e.series?.lastObservedTime]) {
-    if (typeof v === 'string') {
-      const problem = microTimeProblem(v);
-      if (problem) return problem;
-    }
-  }
-  return undefined;
 }
 
 /** MicroTime's JSON is always UTC with six fraction digits (Go's MarshalJSON). */
@@ -157,7 +145,10 @@ export function eventResource(ttlSeconds?: number): ResourceDef {
     strategy: {
       allowCreateOnUpdate: true,
       allowUnconditionalUpdate: true,
-      checkDecode: (obj) => decodeProblem(obj, eventSchema, 'Event') ?? microTimesProblem(obj),
+      checkDecode: (obj) => {
+        const e = fieldsOf(obj);
+        return decodeProblem(obj, eventSchema, 'Event') ?? microTimesProblem([e.eventTime, e.series?.lastObservedTime]);
+      },
       validate: (obj) => validateEvent(obj),
       canonicalize,
       fieldSet,

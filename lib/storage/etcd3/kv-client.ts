@@ -192,15 +192,7 @@ export function varintSize(v: number): number {
 }
 
 function writeVarint(buf: Buffer, pos: number, v: number): number {
-  if (v < 0) {
-    let x = BigInt.asUintN(64, BigInt(Math.trunc(v)));
-    for (let i = 0; i < 9; i++) {
-      buf[pos++] = Number(x & 0x7fn) | 0x80;
-      x >>= 7n;
-    }
-    buf[pos++] = Number(x);
-    return pos;
-  }
+  if (v < 0) return writeBigVarint(buf, pos, BigInt(Math.trunc(v)));
   if (v < 0x80000000) {
     while (v > 0x7f) {
       buf[pos++] = (v & 0x7f) | 0x80;

@@ -71,16 +71,20 @@ export class Etcd3Storage implements Storage {
     };
   }
 
-  async create(key: string, value: Buffer, opts?: PutOptions): Promise<CasResult> {
+  create(key: string, value: Buffer, opts?: PutOptions): Promise<CasResult> {
     const k = Buffer.from(key);
-    const put = opts?.ttlSeconds ? { key: k, value, lease: await this.leases.lease(opts.ttlSeconds) } : { key: k, value };
-    return this.cas(k, { key: k, target: 'Create', result: 'Equal', createRevision: 0 }, { put }, value);
+    return this.put(k, { key: k, target: 'Create', result: 'Equal', createRevision: 0 }, value, opts);
   }
 
-  async update(key: string, value: Buffer, modRevision: number, opts?: PutOptions): Promise<CasResult> {
+  update(key: string, value: Buffer, modRevision: number, opts?: PutOptions): Promise<CasResult> {
     const k = Buffer.from(key);
-    const put = opts?.ttlSeconds ? { key: k, value, lease: await this.leases.lease(opts.ttlSeconds) } : { key: k, value };
-    return this.cas(k, { key: k, target: 'Mod', result: 'Equal', modRevision }, { put }, value);
+    return this.put(k, { key: k, target: 'Mod', result: 'Equal', modRevision }, value, opts);
+  }
+
+  /** A put under `compare`; with a TTL, under a lease (asked for first, so only such writes wait for one). */
+  private put(k: Buffer, compare: Compare, value: Buffer, opts?: PutOptions): Promise<CasResult> {
+    if (!opts?.ttlSeconds) return this.cas(k, compare, { put: { key: k, value } }, value);
+    return this.leases.lease(opts.ttlSeconds).then((lease) => this.cas(k, compare, { put: { key: k, value, lease } }, value));
   }
 
   delete(key: string, modRevision: number): Promise<CasResult> {
