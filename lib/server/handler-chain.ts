@@ -101,6 +101,17 @@ async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
 }
 
 function requestInfo(ctx: Context, next: Next): Promise<void> {
+  // Only origin-form targets name something here (the own protocol sides refuse the others
+  // before this; node's hand on CONNECT over HTTP/2 and `OPTIONS *`).
+  if (typeof ctx.path !== 'string' || !ctx.path.startsWith('/')) {
+    if (ctx.method === 'OPTIONS' && ctx.url === '*') {
+      // As Go's server answers it for kube-apiserver.
+      ctx.status = 200;
+      ctx.length = 0;
+      return Promise.resolve();
+    }
+    throw ctx.method === 'CONNECT' ? errors.methodNotAllowed() : errors.badRequest('the request target must be an absolute path');
+  }
   ctx.state.requestInfo = parseRequestInfo(ctx.method, ctx.path, ctx.querystring);
   return next();
 }

@@ -36,6 +36,12 @@ export interface ListenerLimits {
   headersTimeoutMs: number;
   /** An idle keep-alive connection or stream-less HTTP/2 session is closed after this. */
   idleTimeoutMs: number;
+  /**
+   * HTTP/2 response bytes a connection may have waiting for its client's flow-control windows (or
+   * socket); past it the waiting responses but the largest are reset. Bounds what a client that
+   * asks without reading can make the server hold (kube-apiserver holds them in blocked handlers).
+   */
+  maxQueuedBytes: number;
 }
 
 export const DEFAULT_MAX_STREAMS_PER_CONNECTION = 1000;
@@ -50,6 +56,7 @@ export function listenerLimits(config: Pick<ServerConfig, 'http2MaxStreamsPerCon
     maxHeaderBytes: 1 << 20,
     headersTimeoutMs: 32_000,
     idleTimeoutMs: 90_000,
+    maxQueuedBytes: 32 << 20,
     ...overrides,
   };
 }

@@ -396,6 +396,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       server = own.server;
       sessions = own.sessions;
       server.on('sessionError', (err: Error) => logger.error('a connection failed on a fault of this server (cut; the server goes on)', { err: err.message }));
+      server.on('sessionWarning', (message: string) => logger.warn(message));
       server.on('request', handler);
     } else {
       const h2 = http2.createSecureServer({

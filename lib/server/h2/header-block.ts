@@ -5,7 +5,7 @@
  * value repeats (content types, cache-control) are made once and kept.
  */
 import { fieldLength, writeField } from '../../storage/etcd3/h2/hpack';
-import { CONNECTION_FIELDS } from './messages';
+import { CONNECTION_FIELDS } from './request-fields';
 
 export type OutgoingValue = string | number | readonly string[];
 

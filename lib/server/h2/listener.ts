@@ -26,6 +26,7 @@ export function sessionOptions(l: ListenerLimits): H2SessionOptions {
     connectionWindow: connectionWindow(l),
     idleTimeoutMs: l.idleTimeoutMs,
     maxRejectedStreams: 100,
+    maxQueuedBytes: l.maxQueuedBytes,
   };
 }
 
@@ -55,6 +56,7 @@ export function createOwnH2Listener(tlsOptions: tls.TlsOptions, l: ListenerLimit
       sessions.add(session);
       session.on('close', () => sessions.delete(session));
       session.on('internalError', (err: Error) => server.emit('sessionError', err));
+      session.on('warning', (message: string) => server.emit('sessionWarning', message));
     } else if (http1 === 'own') {
       new H1Connection(socket, l, onRequest, (err) => server.emit('sessionError', err));
     } else {

@@ -39,8 +39,6 @@ export interface StreamOwner {
 /** Node's test for header values (http's checkInvalidHeaderChar). */
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const VALID_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Connection-specific fields, which HTTP/2 forbids (RFC 9113 8.2.2): dropped from responses (header-block.ts), as node:http2's compatibility layer drops them. */
-export const CONNECTION_FIELDS: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 /** Header names already found valid (the server sets a few dozen). */
 const validNames = new Set<string>();
 
@@ -72,6 +70,11 @@ export class H2Stream implements Exchange {
   remoteEnded = false;
   /** We sent END_STREAM (or reset the stream). */
   localEnded = false;
+  /** We sent RST_STREAM (an error, or NO_ERROR after answering early): frames still arriving are ignored. */
+  resetSent = false;
+  /** The request body's declared content-length (-1: none), and the body bytes received. */
+  declaredLength = -1;
+  receivedLength = 0;
   closed = false;
   readonly req: ServerRequest;
   readonly res: ServerResponse;

@@ -6,10 +6,16 @@
  * What it does:
  *  - the connection preface, SETTINGS both ways (ours from ListenerLimits; the peer's initial
  *    window and frame size honoured), PING answered, PRIORITY ignored, unknown frames ignored;
- *  - requests: HEADERS and CONTINUATION decoded (HPACK with the dynamic table), checked as a
- *    request must be (pseudo-headers, lower-case names, no connection-specific fields), handed
+ *  - requests: HEADERS and CONTINUATION decoded (HPACK with the dynamic table, the decoded size
+ *    bounded while decoding), checked as RFC 9113 8.2 and 8.3 require (request-fields.ts), handed
  *    out as request/response pairs (messages.ts) once the chunk that carried them is read, so
- *    a stream opened and reset in the same chunk never starts a handler (rapid reset);
+ *    a stream opened and reset in the same chunk never starts a handler (rapid reset); a body
+ *    that disagrees with its content-length, and trailers that are not trailers, reset the
+ *    stream before the body's end reaches the application; a well-formed CONNECT is answered
+ *    405 here;
+ *  - stream states as RFC 9113 5.1 has them: frames on a half-closed (remote) or closed stream
+ *    are the client's error (STREAM_CLOSED), frames on a stream this server reset are ignored
+ *    (closed-streams.ts), a lower stream id never opened is a connection error;
  *  - flow control both ways: our windows are opened as the body is consumed (the connection's at
  *    once, each stream's as its consumer takes the bytes); our DATA waits for the peer's windows
  *    and for the socket to drain, so a slow reader holds the bytes in its stream, where the
@@ -19,9 +25,11 @@
  *    header lists over the limit reset with ENHANCE_YOUR_CALM, frames over our
  *    SETTINGS_MAX_FRAME_SIZE end the session with FRAME_SIZE_ERROR (at the frame header, before
  *    the payload is held), a peer that sends while not reading has its session cut after
- *    10,000 control frames queued for it (Go's rule), an idle session (no open
- *    stream) gets GOAWAY after the idle timeout, and a session whose client resets streams
- *    faster than RESET_LIMIT a second gets GOAWAY ENHANCE_YOUR_CALM;
+ *    MAX_QUEUED_CONTROL_FRAMES queued for it, an idle session (no open stream) gets GOAWAY
+ *    after the idle timeout, a session whose client resets streams, or makes the server reset
+ *    them, beyond the reset budget (reset-budget.ts) gets GOAWAY ENHANCE_YOUR_CALM, and
+ *    responses waiting for a client that does not open its windows are reset once more than
+ *    maxQueuedBytes wait (all but the largest: one big answer to a slow reader is not shed);
  *  - close(): GOAWAY with the last stream started, the streams in flight finish, then the socket
  *    ends; destroy(): the socket goes at once and every stream closes.
  * Protocol errors end the session with GOAWAY and the error's code; stream errors reset the
@@ -31,21 +39,25 @@ import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
 import * as F from '../../storage/etcd3/h2/frames';
 import { HpackDecoder } from '../../storage/etcd3/h2/hpack';
+import { METHOD_NOT_ALLOWED_BODY } from '../method-not-allowed';
+import { ClosedAs, ClosedStreams } from './closed-streams';
 import { responseHeaderBlock, type OutgoingValue } from './header-block';
-import { CONNECTION_FIELDS, H2Stream, type ServerRequest, type ServerResponse, type StreamOwner } from './messages';
+import { H2Stream, type ServerRequest, type ServerResponse, type StreamOwner } from './messages';
+import { requestHead, trailersValid } from './request-fields';
+import { ResetBudget } from './reset-budget';
 
 const STREAM_CLOSED = 0x5;
 const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
-/** Resets of open streams by the client, per second, beyond which the session ends. */
-const RESET_LIMIT = 1000;
 /** CONTINUATION frames one header block may take. */
 const MAX_CONTINUATIONS = 64;
+/** Entries one SETTINGS frame may carry (nghttp2's max_settings): more is a flood, not configuration. */
+const MAX_SETTINGS_ENTRIES = 32;
 /**
  * Control frames (acknowledgements, resets, window updates) queued while the socket is blocked,
- * beyond which the peer is taken as one that sends without reading, and cut (Go's
- * maxQueuedControlFrames). DATA waits in its streams instead.
+ * beyond which the peer is taken as one that sends without reading, and cut (nghttp2's
+ * max_outbound_ack; Go allows 10,000). DATA waits in its streams instead.
  */
-const MAX_QUEUED_CONTROL_FRAMES = 10_000;
+const MAX_QUEUED_CONTROL_FRAMES = 1000;
 /** Frame bytes gathered in a turn beyond which no more DATA is framed until they are written. */
 const OUT_LIMIT = 256 * 1024;
 
@@ -62,6 +74,8 @@ export interface H2SessionOptions {
   idleTimeoutMs: number;
   /** Streams refused (REFUSED_STREAM) before the session is ended. */
   maxRejectedStreams: number;
+  /** Response bytes that may wait for the client's windows (or socket) before waiting responses are reset. */
+  maxQueuedBytes: number;
 }
 
 export type RequestListener = (req: ServerRequest, res: ServerResponse) => void;
@@ -76,6 +90,8 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   closed = false;
   destroyed = false;
   private readonly streams = new Map<number, H2Stream>();
+  private readonly closedStreams = new ClosedStreams();
+  private readonly resetBudget = new ResetBudget();
   private readonly decoder = new HpackDecoder();
   private readonly reader: F.FrameReader;
   private preface: Buffer | undefined = Buffer.alloc(0);
@@ -90,12 +106,13 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private sendWindow = F.DEFAULT_WINDOW;
   /** Body bytes received since the last connection WINDOW_UPDATE. */
   private recvUnacked = 0;
-  /** A header block in progress: stream, flags of its HEADERS, fragments. */
-  private block?: { streamId: number; flags: number; parts: Buffer[]; bytes: number; frames: number };
+  /** A header block in progress: stream, flags of its HEADERS, whether it depends on itself, fragments. */
+  private block?: { streamId: number; flags: number; selfDependent: boolean; parts: Buffer[]; bytes: number; frames: number };
   /** Requests whose HEADERS are in the chunk being read; started after it. */
   private arrived: H2Stream[] = [];
-  /** Streams with DATA waiting for a window or the socket. */
+  /** Streams with DATA waiting for a window or the socket, and their bytes. */
   private readonly stalled = new Set<H2Stream>();
+  private queuedBytes = 0;
   private out: Buffer[] = [];
   private outBytes = 0;
   private outCallbacks: Array<() => void> = [];
@@ -105,8 +122,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private socketBlocked = false;
   private controlWhileBlocked = 0;
   private rejected = 0;
-  private resets = 0;
-  private resetWindowStart = 0;
+  private shedWarned = false;
   private idleTimer?: NodeJS.Timeout;
 
   constructor(readonly socket: TLSSocket, private readonly opts: H2SessionOptions, private readonly onRequest: RequestListener) {
@@ -184,19 +200,19 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       case F.RST_STREAM: return this.onRstStream(id, payload);
       case F.SETTINGS: return this.onSettings(flags, id, payload);
       case F.PING:
-        if (id !== 0 || payload.length !== 8) throw new ConnectionError(id !== 0 ? F.PROTOCOL_ERROR : F.FRAME_SIZE_ERROR, 'bad PING');
+        if (id !== 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'PING on a stream');
+        if (payload.length !== 8) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'PING length');
         if (!(flags & F.FLAG_ACK)) this.pushControl(F.frameOf(F.PING, F.FLAG_ACK, 0, payload));
         return;
       case F.GOAWAY:
+        if (id !== 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'GOAWAY on a stream');
+        if (payload.length < 8) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'GOAWAY length');
         // The client sends no more streams; those in flight finish.
         this.closed = true;
         if (this.streams.size === 0) this.endSocket();
         return;
       case F.WINDOW_UPDATE: return this.onWindowUpdate(id, payload);
-      case F.PRIORITY:
-        if (id === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'PRIORITY on stream 0');
-        if (payload.length !== 5) this.resetId(id, F.FRAME_SIZE_ERROR);
-        return;
+      case F.PRIORITY: return this.onPriority(id, payload);
       case F.PUSH_PROMISE: throw new ConnectionError(F.PROTOCOL_ERROR, 'PUSH_PROMISE from a client');
       default: return; // Unknown frame types are ignored (RFC 9113 5.5).
     }
@@ -210,17 +226,18 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       return;
     }
     if (payload.length % 6) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'SETTINGS length');
+    if (payload.length / 6 > MAX_SETTINGS_ENTRIES) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many settings in one frame');
+    // Values are taken in order (RFC 9113 6.5.3); the stream windows move once, by the last initial
+    // window, after checking that none of the values in between takes a window past 2^31-1.
+    let initialWindow = -1;
+    let largestWindow = -1;
     for (let pos = 0; pos < payload.length; pos += 6) {
       const key = payload.readUInt16BE(pos);
       const value = payload.readUInt32BE(pos + 2);
       if (key === F.SETTINGS_INITIAL_WINDOW_SIZE) {
         if (value > F.MAX_WINDOW) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'SETTINGS_INITIAL_WINDOW_SIZE too large');
-        const delta = value - this.peerInitialWindow;
-        this.peerInitialWindow = value;
-        for (const s of this.streams.values()) {
-          s.sendWindow += delta;
-          if (s.sendWindow > F.MAX_WINDOW) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'a stream window over 2^31-1');
-        }
+        initialWindow = value;
+        largestWindow = Math.max(largestWindow, value);
       } else if (key === F.SETTINGS_MAX_FRAME_SIZE) {
         if (value < F.DEFAULT_MAX_FRAME_SIZE || value > 0xffffff) throw new ConnectionError(F.PROTOCOL_ERROR, 'SETTINGS_MAX_FRAME_SIZE out of range');
         this.peerMaxFrameSize = value;
@@ -229,6 +246,14 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       }
       // HEADER_TABLE_SIZE: our encoder never uses the peer's table. The others concern us not.
     }
+    if (initialWindow >= 0) {
+      for (const s of this.streams.values()) {
+        if (s.sendWindow + largestWindow - this.peerInitialWindow > F.MAX_WINDOW) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'a stream window over 2^31-1');
+      }
+      const delta = initialWindow - this.peerInitialWindow;
+      this.peerInitialWindow = initialWindow;
+      if (delta) for (const s of this.streams.values()) s.sendWindow += delta;
+    }
     this.pushControl(F.frameOf(F.SETTINGS, F.FLAG_ACK, 0));
     this.pumpAll();
   }
@@ -236,20 +261,25 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private onHeaders(flags: number, id: number, payload: Buffer): void {
     if (id === 0 || id % 2 === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'HEADERS on stream 0 or an even stream');
     let start = 0;
-    let end = payload.length;
+    let pad = 0;
     if (flags & F.FLAG_PADDED) {
-      const pad = payload[0];
+      if (payload.length < 1) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'PADDED HEADERS without a pad length');
+      pad = payload[0];
       start = 1;
-      end -= pad;
     }
-    if (flags & F.FLAG_PRIORITY) start += 5;
-    if (start > end) throw new ConnectionError(F.PROTOCOL_ERROR, 'padding longer than the frame');
-    const fragment = payload.subarray(start, end);
+    let selfDependent = false;
+    if (flags & F.FLAG_PRIORITY) {
+      if (payload.length < start + 5) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'HEADERS too short for its priority');
+      selfDependent = (payload.readUInt32BE(start) & 0x7fffffff) === id;
+      start += 5;
+    }
+    if (pad > payload.length - start) throw new ConnectionError(F.PROTOCOL_ERROR, 'padding longer than the frame');
+    const fragment = payload.subarray(start, payload.length - pad);
     if (flags & F.FLAG_END_HEADERS) {
-      this.onHeaderBlock(id, flags, fragment);
+      this.onHeaderBlock(id, flags, selfDependent, fragment);
     } else {
       // Copied: the payload is a view of the socket's chunk.
-      this.block = { streamId: id, flags, parts: [Buffer.from(fragment)], bytes: fragment.length, frames: 0 };
+      this.block = { streamId: id, flags, selfDependent, parts: [Buffer.from(fragment)], bytes: fragment.length, frames: 0 };
     }
   }
 
@@ -263,68 +293,82 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     }
     if (flags & F.FLAG_END_HEADERS) {
       this.block = undefined;
-      this.onHeaderBlock(id, b.flags, Buffer.concat(b.parts, b.bytes));
+      this.onHeaderBlock(id, b.flags, b.selfDependent, Buffer.concat(b.parts, b.bytes));
     }
   }
 
-  private onHeaderBlock(id: number, flags: number, block: Buffer): void {
-    let fields: string[];
+  private onHeaderBlock(id: number, flags: number, selfDependent: boolean, block: Buffer): void {
+    // Decoded first, whatever becomes of the stream: the dynamic table must stay in step.
+    let fields: string[] | undefined;
     try {
-      fields = this.decoder.fields(block);
+      fields = this.decoder.fieldsWithin(block, this.opts.maxHeaderListSize);
     } catch (err) {
       throw new ConnectionError(F.COMPRESSION_ERROR, (err as Error).message);
     }
     const endStream = (flags & F.FLAG_END_STREAM) !== 0;
     const existing = this.streams.get(id);
-    if (existing) {
-      // Trailers: they end the body.
-      if (existing.remoteEnded || !endStream) return this.reset(existing, F.PROTOCOL_ERROR);
-      return this.remoteEnd(existing);
+    if (existing) return this.onTrailers(existing, endStream, fields);
+    if (id <= this.lastStreamId) {
+      const closed = this.closedStreams.get(id);
+      if (closed === ClosedAs.ResetHere) return; // Sent before the client saw our reset.
+      if (closed === ClosedAs.Closed) throw new ConnectionError(STREAM_CLOSED, 'HEADERS on a closed stream');
+      throw new ConnectionError(F.PROTOCOL_ERROR, 'a stream id lower than one already used');
     }
-    if (id <= this.lastStreamId) throw new ConnectionError(STREAM_CLOSED, 'HEADERS on a closed stream');
     this.lastStreamId = id;
-    if (this.goawaySent) return; // Past our GOAWAY: ignored, the client retries it elsewhere.
+    if (this.goawaySent) {
+      // Past our GOAWAY: ignored, the client retries it elsewhere.
+      this.closedStreams.add(id, ClosedAs.ResetHere);
+      return;
+    }
+    if (selfDependent) return this.streamErrorId(id, F.PROTOCOL_ERROR);
     if (this.streams.size >= this.opts.maxConcurrentStreams) {
       if (this.settingsAcked) throw new ConnectionError(F.PROTOCOL_ERROR, 'more streams than SETTINGS_MAX_CONCURRENT_STREAMS');
       if (++this.rejected > this.opts.maxRejectedStreams) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many refused streams');
-      return this.resetId(id, F.REFUSED_STREAM);
+      this.closedStreams.add(id, ClosedAs.ResetHere);
+      this.pushControl(F.rstStreamFrame(id, F.REFUSED_STREAM));
+      return;
     }
-    let listSize = 0;
-    const headers: Record<string, string | undefined> = {};
-    let malformed = false;
-    let regular = false;
-    for (let i = 0; i < fields.length; i += 2) {
-      const name = fields[i];
-      const value = fields[i + 1];
-      listSize += name.length + value.length + 32;
-      if (name.charCodeAt(0) === 58 /* ':' */) {
-        if (regular || headers[name] !== undefined || !(name === ':method' || name === ':path' || name === ':scheme' || name === ':authority')) malformed = true;
-        headers[name] = value;
-        continue;
-      }
-      regular = true;
-      if (name !== name.toLowerCase() || CONNECTION_FIELDS.has(name) || (name === 'te' && value !== 'trailers')) malformed = true;
-      const had = headers[name];
-      headers[name] = had === undefined ? value : `${had}${name === 'cookie' ? '; ' : ', '}${value}`;
-    }
-    if (listSize > this.opts.maxHeaderListSize) return this.resetId(id, F.ENHANCE_YOUR_CALM);
-    const method = headers[':method'];
-    if (malformed || !method || (method !== 'CONNECT' && (!headers[':path'] || !headers[':scheme']))) {
-      return this.resetId(id, F.PROTOCOL_ERROR);
-    }
-    const stream = new H2Stream(id, this, headers, fields, this.opts.streamWindow, this.peerInitialWindow);
+    if (!fields) return this.streamErrorId(id, F.ENHANCE_YOUR_CALM);
+    const head = requestHead(fields);
+    if (typeof head === 'string') return this.streamErrorId(id, F.PROTOCOL_ERROR);
+    const stream = new H2Stream(id, this, head.headers, fields, this.opts.streamWindow, this.peerInitialWindow);
+    stream.declaredLength = head.contentLength;
     this.streams.set(id, stream);
     if (this.idleTimer) {
       clearTimeout(this.idleTimer);
       this.idleTimer = undefined;
     }
-    if (endStream) this.remoteEnd(stream);
+    if (endStream && !this.endBody(stream)) return;
+    if (head.connect) {
+      // Not a request for a resource: answered here, never handed on.
+      stream.res.statusCode = 405;
+      stream.res.setHeader('content-type', 'application/json');
+      stream.res.end(METHOD_NOT_ALLOWED_BODY);
+      return;
+    }
     this.arrived.push(stream);
+  }
+
+  /** A header block on an open stream: trailers, which end the body, or an error. */
+  private onTrailers(stream: H2Stream, endStream: boolean, fields: string[] | undefined): void {
+    if (stream.resetSent) return;
+    // Half-closed (remote): the client already ended its side (RFC 9113 5.1).
+    if (stream.remoteEnded) return this.streamError(stream, STREAM_CLOSED);
+    if (!endStream || (fields && !trailersValid(fields))) return this.streamError(stream, F.PROTOCOL_ERROR);
+    if (!fields) return this.streamError(stream, F.ENHANCE_YOUR_CALM);
+    this.endBody(stream);
   }
 
   private onDataFrame(flags: number, id: number, payload: Buffer): void {
     if (id === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'DATA on stream 0');
     const length = payload.length;
+    let data = payload;
+    if (flags & F.FLAG_PADDED) {
+      if (length === 0) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'PADDED DATA without a pad length');
+      const pad = payload[0];
+      if (pad >= length) throw new ConnectionError(F.PROTOCOL_ERROR, 'padding longer than the frame');
+      data = payload.subarray(1, length - pad);
+    }
     // Every DATA byte (padding too) counts against the connection window, whatever the stream.
     this.recvUnacked += length;
     if (this.recvUnacked > this.opts.connectionWindow) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'the connection window exceeded');
@@ -333,25 +377,24 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       this.recvUnacked = 0;
     }
     const stream = this.streams.get(id);
-    if (!stream || stream.remoteEnded) {
+    if (!stream) {
       if (id > this.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'DATA on an idle stream');
-      // A stream we reset or finished: the client may not know yet.
-      if (stream) this.reset(stream, STREAM_CLOSED);
+      // Sent before the client saw our reset: ignored; otherwise the stream is closed (RFC 9113 5.1).
+      if (this.closedStreams.get(id) !== ClosedAs.ResetHere) this.streamErrorId(id, STREAM_CLOSED);
       return;
     }
+    if (stream.resetSent) return;
+    if (stream.remoteEnded) return this.streamError(stream, STREAM_CLOSED);
     stream.recvWindow -= length;
-    if (stream.recvWindow < 0) return this.reset(stream, F.FLOW_CONTROL_ERROR);
-    let data = payload;
-    if (flags & F.FLAG_PADDED) {
-      const pad = payload[0];
-      if (pad >= length) throw new ConnectionError(F.PROTOCOL_ERROR, 'padding longer than the frame');
-      data = payload.subarray(1, length - pad);
-      // Padding is never handed to the consumer: its window credit comes back now.
-      this.consumed(stream, length - data.length);
-    }
+    if (stream.recvWindow < 0) return this.streamError(stream, F.FLOW_CONTROL_ERROR);
+    stream.receivedLength += data.length;
+    // More than the request said it would send (RFC 9113 8.1.1): malformed, and the body never ends.
+    if (stream.declaredLength >= 0 && stream.receivedLength > stream.declaredLength) return this.streamError(stream, F.PROTOCOL_ERROR);
+    // Padding is never handed to the consumer: its window credit comes back now.
+    if (data.length < length) this.consumed(stream, length - data.length);
     // Copied: the payload is a view of the socket's chunk, which the socket reuses.
     if (data.length) stream.req.pushData(Buffer.from(data));
-    if (flags & F.FLAG_END_STREAM) this.remoteEnd(stream);
+    if (flags & F.FLAG_END_STREAM) this.endBody(stream);
   }
 
   private onRstStream(id: number, payload: Buffer): void {
@@ -360,15 +403,10 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     if (id > this.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'RST_STREAM on an idle stream');
     const stream = this.streams.get(id);
     if (!stream) return;
-    const now = Date.now();
-    if (now - this.resetWindowStart > 1000) {
-      this.resetWindowStart = now;
-      this.resets = 0;
-    }
-    if (++this.resets > RESET_LIMIT) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many streams reset by the client');
+    if (!this.resetBudget.take()) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many streams reset');
     stream.remoteEnded = true;
     stream.localEnded = true;
-    this.closeStream(stream, true);
+    this.closeStream(stream, true, stream.resetSent ? ClosedAs.ResetHere : ClosedAs.Closed);
   }
 
   private onWindowUpdate(id: number, payload: Buffer): void {
@@ -386,10 +424,23 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       if (id > this.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'WINDOW_UPDATE on an idle stream');
       return;
     }
-    if (increment === 0) return this.reset(stream, F.PROTOCOL_ERROR);
+    if (stream.resetSent) return;
+    if (increment === 0) return this.streamError(stream, F.PROTOCOL_ERROR);
     stream.sendWindow += increment;
-    if (stream.sendWindow > F.MAX_WINDOW) return this.reset(stream, F.FLOW_CONTROL_ERROR);
+    if (stream.sendWindow > F.MAX_WINDOW) return this.streamError(stream, F.FLOW_CONTROL_ERROR);
     this.pump(stream);
+  }
+
+  /** Priorities are not acted on, but a PRIORITY frame must still be well-formed (RFC 9113 6.3, 5.3.1). */
+  private onPriority(id: number, payload: Buffer): void {
+    if (id === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'PRIORITY on stream 0');
+    let code = -1;
+    if (payload.length !== 5) code = F.FRAME_SIZE_ERROR;
+    else if ((payload.readUInt32BE(0) & 0x7fffffff) === id) code = F.PROTOCOL_ERROR;
+    if (code < 0) return;
+    const stream = this.streams.get(id);
+    if (stream) this.streamError(stream, code);
+    else this.streamErrorId(id, code);
   }
 
   /** Hands the requests of the chunk just read to the listener, but not those already reset. */
@@ -409,10 +460,16 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     }
   }
 
-  private remoteEnd(stream: H2Stream): void {
+  /** END_STREAM from the client: the body ends, if it is as long as it said (RFC 9113 8.1.1); false when that reset the stream. */
+  private endBody(stream: H2Stream): boolean {
+    if (stream.declaredLength >= 0 && stream.receivedLength !== stream.declaredLength) {
+      this.streamError(stream, F.PROTOCOL_ERROR);
+      return false;
+    }
     stream.remoteEnded = true;
     stream.req.pushEnd();
-    if (stream.localEnded) this.closeStream(stream, false);
+    if (stream.localEnded) this.closeStream(stream, false, ClosedAs.Closed);
+    return true;
   }
 
   // ---- StreamOwner ----
@@ -459,19 +516,68 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     if (chunk) {
       stream.queue.push({ buf: chunk, cb });
       stream.queuedBytes += chunk.length;
+      this.queuedBytes += chunk.length;
     } else if (cb) {
       process.nextTick(cb);
     }
     if (end) stream.endQueued = true;
     this.pump(stream);
+    if (this.queuedBytes > this.opts.maxQueuedBytes) this.shed();
   }
 
+  /** Abandons a stream on the application's word (RST_STREAM with `code`). */
   reset(stream: H2Stream, code: number): void {
     if (stream.closed) return;
     if (!this.destroyed) this.pushControl(F.rstStreamFrame(stream.id, code));
+    stream.resetSent = true;
     stream.localEnded = true;
     stream.remoteEnded = true;
-    this.closeStream(stream, true);
+    this.closeStream(stream, true, ClosedAs.ResetHere);
+  }
+
+  /**
+   * A stream error the client caused (RFC 9113 5.4.2): the stream is reset with `code`, and the
+   * reset spent from the client's budget, so that a client cannot make the server start and
+   * abandon requests without end (MadeYouReset).
+   */
+  private streamError(stream: H2Stream, code: number): void {
+    this.spendReset();
+    this.reset(stream, code);
+  }
+
+  /** As streamError, for a stream id with no open stream (never started, or closed). */
+  private streamErrorId(id: number, code: number): void {
+    this.spendReset();
+    this.closedStreams.add(id, ClosedAs.ResetHere);
+    this.pushControl(F.rstStreamFrame(id, code));
+  }
+
+  private spendReset(): void {
+    if (!this.resetBudget.take()) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many streams reset');
+  }
+
+  /**
+   * More response bytes wait than maxQueuedBytes: the client is not opening its windows (or not
+   * reading its socket) as fast as it asks. Every waiting response but the largest (a big answer
+   * to a slow reader is served) is reset until half the budget is left, and that is logged once.
+   */
+  private shed(): void {
+    let largest: H2Stream | undefined;
+    for (const s of this.stalled) if (!largest || s.queuedBytes > largest.queuedBytes) largest = s;
+    const waiting = [...this.stalled].filter((s) => s !== largest).sort((a, b) => b.queuedBytes - a.queuedBytes);
+    let shed = 0;
+    let bytes = 0;
+    for (const s of waiting) {
+      if (this.queuedBytes <= this.opts.maxQueuedBytes / 2) break;
+      shed++;
+      bytes += s.queuedBytes;
+      this.reset(s, F.ENHANCE_YOUR_CALM);
+    }
+    if (shed && !this.shedWarned) {
+      this.shedWarned = true;
+      this.emit('warning', `HTTP/2 client ${this.socket.remoteAddress}:${this.socket.remotePort} reads its responses slower than it asks for them: `
+        + `${shed} responses (${bytes} bytes) waiting for its flow-control windows were reset (ENHANCE_YOUR_CALM), over the ${this.opts.maxQueuedBytes} bytes a connection may have waiting`);
+    }
   }
 
   // ---- writing ----
@@ -493,6 +599,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       stream.sendWindow -= n;
       this.sendWindow -= n;
       stream.queuedBytes -= n;
+      this.queuedBytes -= n;
       if (n === item.buf.length) {
         queue.shift();
         if (item.cb) this.outCallbacks.push(item.cb);
@@ -525,6 +632,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       // Answered before the request's body ended: the client may stop sending it (RFC 9113 8.1).
       this.push(F.rstStreamFrame(stream.id, F.NO_ERROR));
       stream.remoteEnded = true;
+      stream.resetSent = true;
     }
     this.scheduleFlush();
   }
@@ -576,7 +684,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       this.outFinished = [];
       for (const s of finished) {
         s.res.finishFromStream();
-        if (s.remoteEnded) this.closeStream(s, false);
+        if (s.remoteEnded) this.closeStream(s, false, s.resetSent ? ClosedAs.ResetHere : ClosedAs.Closed);
       }
     }
     if (!this.socketBlocked && this.stalled.size) this.pumpAll();
@@ -590,13 +698,15 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
 
   // ---- closing ----
 
-  private closeStream(stream: H2Stream, aborted: boolean): void {
+  private closeStream(stream: H2Stream, aborted: boolean, how: ClosedAs): void {
     if (stream.closed) return;
     stream.closed = true;
     this.streams.delete(stream.id);
+    this.closedStreams.add(stream.id, how);
     this.stalled.delete(stream);
     for (const item of stream.queue) if (item.cb) process.nextTick(item.cb);
     stream.queue.length = 0;
+    this.queuedBytes -= stream.queuedBytes;
     stream.queuedBytes = 0;
     stream.req.closeFromStream(aborted);
     stream.res.closeFromStream();
@@ -610,7 +720,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     for (const s of [...this.streams.values()]) {
       s.localEnded = true;
       s.remoteEnded = true;
-      this.closeStream(s, true);
+      this.closeStream(s, true, ClosedAs.ResetHere);
     }
   }
 
@@ -659,10 +769,5 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.closeAll();
     this.emit('close');
-  }
-
-  /** RST_STREAM for a stream that never became a request. */
-  private resetId(id: number, code: number): void {
-    this.pushControl(F.rstStreamFrame(id, code));
   }
 }

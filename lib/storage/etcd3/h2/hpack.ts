@@ -91,18 +91,32 @@ export class HpackDecoder {
    * values (Node's rawHeaders shape): a name sent twice appears twice. Throws HpackError.
    */
   fields(block: Buffer): string[] {
+    return this.fieldsWithin(block, Infinity) ?? [];
+  }
+
+  /**
+   * As fields(), but stops collecting once the decoded list passes `maxListSize` bytes (names and
+   * values plus 32 per field, RFC 9113 6.5.2) and answers undefined. The rest of the block is still
+   * read for its effect on the dynamic table, which must stay in step with the peer's encoder, but
+   * nothing more is collected: a block of many references to one large table entry costs its own
+   * bytes, not the bytes it would expand to (an HPACK bomb). Throws HpackError.
+   */
+  fieldsWithin(block: Buffer, maxListSize: number): string[] | undefined {
     const out: string[] = [];
+    let listSize = 0;
+    let over = false;
     let pos = 0;
     let fieldsSeen = false;
     const n = block.length;
     while (pos < n) {
       const b = block[pos];
+      let name: string;
+      let value: string;
       if (b & 0x80) {
         // Indexed field (6.1).
         const [index, next] = readInt(block, pos, 7);
         pos = next;
-        const [name, value] = this.lookup(index);
-        out.push(name, value);
+        [name, value] = this.lookup(index);
       } else if ((b & 0xe0) === 0x20) {
         // Dynamic table size update (6.3): only before the first field.
         if (fieldsSeen) throw new HpackError('a table size update after a header field');
@@ -119,20 +133,25 @@ export class HpackDecoder {
         const indexing = (b & 0xc0) === 0x40;
         const [index, afterIndex] = readInt(block, pos, indexing ? 6 : 4);
         pos = afterIndex;
-        let name: string;
         if (index === 0) {
           [name, pos] = readString(block, pos);
         } else {
           name = this.lookup(index)[0];
         }
-        let value: string;
         [value, pos] = readString(block, pos);
-        out.push(name, value);
         if (indexing) this.insert(name, value);
       }
       fieldsSeen = true;
+      if (over) continue;
+      listSize += name.length + value.length + 32;
+      if (listSize > maxListSize) {
+        over = true;
+        out.length = 0;
+        continue;
+      }
+      out.push(name, value);
     }
-    return out;
+    return over ? undefined : out;
   }
 
   private lookup(index: number): readonly [string, string] {
