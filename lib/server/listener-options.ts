@@ -24,6 +24,7 @@
  * h2/listener.ts sessionOptions, and its HTTP/1.1 server through the options of http.createServer.
  */
 import type http2 from 'node:http2';
+import { boundWaitingResponses } from './node-h2-output-budget';
 import type { Socket } from 'node:net';
 import type { ServerConfig } from './flags';
 
@@ -101,6 +102,7 @@ export function applyListenerLimits(server: http2.Http2SecureServer, l: Listener
   Object.assign(server, http1Settings(l));
   closeSilentConnections(server, l);
   answerClientErrors(server);
+  boundWaitingResponses(server, l.maxQueuedBytes);
 
   // HTTP/2: a session without an open stream for idleTimeoutMs gets GOAWAY (Go's IdleTimeout).
   server.on('session', (session: http2.ServerHttp2Session) => {
