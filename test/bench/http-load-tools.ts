@@ -24,7 +24,7 @@ export interface ToolRun {
   generatorCpuSec?: number;
 }
 
-const onPath = (binary: string) => !spawnSync(binary, ['--help'], { stdio: 'ignore' }).error;
+const onPath = (binary: string) => !spawnSync(binary, ['--help'], { stdio: 'ignore', timeout: 10_000 }).error;
 
 /**
  * Makes every tool runnable: as root, `apt-get install -y` the missing ones' packages (after
