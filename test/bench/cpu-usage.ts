@@ -24,7 +24,7 @@ export function processCpuSeconds(pid: number | undefined): number | undefined {
   return ticks / CLOCK_TICKS_PER_SEC;
 }
 
-/** The fields of /proc/<pid>/stat after the parenthesised command name (state is [0], utime [11], stime [12]). */
+/** The fields of /proc/<pid>/stat after the parenthesised command name (state is [0], utime [11], stime [12], cutime [13], cstime [14]). */
 function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -32,6 +32,16 @@ function statFields(pid: number): string[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU seconds (user + system) of this process's children that have exited and been waited for
+ * (cutime + cstime of /proc/self/stat): the delta around one run of a load generator such as
+ * h2load is that run's CPU, as long as no other child exits meanwhile. undefined off Linux.
+ */
+export function exitedChildrenCpuSeconds(): number | undefined {
+  const f = statFields(process.pid);
+  return f ? (Number(f[13]) + Number(f[14])) / CLOCK_TICKS_PER_SEC : undefined;
 }
 
 /** CPU seconds used so far by this process. */

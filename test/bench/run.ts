@@ -27,6 +27,7 @@ import { newConnectionBench } from './http1-new-connection.bench';
 import { workersBench } from './workers.bench';
 import { abBench } from './ab.bench';
 import { h2FloorBench } from './h2-floor.bench';
+import { httpStacksBench } from './http-stacks.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -38,6 +39,7 @@ const BENCHMARKS: Benchmark[] = [
   idleWatchesBench,
   newConnectionBench,
   workersBench,
+  httpStacksBench,
 ];
 /** Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own). */
 const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench];
