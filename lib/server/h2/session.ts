@@ -41,6 +41,9 @@ import * as F from '../../storage/etcd3/h2/frames';
 import { HpackDecoder } from '../../storage/etcd3/h2/hpack';
 import { METHOD_NOT_ALLOWED_BODY } from '../method-not-allowed';
 import { ClosedAs, ClosedStreams } from './closed-streams';
+import { ConnectionError } from './connection-error';
+import { FrameQueue } from './frame-queue';
+import { HeaderBlockAssembler, type HeaderBlock } from './header-block-assembler';
 import { responseHeaderBlock, type OutgoingValue } from './header-block';
 import { H2Stream, type ServerRequest, type ServerResponse, type StreamOwner } from './messages';
 import { requestHead, trailersValid } from './request-fields';
@@ -48,16 +51,8 @@ import { ResetBudget } from './reset-budget';
 
 const STREAM_CLOSED = 0x5;
 const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
-/** CONTINUATION frames one header block may take. */
-const MAX_CONTINUATIONS = 64;
 /** Entries one SETTINGS frame may carry (nghttp2's max_settings): more is a flood, not configuration. */
 const MAX_SETTINGS_ENTRIES = 32;
-/**
- * Control frames (acknowledgements, resets, window updates) queued while the socket is blocked,
- * beyond which the peer is taken as one that sends without reading, and cut (nghttp2's
- * max_outbound_ack; Go allows 10,000). DATA waits in its streams instead.
- */
-const MAX_QUEUED_CONTROL_FRAMES = 1000;
 /** Frame bytes gathered in a turn beyond which no more DATA is framed until they are written. */
 const OUT_LIMIT = 256 * 1024;
 
@@ -80,12 +75,6 @@ export interface H2SessionOptions {
 
 export type RequestListener = (req: ServerRequest, res: ServerResponse) => void;
 
-class ConnectionError extends Error {
-  constructor(readonly code: number, message: string) {
-    super(message);
-  }
-}
-
 export class H2ServerSession extends EventEmitter implements StreamOwner {
   closed = false;
   destroyed = false;
@@ -106,21 +95,15 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private sendWindow = F.DEFAULT_WINDOW;
   /** Body bytes received since the last connection WINDOW_UPDATE. */
   private recvUnacked = 0;
-  /** A header block in progress: stream, flags of its HEADERS, whether it depends on itself, fragments. */
-  private block?: { streamId: number; flags: number; selfDependent: boolean; parts: Buffer[]; bytes: number; frames: number };
+  private readonly blocks: HeaderBlockAssembler;
   /** Requests whose HEADERS are in the chunk being read; started after it. */
   private arrived: H2Stream[] = [];
   /** Streams with DATA waiting for a window or the socket, and their bytes. */
   private readonly stalled = new Set<H2Stream>();
   private queuedBytes = 0;
-  private out: Buffer[] = [];
-  private outBytes = 0;
-  private outCallbacks: Array<() => void> = [];
-  /** Streams whose END_STREAM is in `out`. */
+  private readonly frames: FrameQueue;
+  /** Streams whose END_STREAM is in the frames gathered this turn. */
   private outFinished: H2Stream[] = [];
-  private flushScheduled = false;
-  private socketBlocked = false;
-  private controlWhileBlocked = 0;
   private rejected = 0;
   private shedWarned = false;
   private idleTimer?: NodeJS.Timeout;
@@ -128,6 +111,8 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   constructor(readonly socket: TLSSocket, private readonly opts: H2SessionOptions, private readonly onRequest: RequestListener) {
     super();
     this.reader = new F.FrameReader((type, flags, id, payload) => this.onFrame(type, flags, id, payload), opts.maxFrameSize);
+    this.blocks = new HeaderBlockAssembler(opts.maxHeaderListSize);
+    this.frames = new FrameQueue(socket, () => this.afterFlush());
     socket.setNoDelay(true);
     const settings: Array<[number, number]> = [
       [F.SETTINGS_MAX_CONCURRENT_STREAMS, opts.maxConcurrentStreams],
@@ -135,8 +120,8 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       [F.SETTINGS_MAX_FRAME_SIZE, opts.maxFrameSize],
       [SETTINGS_MAX_HEADER_LIST_SIZE, opts.maxHeaderListSize],
     ];
-    this.push(F.settingsFrame(settings));
-    if (opts.connectionWindow > F.DEFAULT_WINDOW) this.push(F.windowUpdateFrame(0, opts.connectionWindow - F.DEFAULT_WINDOW));
+    this.frames.push(F.settingsFrame(settings));
+    if (opts.connectionWindow > F.DEFAULT_WINDOW) this.frames.push(F.windowUpdateFrame(0, opts.connectionWindow - F.DEFAULT_WINDOW));
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('drain', () => this.onSocketDrain());
     socket.on('error', () => this.destroy());
@@ -157,6 +142,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     if (this.destroyed) return;
     this.destroyed = true;
     this.closed = true;
+    this.frames.stop();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.socket.destroy();
     this.closeAll();
@@ -192,7 +178,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       if (type !== F.SETTINGS || flags & F.FLAG_ACK) throw new ConnectionError(F.PROTOCOL_ERROR, 'the first frame is not SETTINGS');
       this.gotSettings = true;
     }
-    if (this.block && type !== F.CONTINUATION) throw new ConnectionError(F.PROTOCOL_ERROR, 'a header block interrupted');
+    if (this.blocks.inProgress && type !== F.CONTINUATION) throw new ConnectionError(F.PROTOCOL_ERROR, 'a header block interrupted');
     switch (type) {
       case F.DATA: return this.onDataFrame(flags, id, payload);
       case F.HEADERS: return this.onHeaders(flags, id, payload);
@@ -260,44 +246,16 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
 
   private onHeaders(flags: number, id: number, payload: Buffer): void {
     if (id === 0 || id % 2 === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'HEADERS on stream 0 or an even stream');
-    let start = 0;
-    let pad = 0;
-    if (flags & F.FLAG_PADDED) {
-      if (payload.length < 1) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'PADDED HEADERS without a pad length');
-      pad = payload[0];
-      start = 1;
-    }
-    let selfDependent = false;
-    if (flags & F.FLAG_PRIORITY) {
-      if (payload.length < start + 5) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'HEADERS too short for its priority');
-      selfDependent = (payload.readUInt32BE(start) & 0x7fffffff) === id;
-      start += 5;
-    }
-    if (pad > payload.length - start) throw new ConnectionError(F.PROTOCOL_ERROR, 'padding longer than the frame');
-    const fragment = payload.subarray(start, payload.length - pad);
-    if (flags & F.FLAG_END_HEADERS) {
-      this.onHeaderBlock(id, flags, selfDependent, fragment);
-    } else {
-      // Copied: the payload is a view of the socket's chunk.
-      this.block = { streamId: id, flags, selfDependent, parts: [Buffer.from(fragment)], bytes: fragment.length, frames: 0 };
-    }
+    const block = this.blocks.headers(flags, id, payload);
+    if (block) this.onHeaderBlock(block);
   }
 
   private onContinuation(flags: number, id: number, payload: Buffer): void {
-    const b = this.block;
-    if (!b || b.streamId !== id) throw new ConnectionError(F.PROTOCOL_ERROR, 'CONTINUATION without its HEADERS');
-    b.parts.push(Buffer.from(payload));
-    b.bytes += payload.length;
-    if (++b.frames > MAX_CONTINUATIONS || b.bytes > 4 * this.opts.maxHeaderListSize) {
-      throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'a header block too large');
-    }
-    if (flags & F.FLAG_END_HEADERS) {
-      this.block = undefined;
-      this.onHeaderBlock(id, b.flags, b.selfDependent, Buffer.concat(b.parts, b.bytes));
-    }
+    const block = this.blocks.continuation(flags, id, payload);
+    if (block) this.onHeaderBlock(block);
   }
 
-  private onHeaderBlock(id: number, flags: number, selfDependent: boolean, block: Buffer): void {
+  private onHeaderBlock({ streamId: id, flags, selfDependent, block }: HeaderBlock): void {
     // Decoded first, whatever becomes of the stream: the dynamic table must stay in step.
     let fields: string[] | undefined;
     try {
@@ -492,14 +450,14 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       const frame = Buffer.allocUnsafe(F.FRAME_HEADER + block.length);
       F.writeFrameHeader(frame, 0, block.length, F.HEADERS, F.FLAG_END_HEADERS | (end ? F.FLAG_END_STREAM : 0), stream.id);
       block.copy(frame, F.FRAME_HEADER);
-      this.push(frame);
+      this.frames.push(frame);
     } else {
       for (let pos = 0; pos < block.length; pos += max) {
         const part = block.subarray(pos, pos + max);
         const last = pos + max >= block.length;
         const type = pos === 0 ? F.HEADERS : F.CONTINUATION;
         const flags = (last ? F.FLAG_END_HEADERS : 0) | (pos === 0 && end ? F.FLAG_END_STREAM : 0);
-        this.push(F.frameOf(type, flags, stream.id, part));
+        this.frames.push(F.frameOf(type, flags, stream.id, part));
       }
     }
     if (end) this.localEnd(stream);
@@ -586,15 +544,15 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private pump(stream: H2Stream): void {
     const queue = stream.queue;
     let lastHead: Buffer | undefined;
-    while (queue.length && !this.socketBlocked && this.outBytes < OUT_LIMIT) {
+    while (queue.length && !this.frames.blocked && this.frames.bytes < OUT_LIMIT) {
       const room = Math.min(stream.sendWindow, this.sendWindow, this.peerMaxFrameSize);
       if (room <= 0) break;
       const item = queue[0];
       const n = Math.min(room, item.buf.length);
       const head = Buffer.allocUnsafe(F.FRAME_HEADER);
       F.writeFrameHeader(head, 0, n, F.DATA, 0, stream.id);
-      this.push(head);
-      this.push(n === item.buf.length ? item.buf : item.buf.subarray(0, n));
+      this.frames.push(head);
+      this.frames.push(n === item.buf.length ? item.buf : item.buf.subarray(0, n));
       lastHead = head;
       stream.sendWindow -= n;
       this.sendWindow -= n;
@@ -602,7 +560,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       this.queuedBytes -= n;
       if (n === item.buf.length) {
         queue.shift();
-        if (item.cb) this.outCallbacks.push(item.cb);
+        if (item.cb) this.frames.onWritten(item.cb);
       } else {
         item.buf = item.buf.subarray(n);
       }
@@ -612,7 +570,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     if (queue.length === 0 && stream.endQueued && !stream.localEnded) {
       // END_STREAM on the last DATA frame of this turn, or on an empty one.
       if (lastHead) lastHead[4] |= F.FLAG_END_STREAM;
-      else this.push(F.frameOf(F.DATA, F.FLAG_END_STREAM, stream.id));
+      else this.frames.push(F.frameOf(F.DATA, F.FLAG_END_STREAM, stream.id));
       this.localEnd(stream);
     }
     stream.res.drained();
@@ -620,7 +578,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
 
   private pumpAll(): void {
     for (const s of this.stalled) {
-      if (this.socketBlocked || this.sendWindow <= 0 || this.outBytes >= OUT_LIMIT) break;
+      if (this.frames.blocked || this.sendWindow <= 0 || this.frames.bytes >= OUT_LIMIT) break;
       this.pump(s);
     }
   }
@@ -630,56 +588,21 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     this.outFinished.push(stream);
     if (!stream.remoteEnded) {
       // Answered before the request's body ended: the client may stop sending it (RFC 9113 8.1).
-      this.push(F.rstStreamFrame(stream.id, F.NO_ERROR));
+      this.frames.push(F.rstStreamFrame(stream.id, F.NO_ERROR));
       stream.remoteEnded = true;
       stream.resetSent = true;
     }
-    this.scheduleFlush();
+    this.frames.schedule();
   }
 
-  /** A control frame: counted while the socket is blocked (MAX_QUEUED_CONTROL_FRAMES). */
+  /** A control frame; a client that provokes them without reading them is cut (frame-queue.ts). */
   private pushControl(frame: Buffer): void {
-    if (this.socketBlocked && ++this.controlWhileBlocked > MAX_QUEUED_CONTROL_FRAMES) {
-      this.destroy();
-      return;
-    }
-    this.push(frame);
+    if (!this.frames.pushControl(frame)) this.destroy();
   }
 
-  private push(frame: Buffer): void {
-    this.out.push(frame);
-    this.outBytes += frame.length;
-    this.scheduleFlush();
-  }
-
-  private scheduleFlush(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setImmediate(() => this.flush());
-  }
-
-  private flush(): void {
-    this.flushScheduled = false;
-    if (this.destroyed) return;
-    const out = this.out;
-    const callbacks = this.outCallbacks;
+  /** After each write: streams whose END_STREAM went out finish, and waiting DATA is framed. */
+  private afterFlush(): void {
     const finished = this.outFinished;
-    if (out.length) {
-      const bytes = this.outBytes;
-      this.out = [];
-      this.outBytes = 0;
-      this.outCallbacks = [];
-      const done = callbacks.length ? () => { for (const cb of callbacks) cb(); } : undefined;
-      if (out.length === 1) this.socket.write(out[0], done);
-      else if (bytes <= 64 * 1024) this.socket.write(Buffer.concat(out, bytes), done);
-      else {
-        this.socket.cork();
-        for (let i = 0; i < out.length - 1; i++) this.socket.write(out[i]);
-        this.socket.write(out[out.length - 1], done);
-        this.socket.uncork();
-      }
-      if (this.socket.writableNeedDrain) this.socketBlocked = true;
-    }
     if (finished.length) {
       this.outFinished = [];
       for (const s of finished) {
@@ -687,12 +610,11 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
         if (s.remoteEnded) this.closeStream(s, false, s.resetSent ? ClosedAs.ResetHere : ClosedAs.Closed);
       }
     }
-    if (!this.socketBlocked && this.stalled.size) this.pumpAll();
+    if (!this.frames.blocked && this.stalled.size) this.pumpAll();
   }
 
   private onSocketDrain(): void {
-    this.socketBlocked = false;
-    this.controlWhileBlocked = 0;
+    this.frames.drained();
     this.pumpAll();
   }
 
@@ -735,7 +657,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private goaway(code: number): void {
     if (this.goawaySent) return;
     this.goawaySent = true;
-    this.push(F.goawayFrame(this.lastStreamId, code));
+    this.frames.push(F.goawayFrame(this.lastStreamId, code));
   }
 
   /** Ends the socket once what is gathered has been written. */
@@ -744,7 +666,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     setImmediate(() => {
       if (this.destroyed) return;
-      this.flush();
+      this.frames.flush();
       this.socket.end();
     });
   }
@@ -755,7 +677,8 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     if (!known) this.emit('internalError', err);
     this.closed = true;
     this.goaway(code);
-    this.flush();
+    this.frames.flush();
+    this.frames.stop();
     this.destroyed = true;
     this.socket.end();
     // A peer that does not close its side is cut shortly after.
@@ -765,6 +688,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
 
   private onSocketClose(): void {
     this.destroyed = true;
+    this.frames.stop();
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.closeAll();
