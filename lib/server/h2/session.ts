@@ -5,7 +5,8 @@
  *
  * What it does:
  *  - the connection preface, SETTINGS both ways (ours from ListenerLimits; the peer's initial
- *    window and frame size honoured), PING answered, PRIORITY ignored, unknown frames ignored;
+ *    window and frame size honoured), PING answered, PRIORITY checked and otherwise ignored,
+ *    unknown frames ignored;
  *  - requests: HEADERS and CONTINUATION decoded (HPACK with the dynamic table, the decoded size
  *    bounded while decoding), checked as RFC 9113 8.2 and 8.3 require (request-fields.ts), handed
  *    out as request/response pairs (messages.ts) once the chunk that carried them is read, so
@@ -17,15 +18,16 @@
  *    are the client's error (STREAM_CLOSED), frames on a stream this server reset are ignored
  *    (closed-streams.ts), a lower stream id never opened is a connection error;
  *  - flow control both ways: our windows are opened as the body is consumed (the connection's at
- *    once, each stream's as its consumer takes the bytes); our DATA waits for the peer's windows
- *    and for the socket to drain, so a slow reader holds the bytes in its stream, where the
- *    writer sees them (writableLength, write() answering false, 'drain');
+ *    once, each stream's as its consumer takes the bytes); responses go out through
+ *    response-sender.ts within the client's windows, the frames of a turn written together
+ *    (frame-queue.ts);
  *  - limits: SETTINGS_MAX_CONCURRENT_STREAMS (a stream past it before our SETTINGS are
  *    acknowledged is refused, after that the session ends with PROTOCOL_ERROR, as nghttp2 does),
  *    header lists over the limit reset with ENHANCE_YOUR_CALM, frames over our
  *    SETTINGS_MAX_FRAME_SIZE end the session with FRAME_SIZE_ERROR (at the frame header, before
  *    the payload is held), a peer that sends while not reading has its session cut after
- *    MAX_QUEUED_CONTROL_FRAMES queued for it, an idle session (no open stream) gets GOAWAY
+ *    1000 control frames queued for it, SETTINGS frames of more than 32 entries, header blocks
+ *    of more than 64 CONTINUATION frames, an idle session (no open stream) gets GOAWAY
  *    after the idle timeout, a session whose client resets streams, or makes the server reset
  *    them, beyond the reset budget (reset-budget.ts) gets GOAWAY ENHANCE_YOUR_CALM, and
  *    responses waiting for a client that does not open its windows are reset once more than
@@ -33,7 +35,7 @@
  *  - close(): GOAWAY with the last stream started, the streams in flight finish, then the socket
  *    ends; destroy(): the socket goes at once and every stream closes.
  * Protocol errors end the session with GOAWAY and the error's code; stream errors reset the
- * stream. Frames are gathered per event-loop turn and written together.
+ * stream.
  */
 import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
@@ -44,17 +46,16 @@ import { ClosedAs, ClosedStreams } from './closed-streams';
 import { ConnectionError } from './connection-error';
 import { FrameQueue } from './frame-queue';
 import { HeaderBlockAssembler, type HeaderBlock } from './header-block-assembler';
-import { responseHeaderBlock, type OutgoingValue } from './header-block';
+import type { OutgoingValue } from './header-block';
 import { H2Stream, type ServerRequest, type ServerResponse, type StreamOwner } from './messages';
 import { requestHead, trailersValid } from './request-fields';
 import { ResetBudget } from './reset-budget';
+import { ResponseSender } from './response-sender';
 
 const STREAM_CLOSED = 0x5;
 const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
 /** Entries one SETTINGS frame may carry (nghttp2's max_settings): more is a flood, not configuration. */
 const MAX_SETTINGS_ENTRIES = 32;
-/** Frame bytes gathered in a turn beyond which no more DATA is framed until they are written. */
-const OUT_LIMIT = 256 * 1024;
 
 export interface H2SessionOptions {
   maxConcurrentStreams: number;
@@ -88,31 +89,31 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private settingsAcked = false;
   private lastStreamId = 0;
   private goawaySent = false;
-  /** Peer settings. */
+  /** The peer's SETTINGS_INITIAL_WINDOW_SIZE. */
   private peerInitialWindow = F.DEFAULT_WINDOW;
-  private peerMaxFrameSize = F.DEFAULT_MAX_FRAME_SIZE;
-  /** The peer's window for our DATA on the connection. */
-  private sendWindow = F.DEFAULT_WINDOW;
   /** Body bytes received since the last connection WINDOW_UPDATE. */
   private recvUnacked = 0;
   private readonly blocks: HeaderBlockAssembler;
   /** Requests whose HEADERS are in the chunk being read; started after it. */
   private arrived: H2Stream[] = [];
-  /** Streams with DATA waiting for a window or the socket, and their bytes. */
-  private readonly stalled = new Set<H2Stream>();
-  private queuedBytes = 0;
   private readonly frames: FrameQueue;
-  /** Streams whose END_STREAM is in the frames gathered this turn. */
-  private outFinished: H2Stream[] = [];
+  private readonly sender: ResponseSender;
   private rejected = 0;
-  private shedWarned = false;
   private idleTimer?: NodeJS.Timeout;
 
   constructor(readonly socket: TLSSocket, private readonly opts: H2SessionOptions, private readonly onRequest: RequestListener) {
     super();
     this.reader = new F.FrameReader((type, flags, id, payload) => this.onFrame(type, flags, id, payload), opts.maxFrameSize);
     this.blocks = new HeaderBlockAssembler(opts.maxHeaderListSize);
-    this.frames = new FrameQueue(socket, () => this.afterFlush());
+    this.frames = new FrameQueue(socket, () => this.sender.afterFlush());
+    this.sender = new ResponseSender(this.frames, opts.maxQueuedBytes, {
+      reset: (stream, code) => this.reset(stream, code),
+      finished: (stream) => {
+        stream.res.finishFromStream();
+        if (stream.remoteEnded) this.closeStream(stream, false, stream.resetSent ? ClosedAs.ResetHere : ClosedAs.Closed);
+      },
+      warn: (message) => this.emit('warning', `HTTP/2 client ${socket.remoteAddress}:${socket.remotePort} reads its responses slower than it asks for them: ${message}`),
+    });
     socket.setNoDelay(true);
     const settings: Array<[number, number]> = [
       [F.SETTINGS_MAX_CONCURRENT_STREAMS, opts.maxConcurrentStreams],
@@ -226,7 +227,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
         largestWindow = Math.max(largestWindow, value);
       } else if (key === F.SETTINGS_MAX_FRAME_SIZE) {
         if (value < F.DEFAULT_MAX_FRAME_SIZE || value > 0xffffff) throw new ConnectionError(F.PROTOCOL_ERROR, 'SETTINGS_MAX_FRAME_SIZE out of range');
-        this.peerMaxFrameSize = value;
+        this.sender.maxFrameSize = value;
       } else if (key === F.SETTINGS_ENABLE_PUSH) {
         if (value > 1) throw new ConnectionError(F.PROTOCOL_ERROR, 'SETTINGS_ENABLE_PUSH not 0 or 1');
       }
@@ -241,7 +242,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       if (delta) for (const s of this.streams.values()) s.sendWindow += delta;
     }
     this.pushControl(F.frameOf(F.SETTINGS, F.FLAG_ACK, 0));
-    this.pumpAll();
+    this.sender.pumpAll();
   }
 
   private onHeaders(flags: number, id: number, payload: Buffer): void {
@@ -372,9 +373,9 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     const increment = payload.readUInt32BE(0) & 0x7fffffff;
     if (id === 0) {
       if (increment === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0');
-      this.sendWindow += increment;
-      if (this.sendWindow > F.MAX_WINDOW) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'the connection window over 2^31-1');
-      this.pumpAll();
+      this.sender.window += increment;
+      if (this.sender.window > F.MAX_WINDOW) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'the connection window over 2^31-1');
+      this.sender.pumpAll();
       return;
     }
     const stream = this.streams.get(id);
@@ -386,7 +387,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     if (increment === 0) return this.streamError(stream, F.PROTOCOL_ERROR);
     stream.sendWindow += increment;
     if (stream.sendWindow > F.MAX_WINDOW) return this.streamError(stream, F.FLOW_CONTROL_ERROR);
-    this.pump(stream);
+    this.sender.pump(stream);
   }
 
   /** Priorities are not acted on, but a PRIORITY frame must still be well-formed (RFC 9113 6.3, 5.3.1). */
@@ -444,23 +445,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
 
   sendHeaders(stream: H2Stream, status: number, headers: Record<string, OutgoingValue | undefined>, end: boolean): void {
     if (stream.closed || this.destroyed) return;
-    const block = responseHeaderBlock(status, headers);
-    const max = this.peerMaxFrameSize;
-    if (block.length <= max) {
-      const frame = Buffer.allocUnsafe(F.FRAME_HEADER + block.length);
-      F.writeFrameHeader(frame, 0, block.length, F.HEADERS, F.FLAG_END_HEADERS | (end ? F.FLAG_END_STREAM : 0), stream.id);
-      block.copy(frame, F.FRAME_HEADER);
-      this.frames.push(frame);
-    } else {
-      for (let pos = 0; pos < block.length; pos += max) {
-        const part = block.subarray(pos, pos + max);
-        const last = pos + max >= block.length;
-        const type = pos === 0 ? F.HEADERS : F.CONTINUATION;
-        const flags = (last ? F.FLAG_END_HEADERS : 0) | (pos === 0 && end ? F.FLAG_END_STREAM : 0);
-        this.frames.push(F.frameOf(type, flags, stream.id, part));
-      }
-    }
-    if (end) this.localEnd(stream);
+    this.sender.headers(stream, status, headers, end);
     // "Connection: close" on a response (--goaway-chance): GOAWAY once this head is out; the streams in flight finish.
     const connection = headers.connection;
     if (connection !== undefined && String(connection).toLowerCase() === 'close') this.close();
@@ -471,16 +456,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       if (cb) process.nextTick(cb);
       return;
     }
-    if (chunk) {
-      stream.queue.push({ buf: chunk, cb });
-      stream.queuedBytes += chunk.length;
-      this.queuedBytes += chunk.length;
-    } else if (cb) {
-      process.nextTick(cb);
-    }
-    if (end) stream.endQueued = true;
-    this.pump(stream);
-    if (this.queuedBytes > this.opts.maxQueuedBytes) this.shed();
+    this.sender.data(stream, chunk, end, cb);
   }
 
   /** Abandons a stream on the application's word (RST_STREAM with `code`). */
@@ -514,108 +490,14 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     if (!this.resetBudget.take()) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many streams reset');
   }
 
-  /**
-   * More response bytes wait than maxQueuedBytes: the client is not opening its windows (or not
-   * reading its socket) as fast as it asks. Every waiting response but the largest (a big answer
-   * to a slow reader is served) is reset until half the budget is left, and that is logged once.
-   */
-  private shed(): void {
-    let largest: H2Stream | undefined;
-    for (const s of this.stalled) if (!largest || s.queuedBytes > largest.queuedBytes) largest = s;
-    const waiting = [...this.stalled].filter((s) => s !== largest).sort((a, b) => b.queuedBytes - a.queuedBytes);
-    let shed = 0;
-    let bytes = 0;
-    for (const s of waiting) {
-      if (this.queuedBytes <= this.opts.maxQueuedBytes / 2) break;
-      shed++;
-      bytes += s.queuedBytes;
-      this.reset(s, F.ENHANCE_YOUR_CALM);
-    }
-    if (shed && !this.shedWarned) {
-      this.shedWarned = true;
-      this.emit('warning', `HTTP/2 client ${this.socket.remoteAddress}:${this.socket.remotePort} reads its responses slower than it asks for them: `
-        + `${shed} responses (${bytes} bytes) waiting for its flow-control windows were reset (ENHANCE_YOUR_CALM), over the ${this.opts.maxQueuedBytes} bytes a connection may have waiting`);
-    }
-  }
-
-  // ---- writing ----
-
-  /** Frames what the windows and the socket allow of a stream's queue. */
-  private pump(stream: H2Stream): void {
-    const queue = stream.queue;
-    let lastHead: Buffer | undefined;
-    while (queue.length && !this.frames.blocked && this.frames.bytes < OUT_LIMIT) {
-      const room = Math.min(stream.sendWindow, this.sendWindow, this.peerMaxFrameSize);
-      if (room <= 0) break;
-      const item = queue[0];
-      const n = Math.min(room, item.buf.length);
-      const head = Buffer.allocUnsafe(F.FRAME_HEADER);
-      F.writeFrameHeader(head, 0, n, F.DATA, 0, stream.id);
-      this.frames.push(head);
-      this.frames.push(n === item.buf.length ? item.buf : item.buf.subarray(0, n));
-      lastHead = head;
-      stream.sendWindow -= n;
-      this.sendWindow -= n;
-      stream.queuedBytes -= n;
-      this.queuedBytes -= n;
-      if (n === item.buf.length) {
-        queue.shift();
-        if (item.cb) this.frames.onWritten(item.cb);
-      } else {
-        item.buf = item.buf.subarray(n);
-      }
-    }
-    if (queue.length) this.stalled.add(stream);
-    else this.stalled.delete(stream);
-    if (queue.length === 0 && stream.endQueued && !stream.localEnded) {
-      // END_STREAM on the last DATA frame of this turn, or on an empty one.
-      if (lastHead) lastHead[4] |= F.FLAG_END_STREAM;
-      else this.frames.push(F.frameOf(F.DATA, F.FLAG_END_STREAM, stream.id));
-      this.localEnd(stream);
-    }
-    stream.res.drained();
-  }
-
-  private pumpAll(): void {
-    for (const s of this.stalled) {
-      if (this.frames.blocked || this.sendWindow <= 0 || this.frames.bytes >= OUT_LIMIT) break;
-      this.pump(s);
-    }
-  }
-
-  private localEnd(stream: H2Stream): void {
-    stream.localEnded = true;
-    this.outFinished.push(stream);
-    if (!stream.remoteEnded) {
-      // Answered before the request's body ended: the client may stop sending it (RFC 9113 8.1).
-      this.frames.push(F.rstStreamFrame(stream.id, F.NO_ERROR));
-      stream.remoteEnded = true;
-      stream.resetSent = true;
-    }
-    this.frames.schedule();
-  }
-
   /** A control frame; a client that provokes them without reading them is cut (frame-queue.ts). */
   private pushControl(frame: Buffer): void {
     if (!this.frames.pushControl(frame)) this.destroy();
   }
 
-  /** After each write: streams whose END_STREAM went out finish, and waiting DATA is framed. */
-  private afterFlush(): void {
-    const finished = this.outFinished;
-    if (finished.length) {
-      this.outFinished = [];
-      for (const s of finished) {
-        s.res.finishFromStream();
-        if (s.remoteEnded) this.closeStream(s, false, s.resetSent ? ClosedAs.ResetHere : ClosedAs.Closed);
-      }
-    }
-    if (!this.frames.blocked && this.stalled.size) this.pumpAll();
-  }
-
   private onSocketDrain(): void {
     this.frames.drained();
-    this.pumpAll();
+    this.sender.pumpAll();
   }
 
   // ---- closing ----
@@ -625,11 +507,9 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     stream.closed = true;
     this.streams.delete(stream.id);
     this.closedStreams.add(stream.id, how);
-    this.stalled.delete(stream);
+    this.sender.forget(stream);
     for (const item of stream.queue) if (item.cb) process.nextTick(item.cb);
     stream.queue.length = 0;
-    this.queuedBytes -= stream.queuedBytes;
-    stream.queuedBytes = 0;
     stream.req.closeFromStream(aborted);
     stream.res.closeFromStream();
     if (this.streams.size === 0) {
