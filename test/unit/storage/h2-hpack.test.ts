@@ -194,3 +194,38 @@ describe('HPACK', () => {
     expect(d.tableSize, 'the peer\'s table is not touched').to.equal(0);
   });
 });
+
+describe('HPACK decoding within a header-list limit', () => {
+  /** A literal with incremental indexing and a new name (RFC 7541 6.2.1), unencoded. */
+  const indexed = (name: string, value: string) => Buffer.concat([Buffer.from([0x40, name.length]), Buffer.from(name),
+    Buffer.from(value.length < 127 ? [value.length] : [0x7f, ...multiByte(value.length - 127)]), Buffer.from(value)]);
+  const multiByte = (v: number) => { const out: number[] = []; while (v >= 128) { out.push((v % 128) | 0x80); v = Math.floor(v / 128); } out.push(v); return out; };
+
+  it('stops collecting past the limit (an HPACK bomb costs its own bytes), and keeps the table in step', () => {
+    const d = new HpackDecoder();
+    // One 4000-byte entry, then 100,000 references to it (index 62): 400 MB were it expanded.
+    expect(d.fieldsWithin(indexed('x-big', 'v'.repeat(4000)), 1 << 20)).to.have.length(2);
+    const bomb = Buffer.alloc(100_000, 0xbe);
+    const started = process.hrtime.bigint();
+    expect(d.fieldsWithin(bomb, 1 << 20)).to.equal(undefined);
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    // An entry inserted after the limit was passed is still in the table for the next block.
+    const over = Buffer.concat([Buffer.alloc(300, 0xbe), indexed('x-late', 'later')]);
+    expect(d.fieldsWithin(over, 1 << 20)).to.equal(undefined);
+    expect(d.fieldsWithin(Buffer.from([0xbe]), 1 << 20)).to.deep.equal(['x-late', 'later']);
+    expect(d.fieldsWithin(Buffer.from([0xbf]), 1 << 20)).to.deep.equal(['x-big', 'v'.repeat(4000)]);
+    // Linear in the block's bytes: far under the ~30 ms a full expansion took (a generous bound for a slow machine).
+    expect(ms).to.be.below(200);
+  });
+
+  it('a list exactly at the limit is collected; one byte over is not', () => {
+    const block = Buffer.concat([Buffer.from([0x00, 3]), Buffer.from('x-a'), Buffer.from([5]), Buffer.from('hello')]);
+    expect(new HpackDecoder().fieldsWithin(block, 3 + 5 + 32)).to.deep.equal(['x-a', 'hello']);
+    expect(new HpackDecoder().fieldsWithin(block, 3 + 5 + 31)).to.equal(undefined);
+  });
+
+  it('a malformed block past the limit is still an error (COMPRESSION_ERROR for the session)', () => {
+    const d = new HpackDecoder();
+    expect(() => d.fieldsWithin(Buffer.concat([Buffer.alloc(10, 0x82), Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f])]), 10)).to.throw(HpackError);
+  });
+});
