@@ -211,7 +211,9 @@ export class H2Conn {
 
   /** Connection error: GOAWAY with `code` and `lastStreamId`, then the socket closes. */
   async expectConnectionError(code: number, lastStreamId: number): Promise<void> {
-    await this.raw.until(() => this.raw.closed, 3_000, 'the close').catch(() => undefined);
+    await this.raw.until(() => this.raw.goaway !== undefined || this.raw.closed, 3_000, 'GOAWAY').catch(() => undefined);
+    // RFC 9113 5.4.1: after the GOAWAY the endpoint MUST close the TCP connection.
+    await this.raw.until(() => this.raw.closed, 1_000, 'the close').catch(() => undefined);
     const g = this.raw.goaway;
     expect({ goaway: codeName(g?.errorCode), lastStreamId: g?.lastStreamId, closed: this.raw.closed }, this.log())
       .to.deep.equal({ goaway: codeName(code), lastStreamId, closed: true });
@@ -268,7 +270,9 @@ export class H2Conn {
       else shown.push(s);
     }
     if (this.raw.closed) shown.push('(closed)');
-    return `frames from the server: ${shown.join(', ')}`;
+    // Many streams' frames: the first few and the last ones tell the story.
+    const cut = shown.length > 40 ? [...shown.slice(0, 5), `(${shown.length - 35} more)`, ...shown.slice(-30)] : shown;
+    return `frames from the server: ${cut.join(', ')}`;
   }
 
   close(): void {

@@ -142,14 +142,14 @@ describe(`HTTP/2 conformance: h2spec generic 1-5 (--http2-server=${IMPL})`, func
       await c.ping(Buffer.from('h2spec\0\0'));
     });
 
-    it('generic/3.8.1 Sends a GOAWAY frame: the request before it is still answered, the PING after it acknowledged', async () => {
+    it('generic/3.8.1 Sends a GOAWAY frame: the request before it is still answered, no error in return', async () => {
       const c = await open();
       const s = await c.request('GET', PATH.healthz);
-      // In one write: a server may close once its streams are done, before a later PING arrives.
+      // With a PING after it, in one write: acknowledged, or the connection closed once its stream is done.
       const ping = Buffer.from('h2spec\0\0');
       await c.raw.write(Buffer.concat([frame(FRAME.GOAWAY, 0, 0, Buffer.concat([u32(0), u32(0), Buffer.from('h2spec')])), frame(FRAME.PING, 0, 0, ping)]));
-      await c.wait(() => c.pingAcks().some((p) => p.equals(ping)), 3_000, 'the PING ACK');
       await c.expectOk(s);
+      await c.wait(() => c.pingAcks().some((p) => p.equals(ping)) || c.raw.closed, 3_000, 'the PING ACK or the close');
       expect(c.raw.goaway?.errorCode ?? 0, c.log()).to.equal(0);
     });
 
