@@ -7,14 +7,18 @@
  */
 import tls from 'node:tls';
 
-export const FRAME = { DATA: 0, HEADERS: 1, RST_STREAM: 3, SETTINGS: 4, PING: 6, GOAWAY: 7, WINDOW_UPDATE: 8, CONTINUATION: 9 } as const;
+export const FRAME = { DATA: 0, HEADERS: 1, PRIORITY: 2, RST_STREAM: 3, SETTINGS: 4, PUSH_PROMISE: 5, PING: 6, GOAWAY: 7, WINDOW_UPDATE: 8, CONTINUATION: 9 } as const;
 export const H2_ERROR = {
-  NO_ERROR: 0, PROTOCOL_ERROR: 1, FLOW_CONTROL_ERROR: 3, STREAM_CLOSED: 5, FRAME_SIZE_ERROR: 6, REFUSED_STREAM: 7, CANCEL: 8,
+  NO_ERROR: 0, PROTOCOL_ERROR: 1, INTERNAL_ERROR: 2, FLOW_CONTROL_ERROR: 3, STREAM_CLOSED: 5, FRAME_SIZE_ERROR: 6, REFUSED_STREAM: 7, CANCEL: 8,
   COMPRESSION_ERROR: 9, ENHANCE_YOUR_CALM: 11,
 } as const;
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 
-export interface Frame { type: number; flags: number; streamId: number; payload: Buffer }
+export interface Frame {
+  type: number; flags: number; streamId: number; payload: Buffer;
+  /** The payload's length as the frame header gave it (DATA payloads are not kept, see keepData). */
+  length: number;
+}
 
 export interface RawH2Options {
   /** The client's SETTINGS (identifier, value), e.g. a small SETTINGS_INITIAL_WINDOW_SIZE (0x4). */
@@ -194,7 +198,7 @@ export class RawH2 {
     while (this.buffer.length >= 9) {
       const len = this.buffer.readUIntBE(0, 3);
       if (this.buffer.length < 9 + len) break;
-      const f: Frame = { type: this.buffer[3], flags: this.buffer[4], streamId: this.buffer.readUInt32BE(5) & 0x7fffffff, payload: this.buffer.subarray(9, 9 + len) };
+      const f: Frame = { type: this.buffer[3], flags: this.buffer[4], streamId: this.buffer.readUInt32BE(5) & 0x7fffffff, payload: this.buffer.subarray(9, 9 + len), length: len };
       this.buffer = this.buffer.subarray(9 + len);
       this.onFrame(f);
     }
