@@ -77,7 +77,7 @@ for (const impl of ['own', 'node'] as const) describe(`Listener limits (--http2-
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('announces 1000 streams, a 1 MiB header list and 256 KiB windows, serves 1000 open watches on one session, and ends a session that opens one more', async () => {
+  it(`announces 1000 streams, a 1 MiB header list and 256 KiB windows, serves 1000 open watches on one session, and ${impl === 'own' ? 'refuses a stream past them' : 'ends a session that opens one more'}`, async () => {
     const c = await RawH2.connect(server.url, creds);
     try {
       await c.until(() => c.serverSettings.size > 0, 5_000, 'server SETTINGS');
@@ -95,12 +95,20 @@ for (const impl of ['own', 'node'] as const) describe(`Listener limits (--http2-
       // The 1000 watches are answered (200 HEADERS each) and none is reset.
       await c.until(() => new Set(c.of(FRAME.HEADERS).map((f) => f.streamId)).size >= 1000, 60_000, '1000 watch responses');
       expect(ids.filter((id) => c.rstCode(id) !== undefined)).to.deep.equal([]);
-      // Past the acknowledged limit: a connection error (nghttp2's and ours), the session ends.
       const extra = c.streamId();
       await c.write(c.headersFrames(extra, watch));
-      await c.until(() => c.closed || c.goaway !== undefined, 10_000, 'the session ended');
+      if (impl === 'own') {
+        // Past the limit: a stream error (RFC 9113 5.1.2), REFUSED_STREAM so that the client may retry it; the 1000 watches go on.
+        await c.until(() => c.rstCode(extra) !== undefined, 10_000, 'stream 1001 refused');
+        expect(c.rstCode(extra)).to.equal(H2_ERROR.REFUSED_STREAM);
+        expect(c.closed).to.equal(false);
+        expect(c.goaway).to.equal(undefined);
+      } else {
+        // nghttp2 makes it a connection error once its SETTINGS are acknowledged: the session ends.
+        await c.until(() => c.closed || c.goaway !== undefined, 10_000, 'the session ended');
+      }
       expect(c.of(FRAME.HEADERS, extra)).to.have.length(0);
-      console.log(`      stream 1001: session ended (GOAWAY ${JSON.stringify(c.goaway)}, RST_STREAM codes ${[...new Set(c.of(FRAME.RST_STREAM).map((f) => f.payload.readUInt32BE(0)))]})`);
+      console.log(`      stream 1001: GOAWAY ${JSON.stringify(c.goaway)}, RST_STREAM codes ${[...new Set(c.of(FRAME.RST_STREAM).map((f) => f.payload.readUInt32BE(0)))]}`);
     } finally {
       c.close();
     }

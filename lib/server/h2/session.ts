@@ -86,8 +86,10 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private readonly reader: F.FrameReader;
   private preface: Buffer | undefined = Buffer.alloc(0);
   private gotSettings = false;
-  private settingsAcked = false;
+  /** The highest stream id the client has used (lower ones are closed or were never opened). */
   private lastStreamId = 0;
+  /** The highest stream id handed to the application: what GOAWAY reports (RFC 9113 6.8). */
+  private lastStartedId = 0;
   private goawaySent = false;
   /** The peer's SETTINGS_INITIAL_WINDOW_SIZE. */
   private peerInitialWindow = F.DEFAULT_WINDOW;
@@ -209,7 +211,6 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     if (id !== 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'SETTINGS on a stream');
     if (flags & F.FLAG_ACK) {
       if (payload.length) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'SETTINGS ACK with a payload');
-      this.settingsAcked = true;
       return;
     }
     if (payload.length % 6) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'SETTINGS length');
@@ -281,7 +282,8 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     }
     if (selfDependent) return this.streamErrorId(id, F.PROTOCOL_ERROR);
     if (this.streams.size >= this.opts.maxConcurrentStreams) {
-      if (this.settingsAcked) throw new ConnectionError(F.PROTOCOL_ERROR, 'more streams than SETTINGS_MAX_CONCURRENT_STREAMS');
+      // A stream error (RFC 9113 5.1.2), REFUSED_STREAM so that the client may retry it (8.7), as Go
+      // refuses it before its SETTINGS are acknowledged; a client that keeps on loses its session.
       if (++this.rejected > this.opts.maxRejectedStreams) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many refused streams');
       this.closedStreams.add(id, ClosedAs.ResetHere);
       this.pushControl(F.rstStreamFrame(id, F.REFUSED_STREAM));
@@ -291,6 +293,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     const head = requestHead(fields);
     if (typeof head === 'string') return this.streamErrorId(id, F.PROTOCOL_ERROR);
     const stream = new H2Stream(id, this, head.headers, fields, this.opts.streamWindow, this.peerInitialWindow);
+    this.lastStartedId = id;
     stream.declaredLength = head.contentLength;
     this.streams.set(id, stream);
     if (this.idleTimer) {
@@ -537,7 +540,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private goaway(code: number): void {
     if (this.goawaySent) return;
     this.goawaySent = true;
-    this.frames.push(F.goawayFrame(this.lastStreamId, code));
+    this.frames.push(F.goawayFrame(this.lastStartedId, code));
   }
 
   /** Ends the socket once what is gathered has been written. */
