@@ -6,11 +6,13 @@
  * answered within 1 s throughout, the server's RSS (a child process) and what it holds after a
  * full GC grow by less than stated bounds, and the attacker's connection ends, or the limits bound
  * what it holds.
- * The zero-window reader runs against node:http2's side too (--http2-server=node).
+ * The zero-window reader runs against node:http2's side too (--http2-server=node), and on both
+ * sides a client that reads at full speed must not be taken for one: it gets all it asked for.
  */
+import http2 from 'node:http2';
 import { expect } from 'chai';
 import { startDosServer, type DosServer } from '../helpers/dos-server';
-import { attackInRounds, connectAttacker, ending, resets } from '../helpers/h2-attacker';
+import { attackInRounds, CODE_NAMES, connectAttacker, ending, resets } from '../helpers/h2-attacker';
 import { H2Client } from '../helpers/process-client';
 import { frame, FRAME, H2_ERROR, indexedLiteralField, requestHeaderBlock, type RawH2Options } from '../helpers/raw-h2';
 import { expectBounded, underAttack } from '../helpers/under-attack';
@@ -93,6 +95,34 @@ async function zeroWindowReader(server: DosServer, name: string, opts: RawH2Opti
     return { f, c, warnings: server.logLines(warning).length - warningsBefore };
   } finally {
     c.close();
+  }
+}
+
+/**
+ * A client that reads everything as fast as it comes, with client-go's windows (4 MiB a stream,
+ * 1 GiB the connection), asking for `requests` large lists at once on one connection: resolves
+ * with how each ended ("200", or the stream error).
+ */
+async function fastReader(server: DosServer, requests: number): Promise<Record<string, number>> {
+  const { url, ca, cert, key } = server.creds;
+  const session = http2.connect(url, { ca, cert, key, settings: { initialWindowSize: 4 * MiB } });
+  try {
+    await new Promise<void>((resolve, reject) => { session.once('connect', () => resolve()); session.once('error', reject); });
+    session.setLocalWindowSize(1 << 30);
+    const outcomes = await Promise.all(Array.from({ length: requests }, () => new Promise<string>((resolve) => {
+      const req = session.request({ ':path': LIST_PATH });
+      let status = 0;
+      req.on('response', (h) => { status = Number(h[':status']); });
+      req.on('end', () => resolve(String(status)));
+      req.on('error', () => resolve(`reset ${CODE_NAMES[req.rstCode ?? -1] ?? req.rstCode}`));
+      req.resume();
+      req.end();
+    })));
+    const out: Record<string, number> = {};
+    for (const o of outcomes) out[o] = (out[o] ?? 0) + 1;
+    return out;
+  } finally {
+    session.close();
   }
 }
 
@@ -194,6 +224,14 @@ describe('HTTP/2 under header-block and memory attacks: other clients are served
         expect(warnings, 'warnings logged for the connection').to.equal(1);
       });
     }
+
+    // The budget is for clients that do not read: one that reads at full speed with open windows
+    // must get what it asked for, as from kube-apiserver, even when it asks for more than the budget at once.
+    it('a client reading at full speed with client-go\'s windows gets all of 50 large lists asked for at once (40 MiB, over the budget)', async () => {
+      const outcomes = await fastReader(server, 50);
+      console.log(`        50 lists of ${(listBytes / 1024).toFixed(0)} KiB at once, read at full speed: ${JSON.stringify(outcomes)}`);
+      expect(outcomes).to.deep.equal({ 200: 50 });
+    });
   });
 
   describe('node:http2\'s side (--http2-server=node)', () => {
@@ -213,6 +251,12 @@ describe('HTTP/2 under header-block and memory attacks: other clients are served
       const name = 'node side: zero-window reader';
       const { f } = await zeroWindowReader(server, name, { settings: [[0x4, 0]] }, 200, listBytes);
       expectBounded(name, f, { ...BOUNDS, heldMiB: ZERO_WINDOW_HELD_MIB });
+    });
+
+    it('node side: a client reading at full speed with client-go\'s windows gets all of 50 large lists asked for at once (40 MiB)', async () => {
+      const outcomes = await fastReader(server, 50);
+      console.log(`        50 lists of ${(listBytes / 1024).toFixed(0)} KiB at once, read at full speed: ${JSON.stringify(outcomes)}`);
+      expect(outcomes).to.deep.equal({ 200: 50 });
     });
   });
 });
