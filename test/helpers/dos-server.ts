@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ListenerLimits } from '../../lib/server/listener-options';
 import { collectGarbage, remoteMemoryUsage } from '../bench/inspector-gc';
-import { readKubeconfig, type Credentials } from './process-client';
+import { expect } from 'chai';
+import { H2Client, readKubeconfig, type Credentials } from './process-client';
 import { startServerProcess, type ServerProcess } from './server-process';
 
 export interface DosServer {
@@ -113,4 +114,21 @@ export function cpuMsOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** A large response, served from the watch cache: the list of the ConfigMaps createLargeList makes. */
+export const LARGE_LIST_PATH = '/api/v1/namespaces/default/configmaps?resourceVersion=0';
+
+/** Creates 100 ConfigMaps of 8 KB each; resolves with the size of LARGE_LIST_PATH's answer (~830 KB). */
+export async function createLargeList(server: DosServer): Promise<number> {
+  const client = new H2Client(server.creds);
+  try {
+    const created = await Promise.all(Array.from({ length: 100 }, (_, i) => client.request('POST', '/api/v1/namespaces/default/configmaps', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `dos-${i}` }, data: { blob: 'x'.repeat(8_000) },
+    })));
+    expect(created.map((r) => r.status).filter((s) => s !== 201)).to.deep.equal([]);
+    return (await client.request('GET', LARGE_LIST_PATH)).text.length;
+  } finally {
+    client.close();
+  }
 }

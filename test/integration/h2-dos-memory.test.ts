@@ -11,9 +11,8 @@
  */
 import http2 from 'node:http2';
 import { expect } from 'chai';
-import { startDosServer, type DosServer } from '../helpers/dos-server';
+import { createLargeList, LARGE_LIST_PATH, startDosServer, type DosServer } from '../helpers/dos-server';
 import { attackInRounds, CODE_NAMES, connectAttacker, ending, resets } from '../helpers/h2-attacker';
-import { H2Client } from '../helpers/process-client';
 import { frame, FRAME, H2_ERROR, indexedLiteralField, requestHeaderBlock, type RawH2Options } from '../helpers/raw-h2';
 import { expectBounded, underAttack } from '../helpers/under-attack';
 
@@ -23,9 +22,6 @@ const MAX_HEADER_LIST = MiB;
 const MAX_STREAMS = 1000;
 /** ListenerLimits.maxQueuedBytes: response bytes a connection may have waiting for its windows. */
 const MAX_QUEUED_BYTES = 32 * MiB;
-/** A list of 100 ConfigMaps of 8 KB each: a large response (~830 KB), served from the watch cache. */
-const LIST_PATH = '/api/v1/namespaces/default/configmaps?resourceVersion=0';
-const LIST_ITEMS = 100;
 /**
  * What a zero-window reader of 200 such lists may leave the server holding: the budget and a
  * margin. Unbounded it would be the 200 responses, ~160 MiB. Its RSS is bounded more loosely:
@@ -35,20 +31,6 @@ const LIST_ITEMS = 100;
 const ZERO_WINDOW_HELD_MIB = 48;
 /** As in h2-dos.test.ts: RSS at its peak bounded loosely (it counts what V8 has yet to collect), what is held after a full GC tightly. */
 const BOUNDS = { rssMiB: 128, heldMiB: 8 };
-
-/** Creates the ConfigMaps LIST_PATH lists; resolves with the list's size in bytes. */
-async function createListItems(server: DosServer): Promise<number> {
-  const client = new H2Client(server.creds);
-  try {
-    const created = await Promise.all(Array.from({ length: LIST_ITEMS }, (_, i) => client.request('POST', '/api/v1/namespaces/default/configmaps', {
-      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `dos-${i}` }, data: { blob: 'x'.repeat(8_000) },
-    })));
-    expect(created.map((r) => r.status).filter((s) => s !== 201)).to.deep.equal([]);
-    return (await client.request('GET', LIST_PATH)).text.length;
-  } finally {
-    client.close();
-  }
-}
 
 /**
  * Request fields besides the pseudo-headers that make the header list of GET `path` exactly
@@ -80,7 +62,7 @@ async function zeroWindowReader(server: DosServer, name: string, opts: RawH2Opti
   const c = await connectAttacker(server, { ...opts, manualWindow: true });
   try {
     const f = await underAttack(server, name, async () => {
-      const block = requestHeaderBlock('GET', LIST_PATH, server.authority);
+      const block = requestHeaderBlock('GET', LARGE_LIST_PATH, server.authority);
       const ids = Array.from({ length: requests }, () => c.streamId());
       await c.write(Buffer.concat(ids.map((id) => c.headersFrames(id, block))));
       // Each response's head goes out before its body waits (or is reset).
@@ -110,7 +92,7 @@ async function fastReader(server: DosServer, requests: number): Promise<Record<s
     await new Promise<void>((resolve, reject) => { session.once('connect', () => resolve()); session.once('error', reject); });
     session.setLocalWindowSize(1 << 30);
     const outcomes = await Promise.all(Array.from({ length: requests }, () => new Promise<string>((resolve) => {
-      const req = session.request({ ':path': LIST_PATH });
+      const req = session.request({ ':path': LARGE_LIST_PATH });
       let status = 0;
       req.on('response', (h) => { status = Number(h[':status']); });
       req.on('end', () => resolve(String(status)));
@@ -134,7 +116,7 @@ describe('HTTP/2 under header-block and memory attacks: other clients are served
     let listBytes: number;
     before(async () => {
       server = await startDosServer('h2mem', ['--log-level=warn']);
-      listBytes = await createListItems(server);
+      listBytes = await createLargeList(server);
     });
     after(async () => {
       await server?.stop();
@@ -239,7 +221,7 @@ describe('HTTP/2 under header-block and memory attacks: other clients are served
     let listBytes: number;
     before(async () => {
       server = await startDosServer('h2mem-node', ['--log-level=warn', '--http2-server=node']);
-      listBytes = await createListItems(server);
+      listBytes = await createLargeList(server);
     });
     after(async () => {
       await server?.stop();
