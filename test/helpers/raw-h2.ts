@@ -70,12 +70,18 @@ export function literalHeaderBlock(fields: Array<[string, string]>): Buffer {
   return Buffer.concat(fields.flatMap(([k, v]) => [Buffer.from([0]), hpackString(k), hpackString(v)]));
 }
 
+/** A literal field with incremental indexing and a new name (RFC 7541 6.2.1): it enters the decoder's dynamic table. */
+export function indexedLiteralField(name: string, value: string): Buffer {
+  return Buffer.concat([Buffer.from([0x40]), hpackString(name), hpackString(value)]);
+}
+
 export class RawH2 {
   readonly frames: Frame[] = [];
   closed = false;
   goaway?: { lastStreamId: number; errorCode: number };
   /** SETTINGS the server sent first, by identifier. */
   serverSettings = new Map<number, number>();
+  private readonly counts = new Map<number, number>();
   private buffer: Buffer = Buffer.alloc(0);
   private waiters: Array<() => void> = [];
   private nextId = 1;
@@ -144,6 +150,27 @@ export class RawH2 {
     });
   }
 
+  /**
+   * Writes `total` units, unit(i) making the i-th (a frame or a few), gathered into writes of
+   * about 64 KiB, each awaited; stops early when the server ends the connection. Resolves with
+   * the units written.
+   */
+  async flood(total: number, unit: (i: number) => Buffer): Promise<number> {
+    let sent = 0;
+    while (sent < total && !this.closed) {
+      const batch: Buffer[] = [];
+      let bytes = 0;
+      while (sent + batch.length < total && bytes < 64 * 1024) {
+        const b = unit(sent + batch.length);
+        batch.push(b);
+        bytes += b.length;
+      }
+      if (!await this.write(batch.length === 1 ? batch[0] : Buffer.concat(batch, bytes))) break;
+      sent += batch.length;
+    }
+    return sent;
+  }
+
   /** Writes one frame as given. */
   send(type: number, flags: number, id: number, payload: Buffer = Buffer.alloc(0)): Promise<boolean> {
     return this.write(frame(type, flags, id, payload));
@@ -205,7 +232,13 @@ export class RawH2 {
     this.notify();
   }
 
+  /** Frames of `type` received so far: cheap enough for until() on every chunk of a flood, unlike of(). */
+  count(type: number): number {
+    return this.counts.get(type) ?? 0;
+  }
+
   private onFrame(f: Frame): void {
+    this.counts.set(f.type, this.count(f.type) + 1);
     // DATA payloads are not kept (watches may stream) unless asked for; the rest is.
     if (f.type === FRAME.DATA && this.opts.keepData) {
       let parts = this.bodies.get(f.streamId);
