@@ -73,6 +73,10 @@ export function listenerOptions(l: ListenerLimits): http2.SecureServerOptions {
     },
     // Node's defaults, stated: a session is destroyed after this many refused streams / bad frames.
     maxSessionRejectedStreams: 100,
+    // node:http2 refuses new streams (ENHANCE_YOUR_CALM) past 10 MB of session memory by default,
+    // which a client reading 40 MiB of lists at full speed reaches; the waiting responses are
+    // bounded by maxQueuedBytes instead (node-h2-output-budget.ts), this only past four times that.
+    maxSessionMemory: Math.ceil((4 * l.maxQueuedBytes) / 2 ** 20),
     maxSessionInvalidFrames: 1000,
     handshakeTimeout: l.headersTimeoutMs,
   };

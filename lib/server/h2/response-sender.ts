@@ -2,8 +2,12 @@
  * The sending half of a server session: response heads (HEADERS, split into CONTINUATION past
  * the client's frame size) and bodies framed as DATA within the client's flow-control windows
  * (RFC 9113 6.9) and as fast as the socket drains. A body the windows do not take waits in its
- * stream, where the writer sees it (writableLength, write() false, 'drain'); responses waiting
- * past maxQueuedBytes for a client that asks without reading are shed (shed()).
+ * stream, where the writer sees it (writableLength, write() false, 'drain'). What a client that
+ * asks without reading can make the server hold is bounded two ways: responses waiting for its
+ * flow-control windows past maxQueuedBytes are shed (shed()), and a connection whose socket has
+ * not drained for STALL_MS while more than maxQueuedBytes wait is abandoned (onStall()). Bytes
+ * that only wait their turn for a socket that is draining count for neither: a client reading
+ * at full speed gets every response it asked for, however many at once.
  */
 import * as F from '../../storage/etcd3/h2/frames';
 import type { FrameQueue } from './frame-queue';
@@ -12,14 +16,18 @@ import type { H2Stream } from './messages';
 
 /** Frame bytes gathered in a turn beyond which no more DATA is framed until they are written. */
 const OUT_LIMIT = 256 * 1024;
+/** How long a socket may stay undrained, with more than maxQueuedBytes waiting, before the connection is abandoned. */
+const STALL_MS = 5000;
 
 export interface SenderHooks {
   /** Resets a stream (one shed by the budget). */
   reset(stream: H2Stream, code: number): void;
   /** The stream's END_STREAM is on the socket. */
   finished(stream: H2Stream): void;
-  /** Something worth a line in the log (once per session). */
+  /** Something worth a line in the log. */
   warn(message: string): void;
+  /** The client reads nothing: the connection is to be ended. */
+  abandon(message: string): void;
 }
 
 export class ResponseSender {
@@ -33,6 +41,7 @@ export class ResponseSender {
   /** Streams whose END_STREAM is in the frames gathered this turn. */
   private finishing: H2Stream[] = [];
   private warned = false;
+  private stallTimer?: NodeJS.Timeout;
 
   constructor(private readonly frames: FrameQueue, private readonly maxQueuedBytes: number, private readonly hooks: SenderHooks) {}
 
@@ -67,7 +76,10 @@ export class ResponseSender {
     }
     if (end) stream.endQueued = true;
     this.pump(stream);
-    if (this.queuedBytes > this.maxQueuedBytes) this.shed();
+    if (this.queuedBytes > this.maxQueuedBytes) {
+      this.shed();
+      if (this.frames.blocked) this.stallTimer ??= setTimeout(() => this.onStall(), STALL_MS).unref();
+    }
   }
 
   /** Frames what the windows and the socket allow of a stream's queue. */
@@ -124,6 +136,18 @@ export class ResponseSender {
     if (!this.frames.blocked && this.stalled.size) this.pumpAll();
   }
 
+  /** The socket drained: the client reads. */
+  drained(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = undefined;
+    this.pumpAll();
+  }
+
+  /** The session ended. */
+  stop(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+  }
+
   /** The stream closed: what waits in it is dropped. */
   forget(stream: H2Stream): void {
     this.stalled.delete(stream);
@@ -144,20 +168,32 @@ export class ResponseSender {
   }
 
   /**
-   * More response bytes wait than maxQueuedBytes: the client is not opening its windows (or not
-   * reading its socket) as fast as it asks. Every waiting response but the largest (a big answer
-   * to a slow reader is served) is reset until half the budget is left, and that is logged once.
+   * More response bytes wait than maxQueuedBytes. Those held back by the client's flow-control
+   * windows (its stream's, or the connection's) are what it asked for and does not take: past the
+   * budget, every such response but the largest (a big answer to a slow reader is served) is
+   * reset until half the budget is left, and that is logged once.
    */
   private shed(): void {
     let largest: H2Stream | undefined;
-    for (const s of this.stalled) if (!largest || s.queuedBytes > largest.queuedBytes) largest = s;
-    const waiting = [...this.stalled].filter((s) => s !== largest).sort((a, b) => b.queuedBytes - a.queuedBytes);
+    const blocked: H2Stream[] = [];
+    let blockedBytes = 0;
+    for (const s of this.stalled) {
+      if (!largest || s.queuedBytes > largest.queuedBytes) largest = s;
+      if (s.sendWindow <= 0 || this.window <= 0) {
+        blocked.push(s);
+        blockedBytes += s.queuedBytes;
+      }
+    }
+    if (blockedBytes <= this.maxQueuedBytes) return;
+    blocked.sort((a, b) => b.queuedBytes - a.queuedBytes);
     let shed = 0;
     let bytes = 0;
-    for (const s of waiting) {
-      if (this.queuedBytes <= this.maxQueuedBytes / 2) break;
+    for (const s of blocked) {
+      if (blockedBytes <= this.maxQueuedBytes / 2) break;
+      if (s === largest) continue;
       shed++;
       bytes += s.queuedBytes;
+      blockedBytes -= s.queuedBytes;
       this.hooks.reset(s, F.ENHANCE_YOUR_CALM);
     }
     if (shed && !this.warned) {
@@ -165,5 +201,12 @@ export class ResponseSender {
       this.hooks.warn(`${shed} responses (${bytes} bytes) waiting for its flow-control windows were reset (ENHANCE_YOUR_CALM), `
         + `over the ${this.maxQueuedBytes} bytes a connection may have waiting`);
     }
+  }
+
+  /** STALL_MS after the socket blocked with more than the budget waiting: if it has not drained since, the client reads nothing. */
+  private onStall(): void {
+    this.stallTimer = undefined;
+    if (!this.frames.blocked || this.queuedBytes <= this.maxQueuedBytes) return;
+    this.hooks.abandon(`its socket took nothing for ${STALL_MS} ms while ${this.queuedBytes} response bytes waited; the connection is closed`);
   }
 }

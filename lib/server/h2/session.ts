@@ -115,6 +115,10 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
         if (stream.remoteEnded) this.closeStream(stream, false, stream.resetSent ? ClosedAs.ResetHere : ClosedAs.Closed);
       },
       warn: (message) => this.emit('warning', `HTTP/2 client ${socket.remoteAddress}:${socket.remotePort} reads its responses slower than it asks for them: ${message}`),
+      abandon: (message) => {
+        this.emit('warning', `HTTP/2 client ${socket.remoteAddress}:${socket.remotePort} does not read: ${message}`);
+        this.destroy();
+      },
     });
     socket.setNoDelay(true);
     const settings: Array<[number, number]> = [
@@ -146,6 +150,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     this.destroyed = true;
     this.closed = true;
     this.frames.stop();
+    this.sender.stop();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.socket.destroy();
     this.closeAll();
@@ -500,7 +505,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
 
   private onSocketDrain(): void {
     this.frames.drained();
-    this.sender.pumpAll();
+    this.sender.drained();
   }
 
   // ---- closing ----
@@ -562,6 +567,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     this.goaway(code);
     this.frames.flush();
     this.frames.stop();
+    this.sender.stop();
     this.destroyed = true;
     this.socket.end();
     // A peer that does not close its side is cut shortly after.
@@ -572,6 +578,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private onSocketClose(): void {
     this.destroyed = true;
     this.frames.stop();
+    this.sender.stop();
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.closeAll();
