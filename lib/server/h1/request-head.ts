@@ -122,7 +122,7 @@ export function parseRequestHead(head: string): RequestHead {
   return {
     method, url, minor, headers, rawHeaders,
     bodyLength: bodyLength(length, codings, minor),
-    keepAlive: keepAlive(connection, minor),
+    keepAlive: keepAlive(connection, headers.upgrade as string | undefined, minor),
     expectContinue: expectsContinue(headers.expect as string | undefined, minor),
   };
 }
@@ -195,24 +195,27 @@ function bodyLength(length: string | undefined, codings: string | undefined, min
  * only with "keep-alive". Proxy-Connection counts as Connection, as llhttp counts it. "close" is
  * recognised wherever RFC 9110 5.6.1 lists it (llhttp misses "close\t"); "keep-alive" only where
  * llhttp recognises it too (spaces after it, not tabs), so the connection never outlives Node's.
+ * A request asking to upgrade (Connection: upgrade and an Upgrade field) closes it too: this server
+ * switches to no protocol (RFC 9110 7.8 lets it go on), but llhttp stops reading what was
+ * pipelined after such a request, so nothing after it is served here either.
  */
-function keepAlive(connection: string | undefined, minor: number): boolean {
+function keepAlive(connection: string | undefined, upgrade: string | undefined, minor: number): boolean {
   if (connection === undefined) return minor === 1;
-  const tokens = connection.toLowerCase().split(',');
-  let close = false;
   let keep = false;
-  for (const t of tokens) {
+  for (const t of connection.toLowerCase().split(',')) {
     const from = skipOws(t, 0, t.length);
     const word = t.slice(from, trimOwsEnd(t, from, t.length));
-    if (word === 'close') close = true;
-    else if (word === 'keep-alive' && !t.includes('\t', from)) keep = true;
+    if (word === 'close' || (word === 'upgrade' && upgrade)) return false;
+    if (word === 'keep-alive' && !t.includes('\t', from)) keep = true;
   }
-  return !close && (minor === 1 || keep);
+  return minor === 1 || keep;
 }
 
 /** Expect in HTTP/1.1 (HTTP/1.0 ignores it, as Node does): 100-continue, or 417 for an expectation this server cannot meet (RFC 9110 10.1.1). */
 function expectsContinue(expect: string | undefined, minor: number): boolean {
   if (expect === undefined || minor === 0) return false;
-  if (expect.toLowerCase() !== '100-continue') throw new ProtocolError(417, 'expectation');
+  const lower = expect.toLowerCase();
+  // A repeated Expect line is joined into a list: each of its members must be 100-continue.
+  if (lower !== '100-continue' && !lower.split(',').every((e) => e.trim() === '100-continue')) throw new ProtocolError(417, 'expectation');
   return true;
 }

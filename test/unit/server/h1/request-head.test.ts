@@ -38,6 +38,7 @@ describe('parseRequestHead (lib/server/h1/request-head)', () => {
       [post('Transfer-Encoding: CHUNKED '), { bodyLength: CHUNKED }],
       [post('Transfer-Encoding: , chunked'), { bodyLength: CHUNKED }],
       [post('Expect: 100-Continue', 'Content-Length: 1'), { expectContinue: true }],
+      [post('Expect: 100-continue', 'Expect: 100-continue'), { expectContinue: true }],
       ['POST / HTTP/1.0\r\nExpect: something', { expectContinue: false }],
       [get('Host:'), { headers: { host: '' } }],
       [get('Host: example.com:8080'), {}],
@@ -56,7 +57,7 @@ describe('parseRequestHead (lib/server/h1/request-head)', () => {
     expect(head.rawHeaders.slice(0, 6)).to.deep.equal(['Host', 'x', 'X-A', 'one', 'x-a', 'two']);
   });
 
-  describe('keeps the connection as the request asks (close as RFC 9110 lists it; keep-alive only where llhttp sees it)', () => {
+  describe('keeps the connection as the request asks (close as RFC 9110 lists it; keep-alive only where llhttp sees it; never after an upgrade request)', () => {
     const rows: Array<[string, boolean]> = [
       [get(H, 'Connection: close'), false],
       [get(H, 'Connection: Close'), false],
@@ -67,6 +68,9 @@ describe('parseRequestHead (lib/server/h1/request-head)', () => {
       [get(H, 'Connection: close\t'), false],
       [get(H, 'Connection: closed'), true],
       [get(H, 'Connection: x close'), true],
+      [get(H, 'Connection: Upgrade', 'Upgrade: h2c'), false],
+      [get(H, 'Connection: upgrade'), true],
+      [get(H, 'Upgrade: websocket'), true],
       ['GET / HTTP/1.0\r\nConnection: keep-alive', true],
       ['GET / HTTP/1.0\r\nConnection: Keep-Alive', true],
       ['GET / HTTP/1.0\r\nConnection: foo,\tkeep-alive ', true],
