@@ -35,6 +35,7 @@ const fields = (stream: string, name: string) => [...stream.matchAll(new RegExp(
 
 /** Where the own side is stricter than llhttp on purpose. */
 const STRICTER: StricterRule[] = [
+  { code: 'bare-cr', rfc: 'RFC 9112 2.2: a bare CR is invalid (llhttp skips one before a request line)', applies: (s) => /\r(?!\n)/.test(s) },
   { code: 'request-line-spaces', rfc: 'RFC 9112 3: method SP request-target SP HTTP-version (llhttp skips runs of spaces)', applies: (s) => s.includes('  ') },
   { code: 'version-not-served', rfc: 'RFC 9112 2.3, 3: HTTP/1.x only, the version required (llhttp serves HTTP/0.9 and HTTP/2.0 lines)',
     applies: (s) => /HTTP\/(0\.9|2\.0)/.test(s) || /(^|\n)[!-~]+ [!-~]*(\r\n|\n|\r)/.test(s) },

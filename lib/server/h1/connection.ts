@@ -220,9 +220,16 @@ export class H1Connection implements StreamOwner {
   /** Parses a request head if a whole one is there; false when more bytes are needed. */
   private parseHead(): boolean {
     let buf = this.buf!;
-    // Empty lines before a request line are ignored (RFC 9112 2.2); llhttp skips any CR and LF there.
+    // Empty lines before a request line are ignored (RFC 9112 2.2), ended by CRLF or a bare LF.
+    // Stricter than llhttp, which skips a bare CR there too: RFC 9112 2.2 makes a bare CR invalid.
     let start = 0;
-    while (start < buf.length && (buf[start] === 13 || buf[start] === 10)) start++;
+    for (;;) {
+      if (buf[start] === 10) start++;
+      else if (buf[start] === 13 && start + 1 < buf.length) {
+        if (buf[start + 1] !== 10) throw new ProtocolError(400, 'bare-cr');
+        start += 2;
+      } else break;
+    }
     if (start) {
       this.consume(start);
       buf = this.buf!;

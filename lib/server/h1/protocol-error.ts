@@ -15,7 +15,7 @@ export type RefusalCode =
   | 'chunk-size' | 'chunk-extension' | 'chunk-data-end' | 'trailer-field' | 'trailer-framing-field'
   | 'head-too-large' | 'trailers-too-large' | 'chunk-extensions-too-large' | 'head-timeout' | 'connect'
   // Deliberately stricter than llhttp, each for an RFC rule (request-head.ts, chunked-body.ts say which).
-  | 'request-line-spaces' | 'version-not-served' | 'asterisk-form' | 'target-empty-host'
+  | 'bare-cr' | 'request-line-spaces' | 'version-not-served' | 'asterisk-form' | 'target-empty-host'
   | 'host-repeated' | 'host-invalid' | 'transfer-coding' | 'transfer-encoding-http10'
   | 'content-length-overflow' | 'chunk-size-overflow' | 'chunk-extension-empty' | 'chunk-line-too-long'
   | 'expectation';

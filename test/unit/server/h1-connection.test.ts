@@ -188,6 +188,11 @@ describe('HTTP/1.1 connection parser (lib/server/h1)', () => {
     expect(endedAt - lastIdle).to.be.within(IDLE_MS - 20, IDLE_MS + 1_000);
   });
 
+  it('skips empty lines (CRLF or a bare LF) before a request line, as llhttp does', async () => {
+    const got = await serve([Buffer.from('\r\n\nGET /a HTTP/1.1\r\nHost: x\r\n\r\n\n\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n')], 2);
+    expect(got.seen.map((s) => s.url)).to.deep.equal(['/a', '/b']);
+  });
+
   describe('answers a malformed request once, closes, and serves nothing pipelined after it', () => {
     const SMUGGLED = 'GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n';
     const chunked = (body: string) => `POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${body}`;
@@ -209,6 +214,7 @@ describe('HTTP/1.1 connection parser (lib/server/h1)', () => {
       ['a control character in the target', 'GET /a\x01 HTTP/1.1\r\nHost: x\r\n\r\n', 400],
       ['"*" for a method other than OPTIONS', 'GET * HTTP/1.1\r\nHost: x\r\n\r\n', 400],
       ['an HTTP/0.9 request line', 'GET /\r\n\r\n', 400],
+      ['a bare CR before a request line', '\rGET / HTTP/1.1\r\nHost: x\r\n\r\n', 400],
       ['HTTP/2.0 in a request line', 'GET / HTTP/2.0\r\nHost: x\r\n\r\n', 400],
       ['HTTP/1.1 without Host', 'GET / HTTP/1.1\r\n\r\n', 400],
       ['two Host lines', 'GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n', 400],
