@@ -32,7 +32,7 @@ const SITES = {
     bad: fc.tuple(one('', ' ', '\t', '\r', '\n', '\x00', '\x0b', '\x0c'), one(' ', '\x0b', '\x0c', '\x00', '\r', '\n'), one('', '\x0b', '\x0c', '\x00', ' \t')),
   },
   fold: { ok: fc.constant(''), bad: one('\r\n folded', '\r\n\tfolded') },
-  name: { ok: one('X-A', 'x-a', 'Cookie', 'Set-Cookie', 'Authorization', 'Content-Type', 'Upgrade', 'Accept'), bad: one('', 'X Y', 'X\x00', 'X(', 'X\xe9', 'X\tY', 'X\x7f', ' X') },
+  name: { ok: one('X-A', 'x-a', 'Cookie', 'Set-Cookie', 'Authorization', 'Content-Type', 'Upgrade', 'Accept', 'Constructor', '__proto__'), bad: one('', 'X Y', 'X\x00', 'X(', 'X\xe9', 'X\tY', 'X\x7f', ' X') },
   value: { ok: one('v', 'a b', 'x\ty', 'caf\xe9', ''), bad: one('a\x0bb', 'a\x00b', 'a\x7fb', 'a\rb', 'a\nb', 'a\x0cb', `${'a'.repeat(20_000)}`) },
   connection: { ok: one('close', 'keep-alive', 'Close', 'foo, close', 'upgrade', 'Keep-Alive', ',close,'), bad: one('close\t', 'keep-alive\t', 'closed', 'x close', 'keep-alive, close') },
   expect: { ok: fc.constant('100-continue'), bad: one('foo', '100-continue, foo') },

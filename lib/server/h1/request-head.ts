@@ -112,10 +112,14 @@ export function parseRequestHead(head: string): RequestHead {
       else if (key === 'connection' || key === 'proxy-connection') connection = connection === undefined ? raw : `${connection},${raw}`;
     }
     pos = next + 2;
+    // A value is there when a string (or set-cookie's array) is: "constructor" finds Object's otherwise, as in Node.
     const had = headers[key];
-    if (had === undefined) headers[key] = key === 'set-cookie' ? [value] : value;
-    else if (key === 'set-cookie') (had as string[]).push(value);
-    else if (!FIRST_VALUE_ONLY.has(key)) headers[key] = `${had}${key === 'cookie' ? '; ' : ', '}${value}`;
+    if (typeof had === 'string') {
+      if (!FIRST_VALUE_ONLY.has(key)) headers[key] = `${had}${key === 'cookie' ? '; ' : ', '}${value}`;
+    } else if (key === 'set-cookie') {
+      if (had === undefined) headers[key] = [value];
+      else had.push(value);
+    } else headers[key] = value;
   }
 
   // RFC 9112 3.2: an HTTP/1.1 request without Host is 400, as Node's http.Server answers it.

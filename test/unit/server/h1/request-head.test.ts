@@ -57,6 +57,10 @@ describe('parseRequestHead (lib/server/h1/request-head)', () => {
     expect(head.rawHeaders.slice(0, 6)).to.deep.equal(['Host', 'x', 'X-A', 'one', 'x-a', 'two']);
   });
 
+  it('takes a field named like a property of every object as any other field, as Node does', () => {
+    expect(parseRequestHead(get(H, 'Constructor: c', 'constructor: d')).headers).to.deep.equal({ host: 'x', constructor: 'c, d' });
+  });
+
   describe('keeps the connection as the request asks (close as RFC 9110 lists it; keep-alive only where llhttp sees it; never after an upgrade request)', () => {
     const rows: Array<[string, boolean]> = [
       [get(H, 'Connection: close'), false],
