@@ -15,9 +15,10 @@
  *  - responses in one socket write where they can: the head is held until the first body bytes,
  *    and a response given whole (end(body)) is one TLS record; a body of unknown length is
  *    chunked (close-delimited for an HTTP/1.0 client); header names canonical, as Go writes them;
- *  - keep-alive: HTTP/1.1 by default, HTTP/1.0 on request; "Connection: close" from either side
- *    closes after the response; a response given before its request body was read closes the
- *    connection unless what is left of the body is small (read and dropped, as Go does);
+ *  - keep-alive: HTTP/1.1 by default, HTTP/1.0 on request; "Connection: close" from either side,
+ *    or a request asking to upgrade (nothing here upgrades), closes after the response; a response
+ *    given before its request body was read closes the connection unless what is left of the body
+ *    is small (read and dropped, as Go does);
  *  - Expect: 100-continue answered at once (Node's default), any other expectation with 417
  *    (in HTTP/1.1; HTTP/1.0 ignores Expect, as Node does);
  *  - limits (ListenerLimits): a head over maxHeaderBytes is answered 431, a malformed one 400, a
