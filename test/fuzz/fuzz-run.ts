@@ -31,19 +31,21 @@ export const tried: Record<string, number> = {};
 /**
  * Checks `prop` with `runs` inputs from SEED; records the inputs tried and fails with fast-check's
  * report (counterexample, seed and path to replay it) when an input breaks the property.
+ * `notes`, read once the inputs have run, adds counts of the property's own to the recorded line.
  */
-export async function checkProperty<T>(name: string, prop: fc.IProperty<T> | fc.IAsyncProperty<T>, runs: number): Promise<void> {
+export async function checkProperty<T>(name: string, prop: fc.IProperty<T> | fc.IAsyncProperty<T>, runs: number,
+  notes?: () => Record<string, number>): Promise<void> {
   if (!announced) {
     announced = true;
     console.log(`      fuzz seed ${SEED} (replay: FUZZ_SEED=${SEED})`);
   }
-  const details = await fc.check(prop as fc.IAsyncProperty<T>, { numRuns: runs, seed: SEED, endOnFailure: false });
+  const details = await fc.check(prop as fc.IAsyncProperty<T>, { numRuns: runs, seed: SEED, endOnFailure: false, includeErrorInReport: true });
   const inputs = details.numRuns + details.numSkips;
   tried[name] = inputs;
   console.log(`      ${name}: ${inputs} inputs, ${details.failed ? 'FAILED' : 'no failure'}`);
   try {
     mkdirSync(path.dirname(RESULTS), { recursive: true });
-    appendFileSync(RESULTS, `${JSON.stringify({ scenario: 'fuzz', property: name, runs: inputs, failures: details.failed ? 1 : 0, seed: SEED, at: new Date().toISOString() })}\n`);
+    appendFileSync(RESULTS, `${JSON.stringify({ scenario: 'fuzz', property: name, runs: inputs, failures: details.failed ? 1 : 0, seed: SEED, at: new Date().toISOString(), ...(notes ? { notes: notes() } : {}) })}\n`);
   } catch {
     // Results are a report, not the test: a read-only tree does not fail the property.
   }

@@ -5,25 +5,27 @@
  * connections; see the README's Performance section).
  *
  * What it does:
- *  - request heads: the request line and the header fields checked as RFC 9112 asks (tokens, no
- *    whitespace before a colon, no line folding, no control characters in values, CRLF line
- *    ends), headers into Node's shapes (lower-case names; a repeated field joined with ", ",
- *    cookies with "; ", the first value kept for the fields Node keeps once), rawHeaders as sent;
- *  - request bodies by Content-Length or chunked transfer coding (with trailers); both at once,
- *    a repeated Content-Length, or another transfer coding are refused as request smuggling is;
+ *  - request heads, parsed and checked by request-head.ts: at least as strict as Node's llhttp on
+ *    every input, and as RFC 9112 where llhttp is laxer; CONNECT is answered 405;
+ *  - request bodies by Content-Length or chunked transfer coding (chunk-size lines, extensions and
+ *    trailers checked by chunked-body.ts); both at once, a repeated Content-Length, or another
+ *    transfer coding are refused as request smuggling is;
  *  - one request at a time: what a client pipelines waits in the connection (and the socket
  *    is paused past a bound) until the response before it is out, so responses keep their order;
  *  - responses in one socket write where they can: the head is held until the first body bytes,
  *    and a response given whole (end(body)) is one TLS record; a body of unknown length is
  *    chunked (close-delimited for an HTTP/1.0 client); header names canonical, as Go writes them;
- *  - keep-alive: HTTP/1.1 by default, HTTP/1.0 on request; "Connection: close" from either side
- *    closes after the response; a response given before its request body was read closes the
- *    connection unless what is left of the body is small (read and dropped, as Go does);
- *  - Expect: 100-continue answered at once (Node's default), any other expectation with 417;
+ *  - keep-alive: HTTP/1.1 by default, HTTP/1.0 on request; "Connection: close" from either side,
+ *    or a request asking to upgrade (nothing here upgrades), closes after the response; a response
+ *    given before its request body was read closes the connection unless what is left of the body
+ *    is small (read and dropped, as Go does);
+ *  - Expect: 100-continue answered at once (Node's default), any other expectation with 417
+ *    (in HTTP/1.1; HTTP/1.0 ignores Expect, as Node does);
  *  - limits (ListenerLimits): a head over maxHeaderBytes is answered 431, a malformed one 400, a
- *    head not complete within headersTimeoutMs 408, chunk extensions over 16 KiB 413; then the
- *    connection closes in order (listener-options.ts answerAndClose); a connection idle between
- *    requests for idleTimeoutMs is closed.
+ *    head not complete within headersTimeoutMs 408, a chunk-size line with over 16 KiB of
+ *    extensions 413 (Node's limit); then the connection closes in order (listener-options.ts
+ *    answerAndClose) and nothing after the refused bytes is read as a request; a connection idle
+ *    between requests for idleTimeoutMs is closed.
  * A client that goes away (end or reset of the socket) aborts the request in flight: its
  * request emits 'aborted' and 'close', and its response 'close', which ends a watch.
  */
@@ -31,61 +33,22 @@ import { STATUS_CODES } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { OutgoingValue } from '../h2/header-block';
 import { ServerRequest, ServerResponse, type Exchange, type StreamOwner } from '../h2/messages';
-import { answerAndClose, CLOSING_ANSWERS, type ClosingStatus, type ListenerLimits } from '../listener-options';
+import { answerAndClose, type ListenerLimits } from '../listener-options';
+import { checkTrailerLine, MAX_CHUNK_LINE, parseChunkSize } from './chunked-body';
+import { ProtocolError, REFUSAL_ANSWERS } from './protocol-error';
+import { CHUNKED, parseRequestHead } from './request-head';
 
 export type RequestListener = (req: ServerRequest, res: ServerResponse) => void;
-
-class ProtocolError extends Error {
-  constructor(readonly status: ClosingStatus, message: string) {
-    super(message);
-  }
-}
+/** Told of each request the connection refuses (the differential suite names the rule; a server may count them). */
+export type RefusalListener = (err: ProtocolError) => void;
 
 const CONTINUE = Buffer.from('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
 const CRLF = Buffer.from('\r\n', 'latin1');
 const LAST_CHUNK = Buffer.from('0\r\n\r\n', 'latin1');
-/** A chunk-size line (size and extensions) longer than this is refused with 413 (Node's limit). */
-const MAX_CHUNK_LINE = 16 * 1024;
 /** Request body left unread when the response goes out, up to which it is read and dropped to keep the connection (Go's maxPostHandlerReadBytes). */
 const MAX_DISCARD = 256 * 1024;
 /** Bytes a pipelining client may have waiting in the connection before its socket is paused. */
 const MAX_WAITING = 64 * 1024;
-
-/** tchar (RFC 9110 5.6.2), by character code. */
-const TCHAR = new Uint8Array(128);
-for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TCHAR[c.charCodeAt(0)] = 1;
-
-function isToken(s: string): boolean {
-  if (s.length === 0) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 127 || TCHAR[c] === 0) return false;
-  }
-  return true;
-}
-
-/** Lower-case field names, kept for the names clients send (a few dozen). */
-const LOWER = new Map<string, string>();
-
-function lowerName(name: string): string {
-  let lower = LOWER.get(name);
-  if (lower === undefined) {
-    lower = name.toLowerCase();
-    if (LOWER.size < 1024) LOWER.set(name, lower);
-  }
-  return lower;
-}
-/** A field value may hold visible ASCII, obs-text, spaces and tabs (RFC 9110 5.5). */
-const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-const TARGET = /^[\x21-\x7e\x80-\xff]+$/;
-const HEX = /^[0-9A-Fa-f]{1,16}$/;
-
-/** Fields of which Node keeps the first value when a request repeats them (node:_http_incoming matchKnownFields). */
-const FIRST_VALUE_ONLY: ReadonlySet<string> = new Set([
-  'content-type', 'content-length', 'user-agent', 'referer', 'host', 'authorization', 'proxy-authorization',
-  'if-modified-since', 'if-unmodified-since', 'from', 'location', 'max-forwards', 'retry-after', 'etag',
-  'last-modified', 'server', 'age', 'expires',
-]);
 
 /** Response fields the connection writes itself. */
 const FRAMING_FIELDS: ReadonlySet<string> = new Set(['connection', 'transfer-encoding', 'keep-alive']);
@@ -152,7 +115,7 @@ export class H1Connection implements StreamOwner {
 
   /** `onError`: a fault of this server's own (not of the client's bytes); the connection is cut and the server goes on. */
   constructor(readonly socket: TLSSocket, private readonly limits: ListenerLimits, private readonly onRequest: RequestListener,
-    private readonly onError: (err: Error) => void = () => undefined) {
+    private readonly onError: (err: Error) => void = () => undefined, private readonly onRefusal?: RefusalListener) {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     // The client ended its side: what is in flight is abandoned (the socket ends with it, allowHalfOpen being off).
     socket.on('end', () => this.onClose());
@@ -217,7 +180,7 @@ export class H1Connection implements StreamOwner {
     try {
       this.parse();
     } catch (err) {
-      if (err instanceof ProtocolError) this.fail(err.status);
+      if (err instanceof ProtocolError) this.fail(err);
       else this.internalError(err);
       return;
     }
@@ -258,9 +221,16 @@ export class H1Connection implements StreamOwner {
   /** Parses a request head if a whole one is there; false when more bytes are needed. */
   private parseHead(): boolean {
     let buf = this.buf!;
-    // Empty lines before a request line are ignored (RFC 9112 2.2).
+    // Empty lines before a request line are ignored (RFC 9112 2.2), ended by CRLF or a bare LF.
+    // Stricter than llhttp, which skips a bare CR there too: RFC 9112 2.2 makes a bare CR invalid.
     let start = 0;
-    while (start + 1 < buf.length && buf[start] === 13 && buf[start + 1] === 10) start += 2;
+    for (;;) {
+      if (buf[start] === 10) start++;
+      else if (buf[start] === 13 && start + 1 < buf.length) {
+        if (buf[start + 1] !== 10) throw new ProtocolError(400, 'bare-cr');
+        start += 2;
+      } else break;
+    }
     if (start) {
       this.consume(start);
       buf = this.buf!;
@@ -269,11 +239,11 @@ export class H1Connection implements StreamOwner {
     this.idleSince = 0;
     const end = this.find('\r\n\r\n');
     if (end < 0) {
-      if (buf.length > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'request head too large');
-      this.headTimer ??= setTimeout(() => this.fail(408), this.limits.headersTimeoutMs).unref();
+      if (buf.length > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'head-too-large');
+      this.headTimer ??= setTimeout(() => this.fail(new ProtocolError(408, 'head-timeout')), this.limits.headersTimeoutMs).unref();
       return false;
     }
-    if (end > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'request head too large');
+    if (end > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'head-too-large');
     if (this.headTimer) {
       clearTimeout(this.headTimer);
       this.headTimer = undefined;
@@ -284,73 +254,12 @@ export class H1Connection implements StreamOwner {
     return true;
   }
 
-  private startExchange(head: string): void {
-    let eol = head.indexOf('\r\n');
-    if (eol < 0) eol = head.length;
-    const sp1 = head.indexOf(' ');
-    const sp2 = head.indexOf(' ', sp1 + 1);
-    const sp3 = head.indexOf(' ', sp2 + 1);
-    if (sp1 <= 0 || sp2 < 0 || sp2 >= eol || (sp3 >= 0 && sp3 < eol)) throw new ProtocolError(400, 'malformed request line');
-    const method = head.slice(0, sp1);
-    const url = head.slice(sp1 + 1, sp2);
-    const version = head.slice(sp2 + 1, eol);
-    if (!isToken(method) || !TARGET.test(url)) throw new ProtocolError(400, 'malformed request line');
-    let minor: number;
-    if (version === 'HTTP/1.1') minor = 1;
-    else if (version === 'HTTP/1.0') minor = 0;
-    else throw new ProtocolError(400, 'unsupported HTTP version');
-
-    const headers: Record<string, string | string[] | undefined> = {};
-    const rawHeaders: string[] = [];
-    for (let pos = eol + 2; pos < head.length;) {
-      let next = head.indexOf('\r\n', pos);
-      if (next < 0) next = head.length;
-      const colon = head.indexOf(':', pos);
-      // No name, whitespace before the colon, or a folded line (RFC 9112 5.1, 5.2).
-      if (colon <= pos || colon > next) throw new ProtocolError(400, 'malformed header field');
-      const name = head.slice(pos, colon);
-      if (!isToken(name)) throw new ProtocolError(400, 'malformed header field');
-      // The value without the spaces and tabs around it (RFC 9110 5.5).
-      let from = colon + 1;
-      let to = next;
-      while (from < to && (head.charCodeAt(from) === 32 || head.charCodeAt(from) === 9)) from++;
-      while (to > from && (head.charCodeAt(to - 1) === 32 || head.charCodeAt(to - 1) === 9)) to--;
-      const value = head.slice(from, to);
-      if (INVALID_VALUE.test(value)) throw new ProtocolError(400, 'invalid character in a header value');
-      pos = next + 2;
-      rawHeaders.push(name, value);
-      const key = lowerName(name);
-      const had = headers[key];
-      if (had === undefined) headers[key] = key === 'set-cookie' ? [value] : value;
-      else if (key === 'content-length' || key === 'transfer-encoding') throw new ProtocolError(400, `${key} repeated`);
-      else if (key === 'set-cookie') (had as string[]).push(value);
-      else if (!FIRST_VALUE_ONLY.has(key)) headers[key] = `${had}${key === 'cookie' ? '; ' : ', '}${value}`;
-    }
-
-    let body = Body.None;
-    let length = 0;
-    const te = headers['transfer-encoding'] as string | undefined;
-    const cl = headers['content-length'] as string | undefined;
-    if (te !== undefined) {
-      // Chunked must be the last coding, and a length beside it is how requests are smuggled (RFC 9112 6.1, 6.3).
-      if (cl !== undefined || minor === 0) throw new ProtocolError(400, 'transfer-encoding with content-length');
-      if (te.split(',').map((c) => c.trim().toLowerCase()).join(',') !== 'chunked') throw new ProtocolError(400, 'transfer-encoding other than chunked');
-      body = Body.ChunkSize;
-    } else if (cl !== undefined) {
-      if (!/^\d{1,15}$/.test(cl)) throw new ProtocolError(400, 'invalid content-length');
-      length = Number(cl);
-      if (length > 0) body = Body.Length;
-    }
-
-    const connection = (headers.connection as string | undefined)?.toLowerCase();
-    const keepAlive = minor === 1 ? !hasToken(connection, 'close') : hasToken(connection, 'keep-alive');
-    const expect = headers.expect as string | undefined;
-    if (expect !== undefined) {
-      if (expect.toLowerCase() !== '100-continue') throw new ProtocolError(417, 'expectation not supported');
-      if (minor === 1 && body !== Body.None) this.socket.write(CONTINUE);
-    }
-
-    const ex = new H1Exchange(this, method, url, minor, headers, rawHeaders, body, length, keepAlive);
+  private startExchange(text: string): void {
+    const head = parseRequestHead(text);
+    const length = head.bodyLength;
+    const body = length === CHUNKED ? Body.ChunkSize : length > 0 ? Body.Length : Body.None;
+    if (head.expectContinue && body !== Body.None) this.socket.write(CONTINUE);
+    const ex = new H1Exchange(this, head.method, head.url, head.minor, head.headers, head.rawHeaders, body, length, head.keepAlive);
     this.current = ex;
     if (body === Body.None) {
       ex.body = Body.Done;
@@ -383,7 +292,7 @@ export class H1Connection implements StreamOwner {
       }
       case Body.ChunkEnd: {
         if (buf.length < 2) return false;
-        if (buf[0] !== 13 || buf[1] !== 10) throw new ProtocolError(400, 'chunk not followed by CRLF');
+        if (buf[0] !== 13 || buf[1] !== 10) throw new ProtocolError(400, 'chunk-data-end');
         this.consume(2);
         ex.body = Body.ChunkSize;
         return true;
@@ -391,29 +300,27 @@ export class H1Connection implements StreamOwner {
       case Body.ChunkSize: {
         const eol = this.find('\r\n');
         if (eol < 0) {
-          if (buf.length > MAX_CHUNK_LINE) throw new ProtocolError(413, 'chunk extensions too long');
+          if (buf.length > MAX_CHUNK_LINE) throw new ProtocolError(413, 'chunk-line-too-long');
           return false;
         }
-        if (eol > MAX_CHUNK_LINE) throw new ProtocolError(413, 'chunk extensions too long');
+        if (eol > MAX_CHUNK_LINE) throw new ProtocolError(413, 'chunk-line-too-long');
         const line = buf.toString('latin1', 0, eol);
         this.consume(eol + 2);
-        const semi = line.indexOf(';');
-        const size = (semi < 0 ? line : line.slice(0, semi)).trimEnd();
-        if (!HEX.test(size)) throw new ProtocolError(400, 'invalid chunk size');
-        ex.left = parseInt(size, 16);
+        ex.left = parseChunkSize(line);
         ex.body = ex.left === 0 ? Body.Trailers : Body.ChunkData;
         return true;
       }
       case Body.Trailers: {
         const eol = this.find('\r\n');
         if (eol < 0) {
-          if (ex.trailerBytes + buf.length > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'trailers too large');
+          if (ex.trailerBytes + buf.length > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'trailers-too-large');
           return false;
         }
         ex.trailerBytes += eol + 2;
-        if (ex.trailerBytes > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'trailers too large');
+        if (ex.trailerBytes > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'trailers-too-large');
+        // Each trailer field is checked as a header field would be, then dropped.
+        if (eol > 0) checkTrailerLine(buf.toString('latin1', 0, eol));
         this.consume(eol + 2);
-        // Trailer fields are read and dropped (Node hands them out in req.trailers, which this server never reads).
         if (eol === 0) this.bodyDone(ex);
         return true;
       }
@@ -584,9 +491,10 @@ export class H1Connection implements StreamOwner {
     this.onError(err instanceof Error ? err : new Error(String(err)));
   }
 
-  /** A request the connection cannot take: answered, then closed in order. */
-  private fail(status: ClosingStatus): void {
+  /** A request the connection cannot take: answered, then closed in order; nothing after it is read. */
+  private fail(err: ProtocolError): void {
     if (this.closed) return;
+    this.onRefusal?.(err);
     const ex = this.current;
     if (ex && (ex.res.headersSent || ex.responseEnded)) {
       this.destroy();
@@ -596,7 +504,7 @@ export class H1Connection implements StreamOwner {
     this.clearTimers();
     this.buf = this.store = undefined;
     if (ex) this.closeExchange(ex, true);
-    answerAndClose(this.socket, CLOSING_ANSWERS[status]);
+    answerAndClose(this.socket, REFUSAL_ANSWERS[err.status]);
   }
 
   /** Closes in order: FIN after what is written, the socket cut if the peer does not close in time. */

@@ -4,12 +4,15 @@
  * request without a body), cut into two reads at every byte and into one read per byte, give the
  * same requests, bodies and responses; a head that grows over many small reads is searched and
  * copied a bounded number of times (linear work, not a copy and a scan per read); a handler that
- * throws costs its connection, not the server.
+ * throws costs its connection, not the server; a malformed request (issue 37's smuggling repro,
+ * each strictness rule) is answered once (400, 405 for CONNECT, 413) and nothing pipelined after
+ * it reaches the handler.
  */
 import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
 import { expect } from 'chai';
 import { canonicalName, H1Connection } from '../../../lib/server/h1/connection';
+import { REFUSAL_ANSWERS } from '../../../lib/server/h1/protocol-error';
 import type { ServerRequest, ServerResponse } from '../../../lib/server/h2/messages';
 import { listenerLimits } from '../../../lib/server/listener-options';
 
@@ -77,6 +80,20 @@ function serve(reads: Buffer[], count: number): Promise<{ seen: Seen[]; out: str
     };
     feed();
   });
+}
+
+/** Feeds `bytes` in one read and looks once the connection has settled: the URLs the handler saw, what was written, whether the connection ended. */
+async function settle(bytes: Buffer): Promise<{ urls: string[]; out: string; ended: boolean }> {
+  const sock = new FakeSocket();
+  const urls: string[] = [];
+  new H1Connection(sock as unknown as TLSSocket, listenerLimits({ http2MaxStreamsPerConnection: 0 }), (req: ServerRequest, res: ServerResponse) => {
+    urls.push(req.url);
+    req.on('data', () => undefined);
+    req.on('end', () => res.end('ok'));
+  });
+  sock.emit('data', bytes);
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  return { urls, out: sock.text(), ended: sock.writableEnded };
 }
 
 const BODY = '{"kind":"ConfigMap"}';
@@ -169,6 +186,68 @@ describe('HTTP/1.1 connection parser (lib/server/h1)', () => {
     expect((sock.text().match(/HTTP\/1\.1 200 /g) ?? []).length).to.equal(2);
     expect(endedAt, 'closed for idleness').to.be.above(0);
     expect(endedAt - lastIdle).to.be.within(IDLE_MS - 20, IDLE_MS + 1_000);
+  });
+
+  it('skips empty lines (CRLF or a bare LF) before a request line, as llhttp does', async () => {
+    const got = await serve([Buffer.from('\r\n\nGET /a HTTP/1.1\r\nHost: x\r\n\r\n\n\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n')], 2);
+    expect(got.seen.map((s) => s.url)).to.deep.equal(['/a', '/b']);
+  });
+
+  describe('answers a malformed request once, closes, and serves nothing pipelined after it', () => {
+    const SMUGGLED = 'GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n';
+    const chunked = (body: string) => `POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${body}`;
+    const post = (fields: string, body = 'hello') => `POST /healthz HTTP/1.1\r\nHost: x\r\n${fields}\r\n${body}`;
+    const rows: Array<[string, string, 400 | 413]> = [
+      ['a bare LF in a chunk extension (issue 37)', chunked('5;a\nx\r\nhello\r\n0\r\n\r\n'), 400],
+      ['a bare CR in a chunk extension', chunked('5;a\rx\r\nhello\r\n0\r\n\r\n'), 400],
+      ['whitespace after a chunk size', chunked('5 \r\nhello\r\n0\r\n\r\n'), 400],
+      ['whitespace in a chunk extension', chunked('5; a=b\r\nhello\r\n0\r\n\r\n'), 400],
+      ['an unterminated quoted chunk extension', chunked('5;a="b\r\nhello\r\n0\r\n\r\n'), 400],
+      ['a chunk not followed by CRLF', chunked('5\r\nhello\n0\r\n\r\n'), 400],
+      ['a trailer line without a colon', chunked('5\r\nhello\r\n0\r\nX t\r\n\r\n'), 400],
+      ['a folded trailer line', chunked('5\r\nhello\r\n0\r\nX: t\r\n u\r\n\r\n'), 400],
+      ['Content-Length as a trailer field', chunked('5\r\nhello\r\n0\r\nContent-Length: 5\r\n\r\n'), 400],
+      ['over 16 KiB of chunk extensions on a line', chunked(`5;a=${'b'.repeat(16_384)}\r\nhello\r\n0\r\n\r\n`), 413],
+      ['an unknown method', 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['a lower-case method', 'get / HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['a non-ASCII byte in the target', 'GET /caf\xe9 HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['a control character in the target', 'GET /a\x01 HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['"*" for a method other than OPTIONS', 'GET * HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['an HTTP/0.9 request line', 'GET /\r\n\r\n', 400],
+      ['a bare CR before a request line', '\rGET / HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['HTTP/2.0 in a request line', 'GET / HTTP/2.0\r\nHost: x\r\n\r\n', 400],
+      ['HTTP/1.1 without Host', 'GET / HTTP/1.1\r\n\r\n', 400],
+      ['two Host lines', 'GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n', 400],
+      ['whitespace before a colon', 'GET / HTTP/1.1\r\nHost : x\r\n\r\n', 400],
+      ['a folded header line', 'GET / HTTP/1.1\r\nHost: x\r\nX: a\r\n b\r\n\r\n', 400],
+      ['a bare LF ending a field line', 'GET / HTTP/1.1\r\nHost: x\nX: y\r\n\r\n', 400],
+      ['a vertical tab in a value', 'GET / HTTP/1.1\r\nHost: x\r\nX: a\x0bb\r\n\r\n', 400],
+      ['Content-Length "5, 5"', post('Content-Length: 5, 5\r\n'), 400],
+      ['Content-Length "+5"', post('Content-Length: +5\r\n'), 400],
+      ['Content-Length twice', post('Content-Length: 5\r\nContent-Length: 5\r\n'), 400],
+      ['Transfer-Encoding with Content-Length', post('Content-Length: 10\r\nTransfer-Encoding: chunked\r\n', '5\r\nhello\r\n0\r\n\r\n'), 400],
+      ['Transfer-Encoding "chunked, chunked"', post('Transfer-Encoding: chunked, chunked\r\n', '5\r\nhello\r\n0\r\n\r\n'), 400],
+      ['Transfer-Encoding "chunked" then a tab', post('Transfer-Encoding: chunked\t\r\n', '5\r\nhello\r\n0\r\n\r\n'), 400],
+      ['Transfer-Encoding in HTTP/1.0', 'POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n', 400],
+    ];
+    rows.forEach(([what, bytes, status]) => it(`${what}: ${status}`, async () => {
+      const got = await settle(Buffer.from(bytes + SMUGGLED, 'latin1'));
+      expect(got.urls, 'requests the handler saw').to.not.include('/smuggled');
+      expect(got.out).to.equal(REFUSAL_ANSWERS[status]);
+      expect(got.ended, 'closed').to.equal(true);
+    }));
+
+    it('CONNECT: 405 with a Status body, never the handler', async () => {
+      const got = await settle(Buffer.from(`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n${SMUGGLED}`, 'latin1'));
+      expect(got.urls).to.deep.equal([]);
+      const [head, body] = got.out.split('\r\n\r\n');
+      expect(head).to.equal(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close`);
+      expect(JSON.parse(body)).to.deep.equal({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource',
+        reason: 'MethodNotAllowed', details: {}, code: 405,
+      });
+      expect(got.ended).to.equal(true);
+    });
   });
 
   it('writes field names as Go canonicalizes them', () => {
