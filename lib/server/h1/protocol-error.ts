@@ -4,6 +4,7 @@
  * on the code; the list is RefusalCode).
  */
 import { CLOSING_ANSWERS, type ClosingStatus } from '../listener-options';
+import { METHOD_NOT_ALLOWED_BODY } from '../method-not-allowed';
 
 /** CONNECT is answered 405 (a Status body), everything else with one of the closing answers. */
 export type RefusalStatus = ClosingStatus | 405;
@@ -26,15 +27,9 @@ export class ProtocolError extends Error {
   }
 }
 
-/** The Status kube-apiserver answers a method it does not serve with (CONNECT here). */
-const METHOD_NOT_ALLOWED = JSON.stringify({
-  kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource',
-  reason: 'MethodNotAllowed', details: {}, code: 405,
-});
-
 /** The answer to a refusal, by status: node:http's texts, and 405 with its Status body. */
 export const REFUSAL_ANSWERS: Readonly<Record<RefusalStatus, string>> = {
   ...CLOSING_ANSWERS,
   405: 'HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\n'
-    + `Content-Length: ${Buffer.byteLength(METHOD_NOT_ALLOWED)}\r\nConnection: close\r\n\r\n${METHOD_NOT_ALLOWED}`,
+    + `Content-Length: ${Buffer.byteLength(METHOD_NOT_ALLOWED_BODY)}\r\nConnection: close\r\n\r\n${METHOD_NOT_ALLOWED_BODY}`,
 };
