@@ -29,14 +29,15 @@
  * A client that goes away (end or reset of the socket) aborts the request in flight: its
  * request emits 'aborted' and 'close', and its response 'close', which ends a watch.
  */
-import { STATUS_CODES } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { OutgoingValue } from '../h2/header-block';
 import { ServerRequest, ServerResponse, type Exchange, type StreamOwner } from '../h2/messages';
 import { answerAndClose, type ListenerLimits } from '../listener-options';
 import { checkTrailerLine, MAX_CHUNK_LINE, parseChunkSize } from './chunked-body';
 import { ProtocolError, REFUSAL_ANSWERS } from './protocol-error';
+import { ReadBuffer } from './read-buffer';
 import { CHUNKED, parseRequestHead } from './request-head';
+import { responseHead } from './response-head';
 
 export type RequestListener = (req: ServerRequest, res: ServerResponse) => void;
 /** Told of each request the connection refuses (the differential suite names the rule; a server may count them). */
@@ -50,8 +51,6 @@ const MAX_DISCARD = 256 * 1024;
 /** Bytes a pipelining client may have waiting in the connection before its socket is paused. */
 const MAX_WAITING = 64 * 1024;
 
-/** Response fields the connection writes itself. */
-const FRAMING_FIELDS: ReadonlySet<string> = new Set(['connection', 'transfer-encoding', 'keep-alive']);
 
 /** The request body's framing, and where its reading is. */
 const enum Body { None, Length, ChunkSize, ChunkData, ChunkEnd, Trailers, Done }
@@ -93,12 +92,8 @@ class H1Exchange implements Exchange {
 }
 
 export class H1Connection implements StreamOwner {
-  /** Bytes read and not yet parsed: a view of `store` (or a chunk as it came). */
-  private buf: Buffer | undefined;
-  /** Where a request head growing over several reads is gathered, with room to grow (append). */
-  private store: Buffer | undefined;
-  /** Bytes at the start of `buf` already searched for a line or head end, in vain. */
-  private scanned = 0;
+  /** Bytes read and not yet parsed. */
+  private readonly input = new ReadBuffer();
   /** The exchange whose request or response is in progress. */
   private current?: H1Exchange;
   private closed = false;
@@ -128,51 +123,8 @@ export class H1Connection implements StreamOwner {
 
   private onData(chunk: Buffer): void {
     if (this.closed) return;
-    this.append(chunk);
+    this.input.append(chunk);
     this.run();
-  }
-
-  /**
-   * Adds a read to what waits to be parsed. A head or line arriving in many reads is gathered in a
-   * buffer that doubles as it fills, and searched from where the last search stopped, so that a
-   * 1 MiB head costs linear time, not a copy and a scan of everything so far per read. Only bytes
-   * after `buf` are written, never those before, which may have been handed out as body chunks.
-   */
-  private append(chunk: Buffer): void {
-    const buf = this.buf;
-    if (!buf || buf.length === 0) {
-      this.buf = chunk;
-      this.scanned = 0;
-      return;
-    }
-    const need = buf.length + chunk.length;
-    const store = this.store;
-    if (store && buf.buffer === store.buffer && buf.byteOffset + need <= store.byteOffset + store.length) {
-      const at = buf.byteOffset - store.byteOffset;
-      chunk.copy(store, at + buf.length);
-      this.buf = store.subarray(at, at + need);
-      return;
-    }
-    const grown = Buffer.allocUnsafe(Math.max(2 * need, 16 * 1024));
-    buf.copy(grown, 0);
-    chunk.copy(grown, buf.length);
-    this.store = grown;
-    this.buf = grown.subarray(0, need);
-  }
-
-  /** Drops the first `n` bytes of `buf`. */
-  private consume(n: number): void {
-    this.buf = this.buf!.subarray(n);
-    this.scanned = 0;
-    if (this.buf.length === 0) this.store = undefined;
-  }
-
-  /** The offset of `seq` in `buf`, searching only what no earlier search covered; -1 if not there yet. */
-  private find(seq: string): number {
-    const buf = this.buf!;
-    const at = buf.indexOf(seq, Math.max(0, this.scanned - seq.length + 1), 'latin1');
-    if (at < 0) this.scanned = buf.length;
-    return at;
   }
 
   /** Parses what has arrived; between requests, the idle timeout runs. */
@@ -200,7 +152,7 @@ export class H1Connection implements StreamOwner {
   };
 
   private parse(): void {
-    while (!this.closed && this.buf && this.buf.length) {
+    while (!this.closed && this.input.bytes.length) {
       const ex = this.current;
       if (!ex) {
         if (!this.parseHead()) return;
@@ -208,7 +160,7 @@ export class H1Connection implements StreamOwner {
       }
       if (ex.body === Body.Done || ex.body === Body.None) {
         // Pipelined: the next request waits for this response.
-        if (this.buf.length > MAX_WAITING + this.limits.maxHeaderBytes && !this.paused) {
+        if (this.input.bytes.length > MAX_WAITING + this.limits.maxHeaderBytes && !this.paused) {
           this.paused = true;
           this.socket.pause();
         }
@@ -220,7 +172,7 @@ export class H1Connection implements StreamOwner {
 
   /** Parses a request head if a whole one is there; false when more bytes are needed. */
   private parseHead(): boolean {
-    let buf = this.buf!;
+    let buf = this.input.bytes;
     // Empty lines before a request line are ignored (RFC 9112 2.2), ended by CRLF or a bare LF.
     // Stricter than llhttp, which skips a bare CR there too: RFC 9112 2.2 makes a bare CR invalid.
     let start = 0;
@@ -232,12 +184,12 @@ export class H1Connection implements StreamOwner {
       } else break;
     }
     if (start) {
-      this.consume(start);
-      buf = this.buf!;
+      this.input.consume(start);
+      buf = this.input.bytes;
       if (!buf.length) return false;
     }
     this.idleSince = 0;
-    const end = this.find('\r\n\r\n');
+    const end = this.input.find('\r\n\r\n');
     if (end < 0) {
       if (buf.length > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'head-too-large');
       this.headTimer ??= setTimeout(() => this.fail(new ProtocolError(408, 'head-timeout')), this.limits.headersTimeoutMs).unref();
@@ -249,7 +201,7 @@ export class H1Connection implements StreamOwner {
       this.headTimer = undefined;
     }
     const head = buf.toString('latin1', 0, end);
-    this.consume(end + 4);
+    this.input.consume(end + 4);
     this.startExchange(head);
     return true;
   }
@@ -275,13 +227,13 @@ export class H1Connection implements StreamOwner {
 
   /** Hands on what the buffer holds of the current request's body; false when more bytes are needed. */
   private parseBody(ex: H1Exchange): boolean {
-    const buf = this.buf!;
+    const buf = this.input.bytes;
     switch (ex.body) {
       case Body.Length:
       case Body.ChunkData: {
         const n = Math.min(ex.left, buf.length);
         const data = buf.subarray(0, n);
-        this.consume(n);
+        this.input.consume(n);
         ex.left -= n;
         if (!ex.closed) ex.req.pushData(data);
         if (ex.left === 0) {
@@ -293,25 +245,25 @@ export class H1Connection implements StreamOwner {
       case Body.ChunkEnd: {
         if (buf.length < 2) return false;
         if (buf[0] !== 13 || buf[1] !== 10) throw new ProtocolError(400, 'chunk-data-end');
-        this.consume(2);
+        this.input.consume(2);
         ex.body = Body.ChunkSize;
         return true;
       }
       case Body.ChunkSize: {
-        const eol = this.find('\r\n');
+        const eol = this.input.find('\r\n');
         if (eol < 0) {
           if (buf.length > MAX_CHUNK_LINE) throw new ProtocolError(413, 'chunk-line-too-long');
           return false;
         }
         if (eol > MAX_CHUNK_LINE) throw new ProtocolError(413, 'chunk-line-too-long');
         const line = buf.toString('latin1', 0, eol);
-        this.consume(eol + 2);
+        this.input.consume(eol + 2);
         ex.left = parseChunkSize(line);
         ex.body = ex.left === 0 ? Body.Trailers : Body.ChunkData;
         return true;
       }
       case Body.Trailers: {
-        const eol = this.find('\r\n');
+        const eol = this.input.find('\r\n');
         if (eol < 0) {
           if (ex.trailerBytes + buf.length > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'trailers-too-large');
           return false;
@@ -320,7 +272,7 @@ export class H1Connection implements StreamOwner {
         if (ex.trailerBytes > this.limits.maxHeaderBytes) throw new ProtocolError(431, 'trailers-too-large');
         // Each trailer field is checked as a header field would be, then dropped.
         if (eol > 0) checkTrailerLine(buf.toString('latin1', 0, eol));
-        this.consume(eol + 2);
+        this.input.consume(eol + 2);
         if (eol === 0) this.bodyDone(ex);
         return true;
       }
@@ -348,35 +300,11 @@ export class H1Connection implements StreamOwner {
     ex.bodyless = ex.req.method === 'HEAD' || status < 200 || status === 204 || status === 304;
     // A body the handler left unread is read and dropped while small; otherwise the connection goes after this response.
     if (ex.body !== Body.Done && (ex.body !== Body.Length || ex.left > MAX_DISCARD)) ex.keepAlive = false;
-    const reason = ex.res.statusMessage || STATUS_CODES[status] || 'unknown';
-    let head = `HTTP/1.1 ${status} ${reason}\r\n`;
-    for (const name in headers) {
-      const v = headers[name];
-      if (v === undefined) continue;
-      if (FRAMING_FIELDS.has(name)) {
-        if (name === 'connection' && hasToken(String(v).toLowerCase(), 'close')) ex.keepAlive = false;
-        continue;
-      }
-      const field = canonicalName(name);
-      if (typeof v === 'object') for (const one of v) head += `${field}: ${one}\r\n`;
-      else head += `${field}: ${v}\r\n`;
-    }
-    const length = headers['content-length'];
-    if (length !== undefined && !ex.bodyless) ex.lengthLeft = Number(length);
-    else if (!ex.bodyless) {
-      if (end) head += 'Content-Length: 0\r\n';
-      else if (ex.req.httpVersionMinor === 1) {
-        ex.chunked = true;
-        head += 'Transfer-Encoding: chunked\r\n';
-      } else {
-        // HTTP/1.0 without a length: the body ends with the connection.
-        ex.keepAlive = false;
-      }
-    }
-    if (!ex.keepAlive) head += 'Connection: close\r\n';
-    else if (ex.req.httpVersionMinor === 0) head += 'Connection: keep-alive\r\n';
-    head += '\r\n';
-    const bytes = Buffer.from(head, 'latin1');
+    const head = responseHead(status, ex.res.statusMessage, headers, { bodyless: ex.bodyless, keepAlive: ex.keepAlive, minor: ex.req.httpVersionMinor, end });
+    ex.keepAlive = head.keepAlive;
+    ex.chunked = head.chunked;
+    ex.lengthLeft = head.lengthLeft;
+    const bytes = head.bytes;
     if (end) {
       this.write(ex, bytes, true);
       return;
@@ -502,7 +430,7 @@ export class H1Connection implements StreamOwner {
     }
     this.closed = true;
     this.clearTimers();
-    this.buf = this.store = undefined;
+    this.input.clear();
     if (ex) this.closeExchange(ex, true);
     answerAndClose(this.socket, REFUSAL_ANSWERS[err.status]);
   }
@@ -512,7 +440,7 @@ export class H1Connection implements StreamOwner {
     if (this.closed) return;
     this.closed = true;
     this.clearTimers();
-    this.buf = this.store = undefined;
+    this.input.clear();
     if (this.current) this.closeExchange(this.current, true);
     answerAndClose(this.socket);
   }
@@ -526,7 +454,7 @@ export class H1Connection implements StreamOwner {
     const ex = this.current;
     this.closed = true;
     this.clearTimers();
-    this.buf = this.store = undefined;
+    this.input.clear();
     if (ex && !ex.closed) this.closeExchange(ex, !ex.responseEnded);
     this.current = undefined;
   }
@@ -536,24 +464,4 @@ export class H1Connection implements StreamOwner {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.headTimer = this.idleTimer = undefined;
   }
-}
-
-/** Whether a comma-separated field value (lower-cased) holds `token`. */
-function hasToken(value: string | undefined, token: string): boolean {
-  if (!value) return false;
-  if (value === token) return true;
-  if (!value.includes(',')) return value.trim() === token;
-  return value.split(',').some((t) => t.trim() === token);
-}
-
-const CANONICAL = new Map<string, string>();
-
-/** A field name as Go's CanonicalMIMEHeaderKey writes it: Content-Type, Audit-Id, X-Kubernetes-Pf-Flowschema-Uid. */
-export function canonicalName(name: string): string {
-  let out = CANONICAL.get(name);
-  if (out === undefined) {
-    out = name.toLowerCase().replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
-    if (CANONICAL.size < 1024) CANONICAL.set(name, out);
-  }
-  return out;
 }

@@ -11,7 +11,8 @@
 import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
 import { expect } from 'chai';
-import { canonicalName, H1Connection } from '../../../lib/server/h1/connection';
+import { H1Connection } from '../../../lib/server/h1/connection';
+import { canonicalName } from '../../../lib/server/h1/response-head';
 import { REFUSAL_ANSWERS } from '../../../lib/server/h1/protocol-error';
 import type { ServerRequest, ServerResponse } from '../../../lib/server/h2/messages';
 import { listenerLimits } from '../../../lib/server/listener-options';
