@@ -60,6 +60,33 @@ export async function startConformanceServer(): Promise<ConformanceServer> {
   return { t, url: t.server.url, authority: new URL(t.server.url).host, creds };
 }
 
+/** A suite's server and connections: one server for the `describe` it is called in, its connections closed after each test. */
+export interface ConformanceSuite {
+  readonly server: ConformanceServer;
+  open(opts?: Parameters<typeof H2Conn.open>[1]): Promise<H2Conn>;
+}
+
+export function useConformanceServer(): ConformanceSuite {
+  let server: ConformanceServer | undefined;
+  const conns: H2Conn[] = [];
+  before(async () => { server = await startConformanceServer(); });
+  afterEach(() => { for (const c of conns.splice(0)) c.close(); });
+  after(async () => { await server?.t.stop(); });
+  return {
+    get server() {
+      if (!server) throw new Error('the conformance server has not started');
+      return server;
+    },
+    async open(opts) {
+      const c = await H2Conn.open(this.server, opts);
+      conns.push(c);
+      return c;
+    },
+  };
+}
+
+export const JSON_TYPE: [string, string] = ['content-type', 'application/json'];
+
 /** A u32 payload (WINDOW_UPDATE increment, RST_STREAM code). */
 export const u32 = (n: number) => { const b = Buffer.alloc(4); b.writeUInt32BE(n >>> 0); return b; };
 /** A SETTINGS payload. */

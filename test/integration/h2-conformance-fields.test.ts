@@ -10,20 +10,15 @@
  * breaks 8.5's form, or an extended CONNECT (:protocol, never enabled), is malformed.
  */
 import { expect } from 'chai';
-import { ConformanceServer, FLAG, H2Conn, IMPL, PATH, startConformanceServer } from '../helpers/h2-conformance';
+import { FLAG, H2Conn, IMPL, PATH, useConformanceServer } from '../helpers/h2-conformance';
 
 const PROTOCOL_ERROR = 0x1;
 type Fields = Array<[string, string]>;
 
 describe(`HTTP/2 conformance: field validity and CONNECT, RFC 9113 8.2-8.5 (--http2-server=${IMPL})`, function () {
   this.timeout(20_000);
-  let server: ConformanceServer;
-  const conns: H2Conn[] = [];
-  const open = async () => {
-    const c = await H2Conn.open(server);
-    conns.push(c);
-    return c;
-  };
+  const suite = useConformanceServer();
+  const open = suite.open.bind(suite);
   /** GET /healthz with the pseudo-headers replaced by `pseudo` and `extra` after them. */
   const get = (c: H2Conn, pseudo: Record<string, string | undefined> = {}, extra: Fields = []): Fields => {
     const fields = c.fields('GET', PATH.healthz).filter(([k]) => !(k in pseudo)) as Fields;
@@ -39,9 +34,6 @@ describe(`HTTP/2 conformance: field validity and CONNECT, RFC 9113 8.2-8.5 (--ht
     });
   };
 
-  before(async () => { server = await startConformanceServer(); });
-  afterEach(() => { for (const c of conns.splice(0)) c.close(); });
-  after(async () => { await server?.t.stop(); });
 
   describe('8.2.1 field values: no CR, LF or NUL; no whitespace at either end', () => {
     const values: Array<[string, string]> = [

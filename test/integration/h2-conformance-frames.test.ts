@@ -14,31 +14,22 @@
  */
 import { expect } from 'chai';
 import { FRAME, frame } from '../helpers/raw-h2';
-import { ConformanceServer, FLAG, H2Conn, IMPL, PATH, WHOLE, codeName, configMapJson, padded, priority, startConformanceServer, u32 } from '../helpers/h2-conformance';
+import { codeName, configMapJson, FLAG, H2Conn, IMPL, JSON_TYPE, padded, PATH, priority, u32, useConformanceServer, WHOLE } from '../helpers/h2-conformance';
 
 const E = { PROTOCOL_ERROR: 0x1, STREAM_CLOSED: 0x5, FRAME_SIZE_ERROR: 0x6, CANCEL: 0x8, COMPRESSION_ERROR: 0x9 } as const;
-const JSON_TYPE: [string, string] = ['content-type', 'application/json'];
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 /** An unknown frame type (0x16) with 8 octets. */
 const UNKNOWN = hex('000008 16 00 00000000 0000000000000000');
 
 describe(`HTTP/2 conformance: preface and frame formats, h2spec http2/3.5-6.4, 6.10 (--http2-server=${IMPL})`, function () {
   this.timeout(20_000);
-  let server: ConformanceServer;
-  const conns: H2Conn[] = [];
-  const open = async (opts?: Parameters<typeof H2Conn.open>[1]) => {
-    const c = await H2Conn.open(server, opts);
-    conns.push(c);
-    return c;
-  };
+  const suite = useConformanceServer();
+  const open = suite.open.bind(suite);
   /** An open stream: a ConfigMap POST whose body has not been sent. */
   const post = (c: H2Conn, extra: Array<[string, string]> = []) => c.request('POST', PATH.configMaps, { end: false, extra: [JSON_TYPE, ...extra] });
   const get = (c: H2Conn) => c.block(c.fields('GET', PATH.healthz));
   const dummy = (c: H2Conn) => c.block([['x-dummy0', 'x'.repeat(4000)]]);
 
-  before(async () => { server = await startConformanceServer(); });
-  afterEach(() => { for (const c of conns.splice(0)) c.close(); });
-  after(async () => { await server?.t.stop(); });
 
   describe('3.5 HTTP/2 Connection Preface', () => {
     it('http2/3.5.1 Sends client connection preface: SETTINGS first, then the ACK of ours', async () => {

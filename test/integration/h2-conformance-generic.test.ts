@@ -7,27 +7,18 @@
  */
 import { expect } from 'chai';
 import { FRAME, frame } from '../helpers/raw-h2';
-import { ConformanceServer, FLAG, H2Conn, IMPL, PATH, WHOLE, configMapJson, padded, priority, settings, startConformanceServer, u32 } from '../helpers/h2-conformance';
+import { configMapJson, FLAG, H2Conn, IMPL, JSON_TYPE, padded, PATH, priority, settings, u32, useConformanceServer, WHOLE } from '../helpers/h2-conformance';
 import type { Indexing } from '../helpers/hpack-encoder';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
-const JSON_TYPE: [string, string] = ['content-type', 'application/json'];
 
 describe(`HTTP/2 conformance: h2spec generic 1-5 (--http2-server=${IMPL})`, function () {
   this.timeout(20_000);
-  let server: ConformanceServer;
-  const conns: H2Conn[] = [];
-  const open = async (opts?: Parameters<typeof H2Conn.open>[1]) => {
-    const c = await H2Conn.open(server, opts);
-    conns.push(c);
-    return c;
-  };
+  const suite = useConformanceServer();
+  const open = suite.open.bind(suite);
   /** A POST creating ConfigMap `name`, the stream left open for its body. */
   const post = (c: H2Conn, extra: Array<[string, string]> = []) => c.request('POST', PATH.configMaps, { end: false, extra: [JSON_TYPE, ...extra] });
 
-  before(async () => { server = await startConformanceServer(); });
-  afterEach(() => { for (const c of conns.splice(0)) c.close(); });
-  after(async () => { await server?.t.stop(); });
 
   it('generic/1.1 Sends a client connection preface: the server\'s first frame is SETTINGS', async () => {
     const c = await open({ handshake: false });

@@ -10,7 +10,7 @@
  * whole block anyway: the next request leans on an entry the refused block added last.
  */
 import { expect } from 'chai';
-import { ConformanceServer, H2Conn, IMPL, PATH, startConformanceServer } from '../helpers/h2-conformance';
+import { H2Conn, IMPL, PATH, useConformanceServer } from '../helpers/h2-conformance';
 import { hpackInteger, hpackString } from '../helpers/hpack-encoder';
 
 const COMPRESSION_ERROR = 0x9;
@@ -18,20 +18,12 @@ const ENHANCE_YOUR_CALM = 0xb;
 
 describe(`HTTP/2 conformance: HPACK, h2spec hpack (--http2-server=${IMPL})`, function () {
   this.timeout(20_000);
-  let server: ConformanceServer;
-  const conns: H2Conn[] = [];
-  const open = async () => {
-    const c = await H2Conn.open(server);
-    conns.push(c);
-    return c;
-  };
+  const suite = useConformanceServer();
+  const open = suite.open.bind(suite);
   const request = (c: H2Conn) => c.block(c.fields('GET', PATH.healthz));
   /** The first index past the static table (61) and the entries the encoder has added. */
   const pastTheEnd = (c: H2Conn) => 62 + c.hpack.dynamicCount;
 
-  before(async () => { server = await startConformanceServer(); });
-  afterEach(() => { for (const c of conns.splice(0)) c.close(); });
-  after(async () => { await server?.t.stop(); });
 
   const cases: Array<[string, string, (c: H2Conn) => Buffer]> = [
     ['hpack/2.3.3.1', 'a indexed header field representation with invalid index',

@@ -8,25 +8,19 @@
  */
 import { expect } from 'chai';
 import { FRAME } from '../helpers/raw-h2';
-import { ConformanceServer, FLAG, H2Conn, IMPL, PATH, configMapJson, startConformanceServer } from '../helpers/h2-conformance';
+import { configMapJson, FLAG, H2Conn, IMPL, JSON_TYPE, PATH, useConformanceServer } from '../helpers/h2-conformance';
 
 const PROTOCOL_ERROR = 0x1;
-const JSON_TYPE: [string, string] = ['content-type', 'application/json'];
 type Fields = Array<[string, string]>;
 
 describe(`HTTP/2 conformance: HTTP messages, h2spec http2/8 (--http2-server=${IMPL})`, function () {
   this.timeout(20_000);
-  let server: ConformanceServer;
-  const conns: H2Conn[] = [];
-  const open = async () => {
-    const c = await H2Conn.open(server);
-    conns.push(c);
-    return c;
-  };
+  const suite = useConformanceServer();
+  const open = suite.open.bind(suite);
   /** The refused create made nothing, even a moment later (a handler that got the body would have). */
   const notCreated = async (c: H2Conn, name: string) => {
     await c.settle(200);
-    const r = await server.t.get(`${PATH.configMaps}/${name}`);
+    const r = await suite.server.t.get(`${PATH.configMaps}/${name}`);
     expect(r.status, `ConfigMap ${name} created; ${c.log()}`).to.equal(404);
   };
   /** A ConfigMap POST: HEADERS (with `extra`), then `body` in DATA frames of the sizes given, the last ending the stream unless `end` is false. */
@@ -41,9 +35,6 @@ describe(`HTTP/2 conformance: HTTP messages, h2spec http2/8 (--http2-server=${IM
     return s;
   };
 
-  before(async () => { server = await startConformanceServer(); });
-  afterEach(() => { for (const c of conns.splice(0)) c.close(); });
-  after(async () => { await server?.t.stop(); });
 
   describe('8.1 HTTP Request/Response Exchange, trailers', () => {
     it('http2/8.1.1 Sends a second HEADERS frame without the END_STREAM flag: RST_STREAM PROTOCOL_ERROR, nothing created', async () => {

@@ -12,32 +12,23 @@
  */
 import { expect } from 'chai';
 import { FRAME, frame } from '../helpers/raw-h2';
-import { ConformanceServer, FLAG, H2Conn, IMPL, PATH, codeName, settings, startConformanceServer, u32 } from '../helpers/h2-conformance';
+import { codeName, FLAG, H2Conn, IMPL, JSON_TYPE, PATH, settings, u32, useConformanceServer } from '../helpers/h2-conformance';
 
 const E = { PROTOCOL_ERROR: 0x1, FLOW_CONTROL_ERROR: 0x3, FRAME_SIZE_ERROR: 0x6, CANCEL: 0x8 } as const;
 const S = { ENABLE_PUSH: 0x2, INITIAL_WINDOW_SIZE: 0x4, MAX_FRAME_SIZE: 0x5 } as const;
 const MAX_WINDOW = 0x7fffffff;
-const JSON_TYPE: [string, string] = ['content-type', 'application/json'];
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const H2SPEC = Buffer.from('h2spec\0\0');
 
 describe(`HTTP/2 conformance: SETTINGS, PING, GOAWAY, WINDOW_UPDATE, error codes, h2spec http2/6.5-7 (--http2-server=${IMPL})`, function () {
   this.timeout(20_000);
-  let server: ConformanceServer;
-  const conns: H2Conn[] = [];
-  const open = async (opts?: Parameters<typeof H2Conn.open>[1]) => {
-    const c = await H2Conn.open(server, opts);
-    conns.push(c);
-    return c;
-  };
+  const suite = useConformanceServer();
+  const open = suite.open.bind(suite);
   const post = (c: H2Conn) => c.request('POST', PATH.configMaps, { end: false, extra: [JSON_TYPE] });
   const dataLengths = (c: H2Conn, s: number) => c.raw.of(FRAME.DATA, s).map((f) => f.length).filter((n) => n > 0);
   /** Waits for the ACK of the client's `n`th SETTINGS (the first is sent with the preface). */
   const acked = (c: H2Conn, n: number) => c.wait(() => c.settingsFrames(true).length >= n, 3_000, `SETTINGS ACK ${n}`);
 
-  before(async () => { server = await startConformanceServer(); });
-  afterEach(() => { for (const c of conns.splice(0)) c.close(); });
-  after(async () => { await server?.t.stop(); });
 
   describe('6.5 SETTINGS, and the connection errors of 6.7-6.9', () => {
     const connectionErrors: Array<[string, string, Buffer, number]> = [

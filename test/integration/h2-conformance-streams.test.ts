@@ -15,20 +15,14 @@
  */
 import { expect } from 'chai';
 import { FRAME, frame } from '../helpers/raw-h2';
-import { ConformanceServer, FLAG, H2Conn, IMPL, PATH, WHOLE, configMapJson, priority, settings, startConformanceServer, u32 } from '../helpers/h2-conformance';
+import { configMapJson, FLAG, H2Conn, IMPL, JSON_TYPE, PATH, priority, settings, u32, useConformanceServer, WHOLE } from '../helpers/h2-conformance';
 
 const E = { PROTOCOL_ERROR: 0x1, STREAM_CLOSED: 0x5, REFUSED_STREAM: 0x7, CANCEL: 0x8 } as const;
-const JSON_TYPE: [string, string] = ['content-type', 'application/json'];
 
 describe(`HTTP/2 conformance: stream states and identifiers, h2spec http2/5.1-5.3 (--http2-server=${IMPL})`, function () {
   this.timeout(30_000);
-  let server: ConformanceServer;
-  const conns: H2Conn[] = [];
-  const open = async (opts?: Parameters<typeof H2Conn.open>[1]) => {
-    const c = await H2Conn.open(server, opts);
-    conns.push(c);
-    return c;
-  };
+  const suite = useConformanceServer();
+  const open = suite.open.bind(suite);
   /** An open stream: a ConfigMap POST whose body has not been sent. */
   const post = (c: H2Conn) => c.request('POST', PATH.configMaps, { end: false, extra: [JSON_TYPE] });
   /** A closed stream: a GET answered in full, END_STREAM both ways. */
@@ -39,9 +33,6 @@ describe(`HTTP/2 conformance: stream states and identifiers, h2spec http2/5.1-5.
   };
   const test = Buffer.from('test');
 
-  before(async () => { server = await startConformanceServer(); });
-  afterEach(() => { for (const c of conns.splice(0)) c.close(); });
-  after(async () => { await server?.t.stop(); });
 
   describe('5.1 Stream States', () => {
     it('http2/5.1.1 idle: Sends a DATA frame: GOAWAY PROTOCOL_ERROR', async () => {
