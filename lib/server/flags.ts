@@ -149,9 +149,9 @@ export interface ServerConfig {
   workers: number;
   /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS; 0: 1000 (kube's recommended value). */
   http2MaxStreamsPerConnection: number;
-  /** Whose HTTP/2 server side serves clients: node (node:http2) or own (lib/server/h2). */
+  /** Whose HTTP/2 server side serves clients: node (node:http2) or own (lib/http2). */
   http2Server: Http2ServerKind;
-  /** Whose HTTP/1.1 server side serves clients with --http2-server=own: node (node:http) or own (lib/server/h1). */
+  /** Whose HTTP/1.1 server side serves clients with --http2-server=own: node (node:http) or own (lib/http1). */
   http1Server: Http1ServerKind;
   // --- F: TLS ---
   /** '' (TLS 1.2) or VersionTLS10..VersionTLS13 (lib/server/tls-options.ts). */
@@ -646,7 +646,7 @@ export const FLAGS: readonly FlagDef[] = [
   flag('http2-server', 'http2Server', oneOf(HTTP2_SERVERS), 'own',
     'The HTTP/2 server side: node (node:http2) or own (written here on the etcd client\'s frame and HPACK code, less CPU per request). With node, HTTP/1.1 is node:http2\'s fallback (node:http) whatever --http1-server says. Not a kube-apiserver flag.'),
   flag('http1-server', 'http1Server', oneOf(HTTP1_SERVERS), 'own',
-    'The HTTP/1.1 server side beside --http2-server=own: node (node:http) or own (lib/server/h1, less CPU per request). Not a kube-apiserver flag.'),
+    'The HTTP/1.1 server side beside --http2-server=own: node (node:http) or own (lib/http1, less CPU per request). Not a kube-apiserver flag.'),
   // --- F: TLS ---
   flag('tls-min-version', 'tlsMinVersion', text, '',
     `Minimum TLS version supported. Possible values: ${TLS_VERSION_NAMES.join(', ')}`, { check: tlsVersionProblem }),

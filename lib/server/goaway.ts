@@ -1,7 +1,7 @@
 /**
  * --goaway-chance (kube-apiserver's WithProbabilisticGoaway): each HTTP/2 request, with this
  * probability, ends its connection gracefully. The response says "Connection: close", which
- * the server's own HTTP/2 side (h2/session.ts) turns into GOAWAY (NO_ERROR) once the response
+ * the server's own HTTP/2 side (http2/server-session.ts) turns into GOAWAY (NO_ERROR) once the response
  * head is out; on node:http2 the session is closed the same way. Streams in flight, watches
  * included, finish on the old connection; the client opens a new one for its next requests,
  * which a load balancer in front of several servers may send elsewhere. HTTP/1.1 is left alone

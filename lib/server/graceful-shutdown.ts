@@ -8,7 +8,7 @@
 import type http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import type tls from 'node:tls';
-import type { ServerResponse as OwnServerResponse } from './h2/messages';
+import type { ServerResponse as OwnServerResponse } from '../http/messages';
 import { endWatches } from '../api/handlers/watch';
 import { logger } from './logger';
 
@@ -24,7 +24,7 @@ export class RequestTracker {
   /** One listener for every response's 'close' (emitted with the response as `this`), not a closure per request. */
   private readonly onResponseClose: (this: Res) => void;
 
-  /** `server` emits 'request' for both HTTP versions (node:http2's server, or lib/server/h2/listener.ts). */
+  /** `server` emits 'request' for both HTTP versions (node:http2's server, or lib/server/own-listener.ts). */
   constructor(server: tls.Server) {
     server.prependListener('request', (req: { httpVersionMajor: number; socket: unknown }, res: Res) => this.track(req, res));
     const tracker = this;

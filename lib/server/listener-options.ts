@@ -20,30 +20,17 @@
  * StartOptions.listener.
  *
  * listenerOptions and applyListenerLimits configure node:http2's server (--http2-server=node);
- * the server's own HTTP/2 side (lib/server/h2, the default) takes the same limits through
- * h2/listener.ts sessionOptions, and its HTTP/1.1 server through the options of http.createServer.
+ * the server's own HTTP/2 side (lib/http2, the default) takes the same limits through
+ * own-listener.ts sessionOptions, its own HTTP/1.1 side (lib/http1) the limits themselves, and
+ * node:http's HTTP/1.1 server the options of http.createServer.
  */
 import type http2 from 'node:http2';
 import { boundWaitingResponses } from './node-h2-output-budget';
 import type { Socket } from 'node:net';
 import type { ServerConfig } from './flags';
+import { answerAndClose, CLOSING_ANSWERS, type ClosingStatus } from '../http/closing';
+import type { ListenerLimits } from '../http/limits';
 
-export interface ListenerLimits {
-  /** HTTP/2 streams open at once per connection. */
-  maxStreamsPerConnection: number;
-  /** Bytes of request headers (HTTP/1.1 head; HTTP/2 header list). */
-  maxHeaderBytes: number;
-  /** A request head (and the TLS handshake) must be complete within this. */
-  headersTimeoutMs: number;
-  /** An idle keep-alive connection or stream-less HTTP/2 session is closed after this. */
-  idleTimeoutMs: number;
-  /**
-   * HTTP/2 response bytes a connection may have waiting for its client's flow-control windows (or
-   * socket); past it the waiting responses but the largest are reset. Bounds what a client that
-   * asks without reading can make the server hold (kube-apiserver holds them in blocked handlers).
-   */
-  maxQueuedBytes: number;
-}
 
 export const DEFAULT_MAX_STREAMS_PER_CONNECTION = 1000;
 export const MAX_READ_FRAME_SIZE = 256 * 1024;
@@ -149,15 +136,6 @@ export function closeSilentConnections(server: import('node:tls').Server, l: Lis
   });
 }
 
-/** The answers of an HTTP/1.1 connection that cannot go on (node:http's texts), by status; both HTTP/1.1 sides send them. */
-export const CLOSING_ANSWERS = {
-  400: 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n',
-  408: 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n',
-  413: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',
-  417: 'HTTP/1.1 417 Expectation Failed\r\nConnection: close\r\n\r\n',
-  431: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
-} as const;
-export type ClosingStatus = keyof typeof CLOSING_ANSWERS;
 
 /** node:http's parse errors, by code, and the status each is answered with; anything else is 400. */
 const CLIENT_ERROR_STATUS: Readonly<Record<string, ClosingStatus>> = {
@@ -165,8 +143,6 @@ const CLIENT_ERROR_STATUS: Readonly<Record<string, ClosingStatus>> = {
   HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
   ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
-/** How long a connection closed in order keeps reading before it is cut (Go's rstAvoidanceDelay). */
-const CLOSE_LINGER_MS = 500;
 
 /**
  * HTTP/1.1 requests node:http cannot parse (headers over the limit, malformed heads, a head not
@@ -191,16 +167,4 @@ export function answerClientErrors(server: import('node:events').EventEmitter): 
     }
     answerAndClose(socket, CLOSING_ANSWERS[CLIENT_ERROR_STATUS[err.code ?? ''] ?? 400]);
   });
-}
-
-/**
- * Writes `answer` (if any) and ends the connection in order: what the client still sends is read
- * and dropped for a moment, so that the kernel does not answer it with a reset that overtakes
- * the answer, then the socket is cut (Go's rstAvoidanceDelay). Used for both HTTP/1.1 server sides.
- */
-export function answerAndClose(socket: import('node:stream').Duplex, answer?: string): void {
-  socket.end(answer);
-  socket.resume();
-  const timer = setTimeout(() => socket.destroy(), CLOSE_LINGER_MS).unref();
-  socket.once('close', () => clearTimeout(timer));
 }

@@ -4,9 +4,10 @@
  * main.ts calls this with parsed flags; tests call it directly.
  */
 import http2 from 'node:http2';
-import { createOwnH2Listener } from './h2/listener';
+import { createOwnH2Listener } from './own-listener';
 import { withTurnBudget } from './turn-budget';
-import { applyListenerLimits, ListenerLimits, listenerLimits, listenerOptions } from './listener-options';
+import type { ListenerLimits } from '../http/limits';
+import { applyListenerLimits, listenerLimits, listenerOptions } from './listener-options';
 import { koaCallback } from './koa-callback';
 import { turnQueueBound } from './max-inflight';
 import { drainServer, RequestTracker } from './graceful-shutdown';
@@ -391,7 +392,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     let server: import('node:tls').Server;
     let sessions: Set<{ close(): void; destroy(): void }>;
     if (config.http2Server === 'own') {
-      // HTTP/2 on lib/server/h2, HTTP/1.1 on lib/server/h1 or node:http (--http2-server=own, --http1-server).
+      // HTTP/2 on lib/http2, HTTP/1.1 on lib/http1 or node:http (--http2-server=own, --http1-server).
       const own = createOwnH2Listener(tlsOptions, limits, config.http1Server);
       server = own.server;
       sessions = own.sessions;

@@ -12,7 +12,7 @@
 import { EventEmitter } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { TLSSocket } from 'node:tls';
-import { H1Connection } from '../../lib/server/h1/connection';
+import { H1Connection } from '../../lib/http1/connection';
 import { listenerLimits } from '../../lib/server/listener-options';
 
 type Ctor = typeof H1Connection;

@@ -2,13 +2,13 @@
  * The child of the h2-floor benchmark: a bare h2c server answering every POST with 201 and a
  * small JSON body, in one of three ways (argv[2]): through node:http2's compatibility API
  * (`compat`, what the server uses), its core stream API (`core`), or at the frame level on the
- * etcd client's own HTTP/2 code (`frames`: lib/storage/etcd3/h2, no request or response objects).
+ * etcd client's own HTTP/2 code (`frames`: lib/http2, no request or response objects).
  * It prints its port to the parent and answers 'cpu' messages with its CPU time (µs).
  */
 import http2 from 'node:http2';
 import net from 'node:net';
-import * as F from '../../lib/storage/etcd3/h2/frames';
-import { encodeHeaderBlock, HpackDecoder } from '../../lib/storage/etcd3/h2/hpack';
+import * as F from '../../lib/http2/frames';
+import { encodeHeaderBlock, HpackDecoder } from '../../lib/http2/hpack';
 
 const ANSWER = Buffer.from('{"kind":"Status","code":201}');
 

@@ -2,7 +2,7 @@
  * What node:http2's server costs per request, against a floor: three bare h2c servers
  * (h2-floor-server.ts) answer POSTs of 1.3 KB at c=64 from one client session, in alternating
  * rounds: node:http2's compatibility API (what the server uses), its core stream API, and a
- * frame-level responder on the etcd client's own HTTP/2 code (lib/storage/etcd3/h2). Rows:
+ * frame-level responder on the etcd client's own HTTP/2 code (lib/http2). Rows:
  * each server's CPU per request; the ratios say how much of node:http2's cost a server side of
  * our own could save (the frame-level responder has no request or response objects, so it is a
  * lower bound). Run on request: `node dist/test/bench/run.js --only=h2-floor`.

@@ -1,5 +1,5 @@
 /**
- * Benchmark http-stacks (issue 37): the server's own HTTP stacks (lib/server/h2, lib/server/h1)
+ * Benchmark http-stacks (issue 37): the server's own HTTP stacks (lib/http2, lib/http1)
  * against Node's (`--http2-server=node`: node:http2, and node:http for HTTP/1.1), so that a change
  * to either stack is judged by the ratio own/node of one run. Two server processes on the
  * benchmark's etcd, started alike but for that flag (neither holds the environment server's

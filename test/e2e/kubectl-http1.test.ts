@@ -1,6 +1,6 @@
 /**
  * The real kubectl (1.32) over HTTP/1.1 against the real server process, that is against the
- * server's own HTTP/1.1 side (lib/server/h1). client-go offers no ALPN protocol when
+ * server's own HTTP/1.1 side (lib/http1). client-go offers no ALPN protocol when
  * DISABLE_HTTP2=true is in its environment, and the server's listener hands such connections to
  * that side. Covered: discovery, create, get in every output, label (PATCH), server-side apply,
  * replace with a stale manifest (409), a chunked list (`--chunk-size`, continue tokens), a

@@ -12,9 +12,9 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { H1Connection } from '../../lib/server/h1/connection';
-import type { ProtocolError } from '../../lib/server/h1/protocol-error';
-import type { ServerRequest, ServerResponse } from '../../lib/server/h2/messages';
+import { H1Connection } from '../../lib/http1/connection';
+import type { ProtocolError } from '../../lib/http1/protocol-error';
+import type { ServerRequest, ServerResponse } from '../../lib/http/messages';
 import { listenerLimits } from '../../lib/server/listener-options';
 
 /** A request as the application saw it. */

@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ListenerLimits } from '../../lib/server/listener-options';
+import type { ListenerLimits } from '../../lib/http/limits';
 import { collectGarbage, remoteMemoryUsage } from '../bench/inspector-gc';
 import { expect } from 'chai';
 import { H2Client, readKubeconfig, type Credentials } from './process-client';

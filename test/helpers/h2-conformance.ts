@@ -16,7 +16,7 @@ import { expect } from 'chai';
 import { FRAME, RawH2, RawH2Options } from './raw-h2';
 import { HpackEncoder } from './hpack-encoder';
 import { startTestServer, TestServer } from './server-harness';
-import { HpackDecoder } from '../../lib/storage/etcd3/h2/hpack';
+import { HpackDecoder } from '../../lib/http2/hpack';
 
 export const IMPL: 'own' | 'node' = process.env.ORCH_H2_CONFORMANCE === 'node' ? 'node' : 'own';
 

@@ -4,11 +4,11 @@
  * Huffman strings with padding over 7 bits, padding of 0-bits, or EOS inside (5.2). Invalid
  * indexes and misplaced size updates need no help: hpackInteger() writes any prefix and value.
  *
- * The server's decoder (lib/storage/etcd3/h2/hpack.ts) is what the conformance suite tests, so
+ * The server's decoder (lib/http2/hpack.ts) is what the conformance suite tests, so
  * this encoder shares only the RFC's tables with it: the static table and the Huffman code.
  */
-import { STATIC_TABLE } from '../../lib/storage/etcd3/h2/hpack';
-import { EOS, huffmanCodes } from '../../lib/storage/etcd3/h2/huffman';
+import { STATIC_TABLE } from '../../lib/http2/hpack';
+import { EOS, huffmanCodes } from '../../lib/http2/huffman';
 
 const CODES = huffmanCodes();
 

@@ -6,7 +6,7 @@
  * runs as a process (to read its memory) starts this script.
  */
 import { parseFlags } from '../../lib/server/flags';
-import type { ListenerLimits } from '../../lib/server/listener-options';
+import type { ListenerLimits } from '../../lib/http/limits';
 import { startServer } from '../../lib/server/server';
 
 async function main(): Promise<void> {

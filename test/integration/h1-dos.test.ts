@@ -1,5 +1,5 @@
 /**
- * Denial of service on the server's own HTTP/1.1 side (lib/server/h1/connection.ts, the default
+ * Denial of service on the server's own HTTP/1.1 side (lib/http1/connection.ts, the default
  * beside --http2-server=own): requests pipelined and never read, heads at and just over the 1 MiB
  * limit, heads dribbled a byte at a time (slowloris), a chunked body whose chunk extensions never
  * end. As in h2-dos.test.ts, for each attack /healthz on another connection (HTTP/1.1 keep-alive,

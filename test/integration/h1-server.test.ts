@@ -1,5 +1,5 @@
 /**
- * The server's own HTTP/1.1 side (lib/server/h1, --http1-server=own, the default) against a real
+ * The server's own HTTP/1.1 side (lib/http1, --http1-server=own, the default) against a real
  * server on a real etcd, with a raw TLS client that writes request bytes itself and reads the
  * responses off the wire:
  *  - keep-alive and pipelining: requests sent in one write are answered in order on one

@@ -1,5 +1,5 @@
 /**
- * Denial of service on the server's own HTTP/2 side (lib/server/h2/session.ts): floods of
+ * Denial of service on the server's own HTTP/2 side (lib/http2/server-session.ts): floods of
  * resets and of control frames from one attacker, who comes back on a new connection whenever
  * the server ends one, for 2 s (bounded, loopback-only load). For each attack, while it runs:
  *  - /healthz on another connection (a prober in its own process, every 20 ms) is answered 200,

@@ -1,5 +1,5 @@
 /**
- * The server's own HTTP/2 side (lib/server/h2, --http2-server=own) against a real server on a
+ * The server's own HTTP/2 side (lib/http2, --http2-server=own) against a real server on a
  * real etcd, with node:http2's client and a raw client that writes frames itself
  * (test/helpers/raw-h2.ts):
  *  - flow control both ways: a request body larger than the stream window arrives whole (the
@@ -25,7 +25,7 @@ import { eventually } from '../helpers/server-harness';
 import { parseFlags } from '../../lib/server/flags';
 import { RunningServer, startServer } from '../../lib/server/server';
 import { FRAME, H2_ERROR, literalHeaderBlock, RawH2, requestHeaderBlock } from '../helpers/raw-h2';
-import { HpackDecoder } from '../../lib/storage/etcd3/h2/hpack';
+import { HpackDecoder } from '../../lib/http2/hpack';
 
 const NS = 'h2own';
 

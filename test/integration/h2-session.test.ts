@@ -1,5 +1,5 @@
 /**
- * The etcd client's HTTP/2 transport (lib/storage/etcd3/h2/session.ts) against another
+ * The etcd client's HTTP/2 transport (lib/http2/client-session.ts) against another
  * implementation: node:http2's server (nghttp2), whose encoder Huffman-codes and indexes what
  * it sends, and which enforces the protocol on what it receives; and raw sockets for a peer that
  * breaks the protocol. etcd itself is the peer in the storage suites.
@@ -9,9 +9,9 @@ import http2 from 'node:http2';
 import net from 'node:net';
 import { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
-import { H2Session, H2Stream, H2StreamHandler } from '../../lib/storage/etcd3/h2/session';
-import { H2Headers, encodeHeaderBlock } from '../../lib/storage/etcd3/h2/hpack';
-import { CANCEL, COMPRESSION_ERROR, FRAME_HEADER, GOAWAY, HEADERS, PREFACE, PROTOCOL_ERROR, PUSH_PROMISE, REFUSED_STREAM, frameOf, settingsFrame } from '../../lib/storage/etcd3/h2/frames';
+import { H2Session, H2Stream, H2StreamHandler } from '../../lib/http2/client-session';
+import { H2Headers, encodeHeaderBlock } from '../../lib/http2/hpack';
+import { CANCEL, COMPRESSION_ERROR, FRAME_HEADER, GOAWAY, HEADERS, PREFACE, PROTOCOL_ERROR, PUSH_PROMISE, REFUSED_STREAM, frameOf, settingsFrame } from '../../lib/http2/frames';
 
 interface Answer { headers: H2Headers[]; body: Buffer; stream: H2Stream }
 

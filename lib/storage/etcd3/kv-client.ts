@@ -1,6 +1,6 @@
 /**
  * A lean gRPC client for etcd's unary KV calls (Range, Txn, Compact), on an HTTP/2 transport of
- * its own (h2/session.ts) with the protobuf wire format encoded and decoded by hand.
+ * its own (http2/server-session.ts) with the protobuf wire format encoded and decoded by hand.
  *
  * Why: under write load the etcd3 package (grpc-js, protobufjs, Long, cockatiel) took about a
  * fifth of the server's single core. This client does the same calls with one Buffer per request
@@ -27,9 +27,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
-import { CANCEL, ENHANCE_YOUR_CALM, REFUSED_STREAM } from './h2/frames';
-import { H2Headers, encodeHeaderBlock } from './h2/hpack';
-import { H2ConnectOptions, H2Session, H2Stream, H2StreamHandler } from './h2/session';
+import { CANCEL, ENHANCE_YOUR_CALM, REFUSED_STREAM } from '../../http2/frames';
+import { H2Headers, encodeHeaderBlock } from '../../http2/hpack';
+import { H2ConnectOptions, H2Session, H2Stream, H2StreamHandler } from '../../http2/client-session';
 import type { EtcdKv, EtcdKvWatch, QuorumHealth } from './kv';
 import type { WatchCreateRequest, WatchStreamHandler } from './watch-stream';
 import { signalReconnected } from '../reconnects';

@@ -22,9 +22,9 @@
  * revision it has reached and watches again from there.
  */
 import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
-import { CANCEL } from './h2/frames';
-import { H2Headers } from './h2/hpack';
-import { H2Session, H2Stream, H2StreamHandler } from './h2/session';
+import { CANCEL } from '../../http2/frames';
+import { H2Headers } from '../../http2/hpack';
+import { H2Session, H2Stream, H2StreamHandler } from '../../http2/client-session';
 import {
   EMPTY, EtcdKeyValue, EtcdKvClient, NO_HEADER, Reader, ResponseHeader,
   bytesSize, decodeHeader, decodeKv, done, endOf, frame, grpcCodeOfHttp, isNoLeader, lostReason, messageSize,

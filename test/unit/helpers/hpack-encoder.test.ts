@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import { HpackEncoder, hpackInteger, huffmanEncode } from '../../helpers/hpack-encoder';
-import { HpackDecoder } from '../../../lib/storage/etcd3/h2/hpack';
-import { huffmanDecode } from '../../../lib/storage/etcd3/h2/huffman';
+import { HpackDecoder } from '../../../lib/http2/hpack';
+import { huffmanDecode } from '../../../lib/http2/huffman';
 
 const hex = (s: string) => s.replace(/\s+/g, '');
 

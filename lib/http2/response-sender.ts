@@ -9,10 +9,11 @@
  * that only wait their turn for a socket that is draining count for neither: a client reading
  * at full speed gets every response it asked for, however many at once.
  */
-import * as F from '../../storage/etcd3/h2/frames';
+import * as F from './frames';
 import type { FrameQueue } from './frame-queue';
-import { responseHeaderBlock, type OutgoingValue } from './header-block';
-import type { H2Stream } from './messages';
+import { responseHeaderBlock } from './header-block';
+import type { OutgoingValue } from '../http/messages';
+import type { H2Stream } from './stream';
 
 /** Frame bytes gathered in a turn beyond which no more DATA is framed until they are written. */
 const OUT_LIMIT = 256 * 1024;

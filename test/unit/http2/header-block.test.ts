@@ -1,12 +1,12 @@
 /**
- * The response header blocks of the server's own HTTP/2 side (lib/server/h2/header-block.ts),
+ * The response header blocks of the server's own HTTP/2 side (lib/http2/header-block.ts),
  * decoded with an HPACK decoder: every field comes back as given, in order, whatever path it
  * took (a static pair, a static name, a new name; kept bytes or encoded each time; values long
  * enough for multi-byte length prefixes), and the block never touches the peer's table.
  */
 import { expect } from 'chai';
-import { responseHeaderBlock } from '../../../lib/server/h2/header-block';
-import { HpackDecoder } from '../../../lib/storage/etcd3/h2/hpack';
+import { responseHeaderBlock } from '../../../lib/http2/header-block';
+import { HpackDecoder } from '../../../lib/http2/hpack';
 
 describe('HTTP/2 response header blocks', () => {
   const decode = (block: Buffer, decoder = new HpackDecoder()) => {

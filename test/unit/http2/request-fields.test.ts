@@ -1,10 +1,10 @@
 /**
- * An HTTP/2 request's header list as lib/server/h2/request-fields.ts checks it (RFC 9113 8.2,
+ * An HTTP/2 request's header list as lib/http2/request-fields.ts checks it (RFC 9113 8.2,
  * 8.3): each row is a header list a client could send, and whether it is a request or malformed.
  * Malformed lists never reach the application (the session resets their streams).
  */
 import { expect } from 'chai';
-import { requestHead, trailersValid } from '../../../lib/server/h2/request-fields';
+import { requestHead, trailersValid } from '../../../lib/http2/request-fields';
 
 const base: Array<[string, string]> = [[':method', 'GET'], [':scheme', 'https'], [':path', '/api/v1/namespaces'], [':authority', 'localhost:6443']];
 const flat = (fields: Array<[string, string]>) => fields.flat();

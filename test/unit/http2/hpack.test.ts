@@ -4,8 +4,8 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { HpackDecoder, HpackError, encodeHeaderBlock } from '../../../lib/storage/etcd3/h2/hpack';
-import { huffmanCodes, huffmanDecode } from '../../../lib/storage/etcd3/h2/huffman';
+import { HpackDecoder, HpackError, encodeHeaderBlock } from '../../../lib/http2/hpack';
+import { huffmanCodes, huffmanDecode } from '../../../lib/http2/huffman';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 

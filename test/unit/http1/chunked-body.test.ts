@@ -1,12 +1,12 @@
 /**
- * parseChunkSize and checkTrailerLine (lib/server/h1/chunked-body.ts) with rows as data: the
+ * parseChunkSize and checkTrailerLine (lib/http1/chunked-body.ts) with rows as data: the
  * chunk-size lines and trailer lines Node's llhttp takes, those it refuses (the smuggling
  * surface of issue 37: bare CR or LF, whitespace, malformed extensions), those RFC 9112 forbids
  * and llhttp takes, and Node's 16 KiB bound on extension bytes per line (413).
  */
 import { expect } from 'chai';
-import { checkTrailerLine, MAX_CHUNK_EXTENSIONS, parseChunkSize } from '../../../../lib/server/h1/chunked-body';
-import { ProtocolError } from '../../../../lib/server/h1/protocol-error';
+import { checkTrailerLine, MAX_CHUNK_EXTENSIONS, parseChunkSize } from '../../../lib/http1/chunked-body';
+import { ProtocolError } from '../../../lib/http1/protocol-error';
 
 function refusal(fn: () => unknown): [number, string] | undefined {
   try {
@@ -20,7 +20,7 @@ function refusal(fn: () => unknown): [number, string] | undefined {
 
 const a = (n: number) => 'a'.repeat(n);
 
-describe('chunked framing lines (lib/server/h1/chunked-body)', () => {
+describe('chunked framing lines (lib/http1/chunked-body)', () => {
   describe('chunk-size lines llhttp takes', () => {
     const rows: Array<[string, number]> = [
       ['5', 5], ['A', 10], ['a', 10], ['0', 0], ['00000000000000000005', 5], ['1fffffffffffff', Number.MAX_SAFE_INTEGER],

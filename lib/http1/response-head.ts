@@ -4,7 +4,7 @@
  * owns (Content-Length, Transfer-Encoding: chunked, or close-delimited for HTTP/1.0; Connection).
  */
 import { STATUS_CODES } from 'node:http';
-import type { OutgoingValue } from '../h2/header-block';
+import type { OutgoingValue } from '../http/messages';
 
 /** Response fields the connection writes itself. */
 const FRAMING_FIELDS: ReadonlySet<string> = new Set(['connection', 'transfer-encoding', 'keep-alive']);

@@ -4,10 +4,10 @@
  * never touched, so there is no encoder state to keep in step with it. The bytes of a field whose
  * value repeats (content types, cache-control) are made once and kept.
  */
-import { fieldLength, writeField } from '../../storage/etcd3/h2/hpack';
+import { fieldLength, writeField } from './hpack';
+import type { OutgoingValue } from '../http/messages';
 import { CONNECTION_FIELDS } from './request-fields';
 
-export type OutgoingValue = string | number | readonly string[];
 
 /** Fields whose values differ from response to response: encoded each time, never kept. */
 const VARYING = new Set(['content-length', 'audit-id', 'date', 'location', 'etag', 'last-modified']);

@@ -1,16 +1,17 @@
 /**
  * The HTTPS listener with the server's own HTTP/2 side (--http2-server=own): a TLS server
  * offering `h2` and `http/1.1` by ALPN. An `h2` connection becomes an H2ServerSession; any other
- * an H1Connection (lib/server/h1, --http1-server=own), or goes to a Node http.Server that never
+ * an H1Connection (lib/http1, --http1-server=own), or goes to a Node http.Server that never
  * listens itself (--http1-server=node, as node:http2's allowHTTP1 does). Every kind of request is
  * emitted as 'request' (req, res) on the TLS server, where node:http2's server emits them, so the
  * request tracker and the listener limits attach the same way.
  */
 import http from 'node:http';
 import tls from 'node:tls';
-import { answerClientErrors, closeSilentConnections, connectionWindow, http1Settings, MAX_READ_FRAME_SIZE, STREAM_WINDOW, type ListenerLimits } from '../listener-options';
-import { H1Connection } from '../h1/connection';
-import { H2ServerSession, type H2SessionOptions } from './session';
+import type { ListenerLimits } from '../http/limits';
+import { answerClientErrors, closeSilentConnections, connectionWindow, http1Settings, MAX_READ_FRAME_SIZE, STREAM_WINDOW } from './listener-options';
+import { H1Connection } from '../http1/connection';
+import { H2ServerSession, type H2SessionOptions } from '../http2/server-session';
 
 export interface OwnH2Listener {
   server: tls.Server;

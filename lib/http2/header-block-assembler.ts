@@ -5,7 +5,7 @@
  * limit in bytes, or the session ends (a CONTINUATION flood costs the client its connection,
  * not the server its memory).
  */
-import * as F from '../../storage/etcd3/h2/frames';
+import * as F from './frames';
 import { ConnectionError } from './connection-error';
 
 const MAX_CONTINUATIONS = 64;

@@ -2,7 +2,7 @@
  * The HTTP/2 frame reader: frames come out whole and in order however the byte stream is cut.
  */
 import { expect } from 'chai';
-import { DATA, FRAME_HEADER, FrameReader, FrameTooLarge, HEADERS, SETTINGS, frameOf, rstStreamFrame, windowUpdateFrame } from '../../../lib/storage/etcd3/h2/frames';
+import { DATA, FRAME_HEADER, FrameReader, FrameTooLarge, HEADERS, SETTINGS, frameOf, rstStreamFrame, windowUpdateFrame } from '../../../lib/http2/frames';
 
 interface Seen { type: number; flags: number; id: number; payload: string }
 

@@ -1,11 +1,11 @@
 /**
- * parseRequestHead (lib/server/h1/request-head.ts) with rows as data: heads Node's http.Server
+ * parseRequestHead (lib/http1/request-head.ts) with rows as data: heads Node's http.Server
  * (llhttp) serves, heads it refuses (each answered 400 or 405 here, with the rule's code), and
  * heads it serves that RFC 9112/9110 forbid (refused here on purpose, with their own codes).
  */
 import { expect } from 'chai';
-import { CHUNKED, parseRequestHead, RequestHead } from '../../../../lib/server/h1/request-head';
-import { ProtocolError } from '../../../../lib/server/h1/protocol-error';
+import { CHUNKED, parseRequestHead, RequestHead } from '../../../lib/http1/request-head';
+import { ProtocolError } from '../../../lib/http1/protocol-error';
 
 const H = 'Host: x';
 const get = (...fields: string[]) => ['GET / HTTP/1.1', ...fields].join('\r\n');
@@ -21,7 +21,7 @@ function refusal(head: string): [number, string] | undefined {
   }
 }
 
-describe('parseRequestHead (lib/server/h1/request-head)', () => {
+describe('parseRequestHead (lib/http1/request-head)', () => {
   describe('takes what llhttp takes and the RFC allows', () => {
     const rows: Array<[string, Partial<RequestHead>]> = [
       [get(H), { method: 'GET', url: '/', minor: 1, bodyLength: 0, keepAlive: true, expectContinue: false }],

@@ -1,6 +1,6 @@
 /**
- * The server side of one HTTP/2 connection (RFC 9113), written on the frame and HPACK code of
- * the etcd client (lib/storage/etcd3/h2) instead of node:http2, whose session and stream
+ * The server side of one HTTP/2 connection (RFC 9113), on the frame and HPACK code it shares with
+ * the etcd client's side (client-session.ts), instead of node:http2, whose session and stream
  * objects cost several times what the frames themselves do (bench h2-floor).
  *
  * What it does:
@@ -39,18 +39,18 @@
  */
 import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
-import * as F from '../../storage/etcd3/h2/frames';
-import { HpackDecoder } from '../../storage/etcd3/h2/hpack';
-import { METHOD_NOT_ALLOWED_BODY } from '../method-not-allowed';
+import * as F from './frames';
+import { HpackDecoder } from './hpack';
+import { METHOD_NOT_ALLOWED_BODY } from '../http/method-not-allowed';
 import { ClosedAs, ClosedStreams } from './closed-streams';
 import { ConnectionError } from './connection-error';
 import { FrameQueue } from './frame-queue';
 import { HeaderBlockAssembler, type HeaderBlock } from './header-block-assembler';
-import type { OutgoingValue } from './header-block';
-import { H2Stream, type ServerRequest, type ServerResponse, type StreamOwner } from './messages';
+import type { OutgoingValue, ServerRequest, ServerResponse, StreamOwner } from '../http/messages';
 import { requestHead, trailersValid } from './request-fields';
 import { ResetBudget } from './reset-budget';
 import { ResponseSender } from './response-sender';
+import { H2Stream } from './stream';
 
 const STREAM_CLOSED = 0x5;
 const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;

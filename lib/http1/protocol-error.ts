@@ -3,8 +3,8 @@
  * connection closes, and a stable code naming the rule the bytes broke (callers and tests branch
  * on the code; the list is RefusalCode).
  */
-import { CLOSING_ANSWERS, type ClosingStatus } from '../listener-options';
-import { METHOD_NOT_ALLOWED_BODY } from '../method-not-allowed';
+import { CLOSING_ANSWERS, type ClosingStatus } from '../http/closing';
+import { METHOD_NOT_ALLOWED_BODY } from '../http/method-not-allowed';
 
 /** CONNECT is answered 405 (a Status body), everything else with one of the closing answers. */
 export type RefusalStatus = ClosingStatus | 405;

@@ -1,6 +1,6 @@
 /**
  * The request and response of one exchange on the server's own protocol sides (an HTTP/2 stream
- * of h2/session.ts, an HTTP/1.1 request of h1/connection.ts), shaped as the parts of Node's
+ * of http2/server-session.ts, an HTTP/1.1 request of http1/connection.ts), shaped as the parts of Node's
  * IncomingMessage and ServerResponse that Koa and this server use:
  *  - the request: method, url, headers (over HTTP/2 with the pseudo-headers, as node:http2 gives
  *    them), rawHeaders, httpVersion, socket (the TLS socket), and the body as 'data' and 'end'
@@ -13,7 +13,9 @@
  */
 import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
-import type { OutgoingValue } from './header-block';
+
+/** A response header's value, as ServerResponse.setHeader takes it. */
+export type OutgoingValue = string | number | readonly string[];
 
 /** One request and its response, as the messages see it: an HTTP/2 stream, or an HTTP/1.1 exchange. */
 export interface Exchange {
@@ -53,40 +55,6 @@ function invalidValue(name: string): never {
 
 /** Response bytes queued in a stream beyond which write() answers false. */
 const HIGH_WATER_MARK = 64 * 1024;
-
-export class H2Stream implements Exchange {
-  /** Our receive window for this stream's body. */
-  recvWindow: number;
-  /** Body bytes taken by the consumer since the last WINDOW_UPDATE for this stream. */
-  recvUnacked = 0;
-  /** The peer's window for our DATA on this stream. */
-  sendWindow: number;
-  /** Body chunks not yet framed (waiting for a window or the socket). */
-  readonly queue: Array<{ buf: Buffer; cb?: () => void }> = [];
-  queuedBytes = 0;
-  /** END_STREAM goes after the queue. */
-  endQueued = false;
-  /** The peer sent END_STREAM (or reset the stream). */
-  remoteEnded = false;
-  /** We sent END_STREAM (or reset the stream). */
-  localEnded = false;
-  /** We sent RST_STREAM (an error, or NO_ERROR after answering early): frames still arriving are ignored. */
-  resetSent = false;
-  /** The request body's declared content-length (-1: none), and the body bytes received. */
-  declaredLength = -1;
-  receivedLength = 0;
-  closed = false;
-  readonly req: ServerRequest;
-  readonly res: ServerResponse;
-
-  constructor(readonly id: number, readonly owner: StreamOwner, headers: Record<string, string | undefined>, rawHeaders: string[],
-    recvWindow: number, sendWindow: number) {
-    this.recvWindow = recvWindow;
-    this.sendWindow = sendWindow;
-    this.req = new ServerRequest(this, headers[':method'] ?? '', headers[':path'] ?? '', 2, 0, headers, rawHeaders);
-    this.res = new ServerResponse(this);
-  }
-}
 
 export class ServerRequest extends EventEmitter {
   readonly httpVersion: string;

@@ -4,8 +4,8 @@
  * streams (RFC 9113 5.1's answers to late frames).
  */
 import { expect } from 'chai';
-import { ClosedAs, ClosedStreams } from '../../../lib/server/h2/closed-streams';
-import { ResetBudget } from '../../../lib/server/h2/reset-budget';
+import { ClosedAs, ClosedStreams } from '../../../lib/http2/closed-streams';
+import { ResetBudget } from '../../../lib/http2/reset-budget';
 
 describe('HTTP/2 session parts', () => {
   it('the reset budget allows a burst, then refills at its rate', async () => {

@@ -1,5 +1,5 @@
 /**
- * The HTTP/1.1 connection's parser (lib/server/h1/connection.ts) on a socket stand-in: the same
+ * The HTTP/1.1 connection's parser (lib/http1/connection.ts) on a socket stand-in: the same
  * pipelined requests (a Content-Length body, a chunked body with extensions and trailers, a
  * request without a body), cut into two reads at every byte and into one read per byte, give the
  * same requests, bodies and responses; a head that grows over many small reads is searched and
@@ -11,10 +11,10 @@
 import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
 import { expect } from 'chai';
-import { H1Connection } from '../../../lib/server/h1/connection';
-import { canonicalName } from '../../../lib/server/h1/response-head';
-import { REFUSAL_ANSWERS } from '../../../lib/server/h1/protocol-error';
-import type { ServerRequest, ServerResponse } from '../../../lib/server/h2/messages';
+import { H1Connection } from '../../../lib/http1/connection';
+import { canonicalName } from '../../../lib/http1/response-head';
+import { REFUSAL_ANSWERS } from '../../../lib/http1/protocol-error';
+import type { ServerRequest, ServerResponse } from '../../../lib/http/messages';
 import { listenerLimits } from '../../../lib/server/listener-options';
 
 /** Enough of a TLS socket for the connection: reads are emitted as 'data', writes are collected. */
@@ -103,7 +103,7 @@ const PIPELINE = Buffer.from(
   + 'PUT /b?q=1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n'
   + 'GET /c HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1');
 
-describe('HTTP/1.1 connection parser (lib/server/h1)', () => {
+describe('HTTP/1.1 connection parser (lib/http1)', () => {
   let expected: { seen: Seen[]; out: string };
 
   before(async () => {

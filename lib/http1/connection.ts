@@ -30,9 +30,9 @@
  * request emits 'aborted' and 'close', and its response 'close', which ends a watch.
  */
 import type { TLSSocket } from 'node:tls';
-import type { OutgoingValue } from '../h2/header-block';
-import { ServerRequest, ServerResponse, type Exchange, type StreamOwner } from '../h2/messages';
-import { answerAndClose, type ListenerLimits } from '../listener-options';
+import { ServerRequest, ServerResponse, type Exchange, type OutgoingValue, type StreamOwner } from '../http/messages';
+import { answerAndClose } from '../http/closing';
+import type { ListenerLimits } from '../http/limits';
 import { checkTrailerLine, MAX_CHUNK_LINE, parseChunkSize } from './chunked-body';
 import { ProtocolError, REFUSAL_ANSWERS } from './protocol-error';
 import { ReadBuffer } from './read-buffer';
