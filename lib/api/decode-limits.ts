@@ -17,7 +17,7 @@
  * - values decoded from protobuf are walked (iteratively) against MAX_JSON_DEPTH.
  *
  * Beyond a limit the answer is 400 BadRequest with `exceeded max depth of N`, Kubernetes' words.
- * The numbers come from measuring the whole request path (test/fuzz/depth-probe.ts); see README.
+ * The numbers come from measuring the whole request path (test/fuzz/depth-probe.ts); see docs/reliability-and-security.md, "Hostile input".
  */
 import { Composer, LineCounter, Parser, CST, Document, YAMLParseError } from 'yaml';
 import { errors } from '../meta/api-errors';

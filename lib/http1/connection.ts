@@ -2,7 +2,7 @@
  * The server side of one HTTP/1.1 connection (RFC 9112), in place of node:http, whose
  * IncomingMessage, ServerResponse and their streams cost more per request than parsing a head and
  * writing an answer do (37-40 µs of ~100 per small request over TLS, measured with 64 keep-alive
- * connections; see the README's Performance section).
+ * connections; see docs/performance.md).
  *
  * What it does:
  *  - request heads, parsed and checked by request-head.ts: at least as strict as Node's llhttp on

@@ -93,7 +93,7 @@ export function annotatedHelp(opts: MetricOptions<string>): string {
   return `[${opts.stability ?? 'ALPHA'}] ${help}`;
 }
 
-/** A metric's description as registered, for tests and the README's catalogue. */
+/** A metric's description as registered, for tests and the catalogue in docs/operating.md. */
 export interface MetricDescription {
   name: string;
   stability: StabilityLevel;

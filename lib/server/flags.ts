@@ -475,7 +475,7 @@ export const FLAGS: readonly FlagDef[] = [
     'TokenReview version sent to the token webhook.'),
   flag('authentication-token-webhook-cache-ttl', 'authenticationTokenWebhookCacheTtlMs', duration, 120_000,
     'How long the token webhook\'s answers (yes and no) are cached.'),
-  // RBAC rather than kube-apiserver's AlwaysAllow: deny by default (the README says why).
+  // RBAC rather than kube-apiserver's AlwaysAllow: deny by default (docs/access-control.md says why).
   flag('authorization-mode', 'authorizationMode', list(AUTHORIZATION_MODES), ['RBAC'],
     'Ordered authorizers, the first allow or deny decides: AlwaysAllow, AlwaysDeny, RBAC, Node, Webhook, ABAC (system:masters is always allowed).',
     { check: noRepeats }),

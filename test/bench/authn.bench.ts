@@ -5,7 +5,7 @@
  * once with the admin client certificate (verified once per connection), in alternating rounds in
  * the same run; over one HTTP/2 session (as client-go) and over 64 HTTP/1.1 keep-alive
  * connections. Issue 13's target: the token side at least 0.9x the certificate side.
- * Both transports are bound by this Node load generator, each in its own way (see the README);
+ * Both transports are bound by this Node load generator, each in its own way (see docs/performance.md);
  * the last row measures the server's own step in-process: the production authentication chain
  * answering a cached token against a connection's certificate.
  */

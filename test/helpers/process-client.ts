@@ -196,7 +196,7 @@ export async function rssMiB(client: H2Client): Promise<number> {
 
 /**
  * Appends one scenario's figures as a JSON line to test/reliability/results.jsonl (from the
- * repository root; not committed), for the README's Reliability table.
+ * repository root; not committed), for the figures in docs/reliability-and-security.md.
  */
 export function recordResult(scenario: string, figures: Record<string, unknown>): void {
   // dist/test/helpers -> the repository root

@@ -34,7 +34,7 @@ const RECOVER_MS = 2_000;
  * client fails them as soon as it sees the new raft term and the store retries them (well under
  * RECOVER_MS); the etcd3 package gives no handle on calls in flight, so they wait out the 3 s
  * Txn deadline: on etcd3 the first acknowledged write can come up to ~2 s after the new leader
- * (measured 0.6-1.9 s). Documented in the README as the etcd3 client's known gap.
+ * (measured 0.6-1.9 s). Documented in docs/reliability-and-security.md as the etcd3 client's known gap.
  */
 const LEADER_KILL_RECOVER_MS: Record<string, number> = { lean: RECOVER_MS, etcd3: 3_000 };
 /**
@@ -70,7 +70,7 @@ function record(scenario: string, client: string, tls: boolean, f: FaultFigures,
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   const { violations, details, ...figures } = f;
   appendFileSync(RESULTS, `${JSON.stringify({ scenario, client, tls, full: FULL, ...figures, ...extra, at: new Date().toISOString() })}\n`);
-  // One line in the test output too, for the README's figures.
+  // One line in the test output too, for the figures in docs/reliability-and-security.md.
   console.log(`      ${scenario} [${client}${tls ? ', tls' : ''}]: ${JSON.stringify(figures)}${violations.length ? ` violations: ${violations.join(' | ')}` : ''}`);
 }
 
