@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import { ApiError, errors, isApiError } from '../meta/api-errors';
 import { isStorageError, StorageError } from '../storage/errors';
 import { encodeBody, negotiateResponse, Negotiated } from './negotiation';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import { joinJson, storedFormOf } from '../scheme/storage-codec';
 import { setContentType } from './response-head';
 

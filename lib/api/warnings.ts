@@ -7,7 +7,7 @@
  * cut warnings until the budget is spent again, then drops the rest.
  */
 import type { Context } from 'koa';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 
 /** Runes of warning text written before the recorder starts cutting warnings. */
 export const WARNING_TOTAL_RUNES = 4096;

@@ -5,7 +5,7 @@
  */
 import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import { ResourceFeed } from '../controllers/resource-feed';
 import { WorkQueue } from '../controllers/work-queue';
 

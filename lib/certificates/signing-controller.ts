@@ -9,7 +9,7 @@ import { readFileSync } from 'fs';
 import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import { approvalState, conditionTime, hasTrueCondition, specOf, usagesOf } from './csr-conditions';
 import { CsrController, csrStore } from './csr-controller-base';
 import { parseCsr } from './csr-parse';

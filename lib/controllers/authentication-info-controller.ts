@@ -13,7 +13,7 @@ import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import type { ServerConfig } from '../server/flags';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import { WorkQueue } from './work-queue';
 import { KeyWatch } from './key-watch';
 

@@ -15,7 +15,7 @@ import { clone } from '../registry/system-fields';
 import { StoreIndex, storeKey } from '../api/resource-handler';
 import { labelSelectorFromObject, matchesLabels } from '../meta/label-selector';
 import { PolicyRule, RoleObject } from '../authz/rbac/types';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import { ResourceFeed } from './resource-feed';
 import { WorkQueue } from './work-queue';
 

@@ -13,7 +13,7 @@
  */
 import { GenericStore } from '../registry/store';
 import { ApiObject, ObjectMeta } from '../scheme/types';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import { ResourceFeed } from './resource-feed';
 import { WorkQueue } from './work-queue';
 import { ephemeralClaimName } from '../registry/core/volumes/ephemeral';

@@ -7,7 +7,7 @@
  */
 import { GenericStore } from '../registry/store';
 import { StorageEvent, WatchHandle } from '../storage/interfaces';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 
 const RESTART_MS = 1000;
 

@@ -14,7 +14,7 @@ import { GenericStore } from '../registry/store';
 import { ApiObject, StrategyContext } from '../scheme/types';
 import { LeaseSpec } from '../registry/coordination/lease-validation';
 import { Naming } from '../naming';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import type { ControllerManager } from './manager';
 
 /** client-go's JitterFactor: acquire retries wait retryPeriod * (1 + rand * 1.2). */

@@ -10,7 +10,7 @@ import { list } from '../registry/list';
 import { ApiObject } from '../scheme/types';
 import { decodeFromStorage } from '../scheme/storage-codec';
 import { StorageEvent, WatchHandle } from '../storage/interfaces';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 
 const RETRY_MS = 1000;
 

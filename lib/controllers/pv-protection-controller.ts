@@ -8,7 +8,7 @@
 import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import { ResourceFeed } from './resource-feed';
 import { WorkQueue } from './work-queue';
 import { pvProtectionFinalizer } from '../admission/resources/protection-finalizers';

@@ -16,7 +16,7 @@ import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { decodeFromStorage } from '../scheme/storage-codec';
 import { Naming } from '../naming';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import { ResourceFeed } from './resource-feed';
 import { WorkQueue } from './work-queue';
 import { ephemeralClaimName } from '../registry/core/volumes/ephemeral';

@@ -8,7 +8,7 @@ import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { decodeFromStorage, decodeStoredIdentity, decodeStoredMetadata } from '../scheme/storage-codec';
 import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../storage/interfaces';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 
 export interface FeedHandlers {
   /** Created or changed; also every object of the initial state (may repeat one already seen). */

@@ -21,7 +21,7 @@ import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import { CertificatePool } from '../authn/cert-pool';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import { ResourceFeed } from './resource-feed';
 import { KeyWatch } from './key-watch';
 import { WorkQueue } from './work-queue';

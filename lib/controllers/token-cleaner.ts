@@ -11,7 +11,7 @@ import { GenericStore } from '../registry/store';
 import { deleteObject } from '../registry/delete';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import { ResourceFeed } from './resource-feed';
 import { WorkQueue } from './work-queue';
 import { DeadlineTimers } from './deadline-timers';

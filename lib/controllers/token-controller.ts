@@ -24,7 +24,7 @@ import { deleteObject } from '../registry/delete';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import { TokenGenerator } from '../serviceaccount/token-generator';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import { ResourceFeed } from './resource-feed';
 import { WorkQueue } from './work-queue';
 

@@ -7,7 +7,7 @@
  */
 import { storeKey, StoreIndex } from '../api/resource-handler';
 import { ResourceDef } from '../scheme/types';
-import { logger } from '../server/logger';
+import { logger } from '../logger';
 import type { GenericStore } from './store';
 import { compareKubeAwareVersions } from '../meta/kube-version';
 

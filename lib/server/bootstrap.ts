@@ -1,7 +1,7 @@
 /** Creates the namespaces that always exist (default, system, public), retrying while etcd comes up. */
 import { GenericStore } from '../registry/store';
 import { Naming } from '../naming';
-import { logger } from './logger';
+import { logger } from '../logger';
 
 const ATTEMPTS = 30;
 

@@ -22,7 +22,7 @@ import { Cacher } from '../storage/cacher/cacher';
 import { FreshnessProbe } from '../storage/cacher/freshness';
 import { Storage } from '../storage/interfaces';
 import { ServerConfig } from './flags';
-import { logger } from './logger';
+import { logger } from '../logger';
 
 export interface CustomResourceServing {
   /** Absent when the CRD kind itself is not served (--runtime-config). */

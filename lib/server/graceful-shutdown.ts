@@ -10,7 +10,7 @@ import type { Socket } from 'node:net';
 import type tls from 'node:tls';
 import type { ServerResponse as OwnServerResponse } from '../http/messages';
 import { endWatches } from '../api/handlers/watch';
-import { logger } from './logger';
+import { logger } from '../logger';
 
 type Res = http2.Http2ServerResponse | import('node:http').ServerResponse | OwnServerResponse;
 

@@ -24,7 +24,7 @@ import { HealthChecks, installHealth } from '../api/health';
 import { CustomHandlers, resourceHandler, StoreIndex } from '../api/resource-handler';
 import { ResourceDef } from '../scheme/types';
 import { Naming } from '../naming';
-import { logger } from './logger';
+import { logger } from '../logger';
 import { MetricsRegistry } from '../metrics/registry';
 import { RequestMetrics } from '../metrics/request-metrics';
 import { AuthMetrics } from '../metrics/auth-metrics';

@@ -4,7 +4,7 @@
  */
 import { FlagError, helpText, parseFlags, ServerConfig } from './flags';
 import { startServer } from './server';
-import { logger, setLogLevel } from './logger';
+import { logger, setLogLevel } from '../logger';
 import { ServerUrlMessage, startWorkers, WorkerReady } from './workers';
 import { isMessage } from './ipc';
 import { WorkerRole, workerRoleFromEnv } from './worker-role';

@@ -11,7 +11,7 @@
  * is held by node's session memory (maxSessionMemory, four times the budget).
  */
 import http2 from 'node:http2';
-import { logger } from './logger';
+import { logger } from '../logger';
 
 const CHECK_MS = 100;
 /** Looks in a row without any waiting response going down before the session counts as not reading (half a second: a client starved of CPU for a moment still reads). */

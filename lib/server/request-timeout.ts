@@ -18,7 +18,7 @@ import { errors } from '../meta/api-errors';
 import { writeError } from '../api/response-writer';
 import { parseDuration } from './flags';
 import { isLongRunning } from './long-running';
-import { logger } from './logger';
+import { logger } from '../logger';
 import type { TerminationMetrics } from '../metrics/termination-metrics';
 
 export const TIMEOUT_MESSAGE = 'Timeout: request did not complete within the allotted timeout';

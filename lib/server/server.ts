@@ -61,7 +61,7 @@ import { ApprovingController } from '../certificates/approving-controller';
 import { controllerManagerElector } from '../controllers/leader-election';
 import { bootstrapNamespaces } from './bootstrap';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap';
-import { logger, setLogLevel } from './logger';
+import { logger, setLogLevel } from '../logger';
 import { pendingFlagsSet } from './pending-flags';
 import { loadProtoRoot } from '../scheme/protobuf';
 import { registerProtobufSerializer } from '../api/negotiation';

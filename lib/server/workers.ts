@@ -19,7 +19,7 @@ import path from 'node:path';
 import { ServerConfig } from './flags';
 import { startEmbeddedEtcd, EmbeddedEtcd } from './embedded-etcd';
 import { encodeWorkerRole, WORKER_ENV, WorkerRole } from './worker-role';
-import { logger } from './logger';
+import { logger } from '../logger';
 import { AuditFileServer } from '../audit/shared-file';
 import { ClusterMetricsServer } from './cluster-metrics';
 import { SliMetricsServer } from '../metrics/sli-metrics';

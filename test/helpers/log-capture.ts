@@ -1,10 +1,10 @@
 /**
- * The server's log lines (lib/server/logger.ts) as written, for tests that check what is logged
+ * The server's log lines (lib/logger.ts) as written, for tests that check what is logged
  * or that a secret never is. The level is the logger's, which startServer sets from --log-level.
  */
 import { Writable } from 'node:stream';
 import winston from 'winston';
-import { logger } from '../../lib/server/logger';
+import { logger } from '../../lib/logger';
 
 export interface LogCapture {
   /** Every line written since the capture started (JSON text, one object each). */

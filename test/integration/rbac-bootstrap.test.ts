@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { HttpResponse, TestServer, eventually, startTestServer } from '../helpers/server-harness';
 import { LogCapture, captureLog } from '../helpers/log-capture';
-import { setLogLevel } from '../../lib/server/logger';
+import { setLogLevel } from '../../lib/logger';
 import { Naming, flavors } from '../../lib/naming';
 
 const READ_WRITE = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

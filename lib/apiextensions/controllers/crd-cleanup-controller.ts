@@ -17,7 +17,7 @@ import { list } from '../../registry/list';
 import { ApiObject, ObjectMeta } from '../../scheme/types';
 import { ConditionStatus, isTrue, removeCondition, setCondition } from '../../registry/apiextensions/crd-conditions';
 import { crdNames, crdSpec, crdStatus, semanticEqual } from '../../registry/apiextensions/crd-view';
-import { logger } from '../../server/logger';
+import { logger } from '../../logger';
 import { CrdStatusController } from './crd-status-writer';
 
 type Terminating = { type: 'Terminating'; status: ConditionStatus; reason: string; message: string };

@@ -16,7 +16,7 @@ import { crdSpec, crdStatus, crdVersions } from '../../registry/apiextensions/cr
 import { ResourceRegistry, ServedResource } from '../../registry/resource-registry';
 import { GenericStore, StoreDeps } from '../../registry/store';
 import { ApiObject } from '../../scheme/types';
-import { logger } from '../../server/logger';
+import { logger } from '../../logger';
 import { Cacher } from '../../storage/cacher/cacher';
 import { ResourceFeed } from '../../controllers/resource-feed';
 import { WorkQueue } from '../../controllers/work-queue';

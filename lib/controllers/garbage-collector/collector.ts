@@ -13,7 +13,7 @@ import { GenericStore } from '../../registry/store';
 import { RegistryChange, ServedSet } from '../../registry/resource-registry';
 import { ApiObject } from '../../scheme/types';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../../registry/propagation';
-import { logger } from '../../server/logger';
+import { logger } from '../../logger';
 import { ResourceFeed } from '../resource-feed';
 import { WorkQueue } from '../work-queue';
 import { DependencyGraph, GraphNode, GraphWork, ObjectCoordinates, groupOf } from './graph';
