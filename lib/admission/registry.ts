@@ -15,7 +15,7 @@ import { PluginConfigs } from './config-file';
 import { AdmissionMetrics } from './metrics';
 import { NamespaceLookup, namespaceLifecycle } from './namespace-lifecycle';
 import { Naming } from '../naming';
-import { ServerConfig } from '../server/flags';
+import type { ServerConfig } from '../config';
 import { StoreIndex } from '../api/resource-handler';
 import type { Authorization } from '../authz/build';
 import { errors } from '../meta/api-errors';

@@ -3,7 +3,7 @@
  * on the server's registry, the webhook backend of --audit-webhook-*, and the batch wrapper of
  * --audit-log-mode=batch (--audit-log-batch-*). A bad webhook kubeconfig throws a one-line Error.
  */
-import type { ServerConfig } from '../server/flags';
+import type { ServerConfig } from '../config';
 import type { MetricsRegistry } from '../metrics/registry';
 import type { AuditBuildOptions } from './build';
 import { AuditMetrics } from './metrics';

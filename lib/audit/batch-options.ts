@@ -4,7 +4,7 @@
  * AuditOptions.Validate does: only for an enabled backend, the batch values only in batch mode,
  * with kube-apiserver's messages.
  */
-import type { ServerConfig } from '../server/flags';
+import type { ServerConfig } from '../config';
 import { namingFor } from '../naming';
 import type { BatchConfig } from './buffered-backend';
 

@@ -3,7 +3,7 @@
  * stops the start): the policy evaluator and the backends (log, and B2's webhook) behind one
  * sink that counts events. Without --audit-policy-file nothing is recorded, as kube-apiserver.
  */
-import type { ServerConfig } from '../server/flags';
+import type { ServerConfig } from '../config';
 import type { Naming } from '../naming';
 import type { AuditBackend, AuditEvent } from './types';
 import { readAuditPolicyFile } from './policy-file';

@@ -9,7 +9,7 @@
  */
 import type { Worker } from 'node:cluster';
 import { RotatingFile, RotationOptions } from './rotating-file';
-import { answerWorker, callPrimary } from '../server/ipc';
+import { answerWorker, callPrimary } from '../ipc';
 
 /** What LogBackend writes to: a RotatingFile, or the primary's through this module. */
 export interface AppendFile {

@@ -8,7 +8,7 @@
  * behind a BufferedBackend; in the blocking modes each event is sent on its own as it comes,
  * without the buffer, still never holding the request (this server's backends never block).
  */
-import type { ServerConfig } from '../server/flags';
+import type { ServerConfig } from '../config';
 import { namingFor } from '../naming';
 import { KubeconfigClient, readKubeconfig } from '../authn/kubeconfig-client';
 import type { WebhookPoster, Backoff } from '../authn/webhook-call';

@@ -4,7 +4,7 @@
  *   service-account JWT, OIDC, webhook), anonymous.
  * A flag that names a file that cannot be read or parsed stops the start with one line.
  */
-import type { ServerConfig } from '../server/flags';
+import type { ServerConfig } from '../config';
 import { Naming } from '../naming';
 import { AuthenticationChain } from './chain';
 import { RequestAuthenticator, TokenAuthenticator } from './authenticator';

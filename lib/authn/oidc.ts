@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { CompactVerifyGetKey, compactVerify, errors } from 'jose';
-import type { ServerConfig } from '../server/flags';
+import type { ServerConfig } from '../config';
 import { AuthResult, MaybePromise, NOT_MINE, TokenAuthenticator, authenticated, invalid } from './authenticator';
 import { TokenCache } from './token-cache';
 import { UserInfo } from './user';

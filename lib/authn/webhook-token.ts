@@ -22,7 +22,7 @@ import { TokenCache } from './token-cache';
 import { UserInfo } from './user';
 import { KubeconfigClient, readKubeconfig } from './kubeconfig-client';
 import { Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS, WebhookCallFailed, WebhookPoster, callWebhook, replyReview } from './webhook-call';
-import type { ServerConfig } from '../server/flags';
+import type { ServerConfig } from '../config';
 import type { Naming } from '../naming';
 
 export { WebhookPoster, Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS } from './webhook-call';

@@ -2,7 +2,7 @@
  * Builds the --authorization-mode chain from the flags. Each mode lives in its own file; RBAC
  * reads a PolicyIndex kept current from the RBAC kinds' watch caches.
  */
-import { ServerConfig } from '../server/flags';
+import type { ServerConfig } from '../config';
 import { Naming } from '../naming';
 import { StoreIndex } from '../api/resource-handler';
 import { ModeChain, NamedAuthorizer } from './mode-chain';

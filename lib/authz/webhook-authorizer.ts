@@ -19,7 +19,7 @@ import { AuthorizationResult, Authorizer, RuleResolver, RulesResult } from './au
 import { TokenCache } from '../authn/token-cache';
 import { KubeconfigClient, readKubeconfig } from '../authn/kubeconfig-client';
 import { Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS, WebhookCallFailed, WebhookPoster, callWebhook, replyReview } from '../authn/webhook-call';
-import type { ServerConfig } from '../server/flags';
+import type { ServerConfig } from '../config';
 import type { Naming } from '../naming';
 
 export interface WebhookAuthorizerOptions {

@@ -12,7 +12,7 @@ import { X509Certificate } from 'node:crypto';
 import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
-import type { ServerConfig } from '../server/flags';
+import type { ServerConfig } from '../config';
 import { logger } from '../logger';
 import { WorkQueue } from './work-queue';
 import { KeyWatch } from './key-watch';

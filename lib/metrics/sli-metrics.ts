@@ -14,7 +14,7 @@
 import type { Worker } from 'node:cluster';
 import client from 'prom-client';
 import type { HealthEndpoint } from '../api/health';
-import { answerWorker, callPrimary, isMessage } from '../server/ipc';
+import { answerWorker, callPrimary, isMessage } from '../ipc';
 import { CounterMetric } from './fast';
 import type { MetricsSource } from './metrics-route';
 import { MetricsRegistry } from './registry';

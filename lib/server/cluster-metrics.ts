@@ -9,7 +9,7 @@
  */
 import type { Worker } from 'node:cluster';
 import client from 'prom-client';
-import { answerWorker, callPrimary } from './ipc';
+import { answerWorker, callPrimary } from '../ipc';
 
 const METRICS = 'cluster-metrics';
 /** Longer than prom-client's own 5 s wait for each worker. */

@@ -21,7 +21,7 @@ import { ApiObject } from '../scheme/types';
 import { Cacher } from '../storage/cacher/cacher';
 import { FreshnessProbe } from '../storage/cacher/freshness';
 import { Storage } from '../storage/interfaces';
-import { ServerConfig } from './flags';
+import type { ServerConfig } from '../config';
 import { logger } from '../logger';
 
 export interface CustomResourceServing {

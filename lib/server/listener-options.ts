@@ -27,7 +27,7 @@
 import type http2 from 'node:http2';
 import { boundWaitingResponses } from './node-h2-output-budget';
 import type { Socket } from 'node:net';
-import type { ServerConfig } from './flags';
+import type { ServerConfig } from '../config';
 import { answerAndClose, CLOSING_ANSWERS, type ClosingStatus } from '../http/closing';
 import type { ListenerLimits } from '../http/limits';
 

@@ -2,11 +2,12 @@
  * The process entry point: `npm start -- [flags]`. Flags are kube-apiserver's names; a bad
  * flag stops the start with a one-line reason. SIGINT/SIGTERM shut down gracefully.
  */
-import { FlagError, helpText, parseFlags, ServerConfig } from './flags';
+import type { ServerConfig } from '../config';
+import { FlagError, helpText, parseFlags } from './flags';
 import { startServer } from './server';
 import { logger, setLogLevel } from '../logger';
 import { ServerUrlMessage, startWorkers, WorkerReady } from './workers';
-import { isMessage } from './ipc';
+import { isMessage } from '../ipc';
 import { WorkerRole, workerRoleFromEnv } from './worker-role';
 
 async function main(): Promise<void> {

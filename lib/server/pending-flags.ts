@@ -3,7 +3,8 @@
  * yet. Setting one to a non-default value logs a warning naming it, so nobody is misled.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { FLAGS, ServerConfig } from './flags';
+import type { ServerConfig } from '../config';
+import { FLAGS } from './flags';
 
 const PENDING = new Set<keyof ServerConfig>([
   'enablePriorityAndFairness',

@@ -14,7 +14,7 @@ import { drainServer, RequestTracker } from './graceful-shutdown';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AddressInfo } from 'node:net';
-import { ServerConfig } from './flags';
+import type { ServerConfig } from '../config';
 import { ensurePki, Pki, writeKubeconfig } from './pki';
 import { startEmbeddedEtcd, EmbeddedEtcd } from './embedded-etcd';
 import { EtcdClientOptions } from '../storage/etcd3/kv-client';

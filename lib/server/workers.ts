@@ -16,14 +16,14 @@
 import cluster, { Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { ServerConfig } from './flags';
+import type { ServerConfig } from '../config';
 import { startEmbeddedEtcd, EmbeddedEtcd } from './embedded-etcd';
 import { encodeWorkerRole, WORKER_ENV, WorkerRole } from './worker-role';
 import { logger } from '../logger';
 import { AuditFileServer } from '../audit/shared-file';
 import { ClusterMetricsServer } from './cluster-metrics';
 import { SliMetricsServer } from '../metrics/sli-metrics';
-import { isMessage } from './ipc';
+import { isMessage } from '../ipc';
 
 /** What a worker sends the primary once it serves. */
 export interface WorkerReady {

@@ -21,7 +21,7 @@ import { LoopOptions, LoopResult, mergeLoops, timedLoop } from './latency';
 import { CpuAccumulator, CpuShares } from './cpu-usage';
 import { Etcd3Storage } from '../../lib/storage/etcd3/store';
 import { createEtcdKv } from '../../lib/storage/etcd3/kv-factory';
-import { EtcdClientKind } from '../../lib/storage/etcd3/kv';
+import type { EtcdClientKind } from '../../lib/config';
 import { startServerProcess } from '../helpers/server-process';
 import { loadKubeconfig } from './api-client';
 import { Http2ApiClient } from './http2-api-client';

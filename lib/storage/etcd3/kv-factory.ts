@@ -5,10 +5,8 @@
  * only when asked for, so that the default loads no grpc-js).
  */
 import { EtcdClientOptions, EtcdKvClient } from './kv-client';
-import { ETCD_CLIENTS, EtcdClientKind, EtcdKv } from './kv';
-
-export { ETCD_CLIENTS };
-export type { EtcdClientKind };
+import { ETCD_CLIENTS, type EtcdClientKind } from '../../config';
+import type { EtcdKv } from './kv';
 
 export function createEtcdKv(kind: EtcdClientKind, opts: EtcdClientOptions): EtcdKv {
   switch (kind) {

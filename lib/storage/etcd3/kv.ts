@@ -51,7 +51,3 @@ export interface EtcdKv {
   /** Optional: what the client saw of etcd (the lean client says; etcd-health.ts probes when it does not). */
   quorumHealth?(): QuorumHealth;
 }
-
-/** Which implementation of EtcdKv: `--etcd-client`. */
-export const ETCD_CLIENTS = ['lean', 'etcd3'] as const;
-export type EtcdClientKind = typeof ETCD_CLIENTS[number];
