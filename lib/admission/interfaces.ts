@@ -10,7 +10,7 @@
  */
 import { ApiObject, ResourceDef, StrategyContext } from '../scheme/types';
 import { DeleteOptions } from '../registry/options';
-import { UserInfo } from '../authn/user';
+import { UserInfo } from '../meta/user';
 import { performance } from 'node:perf_hooks';
 import { AdmissionMetrics, StepType } from './metrics';
 

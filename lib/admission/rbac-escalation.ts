@@ -15,7 +15,7 @@ import { errors } from '../meta/api-errors';
 import { Authorizer } from '../authz/authorizer';
 import { RbacAuthorizer } from '../authz/rbac/rbac-authorizer';
 import { EscalationPolicy, checkBindingWrite, checkRoleWrite, escalationAllowed } from '../authz/rbac/escalation';
-import { BindingObject, PolicyRule, RoleObject } from '../authz/rbac/types';
+import { BindingObject, PolicyRule, RoleObject } from '../registry/rbac/types';
 import { StoreIndex, storeKey } from '../api/resource-handler';
 
 /** What the plugin reads of the server's authorization (lib/authz/build.ts's Authorization). */

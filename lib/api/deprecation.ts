@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import type { Gauge } from 'prom-client';
 import { ApiDeprecation, ResourceDef, apiVersionOf } from '../scheme/types';
 import { CURRENT_RELEASE, MetricsRegistry } from '../metrics/registry';
-import { addAuditAnnotation } from '../audit/annotations';
+import { addAuditAnnotation } from '../meta/audit-annotations';
 import { Naming } from '../naming';
 import { warningRecorder } from './warnings';
 

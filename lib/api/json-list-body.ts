@@ -7,7 +7,7 @@
  * allocate 14 MB of fresh buffers (whose external memory would bring on full collections).
  */
 import type { Context } from 'koa';
-import { joinJson, ServedJson, writeJoined } from '../scheme/storage-codec';
+import { joinJson, ServedJson, writeJoined } from '../storage/storage-codec';
 import { setContentType } from './response-head';
 
 const CHUNK_BYTES = 512 * 1024;

@@ -9,7 +9,7 @@ import { errors } from '../meta/api-errors';
 import { Naming } from '../naming';
 import { negotiateResponse } from './negotiation';
 import { ResourceScope } from './handlers/scope';
-import { UserInfo } from '../authn/user';
+import { UserInfo } from '../meta/user';
 import { ResourceDef } from '../scheme/types';
 import { handleGet } from './handlers/get';
 import { handleList } from './handlers/list';

@@ -6,7 +6,7 @@ import { ApiError, errors, isApiError } from '../meta/api-errors';
 import { isStorageError, StorageError } from '../storage/errors';
 import { encodeBody, negotiateResponse, Negotiated } from './negotiation';
 import { logger } from '../logger';
-import { joinJson, storedFormOf } from '../scheme/storage-codec';
+import { joinJson, storedFormOf } from '../storage/storage-codec';
 import { setContentType } from './response-head';
 
 /**

@@ -6,7 +6,7 @@
  */
 import { StorageEvent } from '../storage/interfaces';
 import { ApiObject, ObjectVersioning } from '../scheme/types';
-import { decodeFromStorage } from '../scheme/storage-codec';
+import { decodeFromStorage } from '../storage/storage-codec';
 
 export interface DecodedEvent {
   /** The object after a put. */

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'koa';
 import { isIP } from 'node:net';
-import { levelAtLeast, AuditLevel } from './annotations';
+import { levelAtLeast, AuditLevel } from '../meta/audit-annotations';
 import type { AuditUserInfo } from './types';
 import { tlsSocketOf } from '../authn/request';
 

@@ -8,12 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { auditAnnotationsFor, levelAtLeast } from './annotations';
+import { auditAnnotationsFor, levelAtLeast } from '../meta/audit-annotations';
 import type { AuditEvent, AuditObjectReference, AuditStage } from './types';
 import type { AuditAttributes, AuditPolicyEvaluator, RequestAuditConfig } from './policy-evaluator';
 import { auditUser, authMethods, dropManagedFields, microTime, safeObject, sourceIPs } from './event-parts';
 import type { RequestInfo } from '../api/request-info';
-import type { UserInfo } from '../authn/user';
+import type { UserInfo } from '../meta/user';
 import { writeError } from '../api/response-writer';
 import { setHeader } from '../api/response-head';
 import { errors, isApiError } from '../meta/api-errors';

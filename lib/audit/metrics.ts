@@ -5,7 +5,7 @@
  */
 import type { CounterMetric as Counter } from '../metrics/fast';
 import type { MetricsRegistry } from '../metrics/registry';
-import type { AuditLevel } from './annotations';
+import type { AuditLevel } from '../meta/audit-annotations';
 
 /** The audit counters of one server; also satisfies build.ts's AuditCounters (event/level/error). */
 export class AuditMetrics {

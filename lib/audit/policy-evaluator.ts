@@ -2,7 +2,7 @@
  * Which level a request is audited at: the first rule of the policy that matches it (users,
  * groups, verb, resources or non-resource URLs, namespaces), else None, as Kubernetes' checker.
  */
-import type { AuditLevel } from './annotations';
+import type { AuditLevel } from '../meta/audit-annotations';
 import type { AuditPolicy, AuditPolicyRule, AuditStage } from './types';
 
 /** What the policy checks of a request (the requestor, before impersonation, as Kubernetes). */

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { AUDIT_LEVELS, AuditLevel } from './annotations';
+import { AUDIT_LEVELS, AuditLevel } from '../meta/audit-annotations';
 import { AUDIT_STAGES, AuditGroupResources, AuditPolicy, AuditPolicyRule, AuditStage } from './types';
 import { isDns1123Subdomain } from '../meta/validation';
 

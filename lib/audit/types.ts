@@ -3,7 +3,7 @@
  * audit.k8s.io/v1 shape), the Policy that decides each request's level, and the backend
  * contract the log file and the webhook implement.
  */
-import type { AuditLevel } from './annotations';
+import type { AuditLevel } from '../meta/audit-annotations';
 
 export const AUDIT_STAGES = ['RequestReceived', 'ResponseStarted', 'ResponseComplete', 'Panic'] as const;
 export type AuditStage = typeof AUDIT_STAGES[number];

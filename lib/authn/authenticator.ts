@@ -6,7 +6,7 @@
  * no promise on the hot path.
  */
 import type { TLSSocket } from 'node:tls';
-import { UserInfo } from './user';
+import { UserInfo } from '../meta/user';
 
 export type MaybePromise<T> = T | Promise<T>;
 

@@ -9,7 +9,7 @@
  * Every authenticated user carries `system:authenticated`.
  */
 import { AuthResult, AuthnRequest, Invalid, MaybePromise, RequestAuthenticator, invalid, isPromise } from './authenticator';
-import { UserInfo, anonymousUser, withAuthenticatedGroup } from './user';
+import { UserInfo, anonymousUser, withAuthenticatedGroup } from '../meta/user';
 
 export type ChainOutcome = { user: UserInfo; authenticator: string } | { failure: Invalid };
 

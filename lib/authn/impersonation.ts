@@ -8,7 +8,7 @@ import { AuthnRequest } from './authenticator';
 import {
   ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, UserInfo,
   serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername, unescapeExtraKey,
-} from './user';
+} from '../meta/user';
 import { AuthorizationAttributes, forbiddenSentence } from '../authz/attributes';
 import { Authorizer } from '../authz/authorizer';
 import { errors } from '../meta/api-errors';

@@ -7,7 +7,7 @@
 import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { KeyValue } from '../storage/interfaces';
-import { decodeKv } from '../scheme/storage-codec';
+import { decodeKv } from '../storage/storage-codec';
 import { MaybePromise } from './authenticator';
 
 export interface ObjectLookup {

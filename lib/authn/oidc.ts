@@ -14,7 +14,7 @@ import { CompactVerifyGetKey, compactVerify, errors } from 'jose';
 import type { ServerConfig } from '../config';
 import { AuthResult, MaybePromise, NOT_MINE, TokenAuthenticator, authenticated, invalid } from './authenticator';
 import { TokenCache } from './token-cache';
-import { UserInfo } from './user';
+import { UserInfo } from '../meta/user';
 import { CertificatePool } from './cert-pool';
 import { OidcIssuer } from './oidc-issuer';
 

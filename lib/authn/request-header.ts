@@ -15,7 +15,7 @@ import type { TLSSocket } from 'node:tls';
 import { AuthResult, AuthnRequest, Invalid, NOT_MINE, NotMine, RequestAuthenticator, authenticated, invalid } from './authenticator';
 import { CertificatePool, peerChain } from './cert-pool';
 import { subjectOf } from './x509';
-import { UserInfo, unescapeExtraKey } from './user';
+import { UserInfo, unescapeExtraKey } from '../meta/user';
 
 /** Which headers carry the proxied identity (the --requestheader-* flags). */
 export interface RequestHeaderNames {

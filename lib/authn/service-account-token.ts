@@ -14,7 +14,7 @@ import { intersectAudiences } from './audiences';
 import { ObjectLookup } from './object-lookup';
 import { TokenCache } from './token-cache';
 import { sameSecret } from './constant-time';
-import { ALL_AUTHENTICATED, UserInfo, serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername } from './user';
+import { ALL_AUTHENTICATED, UserInfo, serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername } from '../meta/user';
 import { ApiObject } from '../scheme/types';
 import { BoundPrivateClaim, ClaimNames } from '../serviceaccount/claims';
 import { VerificationKey } from '../serviceaccount/keys';

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { AuthResult, NOT_MINE, TokenAuthenticator, authenticated } from './authenticator';
 import { TokenCache } from './token-cache';
-import { UserInfo } from './user';
+import { UserInfo } from '../meta/user';
 import { CsvError, parseCsv } from './csv';
 
 export interface TokenFileEntries {

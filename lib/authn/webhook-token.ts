@@ -19,7 +19,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { AuthResult, TokenAuthenticator, authenticated, invalid } from './authenticator';
 import { intersectAudiences } from './audiences';
 import { TokenCache } from './token-cache';
-import { UserInfo } from './user';
+import { UserInfo } from '../meta/user';
 import { KubeconfigClient, readKubeconfig } from './kubeconfig-client';
 import { Backoff, DEFAULT_BACKOFF, DEFAULT_TIMEOUT_MS, WebhookCallFailed, WebhookPoster, callWebhook, replyReview } from './webhook-call';
 import type { ServerConfig } from '../config';

@@ -5,8 +5,8 @@
  */
 import { AuthorizationAttributes } from './attributes';
 import { AuthorizationResult, Authorizer, RuleResolver, RulesResult, allow, noOpinion } from './authorizer';
-import { UserInfo } from '../authn/user';
-import { PolicyRule } from './rbac/types';
+import { UserInfo } from '../meta/user';
+import { PolicyRule } from '../registry/rbac/types';
 import { AbacPolicy } from './abac-policy';
 
 const ALLOWED = allow('');

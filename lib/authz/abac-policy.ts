@@ -9,7 +9,7 @@
  * misspelt `namespace` would quietly turn a grant into another).
  */
 import { readFileSync } from 'node:fs';
-import { ALL_AUTHENTICATED } from '../authn/user';
+import { ALL_AUTHENTICATED } from '../meta/user';
 
 /** One policy as the authorizer reads it (Kubernetes' internal abac.PolicySpec). */
 export interface AbacPolicy {

@@ -4,7 +4,7 @@
  * name, subresource, namespace, group, version and resource. Built once per request.
  */
 import { RequestInfo } from '../api/request-info';
-import { UserInfo } from '../authn/user';
+import { UserInfo } from '../meta/user';
 
 export interface AuthorizationAttributes {
   user: UserInfo;

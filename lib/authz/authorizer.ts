@@ -27,7 +27,7 @@ export const deny = (reason: string): AuthorizationResult => ({ decision: 'deny'
 
 /** What a user may do in a namespace ('' for cluster-wide only), for SelfSubjectRulesReview and escalation checks. */
 export interface RulesResult {
-  rules: import('./rbac/types').PolicyRule[];
+  rules: import('../registry/rbac/types').PolicyRule[];
   /** Some mode cannot list its rules (Webhook, Node, ABAC...): the list may miss permissions. */
   incomplete: boolean;
   /** Problems met while collecting (a binding to a missing role), as Kubernetes' evaluationError. */
@@ -35,7 +35,7 @@ export interface RulesResult {
 }
 
 export interface RuleResolver {
-  rulesFor(user: import('../authn/user').UserInfo, namespace: string): RulesResult | Promise<RulesResult>;
+  rulesFor(user: import('../meta/user').UserInfo, namespace: string): RulesResult | Promise<RulesResult>;
 }
 
 /** Go's aggregate error text (utilerrors.NewAggregate): one message alone, several (deduplicated) in brackets. */

@@ -7,7 +7,7 @@
  */
 import { AuthorizationAttributes } from './attributes';
 import { AuthorizationResult, Authorizer, RuleResolver, RulesResult, aggregateMessage, allow } from './authorizer';
-import { SYSTEM_MASTERS, UserInfo } from '../authn/user';
+import { SYSTEM_MASTERS, UserInfo } from '../meta/user';
 import { isPromise } from '../authn/authenticator';
 
 export interface NamedAuthorizer {

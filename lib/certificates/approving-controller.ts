@@ -12,7 +12,7 @@ import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import { Authorizer } from '../authz/authorizer';
-import { UserInfo } from '../authn/user';
+import { UserInfo } from '../meta/user';
 import { approvalState, conditionTime, CsrSpec, hasCertificate, specOf, usagesOf } from './csr-conditions';
 import { CSR_RESOURCE, CsrController, csrStore, IgnorableError } from './csr-controller-base';
 import { ParsedCsr, parseCsr } from './csr-parse';

@@ -6,7 +6,7 @@
 import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { logger } from '../logger';
-import { ResourceFeed } from '../controllers/resource-feed';
+import { ResourceFeed } from '../registry/resource-feed';
 import { WorkQueue } from '../controllers/work-queue';
 
 /** The resource the certificate controllers follow. */

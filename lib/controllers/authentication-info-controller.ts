@@ -16,8 +16,7 @@ import type { ServerConfig } from '../config';
 import { logger } from '../logger';
 import { WorkQueue } from './work-queue';
 import { KeyWatch } from './key-watch';
-
-export const AUTHENTICATION_CONFIGMAP = 'extension-apiserver-authentication';
+import { AUTHENTICATION_CONFIGMAP } from '../registry/core/configmaps';
 
 /** What this server needs published. */
 export interface AuthenticationInfo {

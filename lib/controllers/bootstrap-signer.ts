@@ -19,7 +19,7 @@ import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import { logger } from '../logger';
-import { ResourceFeed } from './resource-feed';
+import { ResourceFeed } from '../registry/resource-feed';
 import { KeyWatch } from './key-watch';
 import { WorkQueue } from './work-queue';
 import { DeadlineTimers } from './deadline-timers';

@@ -14,9 +14,9 @@ import { ApiObject } from '../scheme/types';
 import { clone } from '../registry/system-fields';
 import { StoreIndex, storeKey } from '../api/resource-handler';
 import { labelSelectorFromObject, matchesLabels } from '../meta/label-selector';
-import { PolicyRule, RoleObject } from '../authz/rbac/types';
+import { PolicyRule, RoleObject } from '../registry/rbac/types';
 import { logger } from '../logger';
-import { ResourceFeed } from './resource-feed';
+import { ResourceFeed } from '../registry/resource-feed';
 import { WorkQueue } from './work-queue';
 
 export const FIELD_MANAGER = 'clusterrole-aggregation-controller';

@@ -17,7 +17,7 @@ import { deleteObject } from '../registry/delete';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import { logger } from '../logger';
-import { ResourceFeed } from './resource-feed';
+import { ResourceFeed } from '../registry/resource-feed';
 
 const LABEL = 'CSR cleaner';
 const HOUR = 3_600_000;

@@ -14,7 +14,7 @@
 import { GenericStore } from '../registry/store';
 import { ApiObject, ObjectMeta } from '../scheme/types';
 import { logger } from '../logger';
-import { ResourceFeed } from './resource-feed';
+import { ResourceFeed } from '../registry/resource-feed';
 import { WorkQueue } from './work-queue';
 import { ephemeralClaimName } from '../registry/core/volumes/ephemeral';
 

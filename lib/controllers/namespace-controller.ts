@@ -8,7 +8,7 @@ import { GenericStore } from '../registry/store';
 import { deleteCollection } from '../registry/delete';
 import { list } from '../registry/list';
 import { ApiObject } from '../scheme/types';
-import { decodeFromStorage } from '../scheme/storage-codec';
+import { decodeFromStorage } from '../storage/storage-codec';
 import { StorageEvent, WatchHandle } from '../storage/interfaces';
 import { logger } from '../logger';
 

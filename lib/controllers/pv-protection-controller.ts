@@ -9,7 +9,7 @@ import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import { logger } from '../logger';
-import { ResourceFeed } from './resource-feed';
+import { ResourceFeed } from '../registry/resource-feed';
 import { WorkQueue } from './work-queue';
 import { pvProtectionFinalizer } from '../admission/resources/protection-finalizers';
 import { getOrUndefined, isDeletionCandidate, needsFinalizer, withoutFinalizer, withFinalizer } from './protection-finalizer-writes';

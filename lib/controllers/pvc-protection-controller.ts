@@ -14,10 +14,10 @@
  */
 import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
-import { decodeFromStorage } from '../scheme/storage-codec';
+import { decodeFromStorage } from '../storage/storage-codec';
 import { Naming } from '../naming';
 import { logger } from '../logger';
-import { ResourceFeed } from './resource-feed';
+import { ResourceFeed } from '../registry/resource-feed';
 import { WorkQueue } from './work-queue';
 import { ephemeralClaimName } from '../registry/core/volumes/ephemeral';
 import { pvcProtectionFinalizer } from '../admission/resources/protection-finalizers';

@@ -22,7 +22,7 @@ import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import { CertificatePool } from '../authn/cert-pool';
 import { logger } from '../logger';
-import { ResourceFeed } from './resource-feed';
+import { ResourceFeed } from '../registry/resource-feed';
 import { KeyWatch } from './key-watch';
 import { WorkQueue } from './work-queue';
 import { activeNamespaceFeed, isAlreadyExists, namespaceActive, namespaceGoingAway } from './service-account-controller';

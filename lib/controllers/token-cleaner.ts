@@ -12,7 +12,7 @@ import { deleteObject } from '../registry/delete';
 import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import { logger } from '../logger';
-import { ResourceFeed } from './resource-feed';
+import { ResourceFeed } from '../registry/resource-feed';
 import { WorkQueue } from './work-queue';
 import { DeadlineTimers } from './deadline-timers';
 import { expirationOf, isBootstrapTokenSecret } from './bootstrap-token-secret';

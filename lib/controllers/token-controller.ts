@@ -25,7 +25,7 @@ import { ApiObject } from '../scheme/types';
 import { Naming } from '../naming';
 import { TokenGenerator } from '../serviceaccount/token-generator';
 import { logger } from '../logger';
-import { ResourceFeed } from './resource-feed';
+import { ResourceFeed } from '../registry/resource-feed';
 import { WorkQueue } from './work-queue';
 
 const LABEL = 'token controller';

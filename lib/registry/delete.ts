@@ -6,7 +6,7 @@
  * against the object as stored, before the write.
  */
 import { ApiObject, ObjectMeta, StrategyContext } from '../scheme/types';
-import { decodeKv, encodeForStorage as encodeWithoutRv } from '../scheme/storage-codec';
+import { decodeKv, encodeForStorage as encodeWithoutRv } from '../storage/storage-codec';
 import { errors } from '../meta/api-errors';
 import { GenericStore } from './store';
 import { DeleteOptions, ListOptions, WriteOptions } from './options';

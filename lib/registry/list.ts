@@ -4,7 +4,7 @@
  * form one snapshot. Selectors that filter items out read on until the page is full.
  */
 import { ApiObject } from '../scheme/types';
-import { decodeKv, servedJsonOf, ServedJson } from '../scheme/storage-codec';
+import { decodeKv, servedJsonOf, ServedJson } from '../storage/storage-codec';
 import { KeyValue } from '../storage/interfaces';
 import { matchesLabels } from '../meta/label-selector';
 import { matchesFields, requirementFor } from '../meta/field-selector';

@@ -6,7 +6,7 @@
  */
 import { ApiObject, ObjectMeta, ResourceDef, StrategyContext, apiVersionOf } from '../scheme/types';
 import { Storage, KeyValue, PutOptions } from '../storage/interfaces';
-import { decodeKv, encodeForStorage, withStoredForm } from '../scheme/storage-codec';
+import { decodeKv, encodeForStorage, withStoredForm } from '../storage/storage-codec';
 import { GroupResource, errors } from '../meta/api-errors';
 import { FieldError, fieldErrors } from '../meta/field-errors';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../meta/validation';

@@ -2,11 +2,11 @@
  * The kind registry's vocabulary: what a resource is (group, version, kind, plural, scope),
  * what it supports (verbs, subresources), and the strategy hooks the generic store calls.
  */
-import type { AuditLevel } from '../audit/annotations';
+import type { AuditLevel } from '../meta/audit-annotations';
 import { FieldError } from '../meta/field-errors';
 import { TableColumns } from '../meta/table';
 import { Schema } from './schema';
-import { UserInfo } from '../authn/user';
+import { UserInfo } from '../meta/user';
 
 /** Any API object as JSON. Objects stay plain JSON from decode to storage. */
 export interface ApiObject {

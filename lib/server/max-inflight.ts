@@ -14,7 +14,7 @@ import type { Context, Next } from 'koa';
 import { parseRequestInfo, RequestInfo } from '../api/request-info';
 import type { TurnQueueBound } from './turn-budget';
 import { errors } from '../meta/api-errors';
-import { SYSTEM_MASTERS, UserInfo } from '../authn/user';
+import { SYSTEM_MASTERS, UserInfo } from '../meta/user';
 import { isHealthProbe, isLongRunning } from './long-running';
 import type { TerminationMetrics } from '../metrics/termination-metrics';
 

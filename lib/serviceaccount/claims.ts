@@ -9,7 +9,7 @@
  * no expiry.
  */
 import { Naming } from '../naming';
-import { serviceAccountUsername } from '../authn/user';
+import { serviceAccountUsername } from '../meta/user';
 
 export interface ObjectRef { name: string; uid: string }
 

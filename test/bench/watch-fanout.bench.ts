@@ -10,7 +10,7 @@ import { readEtcdWatchGauges, EtcdWatchGauges } from './etcd-metrics';
 import { summarize } from './latency';
 import { cpuMeter } from './cpu-usage';
 import { Http2WatchClient, WatchStream } from './watch-stream';
-import { builtinResources } from '../../lib/scheme/builtin';
+import { builtinResources } from '../../lib/registry/builtin';
 import { namingFor } from '../../lib/naming';
 
 const NAME = 'watch-fanout';

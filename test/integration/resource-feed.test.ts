@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { startTestServer, TestServer } from '../helpers/server-harness';
 import { storeKey } from '../../lib/api/resource-handler';
-import { ResourceFeed } from '../../lib/controllers/resource-feed';
+import { ResourceFeed } from '../../lib/registry/resource-feed';
 import { ApiObject } from '../../lib/scheme/types';
 
 const NS = 'feed';

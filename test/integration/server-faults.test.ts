@@ -16,7 +16,7 @@ import { H1Client, H2Client, readKubeconfig, recordResult, watchH1, watchH2 } fr
 import { startAdmissionWebhookServer, AdmissionWebhookServer, allow, hookEntry } from '../helpers/admission-webhook-server';
 import { EtcdKvClient } from '../../lib/storage/etcd3/kv-client';
 import { prefixEnd } from '../../lib/storage/etcd3/store';
-import { decodeFromStorage } from '../../lib/scheme/storage-codec';
+import { decodeFromStorage } from '../../lib/storage/storage-codec';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CM = '/api/v1/namespaces/default/configmaps';

@@ -7,7 +7,7 @@
 import { ApiObject } from '../../scheme/types';
 import { errors } from '../../meta/api-errors';
 import { GenericStore } from '../../registry/store';
-import { decodeFromStorage } from '../../scheme/storage-codec';
+import { decodeFromStorage } from '../../storage/storage-codec';
 import { KeyValue } from '../../storage/interfaces';
 import { AdmissionAttributes } from '../interfaces';
 import { forbiddenReason } from './evaluator';

@@ -8,7 +8,7 @@
  * reaches it (it is tested with hand-made attributes).
  */
 import { AdmissionPlugin } from '../interfaces';
-import { SYSTEM_MASTERS } from '../../authn/user';
+import { SYSTEM_MASTERS } from '../../meta/user';
 import { admissionForbidden } from './admission-forbidden';
 import { CSR_RESOURCE, csrOrganizations, isCsrRequest, signerNameOf } from './csr-object';
 

@@ -6,7 +6,7 @@
  */
 import { Authorizer } from '../../authz/authorizer';
 import { AuthorizationAttributes } from '../../authz/attributes';
-import { UserInfo } from '../../authn/user';
+import { UserInfo } from '../../meta/user';
 
 /** The attributes of one signer check (apiVersion `*`, cluster scope). */
 export function signerAttributes(user: UserInfo, verb: string, certificatesGroup: string, name: string): AuthorizationAttributes {

@@ -6,7 +6,7 @@
  */
 import { ApiObject } from '../../scheme/types';
 import { StoreIndex, storeKey } from '../../api/resource-handler';
-import { decodeFromStorage } from '../../scheme/storage-codec';
+import { decodeFromStorage } from '../../storage/storage-codec';
 import { Naming } from '../../naming';
 import { StorageNames, storageNames } from '../../registry/core/storage-annotations';
 

@@ -3,7 +3,7 @@
  * on the kind's watch cache: every replica sees a change as soon as its cache does. Without the
  * kind (a server built without it) there are no webhooks, and the start says so once.
  */
-import { ResourceFeed } from '../../controllers/resource-feed';
+import { ResourceFeed } from '../../registry/resource-feed';
 import { storeKey } from '../../api/resource-handler';
 import { GenericStore } from '../../registry/store';
 import { PluginDeps } from '../registry';

@@ -4,7 +4,7 @@ import { wantsCompactJson, writeObject } from '../response-writer';
 import { negotiateResponse } from '../negotiation';
 import { setContentType } from '../response-head';
 import { represent } from '../represent';
-import { decodeKv, joinJson, servedJsonOf } from '../../scheme/storage-codec';
+import { decodeKv, joinJson, servedJsonOf } from '../../storage/storage-codec';
 
 export async function handleGet(s: ResourceScope): Promise<void> {
   const qs = s.ctx.querystring;

@@ -13,8 +13,8 @@ import { decodeRequestBody } from '../protobuf-body';
 import { parseDryRun } from '../query';
 import { addWarnings, dropUnknownFields, duplicateJsonFields, enforceFieldValidation, parseFieldValidation, unknownFields } from '../field-validation';
 import { WriteOptions } from '../../registry/options';
-import { UserInfo } from '../../authn/user';
-import { addAuditAnnotation } from '../../audit/annotations';
+import { UserInfo } from '../../meta/user';
+import { addAuditAnnotation } from '../../meta/audit-annotations';
 
 
 export interface ResourceScope {

@@ -11,7 +11,7 @@ import { selectableFields } from './list';
 import { listNamespace, matches } from '../../registry/list';
 import { planWatch, ReadPlan } from '../../registry/read-plan';
 import { openReadSource, tooLarge, tooOld, TOO_LARGE_WAIT_MS } from '../../registry/read-source';
-import { decodeFromStorage } from '../../scheme/storage-codec';
+import { decodeFromStorage } from '../../storage/storage-codec';
 import { ApiObject } from '../../scheme/types';
 import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../../storage/interfaces';
 import { StorageError } from '../../storage/errors';

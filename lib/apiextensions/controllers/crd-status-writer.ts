@@ -8,7 +8,7 @@
 import { GenericStore } from '../../registry/store';
 import { ApiObject } from '../../scheme/types';
 import { logger } from '../../logger';
-import { ResourceFeed } from '../../controllers/resource-feed';
+import { ResourceFeed } from '../../registry/resource-feed';
 import { WorkQueue } from '../../controllers/work-queue';
 
 const rv = (o: ApiObject | undefined) => Number(o?.metadata?.resourceVersion ?? 0);

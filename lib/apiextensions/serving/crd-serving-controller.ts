@@ -18,7 +18,7 @@ import { GenericStore, StoreDeps } from '../../registry/store';
 import { ApiObject } from '../../scheme/types';
 import { logger } from '../../logger';
 import { Cacher } from '../../storage/cacher/cacher';
-import { ResourceFeed } from '../../controllers/resource-feed';
+import { ResourceFeed } from '../../registry/resource-feed';
 import { WorkQueue } from '../../controllers/work-queue';
 import { Naming } from '../../naming';
 import { WebhookClients } from '../../admission/webhook/webhook-client';

@@ -3,7 +3,7 @@
  * persistent volumes and volume attachments (their watch caches when they run), each change
  * handed to the graph as it happens. A kind the server does not serve is simply not followed.
  */
-import { ResourceFeed } from '../../controllers/resource-feed';
+import { ResourceFeed } from '../../registry/resource-feed';
 import { StoreIndex, storeKey } from '../../api/resource-handler';
 import { GenericStore } from '../../registry/store';
 import { Naming } from '../../naming';

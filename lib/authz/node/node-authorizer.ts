@@ -12,8 +12,8 @@
 import { AuthorizationAttributes } from '../attributes';
 import { AuthorizationResult, Authorizer, RuleResolver, RulesResult, allow, noOpinion } from '../authorizer';
 import { rulesAllow } from '../rbac/rule-match';
-import { PolicyRule } from '../rbac/types';
-import { UserInfo } from '../../authn/user';
+import { PolicyRule } from '../../registry/rbac/types';
+import { UserInfo } from '../../meta/user';
 import { Naming } from '../../naming';
 import { NodeGraph, VertexKind } from './graph';
 

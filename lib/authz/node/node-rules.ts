@@ -5,7 +5,7 @@
  * objects the node's pods reference before these rules are consulted.
  */
 import { Naming } from '../../naming';
-import { PolicyRule } from '../rbac/types';
+import { PolicyRule } from '../../registry/rbac/types';
 
 const READ = ['get', 'list', 'watch'];
 

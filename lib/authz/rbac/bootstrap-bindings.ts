@@ -4,7 +4,7 @@
  * Kubernetes 1.14); health and version are public.
  */
 import { Naming } from '../../naming';
-import { BindingObject } from './types';
+import { BindingObject } from '../../registry/rbac/types';
 import {
   ALL_AUTHENTICATED, ALL_SERVICE_ACCOUNTS, ALL_UNAUTHENTICATED, KUBE_CONTROLLER_MANAGER, KUBE_PROXY, KUBE_SCHEDULER, MONITORING_GROUP,
   SYSTEM_MASTERS, clusterBinding, groupSubject, serviceAccountSubject, userSubject,

@@ -7,7 +7,7 @@
  */
 import { Naming } from '../../naming';
 import { nodeRules } from '../node/node-rules';
-import { RoleObject } from './types';
+import { RoleObject } from '../../registry/rbac/types';
 import {
   READ, READ_UPDATE, READ_WRITE, WRITE, aggregateToLabel, eventsRule, policyGroups, role, rule, sortedRule, urlRule,
 } from './bootstrap-policy';

@@ -8,7 +8,7 @@
  * alpha feature gates (off by default in Kubernetes) are left out.
  */
 import { Naming } from '../../naming';
-import { BindingObject, PolicyRule, RoleObject } from './types';
+import { BindingObject, PolicyRule, RoleObject } from '../../registry/rbac/types';
 import {
   CONTROLLER_ROLE_PREFIX, READ, READ_UPDATE, clusterBinding, eventsRule, policyGroups, role, rule, serviceAccountSubject,
 } from './bootstrap-policy';

@@ -5,8 +5,8 @@
  * cleaner's access to bootstrap-token Secrets and the cluster-info ConfigMap.
  */
 import { Naming } from '../../naming';
-import { AUTHENTICATION_CONFIGMAP } from '../../controllers/authentication-info-controller';
-import { BindingObject, RoleObject } from './types';
+import { AUTHENTICATION_CONFIGMAP } from '../../registry/core/configmaps';
+import { BindingObject, RoleObject } from '../../registry/rbac/types';
 import {
   CONTROLLER_ROLE_PREFIX, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER, READ, eventsRule, namespacedBinding, policyGroups, role, rule,
   serviceAccountSubject, userSubject,

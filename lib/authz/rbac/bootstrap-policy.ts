@@ -6,7 +6,7 @@
  */
 import { Naming } from '../../naming';
 import { ApiObject } from '../../scheme/types';
-import { BindingObject, PolicyRule, RoleObject, Subject, GROUP_KIND, SERVICE_ACCOUNT_KIND, USER_KIND } from './types';
+import { BindingObject, PolicyRule, RoleObject, Subject, GROUP_KIND, SERVICE_ACCOUNT_KIND, USER_KIND } from '../../registry/rbac/types';
 
 export const READ = ['get', 'list', 'watch'];
 export const WRITE = ['create', 'update', 'patch', 'delete', 'deletecollection'];

@@ -11,7 +11,7 @@ import { Naming } from '../../naming';
 import { HealthChecks } from '../../api/health';
 import { StoreIndex, storeKey } from '../../api/resource-handler';
 import { GenericStore } from '../../registry/store';
-import { BindingObject, RoleObject } from './types';
+import { BindingObject, RoleObject } from '../../registry/rbac/types';
 import { autoupdateAnnotation, withBootstrapMetadata } from './bootstrap-policy';
 import { clusterRoles } from './bootstrap-cluster-roles';
 import { controllerRoles } from './bootstrap-controller-roles';

@@ -7,7 +7,7 @@
  * resource, a held rule with resourceNames covers only those names, and a non-resource URL ending
  * in `*` covers the URLs it prefixes. Pure functions over plain rules.
  */
-import { PolicyRule } from './types';
+import { PolicyRule } from '../../registry/rbac/types';
 
 const ALL = '*';
 

@@ -8,10 +8,10 @@
  */
 import { AuthorizationAttributes } from '../attributes';
 import { Authorizer, RuleResolver, aggregateMessage } from '../authorizer';
-import { SYSTEM_MASTERS, UserInfo } from '../../authn/user';
+import { SYSTEM_MASTERS, UserInfo } from '../../meta/user';
 import { ApiObject } from '../../scheme/types';
 import { uncoveredRules } from './covers';
-import { BindingObject, PolicyRule, RoleObject, RoleRef } from './types';
+import { BindingObject, PolicyRule, RoleObject, RoleRef } from '../../registry/rbac/types';
 
 /** Where the checks read policy. */
 export interface EscalationPolicy {

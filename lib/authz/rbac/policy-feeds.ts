@@ -3,11 +3,11 @@
  * is one), each handing every role and binding to the index as it changes. The feeds are made
  * at start, so that a chain can be built (and asked) before the stores are served.
  */
-import { ResourceFeed } from '../../controllers/resource-feed';
+import { ResourceFeed } from '../../registry/resource-feed';
 import { StoreIndex, storeKey } from '../../api/resource-handler';
 import { GenericStore } from '../../registry/store';
 import { PolicyIndex } from './policy-index';
-import { BindingObject, RoleObject } from './types';
+import { BindingObject, RoleObject } from '../../registry/rbac/types';
 
 export class PolicyFeeds {
   private feeds: ResourceFeed[] = [];

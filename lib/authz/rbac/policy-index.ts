@@ -1,11 +1,11 @@
 /**
  * The RBAC policy in memory: roles and cluster roles by name, bindings by subject. Fed by the
- * watch caches of the four kinds (lib/controllers/resource-feed.ts), so that a decision reads
+ * watch caches of the four kinds (lib/registry/resource-feed.ts), so that a decision reads
  * no etcd and looks only at the bindings naming the user, one of its groups or its service
  * account, never at every binding.
  */
-import { UserInfo } from '../../authn/user';
-import { PolicyRule, BindingObject, RoleObject, Subject, GROUP_KIND, SERVICE_ACCOUNT_KIND, USER_KIND } from './types';
+import { UserInfo } from '../../meta/user';
+import { PolicyRule, BindingObject, RoleObject, Subject, GROUP_KIND, SERVICE_ACCOUNT_KIND, USER_KIND } from '../../registry/rbac/types';
 
 /** A binding as indexed: who it names and which role it grants. */
 interface IndexedBinding {

@@ -5,10 +5,10 @@
  */
 import { AuthorizationAttributes } from '../attributes';
 import { AuthorizationResult, Authorizer, RuleResolver, RulesResult, aggregateMessage, allow, noOpinion } from '../authorizer';
-import { UserInfo } from '../../authn/user';
+import { UserInfo } from '../../meta/user';
 import { PolicyIndex, RuleSource, describeSource } from './policy-index';
 import { ruleAllows } from './rule-match';
-import { PolicyRule } from './types';
+import { PolicyRule } from '../../registry/rbac/types';
 
 export class RbacAuthorizer implements Authorizer, RuleResolver {
   constructor(readonly index: PolicyIndex) {}

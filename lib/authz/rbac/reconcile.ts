@@ -11,7 +11,7 @@ import { GenericStore } from '../../registry/store';
 import { deleteObject } from '../../registry/delete';
 import { ApiError } from '../../meta/api-errors';
 import { ApiObject } from '../../scheme/types';
-import { AggregationRule, BindingObject, LabelSelectorJson, PolicyRule, RoleObject, Subject } from './types';
+import { AggregationRule, BindingObject, LabelSelectorJson, PolicyRule, RoleObject, Subject } from '../../registry/rbac/types';
 import { breakdownRule, ruleCovers } from './covers';
 
 export type ReconcileOperation = 'create' | 'update' | 'recreate' | 'none';

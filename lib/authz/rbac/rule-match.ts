@@ -6,7 +6,7 @@
  * matches a path exactly, `*`, or as a prefix when it ends in `*`.
  */
 import { AuthorizationAttributes } from '../attributes';
-import { PolicyRule } from './types';
+import { PolicyRule } from '../../registry/rbac/types';
 
 const ALL = '*';
 

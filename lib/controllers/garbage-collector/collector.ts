@@ -14,7 +14,7 @@ import { RegistryChange, ServedSet } from '../../registry/resource-registry';
 import { ApiObject } from '../../scheme/types';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../../registry/propagation';
 import { logger } from '../../logger';
-import { ResourceFeed } from '../resource-feed';
+import { ResourceFeed } from '../../registry/resource-feed';
 import { WorkQueue } from '../work-queue';
 import { DependencyGraph, GraphNode, GraphWork, ObjectCoordinates, groupOf } from './graph';
 import { ClassifiedReferences, UnresolvableOwnerError, classifyReferences, readOrUndefined } from './owner-references';

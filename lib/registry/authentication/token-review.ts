@@ -11,7 +11,7 @@ import { errors } from '../../meta/api-errors';
 import { TokenAuthenticator } from '../../authn/authenticator';
 import { authenticateToken } from '../../authn/bearer-token';
 import { intersectAudiences } from '../../authn/audiences';
-import { withAuthenticatedGroup } from '../../authn/user';
+import { withAuthenticatedGroup } from '../../meta/user';
 import { userInfoJson } from './user-info';
 
 export function tokenReviewHandler(tokens: () => readonly TokenAuthenticator[], apiAudiences: readonly string[]) {

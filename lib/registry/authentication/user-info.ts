@@ -1,5 +1,5 @@
 /** The wire form (authentication/v1 UserInfo) of the server's user. */
-import { UserInfo } from '../../authn/user';
+import { UserInfo } from '../../meta/user';
 
 export interface UserInfoJson {
   username: string;

@@ -5,7 +5,7 @@
  */
 import { AuthorizationAttributes } from '../../authz/attributes';
 import { Authorizer } from '../../authz/authorizer';
-import { UserInfo } from '../../authn/user';
+import { UserInfo } from '../../meta/user';
 
 interface SelectorAttributesJson {
   rawSelector?: string | null;

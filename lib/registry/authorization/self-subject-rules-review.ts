@@ -10,7 +10,7 @@ import { readBodyAs, writeOptionsOf } from '../../api/handlers/scope';
 import { writeObject } from '../../api/response-writer';
 import { errors } from '../../meta/api-errors';
 import { RuleResolver, aggregateMessage } from '../../authz/authorizer';
-import { PolicyRule } from '../../authz/rbac/types';
+import { PolicyRule } from '../rbac/types';
 
 interface ResourceRule { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }
 interface NonResourceRule { verbs: string[]; nonResourceURLs?: string[] }

@@ -6,7 +6,7 @@
  * server's, taken from the creating user.
  */
 import { ApiObject, StrategyContext } from '../../scheme/types';
-import { UserInfo } from '../../authn/user';
+import { UserInfo } from '../../meta/user';
 import { errors } from '../../meta/api-errors';
 import { LOOPBACK_USER } from '../../admission/interfaces';
 import { CsrCondition, CsrSpec, approvalAdditions, conditionsOf, statusOf, validateCsrUpdate } from './csr-validation';

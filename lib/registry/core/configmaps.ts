@@ -6,6 +6,9 @@ import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';
 import { MAX_DATA_BYTES, base64MapProblem, payloadBytes, stringMapProblem, validateImmutable, validateKeys, validateUtf8Values } from './config-data';
 
+/** The ConfigMap in the system namespace that tells extension API servers how to authenticate clients (kept by the authentication-info controller). */
+export const AUTHENTICATION_CONFIGMAP = 'extension-apiserver-authentication';
+
 /**
  * ValidateConfigMap: valid keys, a key in data is not also in binaryData (reported on data),
  * data values are UTF-8, and all values together fit MaxSecretSize (reported on the object).

@@ -4,7 +4,7 @@
  * aggregation controller's business, not the registry's.
  */
 import { FieldError, fieldErrors, index } from '../../meta/field-errors';
-import { AggregationRule } from '../../authz/rbac/types';
+import { AggregationRule } from './types';
 import { labelSelectorFromObject } from '../../meta/label-selector';
 
 const PATH = 'aggregationRule.clusterRoleSelectors';

@@ -5,7 +5,7 @@
  */
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { isPathSegmentName } from '../../meta/validation';
-import { BindingObject, RoleRef } from '../../authz/rbac/types';
+import { BindingObject, RoleRef } from './types';
 import { defaultSubjects, validateSubjects } from './subject-validation';
 
 /** What differs between the two binding kinds. */

@@ -8,7 +8,7 @@ import { ResourceDef } from '../../scheme/types';
 import { clusterRoleSchema } from '../../scheme/schemas/rbac';
 import { decodeProblem } from '../../scheme/decode-check';
 import { Naming } from '../../naming';
-import { RoleObject } from '../../authz/rbac/types';
+import { RoleObject } from './types';
 import { validateRules } from './rule-validation';
 import { hasInvalidLabelValues, validateAggregationRule } from './aggregation-rule';
 import { RBAC_VERBS } from './roles';

@@ -8,7 +8,7 @@ import { ResourceDef } from '../../scheme/types';
 import { roleBindingSchema } from '../../scheme/schemas/rbac';
 import { decodeProblem } from '../../scheme/decode-check';
 import { Naming } from '../../naming';
-import { BindingObject } from '../../authz/rbac/types';
+import { BindingObject } from './types';
 import { BindingRules, defaultBinding, validateBinding, validateBindingUpdate } from './binding-validation';
 import { bindingTable } from './tables';
 import { RBAC_VERBS } from './roles';

@@ -7,7 +7,7 @@ import { ResourceDef } from '../../scheme/types';
 import { roleSchema } from '../../scheme/schemas/rbac';
 import { decodeProblem } from '../../scheme/decode-check';
 import { Naming } from '../../naming';
-import { RoleObject } from '../../authz/rbac/types';
+import { RoleObject } from './types';
 import { validateRules } from './rule-validation';
 
 /** The verbs every RBAC kind serves. */

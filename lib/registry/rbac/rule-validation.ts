@@ -4,7 +4,7 @@
  * both. Paths and messages are Kubernetes' (`rules[0].verbs: Required value: ...`).
  */
 import { FieldError, child, fieldErrors, index } from '../../meta/field-errors';
-import { PolicyRule } from '../../authz/rbac/types';
+import { PolicyRule } from './types';
 
 const count = (list: string[] | null | undefined): number => list?.length ?? 0;
 

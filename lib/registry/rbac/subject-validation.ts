@@ -5,7 +5,7 @@
  */
 import { FieldError, child, fieldErrors, index } from '../../meta/field-errors';
 import { isDns1123Subdomain } from '../../meta/validation';
-import { GROUP_KIND, SERVICE_ACCOUNT_KIND, Subject, USER_KIND } from '../../authz/rbac/types';
+import { GROUP_KIND, SERVICE_ACCOUNT_KIND, Subject, USER_KIND } from './types';
 
 const KINDS = [SERVICE_ACCOUNT_KIND, USER_KIND, GROUP_KIND];
 

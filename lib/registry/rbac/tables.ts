@@ -5,7 +5,7 @@
  */
 import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';
-import { BindingObject, GROUP_KIND, SERVICE_ACCOUNT_KIND, USER_KIND } from '../../authz/rbac/types';
+import { BindingObject, GROUP_KIND, SERVICE_ACCOUNT_KIND, USER_KIND } from './types';
 
 /** SubjectsStrings: the names of each subject kind, service accounts as `namespace/name`. */
 export function subjectsStrings(b: BindingObject): { users: string[]; groups: string[]; serviceAccounts: string[] } {

@@ -5,7 +5,7 @@ import { definitionName, groupCamel } from '../../../lib/api/openapi/schema-name
 import { OpenApiDocuments } from '../../../lib/api/openapi/documents';
 import { patchTypesForSchema } from '../../../lib/api/handlers/patch';
 import { flavors, Naming } from '../../../lib/naming';
-import { builtinResources } from '../../../lib/scheme/builtin';
+import { builtinResources } from '../../../lib/registry/builtin';
 import { configMapSchema } from '../../../lib/scheme/schemas/core';
 import { ResourceDef } from '../../../lib/scheme/types';
 

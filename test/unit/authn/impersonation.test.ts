@@ -5,7 +5,7 @@ import {
 } from '../../../lib/authn/impersonation';
 import { authnRequestOf } from '../../../lib/authn/request';
 import { AuthnRequest } from '../../../lib/authn/authenticator';
-import { UserInfo } from '../../../lib/authn/user';
+import { UserInfo } from '../../../lib/meta/user';
 import { AuthorizationAttributes } from '../../../lib/authz/attributes';
 import { Authorizer, allow, deny, noOpinion } from '../../../lib/authz/authorizer';
 import { ModeChain } from '../../../lib/authz/mode-chain';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import type { Context } from 'koa';
 import { RequestHeaderAuthenticator, loadRequestHeaderPool, userFromHeaders } from '../../../lib/authn/request-header';
-import { unescapeExtraKey } from '../../../lib/authn/user';
+import { unescapeExtraKey } from '../../../lib/meta/user';
 import { X509Authenticator } from '../../../lib/authn/x509';
 import { AuthenticationChain } from '../../../lib/authn/chain';
 import { CertificatePool } from '../../../lib/authn/cert-pool';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { AuthorizationAttributes } from '../../../lib/authz/attributes';
 import { AbacAuthorizer } from '../../../lib/authz/abac-authorizer';
 import { AbacPolicy, parsePolicyFile, readPolicyFile } from '../../../lib/authz/abac-policy';
-import { UserInfo } from '../../../lib/authn/user';
+import { UserInfo } from '../../../lib/meta/user';
 
 const K8S = 'abac.authorization.kubernetes.io/v1beta1';
 const ORCH = 'abac.authorization.orch.io/v1beta1';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { breakdownRule, nonResourceURLCovers, ruleCovers, uncoveredRules } from '../../../lib/authz/rbac/covers';
 import { compactRules, compactString, goQuoteList } from '../../../lib/authz/rbac/escalation';
-import { PolicyRule } from '../../../lib/authz/rbac/types';
+import { PolicyRule } from '../../../lib/registry/rbac/types';
 
 const r = (verbs: string[], apiGroups: string[], resources: string[], resourceNames?: string[]): PolicyRule =>
   ({ verbs, apiGroups, resources, ...(resourceNames ? { resourceNames } : {}) });

@@ -19,7 +19,7 @@ import { ModeChain } from '../../../lib/authz/mode-chain';
 import { AbacAuthorizer } from '../../../lib/authz/abac-authorizer';
 import { parsePolicyFile } from '../../../lib/authz/abac-policy';
 import { alwaysAllowMode, alwaysDenyMode } from '../../../lib/authz/always';
-import { UserInfo } from '../../../lib/authn/user';
+import { UserInfo } from '../../../lib/meta/user';
 
 const ABAC_LINE = (spec: Record<string, unknown>) => JSON.stringify({ apiVersion: 'abac.authorization.kubernetes.io/v1beta1', kind: 'Policy', spec });
 

@@ -3,7 +3,7 @@ import { AuthorizationAttributes } from '../../../lib/authz/attributes';
 import { NodeGraph } from '../../../lib/authz/node/graph';
 import { NodeAuthorizer, nodeIdentity } from '../../../lib/authz/node/node-authorizer';
 import { nodeRules } from '../../../lib/authz/node/node-rules';
-import { UserInfo } from '../../../lib/authn/user';
+import { UserInfo } from '../../../lib/meta/user';
 import { flavors } from '../../../lib/naming';
 
 const naming = flavors.orch;

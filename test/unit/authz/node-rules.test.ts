@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { nodeRules } from '../../../lib/authz/node/node-rules';
 import { flavors } from '../../../lib/naming';
-import { PolicyRule } from '../../../lib/authz/rbac/types';
+import { PolicyRule } from '../../../lib/registry/rbac/types';
 
 /** Kubernetes' system:node ClusterRole (bootstrappolicy testdata/cluster-roles.yaml), as group|resources|verbs, sorted. */
 const KUBERNETES_SYSTEM_NODE = [

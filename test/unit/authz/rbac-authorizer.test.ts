@@ -3,8 +3,8 @@ import { AuthorizationAttributes } from '../../../lib/authz/attributes';
 import { PolicyIndex } from '../../../lib/authz/rbac/policy-index';
 import { RbacAuthorizer } from '../../../lib/authz/rbac/rbac-authorizer';
 import { ruleAllows } from '../../../lib/authz/rbac/rule-match';
-import { BindingObject, PolicyRule, RoleObject } from '../../../lib/authz/rbac/types';
-import { UserInfo } from '../../../lib/authn/user';
+import { BindingObject, PolicyRule, RoleObject } from '../../../lib/registry/rbac/types';
+import { UserInfo } from '../../../lib/meta/user';
 
 const RBAC = 'rbac.authorization.orch.io';
 const bob: UserInfo = { name: 'bob', groups: ['devs', 'system:authenticated'] };

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { flavors } from '../../../lib/naming';
 import { bootstrapPolicy } from '../../../lib/authz/rbac/bootstrap';
 import { missingRules, reconcileBinding, reconcileRole } from '../../../lib/authz/rbac/reconcile';
-import { BindingObject, PolicyRule, RoleObject, Subject } from '../../../lib/authz/rbac/types';
+import { BindingObject, PolicyRule, RoleObject, Subject } from '../../../lib/registry/rbac/types';
 
 const AUTOUPDATE = 'rbac.authorization.orch.io/autoupdate';
 const BOOTSTRAP = 'orch.io/bootstrapping';

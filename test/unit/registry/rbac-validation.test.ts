@@ -10,7 +10,7 @@ import { validatePolicyRule, validateRules } from '../../../lib/registry/rbac/ru
 import { validateSubject } from '../../../lib/registry/rbac/subject-validation';
 import { BindingRules, defaultBinding, validateBinding, validateBindingUpdate } from '../../../lib/registry/rbac/binding-validation';
 import { hasInvalidLabelValues, validateAggregationRule } from '../../../lib/registry/rbac/aggregation-rule';
-import { BindingObject, PolicyRule } from '../../../lib/authz/rbac/types';
+import { BindingObject, PolicyRule } from '../../../lib/registry/rbac/types';
 
 const G = 'rbac.authorization.k8s.io';
 const brief = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${e.message}`);

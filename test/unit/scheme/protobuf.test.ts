@@ -14,7 +14,7 @@ import {
 import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/message-codec';
 import { loadProtoRoot } from '../../../lib/scheme/protobuf/loader';
 import { registeredMessageNames } from '../../../lib/scheme/protobuf/kinds';
-import { decodeFromStorage, encodeForStorage } from '../../../lib/scheme/storage-codec';
+import { decodeFromStorage, encodeForStorage } from '../../../lib/storage/storage-codec';
 import { ApiObject } from '../../../lib/scheme/types';
 
 const UID = '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { applyRuntimeConfig, RuntimeConfigInput } from '../../../lib/server/runtime-config';
-import { builtinResources } from '../../../lib/scheme/builtin';
+import { builtinResources } from '../../../lib/registry/builtin';
 import { namingFor } from '../../../lib/naming';
 import { ResourceDef } from '../../../lib/scheme/types';
 

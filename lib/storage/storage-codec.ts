@@ -4,10 +4,10 @@
  * a protobuf type in the k8s\0 protobuf envelope (kinds without protobuf stay JSON). Read in
  * either encoding whatever the flag: JSON starts with '{', protobuf with k8s\0.
  */
-import { KeyValue } from '../storage/interfaces';
+import { KeyValue } from './interfaces';
 import { protobufMediaTypes } from '../naming';
-import { ApiObject, ObjectMeta } from './types';
-import { decodeProtobuf, encodeProtobuf, hasProtobuf, hasProtobufPrefix } from './protobuf';
+import { ApiObject, ObjectMeta } from '../scheme/types';
+import { decodeProtobuf, encodeProtobuf, hasProtobuf, hasProtobufPrefix } from '../scheme/protobuf';
 
 /** `mediaType`: the --storage-media-type flag; absent means JSON. */
 export function encodeForStorage(obj: ApiObject, mediaType = 'application/json'): Buffer {

@@ -4,9 +4,9 @@
  * is restarted from a fresh state, and objects that vanished in between are reported as removed,
  * so a consumer never misses a removal. Handlers run synchronously and must not throw.
  */
-import { GenericStore } from '../registry/store';
+import { GenericStore } from './store';
 import { ApiObject } from '../scheme/types';
-import { decodeFromStorage, decodeStoredIdentity, decodeStoredMetadata } from '../scheme/storage-codec';
+import { decodeFromStorage, decodeStoredIdentity, decodeStoredMetadata } from '../storage/storage-codec';
 import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../storage/interfaces';
 import { logger } from '../logger';
 

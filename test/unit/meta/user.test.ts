@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import {
   anonymousUser, serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername, withAuthenticatedGroup,
-} from '../../../lib/authn/user';
+} from '../../../lib/meta/user';
 
 describe('UserInfo', () => {
   describe('withAuthenticatedGroup (AuthenticatedGroupAdder)', () => {

@@ -1,4 +1,4 @@
-import { isDns1123Label, isDns1123Subdomain } from '../meta/validation';
+import { isDns1123Label, isDns1123Subdomain } from './validation';
 
 /**
  * The one user type (DESIGN: made by authentication, replaced only by impersonation): what

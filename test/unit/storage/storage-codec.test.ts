@@ -3,7 +3,7 @@
  * comes out must be exactly the object with its resourceVersion, or nothing (then the caller decodes).
  */
 import { expect } from 'chai';
-import { decodeFromStorage, decodeStoredIdentity, decodeStoredMetadata, encodeForStorage, joinJson, servedJson, servedJsonOf } from '../../../lib/scheme/storage-codec';
+import { decodeFromStorage, decodeStoredIdentity, decodeStoredMetadata, encodeForStorage, joinJson, servedJson, servedJsonOf } from '../../../lib/storage/storage-codec';
 import { ObjectMeta } from '../../../lib/scheme/types';
 
 /** The served bytes of a stored value, as a get answers them (without the trailing newline). */
