@@ -36,7 +36,7 @@ export interface HealthChecksOptions {
   log?: (message: string) => void;
   /**
    * Told each check's outcome on each whole-endpoint run (excluded checks and single-check paths
-   * are not told): the /metrics/slis indicators (lib/metrics/sli-metrics.ts).
+   * are not told): the /metrics/slis indicators (lib/api/metrics/sli-metrics.ts).
    */
   observe?: (name: string, endpoint: HealthEndpoint, ok: boolean) => void;
 }

@@ -14,7 +14,7 @@ import { AuthenticationChain, ChainOutcome } from '../authn/chain';
 import { authnRequestOf } from '../authn/request';
 import { isPromise } from '../authn/authenticator';
 import { UserInfo } from '../meta/user';
-import { impersonate, impersonationHeaders, impersonationRequests } from '../authn/impersonation';
+import { impersonate, impersonationHeaders, impersonationRequests } from '../authz/impersonation';
 import { AuthorizationResult, Authorizer } from '../authz/authorizer';
 import { AuthorizationAttributes, attributesOf, forbiddenSentence } from '../authz/attributes';
 import { installDiscovery } from '../api/discovery';
@@ -26,7 +26,7 @@ import { ResourceDef } from '../scheme/types';
 import { Naming } from '../naming';
 import { logger } from '../logger';
 import { MetricsRegistry } from '../metrics/registry';
-import { RequestMetrics } from '../metrics/request-metrics';
+import { RequestMetrics } from '../api/metrics/request-metrics';
 import { AuthMetrics } from '../metrics/auth-metrics';
 import { installMetrics, MetricsSource } from '../metrics/metrics-route';
 import { ModeChain } from '../authz/mode-chain';
@@ -35,7 +35,7 @@ import { auditFilter, AuditFilterDeps, auditInit } from '../audit/filter';
 import { addAuditAnnotation } from '../meta/audit-annotations';
 import { maxInflight } from './max-inflight';
 import { requestTimeout } from './request-timeout';
-import { TerminationMetrics } from '../metrics/termination-metrics';
+import { TerminationMetrics } from '../api/metrics/termination-metrics';
 import { probabilisticGoaway } from './goaway';
 
 export interface AppDeps {

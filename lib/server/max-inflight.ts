@@ -16,7 +16,7 @@ import type { TurnQueueBound } from './turn-budget';
 import { errors } from '../meta/api-errors';
 import { SYSTEM_MASTERS, UserInfo } from '../meta/user';
 import { isHealthProbe, isLongRunning } from './long-running';
-import type { TerminationMetrics } from '../metrics/termination-metrics';
+import type { TerminationMetrics } from '../api/metrics/termination-metrics';
 
 export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, please try again later.';
 export const RETRY_AFTER_SECONDS = 1;

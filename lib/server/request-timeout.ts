@@ -19,7 +19,7 @@ import { writeError } from '../api/response-writer';
 import { parseDuration } from './flags';
 import { isLongRunning } from './long-running';
 import { logger } from '../logger';
-import type { TerminationMetrics } from '../metrics/termination-metrics';
+import type { TerminationMetrics } from '../api/metrics/termination-metrics';
 
 export const TIMEOUT_MESSAGE = 'Timeout: request did not complete within the allotted timeout';
 

@@ -22,7 +22,7 @@ import { encodeWorkerRole, WORKER_ENV, WorkerRole } from './worker-role';
 import { logger } from '../logger';
 import { AuditFileServer } from '../audit/shared-file';
 import { ClusterMetricsServer } from './cluster-metrics';
-import { SliMetricsServer } from '../metrics/sli-metrics';
+import { SliMetricsServer } from '../api/metrics/sli-metrics';
 import { isMessage } from '../ipc';
 
 /** What a worker sends the primary once it serves. */

@@ -1,5 +1,5 @@
 /**
- * The health checks' service-level indicators at /metrics/slis (lib/metrics/sli-metrics.ts) and
+ * The health checks' service-level indicators at /metrics/slis (lib/api/metrics/sli-metrics.ts) and
  * kube-apiserver's `log` check, through HTTPS against a real etcd: who may read them, what a
  * probe of each endpoint counts, an etcd outage showing as `error` and a gauge of 0.
  */

@@ -4,13 +4,13 @@
  * `impersonate` (users, groups, serviceaccounts in the core group; uids and userextras/<key> in
  * the authentication group); any refusal is 403. The request then runs as the new user.
  */
-import { AuthnRequest } from './authenticator';
+import { AuthnRequest } from '../authn/authenticator';
 import {
   ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, UserInfo,
   serviceAccountGroups, serviceAccountUsername, splitServiceAccountUsername, unescapeExtraKey,
 } from '../meta/user';
-import { AuthorizationAttributes, forbiddenSentence } from '../authz/attributes';
-import { Authorizer } from '../authz/authorizer';
+import { AuthorizationAttributes, forbiddenSentence } from './attributes';
+import { Authorizer } from './authorizer';
 import { errors } from '../meta/api-errors';
 
 export const IMPERSONATE_USER = 'impersonate-user';

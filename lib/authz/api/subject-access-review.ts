@@ -6,7 +6,7 @@
 import { CustomScope } from '../../api/resource-handler';
 import { readBodyAs, writeOptionsOf } from '../../api/handlers/scope';
 import { writeObject } from '../../api/response-writer';
-import { Authorizer } from '../../authz/authorizer';
+import { Authorizer } from '../authorizer';
 import { AccessReviewSpec, attributesOfSpec, decide, specAsWritten, userOfSpec } from './access-review';
 import { validateEmptyMetadata, validateSubjectSpec } from './review-validation';
 import { invalidReview } from './review-errors';

@@ -7,10 +7,10 @@
  * Labels name a group/version/resource only when this server serves it, so clients cannot grow
  * the series with made-up paths.
  */
-import type { CounterChild, CounterMetric } from './fast';
-import { MetricsRegistry } from './registry';
-import type { RequestInfo } from '../api/request-info';
-import type { ResourceDef } from '../scheme/types';
+import type { CounterChild, CounterMetric } from '../../metrics/fast';
+import { MetricsRegistry } from '../../metrics/registry';
+import type { RequestInfo } from '../request-info';
+import type { ResourceDef } from '../../scheme/types';
 import { APISERVER_COMPONENT, cleanScope, reportedVerb } from './request-metrics';
 
 type Label = 'verb' | 'group' | 'version' | 'resource' | 'subresource' | 'scope' | 'component' | 'code';

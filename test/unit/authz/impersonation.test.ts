@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Context } from 'koa';
 import {
   ImpersonationRequest, impersonate, impersonationAttributes, impersonationHeaders, impersonationRequests,
-} from '../../../lib/authn/impersonation';
+} from '../../../lib/authz/impersonation';
 import { authnRequestOf } from '../../../lib/authn/request';
 import { AuthnRequest } from '../../../lib/authn/authenticator';
 import { UserInfo } from '../../../lib/meta/user';

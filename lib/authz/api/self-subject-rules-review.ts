@@ -9,8 +9,8 @@ import { CustomScope } from '../../api/resource-handler';
 import { readBodyAs, writeOptionsOf } from '../../api/handlers/scope';
 import { writeObject } from '../../api/response-writer';
 import { errors } from '../../meta/api-errors';
-import { RuleResolver, aggregateMessage } from '../../authz/authorizer';
-import { PolicyRule } from '../rbac/types';
+import { RuleResolver, aggregateMessage } from '../authorizer';
+import { PolicyRule } from '../../registry/rbac/types';
 
 interface ResourceRule { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }
 interface NonResourceRule { verbs: string[]; nonResourceURLs?: string[] }

@@ -13,11 +13,11 @@
  */
 import type { Worker } from 'node:cluster';
 import client from 'prom-client';
-import type { HealthEndpoint } from '../api/health';
-import { answerWorker, callPrimary, isMessage } from '../ipc';
-import { CounterMetric } from './fast';
-import type { MetricsSource } from './metrics-route';
-import { MetricsRegistry } from './registry';
+import type { HealthEndpoint } from '../health';
+import { answerWorker, callPrimary, isMessage } from '../../ipc';
+import { CounterMetric } from '../../metrics/fast';
+import type { MetricsSource } from '../../metrics/metrics-route';
+import { MetricsRegistry } from '../../metrics/registry';
 
 /** Where health outcomes go (HealthChecks' `observe`). */
 export interface HealthcheckObserver {

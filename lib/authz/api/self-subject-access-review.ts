@@ -7,7 +7,7 @@ import { CustomScope } from '../../api/resource-handler';
 import { readBodyAs, writeOptionsOf } from '../../api/handlers/scope';
 import { writeObject } from '../../api/response-writer';
 import { errors } from '../../meta/api-errors';
-import { Authorizer } from '../../authz/authorizer';
+import { Authorizer } from '../authorizer';
 import { AccessReviewSpec, attributesOfSpec, decide, specAsWritten } from './access-review';
 import { validateEmptyMetadata, validateSelfSpec } from './review-validation';
 import { invalidReview } from './review-errors';

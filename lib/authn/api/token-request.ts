@@ -14,7 +14,7 @@ import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { ApiObject, ResourceDef } from '../../scheme/types';
 import { TokenGenerator } from '../../serviceaccount/token-generator';
 import { ObjectRef } from '../../serviceaccount/claims';
-import { now } from '../system-fields';
+import { now } from '../../registry/system-fields';
 
 const DEFAULT_EXPIRATION_SECONDS = 3600;
 const MIN_EXPIRATION_SECONDS = 600;

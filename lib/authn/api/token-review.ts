@@ -8,9 +8,9 @@ import { CustomScope } from '../../api/resource-handler';
 import { readBodyAs } from '../../api/handlers/scope';
 import { writeObject } from '../../api/response-writer';
 import { errors } from '../../meta/api-errors';
-import { TokenAuthenticator } from '../../authn/authenticator';
-import { authenticateToken } from '../../authn/bearer-token';
-import { intersectAudiences } from '../../authn/audiences';
+import { TokenAuthenticator } from '../authenticator';
+import { authenticateToken } from '../bearer-token';
+import { intersectAudiences } from '../audiences';
 import { withAuthenticatedGroup } from '../../meta/user';
 import { userInfoJson } from './user-info';
 

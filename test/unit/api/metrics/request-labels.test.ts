@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { cleanDryRun, cleanScope, reportedVerb } from '../../../lib/metrics/request-metrics';
-import { compressUsername } from '../../../lib/metrics/auth-metrics';
-import { parseRequestInfo } from '../../../lib/api/request-info';
+import { cleanDryRun, cleanScope, reportedVerb } from '../../../../lib/api/metrics/request-metrics';
+import { compressUsername } from '../../../../lib/metrics/auth-metrics';
+import { parseRequestInfo } from '../../../../lib/api/request-info';
 
 /** The verb and scope labels of a request, as the request metrics report them. */
 function labels(method: string, url: string, contentType = ''): { verb: string; scope: string } {

@@ -12,11 +12,11 @@
  */
 import type { Context, Next } from 'koa';
 import type { Gauge } from 'prom-client';
-import type { CounterMetric as Counter, HistogramMetric as Histogram } from './fast';
+import type { CounterMetric as Counter, HistogramMetric as Histogram } from '../../metrics/fast';
 import { performance } from 'node:perf_hooks';
-import { MetricsRegistry } from './registry';
-import type { RequestInfo } from '../api/request-info';
-import type { ResourceDef } from '../scheme/types';
+import { MetricsRegistry } from '../../metrics/registry';
+import type { RequestInfo } from '../request-info';
+import type { ResourceDef } from '../../scheme/types';
 
 /** Kubernetes' `component` label of every request metric. */
 export const APISERVER_COMPONENT = 'apiserver';

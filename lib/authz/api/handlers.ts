@@ -1,6 +1,6 @@
 /** The authorization group's handlers (the four access reviews), keyed for the resource dispatcher. */
 import { CustomHandlers, customKey } from '../../api/resource-handler';
-import { Authorizer, RuleResolver } from '../../authz/authorizer';
+import { Authorizer, RuleResolver } from '../authorizer';
 import { Naming } from '../../naming';
 import { subjectAccessReviewHandler } from './subject-access-review';
 import { localSubjectAccessReviewHandler } from './local-subject-access-review';

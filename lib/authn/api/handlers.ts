@@ -1,9 +1,9 @@
 /** The authentication group's handlers, keyed for the resource dispatcher. */
 import { CustomHandlers, StoreIndex, customKey } from '../../api/resource-handler';
-import { Authentication } from '../../authn/build';
+import { Authentication } from '../build';
 import { Naming } from '../../naming';
 import { TokenGenerator } from '../../serviceaccount/token-generator';
-import { tokenRequestKind } from './kinds';
+import { tokenRequestKind } from '../../registry/authentication/kinds';
 import { handleSelfSubjectReview } from './self-subject-review';
 import { tokenRequestHandler } from './token-request';
 import { tokenReviewHandler } from './token-review';

@@ -7,7 +7,7 @@ import { readBodyAs } from '../../api/handlers/scope';
 import { writeObject } from '../../api/response-writer';
 import { errors } from '../../meta/api-errors';
 import { userInfoJson } from './user-info';
-import { now } from '../system-fields';
+import { now } from '../../registry/system-fields';
 
 export async function handleSelfSubjectReview(s: CustomScope): Promise<void> {
   if (s.info.namespace) throw errors.badRequest(`namespace is not allowed on this type: ${s.info.namespace}`);

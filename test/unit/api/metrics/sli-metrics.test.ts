@@ -1,10 +1,10 @@
 /**
- * /metrics/slis's registry (lib/metrics/sli-metrics.ts): component-base's two STABLE health-check
+ * /metrics/slis's registry (lib/api/metrics/sli-metrics.ts): component-base's two STABLE health-check
  * indicators and the process start time, in the Prometheus text format.
  */
 import { expect } from 'chai';
-import { HealthcheckSlis } from '../../../lib/metrics/sli-metrics';
-import { parseExposition } from '../../helpers/prom-text';
+import { HealthcheckSlis } from '../../../../lib/api/metrics/sli-metrics';
+import { parseExposition } from '../../../helpers/prom-text';
 
 describe('health-check SLI metrics', () => {
   it('are kubernetes_healthcheck (last outcome) and kubernetes_healthchecks_total (by status), STABLE', async () => {

@@ -3,8 +3,8 @@
  * about (Kubernetes' authorizationutil: a resource request with version "*" when none is given,
  * or a non-resource request of path and verb), and the answer written into `status`.
  */
-import { AuthorizationAttributes } from '../../authz/attributes';
-import { Authorizer } from '../../authz/authorizer';
+import { AuthorizationAttributes } from '../attributes';
+import { Authorizer } from '../authorizer';
 import { UserInfo } from '../../meta/user';
 
 interface SelectorAttributesJson {
