@@ -4,8 +4,8 @@
  *
  * Why: every etcd write comes back to the server as a watch event. Through the etcd3 package
  * (grpc-js, protobufjs, Long) receiving them cost several % of the server's single core; here a
- * response is cut from the DATA frames, copied once and read by the KV client's offset reader
- * into plain objects, and the server needs no grpc-js at all.
+ * response is cut from the DATA frames, copied once and read by the KV codec's offset reader
+ * (protobuf-wire.ts) into plain objects, and the server needs no grpc-js at all.
  *
  * One HTTP/2 stream per watch, carrying one create request, on the session the KV calls use
  * (EtcdKvClient.openStream): no extra connection or handshake, and a connection the KV calls
@@ -25,11 +25,10 @@ import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
 import { CANCEL } from './h2/frames';
 import { H2Headers } from './h2/hpack';
 import { H2Session, H2Stream, H2StreamHandler } from './h2/session';
-import {
-  EMPTY, EtcdKeyValue, EtcdKvClient, NO_HEADER, Reader, ResponseHeader,
-  bytesSize, decodeHeader, decodeKv, done, endOf, frame, grpcCodeOfHttp, isNoLeader, lostReason, messageSize,
-  percentDecode, varintSize, writeBytes, writeUint,
-} from './kv-client';
+import type { EtcdKeyValue, ResponseHeader } from './kv-types';
+import { EMPTY, Reader, bytesSize, done, endOf, frame, messageSize, varintSize, writeBytes, writeUint } from './protobuf-wire';
+import { NO_HEADER, decodeHeader, decodeKv } from './kv-codec';
+import { grpcCodeOfHttp, isNoLeader, lostReason, percentDecode } from './grpc-failure';
 
 // ---------------------------------------------------------------------------------------------
 // Messages (etcdserverpb rpc.proto, mvccpb kv.proto): the fields the server uses.
@@ -226,6 +225,20 @@ function lengthOf(parts: Buffer[]): number {
 // ---------------------------------------------------------------------------------------------
 // The stream.
 
+/**
+ * What a watch needs of the client whose session it rides (EtcdKvClient, which opens watches
+ * with openWatch): named here so that this file need not import the client.
+ */
+export interface WatchStreamHost {
+  /** The deadline of the watch's creation. */
+  readonly timeoutMs: number;
+  openStream(setup: (stream: H2Stream, session: H2Session) => H2StreamHandler): Promise<void>;
+  /** Probes `session` after a missed deadline. */
+  checkAlive(session: H2Session): void;
+  /** Leaves a member that answered "no leader". */
+  leaveMember(session: H2Session): void;
+}
+
 const RESOLVED = Promise.resolve();
 
 const CREATING = 0;
@@ -246,7 +259,7 @@ export class EtcdWatch implements H2StreamHandler {
   readonly messages: Buffer[] = [];
 
   constructor(
-    readonly client: EtcdKvClient,
+    readonly client: WatchStreamHost,
     readonly session: H2Session,
     readonly stream: H2Stream,
     readonly handler: WatchStreamHandler,
@@ -302,7 +315,7 @@ export class EtcdWatch implements H2StreamHandler {
  * Creates a watch; resolves once etcd has created it. `handler` receives what follows (see the
  * header comment). Rejects with a StorageError.
  */
-export function openWatch(client: EtcdKvClient, req: WatchCreateRequest, handler: WatchStreamHandler): Promise<EtcdWatch> {
+export function openWatch(client: WatchStreamHost, req: WatchCreateRequest, handler: WatchStreamHandler): Promise<EtcdWatch> {
   let body: Buffer;
   try {
     body = encodeWatchCreateRequest(req);
