@@ -5,8 +5,9 @@
  * Plugins throw ApiError to reject. A dry run runs them too (`dryRun` set): plugins with side
  * effects skip those. Reads never reach admission.
  *
- * A plugin is registered by name (registry.ts), made from the server's deps and its section of
- * --admission-control-config-file, and started once the watch caches are (start()).
+ * A plugin is registered by name (registry.ts), made by its factory (plugin-factory.ts) from
+ * the server's deps and its section of --admission-control-config-file, and started once the
+ * watch caches are (start()).
  */
 import { ApiObject, ResourceDef, StrategyContext } from '../scheme/types';
 import { DeleteOptions } from '../registry/options';

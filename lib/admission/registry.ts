@@ -7,51 +7,17 @@
  * ingress classes, ...) are known names with nothing to act on: enabling them is accepted, and
  * the start logs them once.
  */
-import type { ServedSet } from '../registry/resource-registry';
-import type { Logger } from 'winston';
 import { AdmissionChain, AdmissionPlugin } from './interfaces';
 import { PluginName, enabledPlugins } from './plugin-names';
 import { PluginConfigs } from './config-file';
-import { AdmissionMetrics } from './metrics';
-import { NamespaceLookup, namespaceLifecycle } from './namespace-lifecycle';
-import { Naming } from '../naming';
-import type { ServerConfig } from '../config';
-import { StoreIndex } from '../api/resource-handler';
-import type { Authorization } from '../authz/build';
+import { namespaceLifecycle } from './namespace-lifecycle';
+import { PluginDeps, PluginFactories } from './plugin-factory';
 import { errors } from '../meta/api-errors';
 import { webhookPlugins } from './webhook/index';
 import { podSecurityPlugins } from './pod-security/index';
 import { podPlugins } from './pod/index';
 import { resourcePlugins } from './resources/index';
 import { imagePolicyPlugins } from './imagepolicy/index';
-
-/** What a plugin is made from. */
-export interface PluginDeps {
-  naming: Naming;
-  config: ServerConfig;
-  /**
-   * The server's stores by group/version/resource. Filled before start() is called (not yet
-   * while factories run); their watch caches (`store.deps.cache`) run from start() on.
-   */
-  stores: StoreIndex;
-  /** Follows resources added and removed at runtime (custom resources); absent: `stores` is fixed. */
-  served?: ServedSet;
-  log: Logger;
-  /** Namespaces, from the watch cache first (namespace-lifecycle.ts). */
-  namespaces: NamespaceLookup;
-  /** The server's authorization (rights checks such as `approve` on signers); set before serving. */
-  authorization: { authorization?: Authorization };
-  metrics: AdmissionMetrics;
-  /** This plugin's section of --admission-control-config-file (a parsed object), if any. */
-  pluginConfig: unknown;
-  /** The configuration file (for messages), empty when none. */
-  configFile: string;
-  /** PEM of the server's CA. */
-  caPem: string;
-}
-
-export type PluginFactory = (deps: PluginDeps) => AdmissionPlugin | Promise<AdmissionPlugin>;
-export type PluginFactories = Partial<Record<PluginName, PluginFactory>>;
 
 const basicPlugins: PluginFactories = {
   AlwaysAdmit: () => ({ name: 'AlwaysAdmit', admit: async () => undefined }),

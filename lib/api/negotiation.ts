@@ -3,7 +3,7 @@
  * body is decoded (from Content-Type). Formats not produced here are refused with 406/415.
  */
 import type { Context } from 'koa';
-import type { RequestDeadline } from '../server/request-timeout';
+import type { RequestDeadline } from './request-deadline';
 import YAML from 'yaml';
 import { errors, isApiError } from '../meta/api-errors';
 import { depthMessage, jsonDepthExceeds, MAX_JSON_DEPTH, MAX_YAML_DEPTH, parseYamlDocuments, valueDepthExceeds } from './decode-limits';

@@ -4,16 +4,29 @@
  * AuditOptions.Validate does: only for an enabled backend, the batch values only in batch mode,
  * with kube-apiserver's messages.
  */
-import type { ServerConfig } from '../config';
-import { namingFor } from '../naming';
+import { Flavor, namingFor } from '../naming';
 import type { BatchConfig } from './buffered-backend';
 
 export const AUDIT_MODES = ['batch', 'blocking', 'blocking-strict'] as const;
 export type AuditMode = typeof AUDIT_MODES[number];
 export type AuditPlugin = 'log' | 'webhook';
 
+/**
+ * The flags read here, by their ServerConfig names: the server's ServerConfig has them all, and
+ * naming only these keeps audit from importing server/flags.ts, which calls the check below.
+ */
+export interface AuditBackendFlags {
+  flavor: Flavor;
+  auditLogPath: string; auditLogMode: string;
+  auditLogBatchBufferSize: number; auditLogBatchMaxSize: number; auditLogBatchMaxWaitMs: number;
+  auditLogBatchThrottleEnable: boolean; auditLogBatchThrottleQps: number; auditLogBatchThrottleBurst: number;
+  auditWebhookConfigFile: string; auditWebhookMode: string; auditWebhookVersion: string;
+  auditWebhookBatchBufferSize: number; auditWebhookBatchMaxSize: number; auditWebhookBatchMaxWaitMs: number;
+  auditWebhookBatchThrottleEnable: boolean; auditWebhookBatchThrottleQps: number; auditWebhookBatchThrottleBurst: number;
+}
+
 /** The batch settings of one backend's flags. */
-export function batchConfigFrom(c: ServerConfig, plugin: AuditPlugin): BatchConfig {
+export function batchConfigFrom(c: AuditBackendFlags, plugin: AuditPlugin): BatchConfig {
   return plugin === 'log'
     ? {
       bufferSize: c.auditLogBatchBufferSize, maxBatchSize: c.auditLogBatchMaxSize, maxBatchWaitMs: c.auditLogBatchMaxWaitMs,
@@ -26,7 +39,7 @@ export function batchConfigFrom(c: ServerConfig, plugin: AuditPlugin): BatchConf
 }
 
 /** The group-versions --audit-webhook-version accepts: Kubernetes' spelling and the flavor's. */
-export function auditVersions(c: Pick<ServerConfig, 'flavor'>): string[] {
+export function auditVersions(c: Pick<AuditBackendFlags, 'flavor'>): string[] {
   return [...new Set(['audit.k8s.io/v1', `${namingFor(c.flavor).group('audit')}/v1`])];
 }
 
@@ -53,7 +66,7 @@ function batchProblem(plugin: AuditPlugin, mode: string, b: BatchConfig): { flag
  * The first problem with the audit backend flags as `{ flag, message }` (message one line, as
  * kube-apiserver words it), or undefined.
  */
-export function auditBackendFlagsProblem(c: ServerConfig): { flag: string; message: string } | undefined {
+export function auditBackendFlagsProblem(c: AuditBackendFlags): { flag: string; message: string } | undefined {
   if (c.auditWebhookConfigFile !== '') {
     const problem = batchProblem('webhook', c.auditWebhookMode, batchConfigFrom(c, 'webhook'));
     if (problem) return problem;

@@ -5,8 +5,8 @@
  *
  * The handler is not stopped (as in Kubernetes, a write may still land): whatever it writes
  * later is dropped (the response has ended; streamed writers check `answeredAlready`), and its
- * late outcome is logged. `ctx.state.deadline` (a RequestDeadline) tells work that can stop
- * (reading the request body) that the time is up.
+ * late outcome is logged. `ctx.state.deadline` (a RequestDeadline, lib/api/request-deadline.ts)
+ * tells work that can stop (reading the request body) that the time is up.
  *
  * A client may ask for less with the `timeout` query parameter (a Go duration, as client-go and
  * kubectl --request-timeout send it); more than the server's limit, or 0, means the server's.
@@ -16,6 +16,7 @@ import type { Context, Next } from 'koa';
 import type { RequestInfo } from '../api/request-info';
 import { errors } from '../meta/api-errors';
 import { writeError } from '../api/response-writer';
+import { RequestDeadline } from '../api/request-deadline';
 import { parseDuration } from './flags';
 import { isLongRunning } from './long-running';
 import { logger } from '../logger';
@@ -27,36 +28,6 @@ export interface RequestTimeoutOptions {
   /** The server's limit (--request-timeout); 0: none. */
   timeoutMs: number;
   terminations?: TerminationMetrics;
-}
-
-/**
- * The deadline of one request, for work that can stop when it passes. Cheaper than an
- * AbortSignal, an EventTarget whose making and listening cost more than the request body's read.
- */
-export class RequestDeadline {
-  private expiredFlag = false;
-  private callbacks?: Array<() => void>;
-
-  get expired(): boolean {
-    return this.expiredFlag;
-  }
-
-  /** Calls `cb` once when the deadline passes; the returned function cancels that. */
-  onExpire(cb: () => void): () => void {
-    (this.callbacks ??= []).push(cb);
-    return () => {
-      const i = this.callbacks?.indexOf(cb) ?? -1;
-      if (i >= 0) this.callbacks!.splice(i, 1);
-    };
-  }
-
-  expire(): void {
-    if (this.expiredFlag) return;
-    this.expiredFlag = true;
-    const callbacks = this.callbacks ?? [];
-    this.callbacks = undefined;
-    for (const cb of callbacks) cb();
-  }
 }
 
 /** True once the request timeout has answered for this request: write nothing more. */

@@ -1,5 +1,5 @@
-/** The admission plugins of lib/admission/imagepolicy, by name (see ../registry.ts). */
-import type { PluginFactories } from '../registry';
+/** The admission plugins of lib/admission/imagepolicy, by name (listed by ../registry.ts). */
+import type { PluginFactories } from '../plugin-factory';
 import { KubeconfigClient, readKubeconfig } from '../../authn/kubeconfig-client';
 import { parseImagePolicyConfig } from './config';
 import { imagePolicyWebhook } from './image-policy-webhook';

@@ -1,5 +1,5 @@
-/** The admission plugins of lib/admission/pod-security, by name (see ../registry.ts). */
-import type { PluginDeps, PluginFactories } from '../registry';
+/** The admission plugins of lib/admission/pod-security, by name (listed by ../registry.ts). */
+import type { PluginDeps, PluginFactories } from '../plugin-factory';
 import { AdmissionPlugin } from '../interfaces';
 import { storeKey } from '../../api/resource-handler';
 import { readPodSecurityConfig } from './config';

@@ -1,5 +1,5 @@
-/** The admission plugins of lib/admission/pod, by name (see ../registry.ts). */
-import type { PluginFactories } from '../registry';
+/** The admission plugins of lib/admission/pod, by name (listed by ../registry.ts). */
+import type { PluginFactories } from '../plugin-factory';
 import { storeKey } from '../../api/resource-handler';
 import { alwaysPullImagesPlugin } from './always-pull-images';
 import { defaultTolerationSecondsPlugin } from './default-toleration-seconds';

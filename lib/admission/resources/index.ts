@@ -1,5 +1,5 @@
-/** The admission plugins of lib/admission/resources, by name (see ../registry.ts). */
-import type { PluginFactories } from '../registry';
+/** The admission plugins of lib/admission/resources, by name (listed by ../registry.ts). */
+import type { PluginFactories } from '../plugin-factory';
 import { namespaceExists } from './namespace-exists';
 import { namespaceAutoProvision } from './namespace-auto-provision';
 import { StorageClassLister } from './storage-classes';

@@ -1,5 +1,5 @@
-/** The admission plugins of lib/admission/webhook, by name (see ../registry.ts). */
-import type { PluginFactories } from '../registry';
+/** The admission plugins of lib/admission/webhook, by name (listed by ../registry.ts). */
+import type { PluginFactories } from '../plugin-factory';
 import { MutatingWebhookPlugin } from './mutating-webhook';
 import { ValidatingWebhookPlugin } from './validating-webhook';
 

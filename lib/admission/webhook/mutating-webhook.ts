@@ -8,7 +8,7 @@
  * `patch.webhook...` with the patch).
  */
 import { AdmissionAttributes, AdmissionPlugin } from '../interfaces';
-import { PluginDeps } from '../registry';
+import { PluginDeps } from '../plugin-factory';
 import { WebhookInvocation, ruleTargetOf, shouldCallHook } from './webhook-matcher';
 import { WebhookCore } from './webhook-core';
 import { ReinvocationState } from './reinvocation-state';

@@ -5,7 +5,7 @@
  * Ignore lets a failed call pass, recorded as `failed-open.validating.webhook.admission.<domain>/...`.
  */
 import { AdmissionAttributes, AdmissionPlugin } from '../interfaces';
-import { PluginDeps } from '../registry';
+import { PluginDeps } from '../plugin-factory';
 import { WebhookInvocation, ruleTargetOf, shouldCallHook } from './webhook-matcher';
 import { WebhookCore } from './webhook-core';
 import { performance } from 'node:perf_hooks';

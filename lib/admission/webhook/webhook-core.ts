@@ -4,7 +4,7 @@
  * matchPolicy Equivalent, and the first cut of a request (exempt kinds, index lookup).
  */
 import { AdmissionAttributes } from '../interfaces';
-import { PluginDeps } from '../registry';
+import { PluginDeps } from '../plugin-factory';
 import { CompiledWebhook } from './compiled-webhook';
 import { CallDeps } from './call-hook';
 import { ServiceResolver, WebhookClients } from './webhook-client';

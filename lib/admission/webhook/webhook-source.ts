@@ -6,7 +6,7 @@
 import { ResourceFeed } from '../../registry/resource-feed';
 import { storeKey } from '../../api/resource-handler';
 import { GenericStore } from '../../registry/store';
-import { PluginDeps } from '../registry';
+import { PluginDeps } from '../plugin-factory';
 import { WebhookIndex } from './webhook-index';
 
 export class WebhookSource {

@@ -4,7 +4,7 @@
  */
 import { ApiObject } from '../../scheme/types';
 import { CrdConversionInfo, checkVersions } from './crd-conversion-info';
-import type { ConvertOptions, SyncConverter } from './converter';
+import type { ConvertOptions, SyncConverter } from './converter-interface';
 
 /** The `None` converter of one CRD. */
 export class NoneConverter implements SyncConverter {

@@ -16,7 +16,7 @@ import { conversionTarget } from './conversion-client';
 import { ReviewError, buildConversionReview, convertedObjectsOf, decodeConvertedObject, reviewVersionFor } from './conversion-review';
 import { checkConvertedIdentity, restoreMetadata } from './converted-object';
 import { CrdConversionInfo, checkVersions } from './crd-conversion-info';
-import type { AsyncConverter, ConvertOptions } from './converter';
+import type { AsyncConverter, ConvertOptions } from './converter-interface';
 
 /** What a webhook converter calls with. */
 export interface WebhookConverterDeps {

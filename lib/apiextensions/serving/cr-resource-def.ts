@@ -21,7 +21,8 @@ import { crSelectableFields } from './cr-selectable-fields';
 import { crDeprecation } from './cr-deprecation';
 import { makeCrReadPath, setCrReadPath } from './cr-read';
 import { crVersioning } from './cr-versioning';
-import { Converter, converterFor } from '../conversion/converter';
+import { converterFor } from '../conversion/converter';
+import { Converter } from '../conversion/converter-interface';
 
 /** The verbs of a custom resource, in Kubernetes' discovery order. */
 export const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];

@@ -6,7 +6,7 @@
  * is served as its stored bytes (get RV=0 and lists splice them without a parse).
  */
 import { ApiObject, ObjectVersioning } from '../../scheme/types';
-import { Converter } from '../conversion/converter';
+import { Converter } from '../conversion/converter-interface';
 import { CrReadPath } from './cr-read';
 
 /** The versioning of `version` of a CRD whose objects are written at `storageVersion`. */

@@ -4,7 +4,8 @@
  * `(orch.nullable)` and `(orch.inline)` that stand for the Go type behind the field.
  */
 import { Field, MapField, Type, types } from 'protobufjs';
-import { SpecialType, specialTypeOf } from './special-types';
+import { specialTypeOf } from './special-types';
+import { SpecialType } from './special-type-interface';
 
 /** The protobuf wire types. */
 export const WIRE = { varint: 0, fixed64: 1, bytes: 2, fixed32: 5 } as const;

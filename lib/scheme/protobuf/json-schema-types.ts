@@ -5,7 +5,7 @@
  * or a schema, which allows) and `JSONSchemaPropsOrStringArray` (a schema or a list of names).
  */
 import type { Reader, Writer } from 'protobufjs';
-import type { NestedCodec, SpecialType } from './special-types';
+import type { NestedCodec, SpecialType } from './special-type-interface';
 
 const PKG = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
 const PROPS = `${PKG}.JSONSchemaProps`;

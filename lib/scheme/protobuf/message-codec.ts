@@ -6,7 +6,8 @@
  */
 import { Reader, Type, Writer } from 'protobufjs';
 import { FieldPlan, MessagePlan, planOf, WIRE } from './field-plan';
-import { NestedCodec, toNumber } from './special-types';
+import { toNumber } from './special-types';
+import { NestedCodec } from './special-type-interface';
 import { messageType } from './loader';
 
 type Json = Record<string, unknown>;

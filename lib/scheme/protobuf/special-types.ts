@@ -4,25 +4,9 @@
  * fieldsv1, RawExtension, intstr, resource.Quantity) or the Go type behind them (a []string newtype);
  * a CRD's JSON and JSON-schema unions come from json-schema-types.ts.
  */
-import { Reader, Writer } from 'protobufjs';
+import { Reader } from 'protobufjs';
 import { jsonSchemaTypes } from './json-schema-types';
-
-/** The generic codec, for special types that hold ordinary messages (a CRD's JSON schemas). */
-export interface NestedCodec {
-  /** Writes the body of message `typeName` (full name) for a JSON value. */
-  write(typeName: string, w: Writer, value: unknown): void;
-  /** Reads the body of message `typeName` from `r.pos` to `end`. */
-  read(typeName: string, r: Reader, end: number): unknown;
-}
-
-export interface SpecialType {
-  /** Writes the message body (no tag, no length) for a JSON value; null/undefined is Go's zero value. */
-  encode(w: Writer, value: unknown, nested: NestedCodec): void;
-  /** The JSON value of the body from `r.pos` to `end`; undefined where Go's JSON shows null. */
-  decode(r: Reader, end: number, nested: NestedCodec): unknown;
-  /** A decoded value that is Go's zero value (absent unless the field is nullable). */
-  isZero?(value: unknown): boolean;
-}
+import { SpecialType } from './special-type-interface';
 
 /** Unix seconds of Go's zero time.Time (0001-01-01T00:00:00Z). */
 const ZERO_TIME_SECONDS = -62135596800;

@@ -6,7 +6,7 @@
  * `--etcd-client=etcd3`). kv-factory.ts picks one.
  *
  * The contract both keep (test/contract/storage-contract.ts checks it against a real etcd):
- * - Revisions are numbers, keys and values Buffers; messages are those of kv-client.ts and
+ * - Revisions are numbers, keys and values Buffers; messages are those of kv-types.ts and
  *   watch-stream.ts.
  * - Every failure is a StorageError (../errors.ts) with the same code for the same cause:
  *   etcd unreachable or the connection lost: Unavailable; a missed deadline: Timeout; etcd's
@@ -20,7 +20,7 @@
  *   Reflector) knows the revision it reached and watches again from there. close() ends
  *   deliveries at once, without onError.
  */
-import type { CompactResponse, LeaseGrantResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse } from './kv-client';
+import type { CompactResponse, LeaseGrantResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse } from './kv-types';
 import type { WatchCreateRequest, WatchStreamHandler } from './watch-stream';
 
 export type { CompactResponse, LeaseGrantResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse, WatchCreateRequest, WatchStreamHandler };

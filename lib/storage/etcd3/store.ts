@@ -16,7 +16,8 @@
 import { LeaseManager } from './lease-manager';
 import { CasResult, KeyValue, PutOptions, RangeOptions, RangeResult, Storage, WatchHandle, WatchHandlers, WatchOptions } from '../interfaces';
 import { StorageError, isStorageError } from '../errors';
-import { Compare, EtcdKeyValue, RangeRequest, RequestOp, TxnRequest, TxnResponse, prefixEnd } from './kv-client';
+import { Compare, EtcdKeyValue, RangeRequest, RequestOp, TxnRequest, TxnResponse } from './kv-types';
+import { prefixEnd } from './prefix-end';
 import type { EtcdKv } from './kv';
 import { watchPrefix } from './watcher';
 

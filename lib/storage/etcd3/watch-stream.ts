@@ -4,8 +4,8 @@
  *
  * Why: every etcd write comes back to the server as a watch event. Through the etcd3 package
  * (grpc-js, protobufjs, Long) receiving them cost several % of the server's single core; here a
- * response is cut from the DATA frames, copied once and read by the KV client's offset reader
- * into plain objects, and the server needs no grpc-js at all.
+ * response is cut from the DATA frames, copied once and read by the KV codec's offset reader
+ * (protobuf-wire.ts) into plain objects, and the server needs no grpc-js at all.
  *
  * One HTTP/2 stream per watch, carrying one create request, on the session the KV calls use
  * (EtcdKvClient.openStream): no extra connection or handshake, and a connection the KV calls
@@ -25,11 +25,11 @@ import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
 import { CANCEL } from '../../http2/frames';
 import { H2Headers } from '../../http2/hpack';
 import { H2Session, H2Stream, H2StreamHandler } from '../../http2/client-session';
-import {
-  EMPTY, EtcdKeyValue, EtcdKvClient, NO_HEADER, Reader, ResponseHeader,
-  bytesSize, decodeHeader, decodeKv, done, endOf, frame, grpcCodeOfHttp, isNoLeader, lostReason, messageSize,
-  percentDecode, varintSize, writeBytes, writeUint,
-} from './kv-client';
+import type { EtcdKeyValue, ResponseHeader } from './kv-types';
+import { EMPTY, Reader, bytesSize, done, endOf, frame, messageSize, varintSize, writeBytes, writeUint } from './protobuf-wire';
+import { NO_HEADER, decodeHeader, decodeKv } from './kv-codec';
+import { grpcCodeOfHttp, isNoLeader, lostReason, percentDecode } from './grpc-failure';
+import { GrpcMessageCutter } from './grpc-message-cutter';
 
 // ---------------------------------------------------------------------------------------------
 // Messages (etcdserverpb rpc.proto, mvccpb kv.proto): the fields the server uses.
@@ -159,72 +159,22 @@ export function decodeWatchResponse(msg: Buffer): WatchResponse {
   return { header: header ?? NO_HEADER(), watchId, created, canceled, compactRevision, cancelReason, fragment, events };
 }
 
-/**
- * Cuts a gRPC response body into messages (a 5-byte prefix: compressed flag and length, then the
- * message), which DATA frames may split or pack several to a frame. Every message comes out in
- * a Buffer of its own: DATA payloads are views of the socket's whole read, and what is decoded
- * from a message (views of it) may live long in a cache.
- */
-export class GrpcMessageCutter {
-  /** The start of an incomplete message: views of chunks, copied when it completes. */
-  private parts: Buffer[] = [];
-  private held = 0;
-  /** Prefix and message bytes of the incomplete message once its prefix is in; 0 before. */
-  private need = 0;
-
-  /** Takes the next chunk of the body; appends the messages it completes to `out`. Throws on a compressed message. */
-  push(chunk: Buffer, out: Buffer[]): void {
-    let data = chunk;
-    // A Buffer just concatenated belongs to its first message alone, which need not be copied again.
-    let fresh = false;
-    if (this.held > 0) {
-      this.parts.push(chunk);
-      this.held += chunk.length;
-      if (this.need === 0 && this.held >= 5) this.need = 5 + lengthOf(this.parts);
-      if (this.need === 0 || this.held < this.need) return;
-      data = Buffer.concat(this.parts, this.held);
-      fresh = true;
-      this.parts = [];
-      this.held = 0;
-      this.need = 0;
-    }
-    const n = data.length;
-    let pos = 0;
-    while (n - pos >= 5) {
-      if (data[pos] !== 0) throw new Error('etcd sent a compressed gRPC message, which was not asked for');
-      const end = pos + 5 + data.readUInt32BE(pos + 1);
-      if (end > n) break;
-      if (fresh && pos === 0) {
-        out.push(data.subarray(5, end));
-      } else {
-        const msg = Buffer.allocUnsafe(end - pos - 5);
-        data.copy(msg, 0, pos + 5, end);
-        out.push(msg);
-      }
-      pos = end;
-    }
-    if (pos < n) {
-      const rest = data.subarray(pos);
-      this.parts.push(rest);
-      this.held = rest.length;
-      this.need = rest.length >= 5 ? 5 + rest.readUInt32BE(1) : 0;
-    }
-  }
-}
-
-/** The message length in a prefix that may be spread over several parts. */
-function lengthOf(parts: Buffer[]): number {
-  let length = 0;
-  let i = 0;
-  for (const p of parts) {
-    for (let j = 0; j < p.length && i < 5; j++, i++) if (i > 0) length = length * 256 + p[j];
-    if (i === 5) break;
-  }
-  return length;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The stream.
+
+/**
+ * What a watch needs of the client whose session it rides (EtcdKvClient, which opens watches
+ * with openWatch): named here so that this file need not import the client.
+ */
+export interface WatchStreamHost {
+  /** The deadline of the watch's creation. */
+  readonly timeoutMs: number;
+  openStream(setup: (stream: H2Stream, session: H2Session) => H2StreamHandler): Promise<void>;
+  /** Probes `session` after a missed deadline. */
+  checkAlive(session: H2Session): void;
+  /** Leaves a member that answered "no leader". */
+  leaveMember(session: H2Session): void;
+}
 
 const RESOLVED = Promise.resolve();
 
@@ -246,7 +196,7 @@ export class EtcdWatch implements H2StreamHandler {
   readonly messages: Buffer[] = [];
 
   constructor(
-    readonly client: EtcdKvClient,
+    readonly client: WatchStreamHost,
     readonly session: H2Session,
     readonly stream: H2Stream,
     readonly handler: WatchStreamHandler,
@@ -302,7 +252,7 @@ export class EtcdWatch implements H2StreamHandler {
  * Creates a watch; resolves once etcd has created it. `handler` receives what follows (see the
  * header comment). Rejects with a StorageError.
  */
-export function openWatch(client: EtcdKvClient, req: WatchCreateRequest, handler: WatchStreamHandler): Promise<EtcdWatch> {
+export function openWatch(client: WatchStreamHost, req: WatchCreateRequest, handler: WatchStreamHandler): Promise<EtcdWatch> {
   let body: Buffer;
   try {
     body = encodeWatchCreateRequest(req);

@@ -6,7 +6,8 @@
  */
 import { StorageEvent, WatchHandle, WatchHandlers } from '../interfaces';
 import { StorageError, fromEtcdError } from '../errors';
-import { EMPTY, prefixEnd } from './kv-client';
+import { EMPTY } from './protobuf-wire';
+import { prefixEnd } from './prefix-end';
 import type { EtcdKv } from './kv';
 import { EVENT_PUT, WatchResponse, WatchStreamHandler } from './watch-stream';
 

@@ -30,9 +30,9 @@ import type {
 } from 'etcd3';
 import { GrpcStatus, StorageError, fromEtcdError, fromGrpcStatus } from '../errors';
 import type {
-  CompactResponse, LeaseGrantResponse, EtcdClientOptions, EtcdKeyValue, RangeRequest, RangeResponse, RequestOp, ResponseOp,
-  TxnRequest, TxnResponse,
-} from '../etcd3/kv-client';
+  CompactResponse, LeaseGrantResponse, EtcdKeyValue, RangeRequest, RangeResponse, RequestOp, ResponseOp, TxnRequest, TxnResponse,
+} from '../etcd3/kv-types';
+import type { EtcdClientOptions } from '../etcd3/kv-client';
 import type { EtcdKv, EtcdKvWatch } from '../etcd3/kv';
 import { EVENT_DELETE, EVENT_PUT, WatchCreateRequest, WatchEvent, WatchResponse, WatchStreamHandler } from '../etcd3/watch-stream';
 

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { AdmissionWebhookServer, allow, hookEntry, startAdmissionWebhookServer } from '../../helpers/admission-webhook-server';
 import { MutatingWebhookPlugin, ValidatingWebhookPlugin } from '../../../lib/admission/webhook/index';
 import { AdmissionMetrics } from '../../../lib/admission/metrics';
-import { PluginDeps } from '../../../lib/admission/registry';
+import { PluginDeps } from '../../../lib/admission/plugin-factory';
 import { AdmissionAttributes } from '../../../lib/admission/interfaces';
 import { flavors } from '../../../lib/naming';
 import { ResourceDef } from '../../../lib/scheme/types';

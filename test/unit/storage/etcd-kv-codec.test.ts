@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { BIG, b, base64, decodeWith, encodeWith } from '../../helpers/etcd-proto';
 import {
   decodeRangeResponse, decodeTxnResponse, decodeCompactionResponse, encodeCompactionRequest, encodeRangeRequest, encodeTxnRequest,
-} from '../../../lib/storage/etcd3/kv-client';
+} from '../../../lib/storage/etcd3/kv-codec';
 
 describe('etcd KV client wire format', () => {
   it('RangeRequest: every field, int64s past 2^32', () => {

@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { BIG, b, base64, decodeWith, encodeWith } from '../../helpers/etcd-proto';
-import { GrpcMessageCutter, decodeWatchResponse, encodeWatchCreateRequest } from '../../../lib/storage/etcd3/watch-stream';
+import { decodeWatchResponse, encodeWatchCreateRequest } from '../../../lib/storage/etcd3/watch-stream';
+import { GrpcMessageCutter } from '../../../lib/storage/etcd3/grpc-message-cutter';
 
 /** A gRPC message: the 5-byte prefix, then `msg`. */
 const framed = (msg: Buffer) => {

@@ -8,7 +8,8 @@ import { flavors } from '../../../../lib/naming';
 import { ApiObject } from '../../../../lib/scheme/types';
 import { WebhookClients } from '../../../../lib/admission/webhook/webhook-client';
 import { ConversionError } from '../../../../lib/apiextensions/conversion/conversion-error';
-import { Converter, conversionWebhookClients, converterFor } from '../../../../lib/apiextensions/conversion/converter';
+import { conversionWebhookClients, converterFor } from '../../../../lib/apiextensions/conversion/converter';
+import { Converter } from '../../../../lib/apiextensions/conversion/converter-interface';
 import {
   ConversionWebhookServer, conversionCrd, convertWith, failure, relabel, requestedObjects, startConversionWebhookServer,
 } from '../../../helpers/conversion-webhook-server';
