@@ -9,40 +9,10 @@
  * the server's deps and its section of --admission-control-config-file, and started once the
  * watch caches are (start()).
  */
-import { ApiObject, ResourceDef, StrategyContext } from '../scheme/types';
-import { DeleteOptions } from '../registry/options';
-import { UserInfo } from '../meta/user';
+import type { ResourceDef } from '../scheme/types';
+import type { AdmissionAttributes } from '../registry/admission-attributes';
 import { performance } from 'node:perf_hooks';
 import { AdmissionMetrics, StepType } from './metrics';
-
-export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-
-export interface AdmissionAttributes {
-  operation: Operation;
-  /** The resource as served (group, version, kind, resource, namespaced). */
-  resource: ResourceDef;
-  subresource?: string;
-  namespace?: string;
-  /** Empty on a create with generateName before the name is drawn. */
-  name: string;
-  /** The object being written: CREATE and UPDATE (mutating plugins may change it in place). */
-  object?: ApiObject;
-  /** The stored object: UPDATE and DELETE. */
-  oldObject?: ApiObject;
-  dryRun: boolean;
-  /** The field manager of a create or update (CreateOptions / UpdateOptions). */
-  fieldManager?: string;
-  /** The options of a DELETE. */
-  deleteOptions?: DeleteOptions;
-  /** user (absent: the server's own write), warn, annotate. */
-  ctx: StrategyContext;
-  /**
-   * Reinvocation state of the mutating phase (chain.ts): a plugin that wants the mutating
-   * plugins run once more after it changed the object sets `reinvoke`; in the second round
-   * `isReinvoke` is true. Plugins keep their own per-request state in `state`.
-   */
-  reinvocation?: { reinvoke: boolean; isReinvoke: boolean; state: Map<string, unknown> };
-}
 
 export interface AdmissionPlugin {
   /** The name --enable-admission-plugins uses (e.g. `NamespaceLifecycle`). */
@@ -64,20 +34,6 @@ export interface AdmissionPlugin {
 
 /** The key of `resources` for a resource definition. */
 const resourceKey = (r: ResourceDef) => `${r.group}/${r.resource}`;
-
-/** The identity of the server's own in-process writes, as kube-apiserver's loopback client. */
-export const LOOPBACK_USER: UserInfo = { name: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
-
-/** The user a write is made as: the request's, or the loopback identity for in-process writes. */
-export function userOf(attrs: AdmissionAttributes): UserInfo {
-  return attrs.ctx.user ?? LOOPBACK_USER;
-}
-
-/** `resource` or `resource.group`, as Kubernetes names a GroupResource in messages. */
-export function groupResourceOf(attrs: AdmissionAttributes): string {
-  const r = attrs.resource;
-  return r.group ? `${r.resource}.${r.group}` : r.resource;
-}
 
 /**
  * The ordered plugins of a server. admit() runs every mutating plugin in order; when one asks

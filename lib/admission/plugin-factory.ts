@@ -11,7 +11,7 @@ import { AdmissionMetrics } from './metrics';
 import { NamespaceLookup } from './namespace-lifecycle';
 import { Naming } from '../naming';
 import type { ServerConfig } from '../config';
-import { StoreIndex } from '../api/resource-handler';
+import { StoreIndex } from '../registry/store-index';
 import type { Authorization } from '../authz/build';
 
 /** What a plugin is made from. */

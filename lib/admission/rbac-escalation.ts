@@ -10,13 +10,14 @@
  * authorization modes are. It reads the policy through a holder that the server fills once
  * authorization is built (no request is served before); in-process writers (no user) pass.
  */
-import { AdmissionAttributes, AdmissionPlugin } from './interfaces';
+import { AdmissionPlugin } from './interfaces';
+import { AdmissionAttributes } from '../registry/admission-attributes';
 import { errors } from '../meta/api-errors';
 import { Authorizer } from '../authz/authorizer';
 import { RbacAuthorizer } from '../authz/rbac/rbac-authorizer';
 import { EscalationPolicy, checkBindingWrite, checkRoleWrite, escalationAllowed } from '../authz/rbac/escalation';
 import { BindingObject, PolicyRule, RoleObject } from '../registry/rbac/types';
-import { StoreIndex, storeKey } from '../api/resource-handler';
+import { StoreIndex, storeKey } from '../registry/store-index';
 
 /** What the plugin reads of the server's authorization (lib/authz/build.ts's Authorization). */
 export interface EscalationAuthorization {

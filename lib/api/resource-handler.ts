@@ -2,6 +2,7 @@
  * The dispatcher for resource requests: finds the resource's store from the request info,
  * checks scope, subresource and verb, and hands over to the verb's handler.
  */
+import { storeKey, type StoreIndex } from '../registry/store-index';
 import type { Context, Next } from 'koa';
 import { RequestInfo } from './request-info';
 import { GenericStore } from '../registry/store';
@@ -22,12 +23,6 @@ import { handlePatch } from './handlers/patch';
 import { DeprecatedApiRequests } from './deprecation';
 import { MetricsRegistry } from '../metrics/registry';
 
-/** Stores by `<group>/<version>/<resource>` (group '' for core). */
-export type StoreIndex = Map<string, GenericStore>;
-
-export function storeKey(group: string, version: string, resource: string): string {
-  return `${group}/${version}/${resource}`;
-}
 
 /** What a custom handler works with; `store` is the resource's, absent for a virtual resource. */
 export interface CustomScope {

@@ -4,7 +4,7 @@
  */
 import type { ServerConfig } from '../config';
 import { Naming } from '../naming';
-import { StoreIndex } from '../api/resource-handler';
+import { StoreIndex } from '../registry/store-index';
 import { ModeChain, NamedAuthorizer } from './mode-chain';
 import { alwaysAllowMode, alwaysDenyMode } from './always';
 import { PolicyIndex } from './rbac/policy-index';

@@ -12,7 +12,7 @@
 import { GenericStore } from '../registry/store';
 import { ApiObject } from '../scheme/types';
 import { clone } from '../registry/system-fields';
-import { StoreIndex, storeKey } from '../api/resource-handler';
+import { StoreIndex, storeKey } from '../registry/store-index';
 import { labelSelectorFromObject, matchesLabels } from '../meta/label-selector';
 import { PolicyRule, RoleObject } from '../registry/rbac/types';
 import { logger } from '../logger';

@@ -5,7 +5,7 @@
  * (the dispatcher, discovery, OpenAPI, request metrics, the garbage collector, the namespace
  * controller, webhook matching) reads this instead, or follows its changes.
  */
-import { storeKey, StoreIndex } from '../api/resource-handler';
+import { storeKey, StoreIndex } from './store-index';
 import { ResourceDef } from '../scheme/types';
 import { logger } from '../logger';
 import type { GenericStore } from './store';

@@ -10,7 +10,7 @@ import { decodeKv, encodeForStorage, withStoredForm } from '../storage/storage-c
 import { GroupResource, errors } from '../meta/api-errors';
 import { FieldError, fieldErrors } from '../meta/field-errors';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../meta/validation';
-import { AdmissionChain } from '../admission/interfaces';
+import type { Admission } from './admission-attributes';
 import { Cacher } from '../storage/cacher/cacher';
 import { planGet } from './read-plan';
 import { openReadSource } from './read-source';
@@ -24,7 +24,7 @@ export interface StoreDeps {
   prefix: string;
   /** The key segment under `prefix` when not the resource name: `<group>/<plural>` for custom resources. */
   keyPrefix?: string;
-  admission: AdmissionChain;
+  admission: Admission;
   /** The resource's watch cache, when --watch-cache is on. */
   cache?: Cacher;
   /** Lifetime of continue tokens (ms). */

@@ -4,7 +4,8 @@
  * admission and metrics. Every replica runs them, as every kube-apiserver runs its apiextensions
  * controllers: they are part of serving, not of the leader-elected controller manager.
  */
-import { storeKey, CustomHandlers } from '../api/resource-handler';
+import { CustomHandlers } from '../api/resource-handler';
+import { storeKey } from '../registry/store-index';
 import { AdmissionChain } from '../admission/interfaces';
 import { startCrdControllers, CrdControllers } from '../apiextensions/controllers/crd-controllers';
 import { CrdServingController } from '../apiextensions/serving/crd-serving-controller';

@@ -41,7 +41,7 @@ import { HealthChecks } from '../api/health';
 import { LogHealthCheck, winstonDrained } from '../api/log-health';
 import { HealthcheckSlis, WorkerSlis } from '../api/metrics/sli-metrics';
 import { buildApp } from './handler-chain';
-import { storeKey, StoreIndex } from '../api/resource-handler';
+import { storeKey, StoreIndex } from '../registry/store-index';
 import { NamespaceController } from '../controllers/namespace-controller';
 import { GarbageCollector } from '../controllers/garbage-collector/collector';
 import { EphemeralVolumeController } from '../controllers/ephemeral-volume-controller';

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestServer, eventually, startTestServer } from '../helpers/server-harness';
-import { AdmissionAttributes } from '../../lib/admission/interfaces';
+import { AdmissionAttributes } from '../../lib/registry/admission-attributes';
 import { errors } from '../../lib/meta/api-errors';
 
 const MAIN = path.resolve(__dirname, '../../lib/server/main.js');

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { eventually, startTestServer, TestServer } from '../helpers/server-harness';
 import { parseFlags } from '../../lib/server/flags';
 import { RunningServer, startServer } from '../../lib/server/server';
-import { storeKey } from '../../lib/api/resource-handler';
+import { storeKey } from '../../lib/registry/store-index';
 
 const NS = 'gc';
 const OTHER_NS = 'gc-other';

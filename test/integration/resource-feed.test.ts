@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { startTestServer, TestServer } from '../helpers/server-harness';
-import { storeKey } from '../../lib/api/resource-handler';
+import { storeKey } from '../../lib/registry/store-index';
 import { ResourceFeed } from '../../lib/registry/resource-feed';
 import { ApiObject } from '../../lib/scheme/types';
 

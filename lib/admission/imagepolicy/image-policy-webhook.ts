@@ -11,7 +11,8 @@
  * become audit annotations under that same prefix. Dry runs ask too (the call has no side effects).
  */
 import type { Logger } from 'winston';
-import { AdmissionAttributes, AdmissionPlugin } from '../interfaces';
+import { AdmissionPlugin } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { errors } from '../../meta/api-errors';
 import { ApiObject } from '../../scheme/types';
 import { TokenCache } from '../../authn/token-cache';

@@ -1,7 +1,7 @@
 /** The admission plugins of lib/admission/pod-security, by name (listed by ../registry.ts). */
 import type { PluginDeps, PluginFactories } from '../plugin-factory';
 import { AdmissionPlugin } from '../interfaces';
-import { storeKey } from '../../api/resource-handler';
+import { storeKey } from '../../registry/store-index';
 import { readPodSecurityConfig } from './config';
 import { PolicyContext } from './policy-context';
 import { validatePod } from './pods';

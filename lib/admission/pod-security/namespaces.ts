@@ -9,7 +9,7 @@ import { errors } from '../../meta/api-errors';
 import { GenericStore } from '../../registry/store';
 import { decodeFromStorage } from '../../storage/storage-codec';
 import { KeyValue } from '../../storage/interfaces';
-import { AdmissionAttributes } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { forbiddenReason } from './evaluator';
 import {
   LevelVersion, Policy, compareLevels, equivalentPolicy, fullyPrivileged, levelVersionString, sameLevelVersion, sameVersion,

@@ -5,7 +5,7 @@
  */
 import { ApiObject } from '../../scheme/types';
 import { ApiError, errors } from '../../meta/api-errors';
-import { AdmissionAttributes, userOf } from '../interfaces';
+import { AdmissionAttributes, userOf } from '../../registry/admission-attributes';
 import { NamespaceLookup } from '../namespace-lifecycle';
 import { Obj, obj, objs, str } from './check';
 import { AggregateResult, forbiddenDetail } from './evaluator';

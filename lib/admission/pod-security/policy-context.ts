@@ -5,7 +5,7 @@
 import { ApiObject } from '../../scheme/types';
 import { FieldError, formatFieldError } from '../../meta/field-errors';
 import { aggregateMessage } from '../../authz/authorizer';
-import { AdmissionAttributes } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { Obj, PodView, obj, str } from './check';
 import { PodSecurityConfig } from './config';
 import { Evaluator } from './evaluator';

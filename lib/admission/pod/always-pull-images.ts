@@ -5,7 +5,8 @@
  * The validating phase refuses such a write whose policy is not Always (e.g. a webhook changed
  * it afterwards), one error per container, as Kubernetes words them.
  */
-import { AdmissionAttributes, AdmissionPlugin } from '../interfaces';
+import { AdmissionPlugin } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { aggregateMessage } from '../../authz/authorizer';
 import { ApiError } from '../../meta/api-errors';
 import { podContainers, podSpec, str } from './pod-json';

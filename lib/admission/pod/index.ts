@@ -1,6 +1,6 @@
 /** The admission plugins of lib/admission/pod, by name (listed by ../registry.ts). */
 import type { PluginFactories } from '../plugin-factory';
-import { storeKey } from '../../api/resource-handler';
+import { storeKey } from '../../registry/store-index';
 import { alwaysPullImagesPlugin } from './always-pull-images';
 import { defaultTolerationSecondsPlugin } from './default-toleration-seconds';
 import { extendedResourceTolerationPlugin } from './extended-resource-toleration';

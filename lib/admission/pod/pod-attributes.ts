@@ -4,7 +4,7 @@
  * else `Unknown`) and apierrors.NewForbidden with the pod's own name (`pods is forbidden: ...`
  * when it has none).
  */
-import { AdmissionAttributes } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { ApiError, errors } from '../../meta/api-errors';
 
 /** A write to a core Pod itself (or to one of `subresources`) that carries an object. */

@@ -5,7 +5,8 @@
  * The configuration (`podNodeSelectorPluginConfig`) may also give, per namespace name, a
  * whitelist the merged selector must stay within. Create only, as Kubernetes.
  */
-import { AdmissionAttributes, AdmissionPlugin } from '../interfaces';
+import { AdmissionPlugin } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { ApiError, errors } from '../../meta/api-errors';
 import { Naming } from '../../naming';
 import { NamespaceLookup } from '../namespace-lifecycle';

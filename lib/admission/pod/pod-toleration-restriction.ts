@@ -6,7 +6,8 @@
  * namespace's whitelist (annotation `scheduler.alpha.<domain>/tolerationsWhitelist`; else the
  * configuration's `whitelist`; an empty one allows everything). Create and update.
  */
-import { AdmissionAttributes, AdmissionPlugin } from '../interfaces';
+import { AdmissionPlugin } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { ApiError, errors } from '../../meta/api-errors';
 import { ApiObject } from '../../scheme/types';
 import { Naming } from '../../naming';

@@ -7,7 +7,8 @@
  * not name an account, secrets or token projections. Updates are only checked for the
  * ephemeral containers they add. Refusals are Kubernetes' (403 with its sentences).
  */
-import { AdmissionAttributes, AdmissionPlugin } from '../interfaces';
+import { AdmissionPlugin } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { ApiError } from '../../meta/api-errors';
 import { ApiObject } from '../../scheme/types';
 import { Naming } from '../../naming';

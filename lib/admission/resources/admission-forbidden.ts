@@ -3,7 +3,7 @@
  * resource and the object (`persistentvolumeclaims "data" is forbidden: <why>`). Before a name
  * is drawn the object's generateName stands in, and `Unknown` when there is neither.
  */
-import { AdmissionAttributes } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { errors } from '../../meta/api-errors';
 
 /** The name admission errors give the object of `attrs`. */

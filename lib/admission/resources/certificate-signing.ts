@@ -7,7 +7,8 @@
  * Acts only on the CertificateSigningRequest kind, which issue 16 serves; until then no request
  * reaches it (it is tested with hand-made attributes).
  */
-import { AdmissionPlugin, userOf } from '../interfaces';
+import { AdmissionPlugin } from '../interfaces';
+import { userOf } from '../../registry/admission-attributes';
 import { errors } from '../../meta/api-errors';
 import { Authorizer } from '../../authz/authorizer';
 import { ApiObject } from '../../scheme/types';

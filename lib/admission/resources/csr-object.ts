@@ -5,7 +5,7 @@
  * kind's validation runs before the validating plugins, but a plugin must not crash on input.
  */
 import forge from 'node-forge';
-import { AdmissionAttributes } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { ApiObject } from '../../scheme/types';
 
 /** The resource the certificate plugins act on. */

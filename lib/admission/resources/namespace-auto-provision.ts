@@ -7,7 +7,7 @@
 import { AdmissionPlugin } from '../interfaces';
 import { ApiError } from '../../meta/api-errors';
 import { NamespaceLookup } from '../namespace-lifecycle';
-import { StoreIndex, storeKey } from '../../api/resource-handler';
+import { StoreIndex, storeKey } from '../../registry/store-index';
 import { admissionForbidden } from './admission-forbidden';
 import { inNamespace } from './namespace-exists';
 

@@ -4,7 +4,8 @@
  * looked up in the watch cache first and, when missing there, read from etcd (a namespace
  * created a moment ago), as Kubernetes asks its informer and then the server.
  */
-import { AdmissionAttributes, AdmissionPlugin } from '../interfaces';
+import { AdmissionPlugin } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { ApiError, errors } from '../../meta/api-errors';
 import { NamespaceLookup } from '../namespace-lifecycle';
 

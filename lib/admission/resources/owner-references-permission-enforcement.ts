@@ -10,7 +10,8 @@
  * pods/status is exempt (its strategy keeps owner references unchanged). Go prints a missing
  * error as `<nil>`, which the messages keep.
  */
-import { AdmissionAttributes, AdmissionPlugin, userOf } from '../interfaces';
+import { AdmissionPlugin } from '../interfaces';
+import { AdmissionAttributes, userOf } from '../../registry/admission-attributes';
 import { errors } from '../../meta/api-errors';
 import { Authorizer } from '../../authz/authorizer';
 import { AuthorizationAttributes } from '../../authz/attributes';

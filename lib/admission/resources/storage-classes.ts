@@ -5,7 +5,7 @@
  * spec.storageClassName.
  */
 import { ApiObject } from '../../scheme/types';
-import { StoreIndex, storeKey } from '../../api/resource-handler';
+import { StoreIndex, storeKey } from '../../registry/store-index';
 import { decodeFromStorage } from '../../storage/storage-codec';
 import { Naming } from '../../naming';
 import { StorageNames, storageNames } from '../../registry/core/storage-annotations';

@@ -5,7 +5,7 @@
  * webhook. Failures are reasons for "received invalid webhook response: ...".
  */
 import { randomUUID } from 'node:crypto';
-import { AdmissionAttributes, userOf } from '../interfaces';
+import { AdmissionAttributes, userOf } from '../../registry/admission-attributes';
 import { ApiObject } from '../../scheme/types';
 import { Naming } from '../../naming';
 import { WebhookInvocation, kindOf } from './webhook-matcher';

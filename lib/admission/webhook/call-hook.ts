@@ -5,7 +5,7 @@
  * (recordWebhookCall) and failurePolicy are the dispatchers' (they differ in what an error means for the phase).
  */
 import { performance } from 'node:perf_hooks';
-import { AdmissionAttributes } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { ApiError } from '../../meta/api-errors';
 import { ApiObject } from '../../scheme/types';
 import { Naming } from '../../naming';

@@ -7,7 +7,8 @@
  * the audit annotations `mutation.webhook.admission.<domain>/round_<r>_index_<i>` (and
  * `patch.webhook...` with the patch).
  */
-import { AdmissionAttributes, AdmissionPlugin } from '../interfaces';
+import { AdmissionPlugin } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { PluginDeps } from '../plugin-factory';
 import { WebhookInvocation, ruleTargetOf, shouldCallHook } from './webhook-matcher';
 import { WebhookCore } from './webhook-core';

@@ -4,7 +4,8 @@
  * failure to arrive is the answer (as Kubernetes: the others are only logged). failurePolicy
  * Ignore lets a failed call pass, recorded as `failed-open.validating.webhook.admission.<domain>/...`.
  */
-import { AdmissionAttributes, AdmissionPlugin } from '../interfaces';
+import { AdmissionPlugin } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { PluginDeps } from '../plugin-factory';
 import { WebhookInvocation, ruleTargetOf, shouldCallHook } from './webhook-matcher';
 import { WebhookCore } from './webhook-core';

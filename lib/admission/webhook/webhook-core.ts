@@ -3,7 +3,7 @@
  * index), the clients with the plugin configuration's credentials, the served versions for
  * matchPolicy Equivalent, and the first cut of a request (exempt kinds, index lookup).
  */
-import { AdmissionAttributes } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { PluginDeps } from '../plugin-factory';
 import { CompiledWebhook } from './compiled-webhook';
 import { CallDeps } from './call-hook';

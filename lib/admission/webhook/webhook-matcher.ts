@@ -4,7 +4,7 @@
  * served version of the same resource; then objectSelector on the object or the old object, and
  * namespaceSelector on the request's namespace (a Namespace's own labels when one is written).
  */
-import { AdmissionAttributes } from '../interfaces';
+import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { ApiError, errors } from '../../meta/api-errors';
 import { matchesLabels } from '../../meta/label-selector';
 import { ApiObject, ResourceDef } from '../../scheme/types';

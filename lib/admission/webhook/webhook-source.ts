@@ -4,7 +4,7 @@
  * kind (a server built without it) there are no webhooks, and the start says so once.
  */
 import { ResourceFeed } from '../../registry/resource-feed';
-import { storeKey } from '../../api/resource-handler';
+import { storeKey } from '../../registry/store-index';
 import { GenericStore } from '../../registry/store';
 import { PluginDeps } from '../plugin-factory';
 import { WebhookIndex } from './webhook-index';

@@ -7,7 +7,7 @@
  * crReadPath() for a versioned read path that wants to apply it itself.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { CrSchemaRuntime } from '../schema/runtime';
+import { CrSchemaRuntime } from '../../scheme/structural/runtime';
 
 /** The read-path pieces of one served custom-resource version. */
 export interface CrReadPath {

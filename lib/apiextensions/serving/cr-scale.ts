@@ -7,7 +7,7 @@
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { ApiObject } from '../../scheme/types';
 import { CrdScale } from '../../registry/apiextensions/crd-view';
-import { goFloat } from '../schema/go-format';
+import { goFloat } from '../../scheme/structural/go-format';
 
 /** The replicas of a Scale whose CR has no value at specReplicasPath (Go's smallest int32). */
 export const UNSET_SPEC_REPLICAS = -2147483648;

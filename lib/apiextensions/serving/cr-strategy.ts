@@ -10,7 +10,7 @@ import { errors } from '../../meta/api-errors';
 import { FieldError, fieldErrors, formatFieldError } from '../../meta/field-errors';
 import { isQualifiedName } from '../../meta/validation';
 import { ApiObject, Strategy, StrategyContext } from '../../scheme/types';
-import { CrSchemaRuntime } from '../schema/runtime';
+import { CrSchemaRuntime } from '../../scheme/structural/runtime';
 import { CrdScale } from '../../registry/apiextensions/crd-view';
 import { CrSelectableFields } from './cr-selectable-fields';
 import { validateScaleSpec, validateScaleStatus } from './cr-scale';

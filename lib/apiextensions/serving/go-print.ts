@@ -4,7 +4,7 @@
  * `json.Marshal` (printer-column cells of maps and lists: sorted keys, HTML characters escaped).
  * Integral numbers are int64 in an unstructured object, the others float64.
  */
-import { goFloat } from '../schema/go-format';
+import { goFloat } from '../../scheme/structural/go-format';
 
 /** A number as Go prints an int64 or a float64 of an unstructured object. */
 export function goNumberText(n: number): string {

@@ -1,5 +1,6 @@
 /** The authentication group's handlers, keyed for the resource dispatcher. */
-import { CustomHandlers, StoreIndex, customKey } from '../../api/resource-handler';
+import { CustomHandlers, customKey } from '../../api/resource-handler';
+import { StoreIndex } from '../../registry/store-index';
 import { Authentication } from '../build';
 import { Naming } from '../../naming';
 import { TokenGenerator } from '../../serviceaccount/token-generator';

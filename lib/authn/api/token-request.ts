@@ -6,7 +6,8 @@
  * or a Secret, whose uid must match when given. 201 with `status.token` and
  * `status.expirationTimestamp`. A dry run validates and issues nothing.
  */
-import { CustomScope, StoreIndex, storeKey } from '../../api/resource-handler';
+import { CustomScope } from '../../api/resource-handler';
+import { StoreIndex, storeKey } from '../../registry/store-index';
 import { readBodyAs, writeOptionsOf } from '../../api/handlers/scope';
 import { writeObject } from '../../api/response-writer';
 import { errors } from '../../meta/api-errors';

@@ -4,7 +4,7 @@
  * handed to the graph as it happens. A kind the server does not serve is simply not followed.
  */
 import { ResourceFeed } from '../../registry/resource-feed';
-import { StoreIndex, storeKey } from '../../api/resource-handler';
+import { StoreIndex, storeKey } from '../../registry/store-index';
 import { GenericStore } from '../../registry/store';
 import { Naming } from '../../naming';
 import { NodeGraph } from './graph';

@@ -2,7 +2,7 @@
  * The Node entry of --authorization-mode: the authorizer over a NodeGraph, the feeds that keep
  * the graph current (started before the first request is decided), and the static node rules.
  */
-import { StoreIndex } from '../../api/resource-handler';
+import { StoreIndex } from '../../registry/store-index';
 import { Naming } from '../../naming';
 import { NamedAuthorizer } from '../mode-chain';
 import { NodeGraph } from './graph';

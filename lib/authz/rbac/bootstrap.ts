@@ -9,7 +9,7 @@
  */
 import { Naming } from '../../naming';
 import { HealthChecks } from '../../api/health';
-import { StoreIndex, storeKey } from '../../api/resource-handler';
+import { StoreIndex, storeKey } from '../../registry/store-index';
 import { GenericStore } from '../../registry/store';
 import { BindingObject, RoleObject } from '../../registry/rbac/types';
 import { autoupdateAnnotation, withBootstrapMetadata } from './bootstrap-policy';

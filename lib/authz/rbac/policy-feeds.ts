@@ -4,7 +4,7 @@
  * at start, so that a chain can be built (and asked) before the stores are served.
  */
 import { ResourceFeed } from '../../registry/resource-feed';
-import { StoreIndex, storeKey } from '../../api/resource-handler';
+import { StoreIndex, storeKey } from '../../registry/store-index';
 import { GenericStore } from '../../registry/store';
 import { PolicyIndex } from './policy-index';
 import { BindingObject, RoleObject } from '../../registry/rbac/types';

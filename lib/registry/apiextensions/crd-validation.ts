@@ -7,7 +7,7 @@ import { Naming } from '../../naming';
 import { ApiObject } from '../../scheme/types';
 import { FieldError, child, fieldErrors, index } from '../../meta/field-errors';
 import { isDns1035Label, isDns1123Subdomain } from '../../meta/validation';
-import { validateCrdSchema } from '../../apiextensions/schema/validate-crd-schema';
+import { validateCrdSchema } from '../../scheme/structural/validate-crd-schema';
 import { CrdSpec, CrdStatus, CrdSubresources, CrdVersion, crdNames, crdSpec, crdStatus, internalView } from './crd-view';
 import { requiredCrdNames, validateCrdNames } from './crd-names-validation';
 import { validateCrdColumn, validateCrdSubresources } from './crd-columns-validation';

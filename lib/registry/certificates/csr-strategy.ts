@@ -8,7 +8,7 @@
 import { ApiObject, StrategyContext } from '../../scheme/types';
 import { UserInfo } from '../../meta/user';
 import { errors } from '../../meta/api-errors';
-import { LOOPBACK_USER } from '../../admission/interfaces';
+import { LOOPBACK_USER } from '../admission-attributes';
 import { CsrCondition, CsrSpec, approvalAdditions, conditionsOf, statusOf, validateCsrUpdate } from './csr-validation';
 
 const nowTime = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');

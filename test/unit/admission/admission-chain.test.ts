@@ -6,7 +6,8 @@
  */
 import { expect } from 'chai';
 import winston from 'winston';
-import { AdmissionAttributes, AdmissionChain, AdmissionPlugin } from '../../../lib/admission/interfaces';
+import { AdmissionChain, AdmissionPlugin } from '../../../lib/admission/interfaces';
+import { AdmissionAttributes } from '../../../lib/registry/admission-attributes';
 import { DEFAULT_ENABLED, ORDERED_PLUGINS, enabledPlugins, unknownPluginError } from '../../../lib/admission/plugin-names';
 import { buildAdmission } from '../../../lib/admission/registry';
 import { PluginConfigs } from '../../../lib/admission/config-file';

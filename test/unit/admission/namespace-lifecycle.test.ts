@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { namespaceLifecycle } from '../../../lib/admission/namespace-lifecycle';
-import { AdmissionAttributes } from '../../../lib/admission/interfaces';
+import { AdmissionAttributes } from '../../../lib/registry/admission-attributes';
 import { ApiObject, ResourceDef } from '../../../lib/scheme/types';
 
 const configMaps = { resource: 'configmaps', group: '', namespaced: true } as ResourceDef;

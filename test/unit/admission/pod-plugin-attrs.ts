@@ -1,5 +1,5 @@
 /** Hand-made AdmissionAttributes for the Pod plugins' unit tests. */
-import { AdmissionAttributes, Operation } from '../../../lib/admission/interfaces';
+import { AdmissionAttributes, Operation } from '../../../lib/registry/admission-attributes';
 import { ApiError } from '../../../lib/meta/api-errors';
 import { ApiObject, ResourceDef } from '../../../lib/scheme/types';
 

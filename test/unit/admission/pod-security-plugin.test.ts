@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { podSecurity } from '../../../lib/admission/pod-security/index';
 import { podCheckLimits } from '../../../lib/admission/pod-security/namespaces';
-import { AdmissionAttributes, Operation } from '../../../lib/admission/interfaces';
+import { AdmissionAttributes, Operation } from '../../../lib/registry/admission-attributes';
 import type { PluginDeps } from '../../../lib/admission/plugin-factory';
 import { flavors } from '../../../lib/naming';
 import { ApiObject, ResourceDef } from '../../../lib/scheme/types';

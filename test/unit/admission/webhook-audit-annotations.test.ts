@@ -10,7 +10,7 @@ import { AdmissionWebhookServer, allow, hookEntry, startAdmissionWebhookServer }
 import { MutatingWebhookPlugin, ValidatingWebhookPlugin } from '../../../lib/admission/webhook/index';
 import { AdmissionMetrics } from '../../../lib/admission/metrics';
 import { PluginDeps } from '../../../lib/admission/plugin-factory';
-import { AdmissionAttributes } from '../../../lib/admission/interfaces';
+import { AdmissionAttributes } from '../../../lib/registry/admission-attributes';
 import { flavors } from '../../../lib/naming';
 import { ResourceDef } from '../../../lib/scheme/types';
 

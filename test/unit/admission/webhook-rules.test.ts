@@ -9,7 +9,7 @@ import { WebhookIndex } from '../../../lib/admission/webhook/webhook-index';
 import { compileConfiguration } from '../../../lib/admission/webhook/compiled-webhook';
 import { equivalentResourcesOf, matchRules } from '../../../lib/admission/webhook/webhook-matcher';
 import { CredentialResolver } from '../../../lib/admission/webhook/webhook-credentials';
-import { AdmissionAttributes } from '../../../lib/admission/interfaces';
+import { AdmissionAttributes } from '../../../lib/registry/admission-attributes';
 import { ResourceDef } from '../../../lib/scheme/types';
 
 const target = (over: Partial<RuleTarget> = {}): RuleTarget => ({

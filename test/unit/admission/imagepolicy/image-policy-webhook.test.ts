@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { imagePolicyWebhook } from '../../../../lib/admission/imagepolicy/image-policy-webhook';
 import { ImagePolicyConfig } from '../../../../lib/admission/imagepolicy/config';
-import { AdmissionAttributes } from '../../../../lib/admission/interfaces';
+import { AdmissionAttributes } from '../../../../lib/registry/admission-attributes';
 import { WebhookPoster } from '../../../../lib/authn/webhook-call';
 import { HttpReply } from '../../../../lib/authn/kubeconfig-client';
 import { ApiObject, ResourceDef } from '../../../../lib/scheme/types';

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import forge from 'node-forge';
-import { AdmissionAttributes, Operation } from '../../../../lib/admission/interfaces';
+import { AdmissionAttributes, Operation } from '../../../../lib/registry/admission-attributes';
 import { certificateApproval } from '../../../../lib/admission/resources/certificate-approval';
 import { certificateSigning } from '../../../../lib/admission/resources/certificate-signing';
 import { certificateSubjectRestriction } from '../../../../lib/admission/resources/certificate-subject-restriction';

@@ -5,12 +5,12 @@
  * meanwhile, with a stand-in namespace store.
  */
 import { expect } from 'chai';
-import { AdmissionAttributes } from '../../../../lib/admission/interfaces';
+import { AdmissionAttributes } from '../../../../lib/registry/admission-attributes';
 import { changesOwnerReferences, newBlockingReferences } from '../../../../lib/admission/resources/owner-references-permission-enforcement';
 import { namespaceAutoProvision } from '../../../../lib/admission/resources/namespace-auto-provision';
 import { ApiError, errors } from '../../../../lib/meta/api-errors';
 import { OwnerReference, ResourceDef } from '../../../../lib/scheme/types';
-import { StoreIndex } from '../../../../lib/api/resource-handler';
+import { StoreIndex } from '../../../../lib/registry/store-index';
 
 const configMaps = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true } as ResourceDef;
 const ref = (uid: string, extra: Partial<OwnerReference> = {}): OwnerReference => ({ apiVersion: 'v1', kind: 'ConfigMap', name: uid, uid, ...extra });

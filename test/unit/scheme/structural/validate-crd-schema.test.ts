@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { formatFieldError } from '../../../../lib/meta/field-errors';
-import { validateCrdSchema } from '../../../../lib/apiextensions/schema/validate-crd-schema';
+import { validateCrdSchema } from '../../../../lib/scheme/structural/validate-crd-schema';
 
 const P = 'spec.versions[0].schema.openAPIV3Schema';
 const check = (yaml: string, statusEnabled = false) => validateCrdSchema(parse(yaml), P, { statusEnabled }).map(formatFieldError);

@@ -5,8 +5,8 @@
  * OpenAPI. Embedded resources (and, with `embeddedMeta`, the root) get apiVersion, kind and
  * ObjectMeta at metadata.
  */
-import { Schema } from '../../scheme/schema';
-import { objectMeta } from '../../scheme/schemas/meta';
+import { Schema } from '../schema';
+import { objectMeta } from '../schemas/meta';
 import { Structural } from './structural';
 
 const SCALARS = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { formatFieldError } from '../../../../lib/meta/field-errors';
-import { toStructural } from '../../../../lib/apiextensions/schema/structural';
-import { prune } from '../../../../lib/apiextensions/schema/prune';
-import { applyDefaults, pruneNonNullableNulls } from '../../../../lib/apiextensions/schema/default';
-import { CrSchemaRuntime } from '../../../../lib/apiextensions/schema/runtime';
-import { toServerSchema } from '../../../../lib/apiextensions/schema/to-server-schema';
-import { fieldPathInSchema } from '../../../../lib/apiextensions/schema/field-path';
+import { toStructural } from '../../../../lib/scheme/structural/structural';
+import { prune } from '../../../../lib/scheme/structural/prune';
+import { applyDefaults, pruneNonNullableNulls } from '../../../../lib/scheme/structural/default';
+import { CrSchemaRuntime } from '../../../../lib/scheme/structural/runtime';
+import { toServerSchema } from '../../../../lib/scheme/structural/to-server-schema';
+import { fieldPathInSchema } from '../../../../lib/scheme/structural/field-path';
 
 const S = (yaml: string) => toStructural(parse(yaml));
 

@@ -5,7 +5,7 @@
  * compiled once, plus embedded resources and set/map list uniqueness), the server Schema.
  */
 import { FieldError } from '../../meta/field-errors';
-import { Schema } from '../../scheme/schema';
+import { Schema } from '../schema';
 import { Structural, isObject } from './structural';
 import { prune } from './prune';
 import { applyDefaults, hasDefaults, pruneNonNullableNulls } from './default';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { formatFieldError } from '../../../../lib/meta/field-errors';
-import { compileCount, compileValidator } from '../../../../lib/apiextensions/schema/compile';
+import { compileCount, compileValidator } from '../../../../lib/scheme/structural/compile';
 
 const run = (schema: unknown, obj: unknown) => compileValidator(schema)(obj).map(formatFieldError);
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, ...extra });
