@@ -27,19 +27,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
-import { CANCEL, ENHANCE_YOUR_CALM, REFUSED_STREAM } from '../../http2/frames';
-import { H2Headers, encodeHeaderBlock } from '../../http2/hpack';
+import { CANCEL } from '../../http2/frames';
 import { H2ConnectOptions, H2Session, H2Stream, H2StreamHandler } from '../../http2/client-session';
 import type { EtcdKv, EtcdKvWatch, QuorumHealth } from './kv';
 import type {
-  CompactResponse, LeaseGrantResponse, RangeRequest, RangeResponse, ResponseHeader, TxnRequest, TxnResponse,
+  CompactResponse, LeaseGrantResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse,
 } from './kv-types';
 import {
   decodeCompactionResponse, decodeLeaseGrantResponse, decodeRangeResponse, decodeTxnResponse,
   encodeCompactionRequest, encodeLeaseGrantRequest, encodeRangeRequest, encodeTxnRequest,
 } from './kv-codec';
-import { grpcCodeOfHttp, isNoLeader, lostReason, percentDecode, sentError } from './grpc-failure';
+import { sentError } from './grpc-failure';
 import { WatchCreateRequest, WatchStreamHandler, openWatch } from './watch-stream';
+import { Call, CallHost, CallKind, Decoder, PATHS, onDeadline, requestBlock } from './unary-call';
+import { PROBE_BODY, PROBE_TIMEOUT_MS, Probe } from './member-probe';
 import { signalReconnected } from '../reconnects';
 
 export interface EtcdClientOptions {
@@ -79,165 +80,6 @@ export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 1_000;
  */
 const STALLED_TXN_MS = 250;
 
-type Decoder = (msg: Buffer) => unknown;
-
-/** The calls and streams this client makes; each has a header block per endpoint (Endpoint.blocks). */
-type CallKind = 'range' | 'txn' | 'compact' | 'leaseGrant' | 'watch' | 'probe';
-
-/** One call in flight: its stream's handler. */
-class Call implements H2StreamHandler {
-  timer: NodeJS.Timeout | undefined = undefined;
-  headers: H2Headers | undefined = undefined;
-  trailers: H2Headers | undefined = undefined;
-  first: Buffer | undefined = undefined;
-  chunks: Buffer[] | undefined = undefined;
-  length = 0;
-  settled = false;
-  /** A Txn: the raft term known on its session when it was sent (see EtcdKvClient.observeTerm); -1 otherwise. */
-  term = -1;
-  sentAt = 0;
-  stream!: H2Stream;
-  resolve!: (v: unknown) => void;
-  reject!: (e: unknown) => void;
-
-  constructor(readonly client: EtcdKvClient, readonly session: H2Session, readonly decode: Decoder) {}
-
-  onHeaders(_stream: H2Stream, headers: H2Headers): void {
-    if (this.headers === undefined) this.headers = headers;
-    else this.trailers = headers;
-  }
-
-  onData(_stream: H2Stream, chunk: Buffer): void {
-    if (this.first === undefined) this.first = chunk;
-    else if (this.chunks === undefined) this.chunks = [this.first, chunk];
-    else this.chunks.push(chunk);
-    this.length += chunk.length;
-  }
-
-  /** The answer is complete (the peer ended the stream), or the stream was reset or its session lost. */
-  onClose(stream: H2Stream): void {
-    if (!this.settled) settle(this, stream);
-  }
-}
-
-function onDeadline(c: Call): void {
-  if (c.settled) return;
-  c.settled = true;
-  c.timer = undefined;
-  if (c.term >= 0) c.client.txnSettled(c);
-  c.client.sawFailure();
-  c.reject(sentError(fromGrpcStatus(GrpcStatus.DEADLINE_EXCEEDED, 'deadline exceeded'), true));
-  c.stream.close(CANCEL);
-  c.client.checkAlive(c.session);
-}
-
-function settle(c: Call, stream: H2Stream): void {
-  c.settled = true;
-  if (c.timer !== undefined) clearTimeout(c.timer);
-  if (c.term >= 0) c.client.txnSettled(c);
-  // A trailers-only answer (every error from etcd) carries grpc-status in its headers.
-  const meta = c.trailers?.['grpc-status'] !== undefined ? c.trailers : c.headers;
-  const status = stream.ended ? meta?.['grpc-status'] : undefined;
-  if (status === undefined) {
-    c.client.sawFailure();
-    c.reject(transportFailure(c, stream));
-    return;
-  }
-  const code = Number(status);
-  if (code !== GrpcStatus.OK) {
-    const message = percentDecode(meta!['grpc-message'] ?? '');
-    // "no leader" (the hasleader check) refuses the call before it runs: not applied.
-    const noLeader = isNoLeader(code, message);
-    if (noLeader) c.client.leaveMember(c.session);
-    if (noLeader || code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.DEADLINE_EXCEEDED) c.client.sawFailure();
-    c.reject(sentError(fromGrpcStatus(code, message), !noLeader));
-    return;
-  }
-  const body = messageOf(c);
-  if (body === undefined) {
-    c.reject(new StorageError('Internal', 'etcd answered without exactly one uncompressed gRPC message'));
-    return;
-  }
-  let value: unknown;
-  try {
-    value = c.decode(body);
-  } catch (err) {
-    c.reject(new StorageError('Internal', `malformed answer from etcd: ${(err as Error).message}`));
-    return;
-  }
-  c.resolve(value);
-  if (c.term >= 0) c.client.sawAnswer();
-  const term = (value as { header: ResponseHeader }).header.raftTerm;
-  if (term !== undefined) c.client.observeTerm(c.session, term);
-}
-
-/**
- * The one gRPC message of an answer, in a Buffer of its own: DATA payloads are views of the
- * socket's reads, and what is decoded from the message (views of it) may be kept in a cache.
- */
-function messageOf(c: Call): Buffer | undefined {
-  const n = c.length;
-  if (n < 5) return undefined;
-  const body = c.chunks === undefined ? c.first! : Buffer.concat(c.chunks, n);
-  if (body[0] !== 0 || body.readUInt32BE(1) !== n - 5) return undefined;
-  if (c.chunks !== undefined) return body.subarray(5);
-  const msg = Buffer.allocUnsafe(n - 5);
-  body.copy(msg, 0, 5, n);
-  return msg;
-}
-
-/** The stream ended without a gRPC status: not a gRPC answer, a reset, or a lost connection. */
-function transportFailure(c: Call, stream: H2Stream): StorageError {
-  // A refused stream was never processed; anything else may have been.
-  return sentError(transportError(c, stream), stream.rstCode !== REFUSED_STREAM);
-}
-
-function transportError(c: Call, stream: H2Stream): StorageError {
-  const httpStatus = c.headers?.[':status'];
-  if (httpStatus !== undefined && Number(httpStatus) !== 200) {
-    return fromGrpcStatus(grpcCodeOfHttp(Number(httpStatus)), `etcd answered HTTP ${httpStatus}`);
-  }
-  if (c.session.destroyed) return fromGrpcStatus(GrpcStatus.UNAVAILABLE, `connection lost: ${lostReason(c.session)}`);
-  const reason = `stream closed (HTTP/2 code ${stream.rstCode})`;
-  switch (stream.rstCode) {
-    case REFUSED_STREAM: return fromGrpcStatus(GrpcStatus.UNAVAILABLE, `etcd refused the stream: ${reason}`);
-    case CANCEL: return fromGrpcStatus(GrpcStatus.CANCELLED, `etcd cancelled the stream: ${reason}`);
-    case ENHANCE_YOUR_CALM: return fromGrpcStatus(GrpcStatus.RESOURCE_EXHAUSTED, `etcd reset the stream: ${reason}`);
-    default: return fromGrpcStatus(GrpcStatus.INTERNAL, `etcd reset the stream: ${reason}`);
-  }
-}
-
-const PATHS: Record<CallKind, string> = {
-  range: '/etcdserverpb.KV/Range',
-  txn: '/etcdserverpb.KV/Txn',
-  compact: '/etcdserverpb.KV/Compact',
-  leaseGrant: '/etcdserverpb.Lease/LeaseGrant',
-  watch: '/etcdserverpb.Watch/Watch',
-  probe: '/etcdserverpb.KV/Range',
-};
-
-/**
- * The header block of a gRPC call to `path` at `url`; without `timeoutMs` (a stream) no
- * grpc-timeout. Every call asks for a leader (`hasleader`, etcd's rpctypes.MetadataRequireLeaderKey):
- * a member cut off from the quorum answers UNAVAILABLE "etcdserver: no leader" at once instead
- * of waiting.
- */
-export function requestBlock(url: URL, path: string, timeoutMs?: number): Buffer {
-  const fields: [string, string][] = [
-    [':method', 'POST'],
-    [':scheme', url.protocol === 'https:' ? 'https' : 'http'],
-    [':path', path],
-    [':authority', url.host],
-    ['content-type', 'application/grpc'],
-    ['te', 'trailers'],
-    ['user-agent', 'orch-apiserver-etcd-kv'],
-    ['hasleader', 'true'],
-  ];
-  // gRPC allows at most 8 digits.
-  if (timeoutMs !== undefined) fields.push(['grpc-timeout', timeoutMs < 1e8 ? `${timeoutMs}m` : `${Math.ceil(timeoutMs / 1000)}S`]);
-  return encodeHeaderBlock(fields);
-}
-
 interface Endpoint {
   url: string;
   connect: H2ConnectOptions;
@@ -248,47 +90,7 @@ interface Endpoint {
 /** A stream's handler until its owner's is in place (nothing arrives before then). */
 const NO_HANDLER: H2StreamHandler = { onHeaders() {}, onData() {}, onClose() {} };
 
-/** The liveness probe (checkAlive); with hasleader, so that it also finds a member that lost its leader. */
-const PROBE_BODY = encodeRangeRequest({ key: Buffer.from([0]), limit: 1, serializable: true, countOnly: true });
-const PROBE_TIMEOUT_MS = 1_000;
-
-/** A probe's stream handler: any answer counts; "no leader" leaves the member; the raft term is noted. */
-class Probe implements H2StreamHandler {
-  body: Buffer | undefined = undefined;
-  ok = false;
-  answered = false;
-
-  constructor(readonly client: EtcdKvClient, readonly session: H2Session, readonly timer: NodeJS.Timeout) {}
-
-  onHeaders(_stream: H2Stream, headers: H2Headers): void {
-    this.answered = true;
-    clearTimeout(this.timer);
-    const status = headers['grpc-status'];
-    if (status === undefined) return;
-    this.ok = Number(status) === GrpcStatus.OK;
-    if (isNoLeader(Number(status), percentDecode(headers['grpc-message'] ?? ''))) this.client.leaveMember(this.session);
-  }
-
-  onData(_stream: H2Stream, chunk: Buffer): void {
-    // One small message (a count): one chunk, or a few. Its header carries the member's raft term.
-    this.body = this.body === undefined ? Buffer.from(chunk) : Buffer.concat([this.body, chunk]);
-  }
-
-  onClose(stream: H2Stream): void {
-    clearTimeout(this.timer);
-    this.client.probeSettled(this.session);
-    if (!stream.ended || !this.ok || this.body === undefined || this.body.length <= 5) return;
-    let term: number | undefined;
-    try {
-      term = decodeRangeResponse(this.body.subarray(5)).header.raftTerm;
-    } catch {
-      return;
-    }
-    if (term !== undefined) this.client.observeTerm(this.session, term);
-  }
-}
-
-export class EtcdKvClient implements EtcdKv {
+export class EtcdKvClient implements EtcdKv, CallHost {
   private readonly endpoints: Endpoint[];
   /** The deadline of a unary call, and of a watch's creation. */
   readonly timeoutMs: number;
