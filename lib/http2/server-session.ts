@@ -46,6 +46,7 @@ import { ClosedAs, ClosedStreams } from './closed-streams';
 import { ConnectionError } from './connection-error';
 import { FrameQueue } from './frame-queue';
 import { HeaderBlockAssembler, type HeaderBlock } from './header-block-assembler';
+import { readPeerSettings } from './peer-settings';
 import type { OutgoingValue, ServerRequest, ServerResponse, StreamOwner } from '../http/messages';
 import { requestHead, trailersValid } from './request-fields';
 import { ResetBudget } from './reset-budget';
@@ -54,8 +55,6 @@ import { H2Stream } from './stream';
 
 const STREAM_CLOSED = 0x5;
 const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
-/** Entries one SETTINGS frame may carry (nghttp2's max_settings): more is a flood, not configuration. */
-const MAX_SETTINGS_ENTRIES = 32;
 
 export interface H2SessionOptions {
   maxConcurrentStreams: number;
@@ -218,27 +217,8 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       if (payload.length) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'SETTINGS ACK with a payload');
       return;
     }
-    if (payload.length % 6) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'SETTINGS length');
-    if (payload.length / 6 > MAX_SETTINGS_ENTRIES) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many settings in one frame');
-    // Values are taken in order (RFC 9113 6.5.3); the stream windows move once, by the last initial
-    // window, after checking that none of the values in between takes a window past 2^31-1.
-    let initialWindow = -1;
-    let largestWindow = -1;
-    for (let pos = 0; pos < payload.length; pos += 6) {
-      const key = payload.readUInt16BE(pos);
-      const value = payload.readUInt32BE(pos + 2);
-      if (key === F.SETTINGS_INITIAL_WINDOW_SIZE) {
-        if (value > F.MAX_WINDOW) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'SETTINGS_INITIAL_WINDOW_SIZE too large');
-        initialWindow = value;
-        largestWindow = Math.max(largestWindow, value);
-      } else if (key === F.SETTINGS_MAX_FRAME_SIZE) {
-        if (value < F.DEFAULT_MAX_FRAME_SIZE || value > 0xffffff) throw new ConnectionError(F.PROTOCOL_ERROR, 'SETTINGS_MAX_FRAME_SIZE out of range');
-        this.sender.maxFrameSize = value;
-      } else if (key === F.SETTINGS_ENABLE_PUSH) {
-        if (value > 1) throw new ConnectionError(F.PROTOCOL_ERROR, 'SETTINGS_ENABLE_PUSH not 0 or 1');
-      }
-      // HEADER_TABLE_SIZE: our encoder never uses the peer's table. The others concern us not.
-    }
+    const { initialWindow, largestWindow, maxFrameSize } = readPeerSettings(payload);
+    if (maxFrameSize >= 0) this.sender.maxFrameSize = maxFrameSize;
     if (initialWindow >= 0) {
       for (const s of this.streams.values()) {
         if (s.sendWindow + largestWindow - this.peerInitialWindow > F.MAX_WINDOW) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'a stream window over 2^31-1');
