@@ -29,6 +29,11 @@ export interface FlagDef<K extends keyof ServerConfig = keyof ServerConfig> {
   readonly help: string;
   /** Returns the reason a parsed value is unacceptable, or undefined. */
   check?(value: ServerConfig[K]): string | undefined;
+  /**
+   * Accepted so that kube-apiserver command lines start, but nothing here acts on it: whenever
+   * it is given, at any value, the start logs a warning naming it. Its help says so.
+   */
+  readonly withoutEffect?: true;
 }
 
 /**
@@ -189,7 +194,7 @@ export function givenTogether(a: string, av: string, b: string, bv: string): Fla
 /** One flag's row; K ties the kind, default and check to the config field's type. */
 export function flag<K extends keyof ServerConfig>(
   name: string, key: K, kind: ValueKind<ServerConfig[K]>, dflt: ServerConfig[K], help: string,
-  extra: Pick<FlagDef<K>, 'shorthand' | 'check'> = {},
+  extra: Pick<FlagDef<K>, 'shorthand' | 'check' | 'withoutEffect'> = {},
 ): FlagDef<K> {
   return { name, key, kind, default: dflt, help, ...extra };
 }

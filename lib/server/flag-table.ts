@@ -24,6 +24,9 @@ const requiredIp = (v: string) => (isIP(v) ? undefined : 'must be an IP address'
 /** Empty passes: the flag is optional. */
 const mustBeIp = (v: string) => (v === '' ? undefined : requiredIp(v));
 
+/** The end of the help of a flag accepted without effect (FlagDef.withoutEffect). */
+const WITHOUT_EFFECT = 'Accepted so that kube-apiserver command lines start; giving it logs a warning.';
+
 /** Every flag, in help order: name, config field, kind, default, help[, extra]. */
 export const FLAGS: readonly FlagDef[] = [
   flag('help', 'help', bool, false, 'Print the flags and exit.', { shorthand: 'h' }),
@@ -65,7 +68,8 @@ export const FLAGS: readonly FlagDef[] = [
   flag('max-mutating-requests-inflight', 'maxMutatingRequestsInflight', int(0, INT_MAX), 200,
     'Concurrent mutating requests; 0 is unlimited.'),
   flag('enable-priority-and-fairness', 'enablePriorityAndFairness', bool, true,
-    'Use API priority and fairness instead of the plain in-flight limits.'),
+    `Without effect here: API priority and fairness is not built, so the plain in-flight limits (--max-requests-inflight, --max-mutating-requests-inflight) always apply. ${WITHOUT_EFFECT}`,
+    { withoutEffect: true }),
   flag('request-timeout', 'requestTimeoutMs', duration, 60_000, 'Time limit of a non-long-running request.'),
   flag('min-request-timeout', 'minRequestTimeout', int(0, INT_MAX), 1800,
     'Seconds; a watch times out after a random time between this and twice this.'),
@@ -76,14 +80,16 @@ export const FLAGS: readonly FlagDef[] = [
   flag('shutdown-watch-termination-grace-period', 'shutdownWatchTerminationGracePeriodMs', duration, 0,
     'At shutdown, how long ended watches may take to reach their clients before their streams are cut (0: the 10s drain timeout).'),
   flag('cors-allowed-origins', 'corsAllowedOrigins', list(), [],
-    'Regular expressions of allowed CORS origins; empty disables CORS.'),
+    `Without effect here: no CORS headers are served, whatever the origin. ${WITHOUT_EFFECT}`, { withoutEffect: true }),
   flag('goaway-chance', 'goawayChance', float(0, 0.02), 0,
     'To prevent HTTP/2 clients from getting stuck on a single apiserver, randomly close a connection (GOAWAY). The client\'s other in-flight requests won\'t be affected, and the client will reconnect, likely landing on a different apiserver after going through the load balancer again. This argument sets the fraction of requests that will be sent a GOAWAY. Min is 0 (off), Max is .02 (1/50 requests); .001 (1/1000) is a recommended starting point.'),
-  flag('profiling', 'profiling', bool, true, 'Serve profiling endpoints under /debug.'),
+  flag('profiling', 'profiling', bool, true,
+    `Without effect here: nothing is served under /debug (kube-apiserver serves pprof there). ${WITHOUT_EFFECT}`, { withoutEffect: true }),
   flag('show-hidden-metrics-for-version', 'showHiddenMetricsForVersion', text, '',
     'The previous minor version (e.g. 1.31) whose hidden metrics /metrics shows again; only the previous minor version is accepted.',
     { check: showHiddenVersionProblem }),
-  flag('v', 'v', int(0, 10), 0, 'Log verbosity (0-10).', { shorthand: 'v' }),
+  flag('v', 'v', int(0, 10), 0, `Log verbosity (0-10): without effect here, see --log-level. ${WITHOUT_EFFECT}`,
+    { shorthand: 'v', withoutEffect: true }),
   flag('log-level', 'logLevel', oneOf(LOG_LEVELS), 'info', 'Lowest log level written.'),
   ...ETCD_CLIENT_FLAGS,
   flag('encryption-provider-config', 'encryptionProviderConfig', text, '',

@@ -89,14 +89,22 @@ function checkCombinations(c: ServerConfig): void {
   if (problem) throw new FlagError(problem.code, problem.message, problem.flag);
 }
 
+/** A parsed command line: the complete config, and which flags it gave. */
+export interface CommandLine {
+  config: ServerConfig;
+  /** The long names (without dashes) of the flags given, whatever their values. */
+  given: ReadonlySet<string>;
+}
+
 /**
  * Parses `argv` (without node and the script) into a complete ServerConfig: every flag not
  * given gets its default. Throws FlagError with a one-line message on an unknown flag, a
  * missing or invalid value, a positional argument, or a broken rule between flags (those
  * rules are skipped when `--help` is given, so help always prints).
  */
-export function parseFlags(argv: string[]): ServerConfig {
+export function parseCommandLine(argv: string[]): CommandLine {
   const given = new Map<string, unknown>();
+  const names = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') {
@@ -119,12 +127,26 @@ export function parseFlags(argv: string[]): ServerConfig {
     else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) raw = argv[++i];
     else throw new FlagError('MissingValue', `flag needs an argument: --${f.name}`, f.name);
     given.set(f.key, parseValue(f, raw, given.get(f.key)));
+    names.add(f.name);
   }
   const config: Record<string, unknown> = {};
   for (const f of FLAGS) config[f.key] = given.has(f.key) ? given.get(f.key) : structuredClone(f.default);
   const result = config as unknown as ServerConfig;
   if (!result.help) checkCombinations(result);
-  return result;
+  return { config: result, given: names };
+}
+
+/** parseCommandLine's config alone: for callers that do not ask which flags were given. */
+export function parseFlags(argv: string[]): ServerConfig {
+  return parseCommandLine(argv).config;
+}
+
+/**
+ * The flags among `given` that are accepted without effect (FlagDef.withoutEffect), as `--name`
+ * in help order: the start warns of them whenever they are given, default value or not.
+ */
+export function flagsWithoutEffect(given: ReadonlySet<string>): string[] {
+  return FLAGS.filter((f) => f.withoutEffect && given.has(f.name)).map((f) => `--${f.name}`);
 }
 
 /** Usage text: one line per flag with its type, meaning and (non-empty) default. */
