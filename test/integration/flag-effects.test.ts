@@ -4,13 +4,27 @@
  *  - --service-account-jwks-uri: the issuer discovery document's jwks_uri is that URL;
  *  - --http2-max-streams-per-connection=5: SETTINGS_MAX_CONCURRENT_STREAMS is 5, and a sixth
  *    stream while five are open is refused (REFUSED_STREAM), the five going on;
+ *  - --etcd-prefix: objects are kept under that prefix in etcd, and none under /registry;
+ *  - --bind-address=127.0.0.2, --advertise-address, --external-hostname: the server listens on
+ *    127.0.0.2 alone, and its generated serving certificate names all three;
+ *  - --cluster-signing-cert-file / --cluster-signing-key-file: the built-in CSR signer signs with
+ *    that CA, not the server's;
  *  - --shutdown-watch-termination-grace-period=1s: at shutdown, a watch whose client takes no
  *    data (a zero HTTP/2 window) is cut after about 1 s, not after the 10 s drain (last: it stops
  *    the server).
+ * And on a server of its own, whose etcd is stopped: --livez-grace-period=1h keeps /livez passing
+ * (its checks are not run) while /healthz fails.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
 import { expect } from 'chai';
-import { startTestServer, TestServer } from '../helpers/server-harness';
+import { eventually, startTestServer, TestServer } from '../helpers/server-harness';
+import { createTestCa, TestCa } from '../helpers/test-ca';
 import { adminTarget, WatchClient } from '../helpers/watch-client';
 import { FRAME, H2_ERROR, RawH2, requestHeaderBlock } from '../helpers/raw-h2';
 
@@ -21,22 +35,50 @@ const WATCH_GRACE_MS = 1_000;
 /** graceful-shutdown's drain timeout, which a grace period of 0 would leave the watch. */
 const DRAIN_TIMEOUT_MS = 10_000;
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
+const ETCD_PREFIX = '/flags-registry';
+const BIND = '127.0.0.2';
+const ADVERTISE = '10.11.12.13';
+const EXTERNAL = 'api.flags.example';
+const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 
-describe('flags in effect: --min-request-timeout, --service-account-jwks-uri, --http2-max-streams-per-connection, --shutdown-watch-termination-grace-period', function () {
+/** The keys etcd holds under `prefix` (etcd's JSON gateway: keys are base64). */
+async function etcdKeys(endpoint: string, prefix: string): Promise<string[]> {
+  const b64 = (x: Buffer) => x.toString('base64');
+  const end = Buffer.from(prefix);
+  end[end.length - 1]++;
+  const res = await fetch(`${endpoint}/v3/kv/range`, {
+    method: 'POST', body: JSON.stringify({ key: b64(Buffer.from(prefix)), range_end: b64(end), keys_only: true }),
+  });
+  const body = await res.json() as { kvs?: Array<{ key: string }> };
+  return (body.kvs ?? []).map((kv) => Buffer.from(kv.key, 'base64').toString());
+}
+
+describe('flags in effect, set away from their defaults on one server', function () {
   this.timeout(60_000);
   let t: TestServer;
   let creds: { ca: string; cert: string; key: string };
   let authority: string;
+  let dir: string;
+  let signingCa: TestCa;
 
   before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'orch-flag-effects-'));
+    signingCa = createTestCa('flags signing CA');
+    writeFileSync(path.join(dir, 'signing.crt'), signingCa.certPem);
+    writeFileSync(path.join(dir, 'signing.key'), signingCa.keyPem);
     t = await startTestServer([
       `--min-request-timeout=${MIN_REQUEST_TIMEOUT_S}`, `--service-account-jwks-uri=${JWKS_URI}`,
       `--http2-max-streams-per-connection=${MAX_STREAMS}`, `--shutdown-watch-termination-grace-period=${WATCH_GRACE_MS}ms`,
+      `--etcd-prefix=${ETCD_PREFIX}`, `--bind-address=${BIND}`, `--advertise-address=${ADVERTISE}`, `--external-hostname=${EXTERNAL}`,
+      `--cluster-signing-cert-file=${path.join(dir, 'signing.crt')}`, `--cluster-signing-key-file=${path.join(dir, 'signing.key')}`,
     ]);
     creds = { ca: t.server.pki.caCertPem, cert: readFileSync(t.server.pki.adminCertFile, 'utf8'), key: readFileSync(t.server.pki.adminKeyFile, 'utf8') };
     authority = new URL(t.server.url).host;
   });
-  after(async () => { await t?.stop(); });
+  after(async () => {
+    await t?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('--min-request-timeout=2: watches without timeoutSeconds end after a random time in [2 s, 4 s)', async () => {
     const watches = [1, 2, 3].map(() => new WatchClient(adminTarget(t.server), `${CONFIGMAPS}?watch=1`));
@@ -87,6 +129,48 @@ describe('flags in effect: --min-request-timeout, --service-account-jwks-uri, --
     }
   });
 
+  it('--etcd-prefix: objects are kept under that prefix in etcd, none under /registry', async () => {
+    expect((await t.post(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'prefixed' } })).status).to.equal(201);
+    expect(await etcdKeys(t.etcdEndpoint, `${ETCD_PREFIX}/configmaps/default/`)).to.include(`${ETCD_PREFIX}/configmaps/default/prefixed`);
+    expect(await etcdKeys(t.etcdEndpoint, '/registry/')).to.deep.equal([]);
+  });
+
+  it('--bind-address, --advertise-address, --external-hostname: listens on 127.0.0.2 alone; the serving certificate names all three', async () => {
+    const { hostname, port } = new URL(t.server.url);
+    expect(hostname).to.equal(BIND);
+    const refused = await new Promise<string>((resolve) => {
+      const sock = net.connect(Number(port), '127.0.0.1', () => { sock.destroy(); resolve('connected'); });
+      sock.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
+    });
+    expect(refused).to.equal('ECONNREFUSED');
+    const san = await new Promise<string>((resolve, reject) => {
+      const sock = tls.connect({ host: BIND, port: Number(port), ca: creds.ca, servername: EXTERNAL }, () => {
+        resolve(sock.getPeerCertificate().subjectaltname ?? '');
+        sock.destroy();
+      });
+      sock.on('error', reject);
+    });
+    expect(san.split(', ')).to.include.members([`IP Address:${BIND}`, `IP Address:${ADVERTISE}`, `DNS:${EXTERNAL}`]);
+  });
+
+  it('--cluster-signing-cert-file / --cluster-signing-key-file: the built-in signer signs with that CA', async () => {
+    execFileSync('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'alice.key'), '-out', path.join(dir, 'alice.csr'),
+      '-subj', '/CN=alice'], { stdio: 'ignore' });
+    const request = readFileSync(path.join(dir, 'alice.csr')).toString('base64');
+    const created = await t.post(CSRS, {
+      apiVersion: 'certificates.orch.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'alice' },
+      spec: { request, signerName: 'orch.io/kube-apiserver-client', usages: ['digital signature', 'key encipherment', 'client auth'] },
+    });
+    expect(created.status, created.text).to.equal(201);
+    const approval = created.body;
+    approval.status = { conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'approved by the test' }] };
+    expect((await t.put(`${CSRS}/alice/approval`, approval)).status).to.equal(200);
+    const signed: string = await eventually(async () => (await t.get(`${CSRS}/alice`)).body.status?.certificate);
+    const cert = new X509Certificate(Buffer.from(signed, 'base64'));
+    expect(cert.checkIssued(new X509Certificate(signingCa.certPem))).to.equal(true);
+    expect(cert.checkIssued(new X509Certificate(t.server.pki.caCertPem))).to.equal(false);
+  });
+
   it('--shutdown-watch-termination-grace-period=1s: at shutdown, a watch that cannot reach its client is cut after 1 s', async () => {
     expect((await t.post(CONFIGMAPS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'grace' } })).status).to.equal(201);
     // A zero stream window: the watch's first event (the ConfigMap's ADDED) and its end wait for a WINDOW_UPDATE never sent.
@@ -108,5 +192,22 @@ describe('flags in effect: --min-request-timeout, --service-account-jwks-uri, --
     } finally {
       c.close();
     }
+  });
+});
+
+describe('flags in effect: --livez-grace-period', function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  before(async () => { t = await startTestServer(['--livez-grace-period=1h']); });
+  after(async () => { await t?.stop(); });
+
+  it('--livez-grace-period=1h: with etcd gone, /livez passes (its checks are not run) while /healthz fails', async () => {
+    await t.etcd.stop();
+    const healthz = await t.get('/healthz?verbose');
+    expect(healthz.status).to.equal(500);
+    expect(healthz.text.split('\n')).to.include('[-]etcd failed: reason withheld');
+    const livez = await t.get('/livez?verbose');
+    expect(livez.status, livez.text).to.equal(200);
+    expect(livez.text.split('\n')).to.include('[+]etcd ok');
   });
 });

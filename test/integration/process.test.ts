@@ -161,6 +161,20 @@ describe('server process', function () {
     });
   });
 
+  describe('--etcd-binary', () => {
+    it('is the etcd run when --etcd-servers is empty: a missing one stops the start, named', async () => {
+      const dir = tempDir();
+      const binary = path.join(dir, 'no-such-etcd');
+      const p = spawnServer([`--data-dir=${dir}`, '--secure-port=0', `--etcd-binary=${binary}`]);
+      try {
+        expect((await p.exited).code).to.equal(1);
+        expect(p.stderr()).to.contain(`cannot run etcd binary ${JSON.stringify(binary)} (ENOENT)`);
+      } finally {
+        await cleanUp(p, dir);
+      }
+    });
+  });
+
   describe('start with an embedded etcd, serve, stop on SIGTERM', () => {
     let dir: string;
     let p: Spawned;
