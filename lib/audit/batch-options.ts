@@ -12,8 +12,8 @@ export type AuditMode = typeof AUDIT_MODES[number];
 export type AuditPlugin = 'log' | 'webhook';
 
 /**
- * The flags read here, by their ServerConfig names: the server's ServerConfig has them all, and
- * naming only these keeps audit from importing server/flags.ts, which calls the check below.
+ * The flags read here, by their ServerConfig names (a ServerConfig has them all): lib/audit/flags.ts
+ * calls the check below with the parsed command line.
  */
 export interface AuditBackendFlags {
   flavor: Flavor;

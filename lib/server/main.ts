@@ -3,7 +3,7 @@
  * flag stops the start with a one-line reason. SIGINT/SIGTERM shut down gracefully.
  */
 import type { ServerConfig } from '../config';
-import { FlagError, helpText, parseFlags } from './flags';
+import { FlagError, flagsWithoutEffect, helpText, parseCommandLine } from './flags';
 import { startServer } from './server';
 import { logger, setLogLevel } from '../logger';
 import { ServerUrlMessage, startWorkers, WorkerReady } from './workers';
@@ -11,9 +11,9 @@ import { isMessage } from '../ipc';
 import { WorkerRole, workerRoleFromEnv } from './worker-role';
 
 async function main(): Promise<void> {
-  let config;
+  let command;
   try {
-    config = parseFlags(process.argv.slice(2));
+    command = parseCommandLine(process.argv.slice(2));
   } catch (err) {
     if (err instanceof FlagError) {
       process.stderr.write(`orch-apiserver: ${err.message}\n`);
@@ -21,18 +21,22 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  const { config } = command;
   if (config.help) {
     process.stdout.write(`${helpText()}\n`);
     return;
   }
+  setLogLevel(config.logLevel);
   const role = workerRoleFromEnv();
   if (role) {
     await runWorker(config, role);
     return;
   }
+  // Once per command line: the workers of --workers, which parse the same one, keep quiet.
+  const withoutEffect = flagsWithoutEffect(command.given);
+  if (withoutEffect.length) logger.warn('these flags are accepted but have no effect here', { flags: withoutEffect });
   let server;
   if (config.workers > 1) {
-    setLogLevel(config.logLevel);
     server = await startWorkers(config, process.argv.slice(2));
   } else {
     server = await startServer(config);

@@ -62,7 +62,6 @@ import { controllerManagerElector } from '../controllers/leader-election';
 import { bootstrapNamespaces } from './bootstrap';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap';
 import { logger, setLogLevel } from '../logger';
-import { pendingFlagsSet } from './pending-flags';
 import { loadProtoRoot } from '../scheme/protobuf';
 import { registerProtobufSerializer } from '../api/negotiation';
 import { protobufSerializer } from '../api/protobuf-serializer';
@@ -145,8 +144,6 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
   setLogLevel(config.logLevel);
   const naming = namingFor(config.flavor);
-  const pending = pendingFlagsSet(config);
-  if (pending.length) logger.warn('these flags are accepted but have no effect yet', { flags: pending });
   const gates = new FeatureGates(config.featureGates);
   // Before anything starts: a bad --runtime-config key stops the start with nothing to clean up.
   const runtime = applyRuntimeConfig(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000) }), config, naming);

@@ -143,6 +143,38 @@ describe('server process', function () {
     }
   });
 
+  describe('flags accepted without effect', () => {
+    it('are named in one warning whenever given, at their default values too', async () => {
+      const dir = tempDir();
+      // A --runtime-config naming no group stops the start right after the warning, before etcd or the PKI.
+      const p = spawnServer([`--data-dir=${dir}`, '--profiling', '--enable-priority-and-fairness=true', '-v', '0',
+        '--cors-allowed-origins=.*', '--runtime-config=nosuch/v1=true']);
+      try {
+        expect((await p.exited).code).to.equal(1);
+        const warnings = p.stderr().split('\n').filter((l) => l.includes('"level":"warn"')).map((l) => JSON.parse(l));
+        expect(warnings.map((w) => [w.message, w.flags])).to.deep.equal([['these flags are accepted but have no effect here',
+          ['--enable-priority-and-fairness', '--cors-allowed-origins', '--profiling', '--v']]]);
+        expect(p.stderr()).to.contain('unknown api groups nosuch/v1');
+      } finally {
+        await cleanUp(p, dir);
+      }
+    });
+  });
+
+  describe('--etcd-binary', () => {
+    it('is the etcd run when --etcd-servers is empty: a missing one stops the start, named', async () => {
+      const dir = tempDir();
+      const binary = path.join(dir, 'no-such-etcd');
+      const p = spawnServer([`--data-dir=${dir}`, '--secure-port=0', `--etcd-binary=${binary}`]);
+      try {
+        expect((await p.exited).code).to.equal(1);
+        expect(p.stderr()).to.contain(`cannot run etcd binary ${JSON.stringify(binary)} (ENOENT)`);
+      } finally {
+        await cleanUp(p, dir);
+      }
+    });
+  });
+
   describe('start with an embedded etcd, serve, stop on SIGTERM', () => {
     let dir: string;
     let p: Spawned;

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
-import { FLAGS, FlagError, helpText, parseDuration, parseFlags } from '../../../lib/server/flags';
+import { FLAGS, FlagError, flagsWithoutEffect, helpText, parseCommandLine, parseDuration, parseFlags } from '../../../lib/server/flags';
 
 /** The FlagError parseFlags throws for `argv`; fails the test when it does not throw one. */
 function flagError(argv: string[]): FlagError {
@@ -362,5 +364,38 @@ describe('helpText', () => {
     expect(text).to.match(/--request-timeout duration +.*\(default 1m0s\)/);
     expect(text).to.match(/--authorization-mode strings +.*\(default RBAC\)/);
     expect(text).to.match(/-v, --v int/);
+  });
+});
+
+describe('parseCommandLine', () => {
+  it('names the flags given, by their long names, whatever their values', () => {
+    const { config, given } = parseCommandLine(['-v', '0', '--profiling=true', '--secure-port=1', '--secure-port=2']);
+    expect([...given].sort()).to.deep.equal(['profiling', 'secure-port', 'v']);
+    expect(config).to.include({ v: 0, profiling: true, securePort: 2 });
+    expect(parseCommandLine([]).given.size).to.equal(0);
+  });
+});
+
+describe('flagsWithoutEffect', () => {
+  const marked = FLAGS.filter((f) => f.withoutEffect).map((f) => f.name);
+
+  it('names every flag accepted without effect that was given, at its default value too, in help order', () => {
+    expect(flagsWithoutEffect(parseCommandLine(['--profiling', '--v=0', '--enable-priority-and-fairness=true']).given))
+      .to.deep.equal(['--enable-priority-and-fairness', '--profiling', '--v']);
+    expect(flagsWithoutEffect(parseCommandLine(['-v', '3', '--cors-allowed-origins=.*']).given)).to.deep.equal(['--cors-allowed-origins', '--v']);
+    expect(flagsWithoutEffect(parseCommandLine(['--secure-port=1', '--max-requests-inflight=10']).given)).to.deep.equal([]);
+  });
+
+  it('are the four kube-apiserver flags not built here, each saying so in its help', () => {
+    expect(marked).to.deep.equal(['enable-priority-and-fairness', 'cors-allowed-origins', 'profiling', 'v']);
+    for (const f of FLAGS.filter((x) => x.withoutEffect)) expect(f.help, f.name).to.match(/without effect here/i);
+    for (const f of FLAGS.filter((x) => !x.withoutEffect)) expect(f.help, f.name).to.not.match(/without effect/i);
+  });
+
+  it('are the list docs/flags.md gives under "Accepted without effect"', () => {
+    const doc = readFileSync(path.resolve(__dirname, '../../../../docs/flags.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Accepted without effect'));
+    const listed = [...section.matchAll(/^- `(--?[a-z-]+)`/gm)].map((m) => m[1].replace(/^-+/, ''));
+    expect([...new Set(listed)].sort()).to.deep.equal([...marked].sort());
   });
 });

@@ -1,0 +1,116 @@
+/**
+ * Every flag the server accepts, in the order --help prints them: the server's own (serving, TLS,
+ * limits, shutdown, logging, the API switches) written here, each area's (etcd and storage,
+ * authentication, authorization, admission, service accounts, the CAs, the controllers, audit)
+ * taken from its folder. A flag is defined in exactly one row; lib/server/flags.ts parses them.
+ */
+import { isIP } from 'node:net';
+import type { Flavor } from '../naming';
+import { HTTP1_SERVERS, HTTP2_SERVERS, LOG_LEVELS } from '../config';
+import { bool, boolMap, duration, flag, float, int, INT_MAX, list, notEmpty, oneOf, text, type FlagDef } from '../flag-definitions';
+import { STORAGE_FLAGS, ETCD_CLIENT_FLAGS } from '../storage/flags';
+import { AUTHENTICATION_FLAGS } from '../authn/flags';
+import { AUTHORIZATION_FLAGS } from '../authz/flags';
+import { ADMISSION_FLAGS } from '../admission/flags';
+import { SERVICE_ACCOUNT_FLAGS } from '../serviceaccount/flags';
+import { CERTIFICATE_FLAGS } from '../certificates/flags';
+import { CONTROLLER_FLAGS } from '../controllers/flags';
+import { AUDIT_FLAGS } from '../audit/flags';
+import { showHiddenVersionProblem } from '../metrics/registry';
+import { featureGatesHelp } from '../scheme/feature-gates';
+import { GO_CIPHER_SUITES, TLS_VERSION_NAMES, cipherSuitesProblem, tlsVersionProblem } from './tls-options';
+
+const requiredIp = (v: string) => (isIP(v) ? undefined : 'must be an IP address');
+/** Empty passes: the flag is optional. */
+const mustBeIp = (v: string) => (v === '' ? undefined : requiredIp(v));
+
+/** The end of the help of a flag accepted without effect (FlagDef.withoutEffect). */
+const WITHOUT_EFFECT = 'Accepted so that kube-apiserver command lines start; giving it logs a warning.';
+
+/** Every flag, in help order: name, config field, kind, default, help[, extra]. */
+export const FLAGS: readonly FlagDef[] = [
+  flag('help', 'help', bool, false, 'Print the flags and exit.', { shorthand: 'h' }),
+  flag('data-dir', 'dataDir', text, './.data',
+    'Directory for the PKI, admin.kubeconfig and the embedded etcd.', { check: notEmpty }),
+  flag('flavor', 'flavor', oneOf<Flavor>(['orch', 'kubernetes']), 'orch',
+    'Vendor names to serve: orch (orch.io groups) or kubernetes (k8s.io groups, for stock tools).'),
+  ...STORAGE_FLAGS,
+  flag('secure-port', 'securePort', int(0, 65535), 6443, 'HTTPS port; 0 picks a free port.'),
+  flag('bind-address', 'bindAddress', text, '127.0.0.1',
+    'IP address to listen on (0.0.0.0 or :: for all interfaces).', { check: requiredIp }),
+  flag('advertise-address', 'advertiseAddress', text, '',
+    'IP address advertised to clients; empty uses --bind-address.', { check: mustBeIp }),
+  flag('external-hostname', 'externalHostname', text, '',
+    'Host name used in generated URLs and the serving certificate.'),
+  flag('tls-cert-file', 'tlsCertFile', text, '',
+    'Serving certificate (PEM); empty generates one under <data-dir>/pki.'),
+  flag('tls-private-key-file', 'tlsPrivateKeyFile', text, '', 'Key of --tls-cert-file (PEM).'),
+  ...AUTHENTICATION_FLAGS,
+  ...AUTHORIZATION_FLAGS,
+  ...ADMISSION_FLAGS,
+  ...SERVICE_ACCOUNT_FLAGS,
+  ...CERTIFICATE_FLAGS,
+  ...CONTROLLER_FLAGS,
+  flag('runtime-config', 'runtimeConfig', boolMap(true), {},
+    'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\n'
+    + 'v1=true|false for the core API group\n'
+    + '<group>/<version>=true|false for a specific API group and version (e.g. storage.orch.io/v1=true)\n'
+    + '<group>/<version>/<resource>=true|false for a single resource\n'
+    + 'api/all=true|false controls all API versions\n'
+    + 'api/ga=true|false controls all API versions of the form v[0-9]+\n'
+    + 'api/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\n'
+    + 'api/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+\n'
+    + 'api/legacy is deprecated, and will be removed in a future version'),
+  flag('feature-gates', 'featureGates', boolMap(false), {}, featureGatesHelp()),
+  ...AUDIT_FLAGS,
+  flag('max-requests-inflight', 'maxRequestsInflight', int(0, INT_MAX), 400,
+    'Concurrent non-mutating requests; 0 is unlimited.'),
+  flag('max-mutating-requests-inflight', 'maxMutatingRequestsInflight', int(0, INT_MAX), 200,
+    'Concurrent mutating requests; 0 is unlimited.'),
+  flag('enable-priority-and-fairness', 'enablePriorityAndFairness', bool, true,
+    `Without effect here: API priority and fairness is not built, so the plain in-flight limits (--max-requests-inflight, --max-mutating-requests-inflight) always apply. ${WITHOUT_EFFECT}`,
+    { withoutEffect: true }),
+  flag('request-timeout', 'requestTimeoutMs', duration, 60_000, 'Time limit of a non-long-running request.'),
+  flag('min-request-timeout', 'minRequestTimeout', int(0, INT_MAX), 1800,
+    'Seconds; a watch times out after a random time between this and twice this.'),
+  flag('livez-grace-period', 'livezGracePeriodMs', duration, 0,
+    'Time after start during which /livez reports healthy regardless.'),
+  flag('shutdown-delay-duration', 'shutdownDelayDurationMs', duration, 0,
+    'Keep serving for this long after SIGTERM while /readyz fails.'),
+  flag('shutdown-watch-termination-grace-period', 'shutdownWatchTerminationGracePeriodMs', duration, 0,
+    'At shutdown, how long ended watches may take to reach their clients before their streams are cut (0: the 10s drain timeout).'),
+  flag('cors-allowed-origins', 'corsAllowedOrigins', list(), [],
+    `Without effect here: no CORS headers are served, whatever the origin. ${WITHOUT_EFFECT}`, { withoutEffect: true }),
+  flag('goaway-chance', 'goawayChance', float(0, 0.02), 0,
+    'To prevent HTTP/2 clients from getting stuck on a single apiserver, randomly close a connection (GOAWAY). The client\'s other in-flight requests won\'t be affected, and the client will reconnect, likely landing on a different apiserver after going through the load balancer again. This argument sets the fraction of requests that will be sent a GOAWAY. Min is 0 (off), Max is .02 (1/50 requests); .001 (1/1000) is a recommended starting point.'),
+  flag('profiling', 'profiling', bool, true,
+    `Without effect here: nothing is served under /debug (kube-apiserver serves pprof there). ${WITHOUT_EFFECT}`, { withoutEffect: true }),
+  flag('show-hidden-metrics-for-version', 'showHiddenMetricsForVersion', text, '',
+    'The previous minor version (e.g. 1.31) whose hidden metrics /metrics shows again; only the previous minor version is accepted.',
+    { check: showHiddenVersionProblem }),
+  flag('v', 'v', int(0, 10), 0, `Log verbosity (0-10): without effect here, see --log-level. ${WITHOUT_EFFECT}`,
+    { shorthand: 'v', withoutEffect: true }),
+  flag('log-level', 'logLevel', oneOf(LOG_LEVELS), 'info', 'Lowest log level written.'),
+  ...ETCD_CLIENT_FLAGS,
+  flag('encryption-provider-config', 'encryptionProviderConfig', text, '',
+    'The file containing configuration for encryption providers to be used for storing secrets in etcd (EncryptionConfiguration, apiserver.config.orch.io/v1).'),
+  flag('encryption-provider-config-automatic-reload', 'encryptionProviderConfigAutomaticReload', bool, false,
+    'Determines if the file set by --encryption-provider-config should be automatically reloaded if the disk contents change.'),
+  flag('encryption-provider-config-reload-interval', 'encryptionProviderConfigReloadIntervalMs', duration, 60_000,
+    'How often the file of --encryption-provider-config is checked for changes with automatic reload.'),
+  flag('max-inflight-exempt-masters', 'maxInflightExemptMasters', bool, true,
+    'Serve members of system:masters past --max-requests-inflight and --max-mutating-requests-inflight, as kube-apiserver does.'),
+  flag('workers', 'workers', int(1, 64), 1,
+    'Server processes, each with its own etcd client and watch caches. Above 1, the first runs the controllers and compaction and takes no connections, and the others share the listening port and the in-flight limits. Not a kube-apiserver flag.'),
+  flag('http2-max-streams-per-connection', 'http2MaxStreamsPerConnection', int(0, INT_MAX), 0,
+    'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means 1000.'),
+  flag('http2-server', 'http2Server', oneOf(HTTP2_SERVERS), 'own',
+    'The HTTP/2 server side: node (node:http2) or own (written here on the etcd client\'s frame and HPACK code, less CPU per request). With node, HTTP/1.1 is node:http2\'s fallback (node:http) whatever --http1-server says. Not a kube-apiserver flag.'),
+  flag('http1-server', 'http1Server', oneOf(HTTP1_SERVERS), 'own',
+    'The HTTP/1.1 server side beside --http2-server=own: node (node:http) or own (lib/http1, less CPU per request). Not a kube-apiserver flag.'),
+  flag('tls-min-version', 'tlsMinVersion', text, '',
+    `Minimum TLS version supported. Possible values: ${TLS_VERSION_NAMES.join(', ')}`, { check: tlsVersionProblem }),
+  flag('tls-cipher-suites', 'tlsCipherSuites', list(), [],
+    'Comma-separated list of cipher suites (Go names) for TLS 1.0-1.2; TLS 1.3 suites are always enabled. If omitted, the default suites are used. '
+    + `Values: ${Object.keys(GO_CIPHER_SUITES).join(', ')}.`, { check: cipherSuitesProblem }),
+];
