@@ -9,6 +9,10 @@ TSC := npx tsc -p tsconfig.json
 # Suite targets name their files themselves; .mocharc.js would add every suite's spec to them, so
 # they skip it and repeat its reporter (ends with "N passed, N failed"), timeout and exit settings.
 MOCHA_SUITE := npx mocha --no-config --reporter dist/test/helpers/summary-reporter.js --timeout 30000 --exit
+# The runner of test, test-unit, test-integration and test-e2e (test/run/main.ts): the parallel
+# group with JOBS files at a time (default 3), then the serial group (test/run/suite-groups.ts).
+JOBS ?=
+RUN_SUITES := node dist/test/run/main.js $(if $(JOBS),--jobs=$(JOBS))
 
 .PHONY: install build run test test-unit test-integration test-e2e test-fuzz bench clean reliability
 
@@ -38,18 +42,19 @@ build: install
 run: build
 	node dist/lib/server/main.js $(ARGS)
 
-## test: every suite, as configured in .mocharc.js.
+## test: every suite of .mocharc.js, most in parallel, the fault, load and attack suites after
+## them one at a time; the last line is "N passed, N failed" over all. `make test JOBS=2`.
 test: build
-	npx mocha
+	$(RUN_SUITES)
 
 test-unit: build
-	$(MOCHA_SUITE) 'dist/test/unit/**/*.test.js'
+	$(RUN_SUITES) 'dist/test/unit/**/*.test.js'
 
 test-integration: build
-	$(MOCHA_SUITE) 'dist/test/integration/**/*.test.js'
+	$(RUN_SUITES) 'dist/test/integration/**/*.test.js'
 
 test-e2e: build
-	$(MOCHA_SUITE) 'dist/test/e2e/**/*.test.js'
+	$(RUN_SUITES) 'dist/test/e2e/**/*.test.js'
 
 ## reliability: the etcd fault scenarios with the issue's long pauses (whole cluster down 30 s,
 ## a member SIGSTOPped 20 s); one JSON line of figures per scenario in test/reliability/results.jsonl.
