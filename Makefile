@@ -16,22 +16,41 @@ RUN_SUITES := node dist/test/run/main.js $(if $(JOBS),--jobs=$(JOBS))
 
 .PHONY: install build run test test-unit test-integration test-e2e test-fuzz bench clean reliability
 
-## install: npm ci when node_modules is missing or older than package-lock.json; etcd if absent.
+## install: npm ci when node_modules is missing or older than package-lock.json (never through a
+## node_modules that is a symbolic link: npm ci would empty the directory it points to); as root, with
+## apt-get, what is missing of etcd (etcd-server) and of the tools some tests use: protoc with
+## google/protobuf/descriptor.proto (protobuf-compiler, libprotobuf-dev; the protobuf byte
+## vectors) and /usr/bin/python3's kubernetes module (python3-kubernetes; the Python client e2e).
+## Without root it says what to install: a missing etcd stops it, a missing test tool does not
+## (the tests that need it fail, naming it).
 install:
-	@if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] \
+	@if [ -L node_modules ]; then \
+	  : "a link to a node_modules shared with another checkout: npm ci would empty that one"; \
+	elif [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] \
 	    || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
 	  echo "npm ci"; npm ci; \
 	fi
-	@if ! command -v etcd >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "etcd not found: installing the etcd-server package"; \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server; \
-	  else \
-	    echo "etcd is not on PATH. Install it as root, e.g.:" >&2; \
-	    echo "  sudo apt-get update && sudo apt-get install -y etcd-server" >&2; \
-	    echo "or put an etcd release binary (https://github.com/etcd-io/etcd/releases) on PATH." >&2; \
-	    exit 1; \
-	  fi; \
+	@need=""; test_need=""; \
+	command -v etcd >/dev/null 2>&1 || need="etcd-server"; \
+	protoc -Iproto --descriptor_set_out=/dev/null proto/*.proto >/dev/null 2>&1 \
+	  || test_need="protobuf-compiler libprotobuf-dev"; \
+	/usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1 || test_need="$$test_need python3-kubernetes"; \
+	pkgs=$$(echo $$need $$test_need); \
+	if [ -z "$$pkgs" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "apt-get install $$pkgs"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get install -y -q $$pkgs || { apt-get update -q && apt-get install -y -q $$pkgs; }; \
+	  exit 0; \
+	fi; \
+	if [ -n "$$test_need" ]; then \
+	  echo "Some tests need what is not installed; as root: sudo apt-get install -y $$(echo $$test_need)" >&2; \
+	fi; \
+	if [ -n "$$need" ]; then \
+	  echo "etcd is not on PATH. Install it as root, e.g.:" >&2; \
+	  echo "  sudo apt-get update && sudo apt-get install -y etcd-server" >&2; \
+	  echo "or put an etcd release binary (https://github.com/etcd-io/etcd/releases) on PATH." >&2; \
+	  exit 1; \
 	fi
 
 ## build: compile TypeScript into dist/.
