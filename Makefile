@@ -9,25 +9,48 @@ TSC := npx tsc -p tsconfig.json
 # Suite targets name their files themselves; .mocharc.js would add every suite's spec to them, so
 # they skip it and repeat its reporter (ends with "N passed, N failed"), timeout and exit settings.
 MOCHA_SUITE := npx mocha --no-config --reporter dist/test/helpers/summary-reporter.js --timeout 30000 --exit
+# The runner of test, test-unit, test-integration and test-e2e (test/run/main.ts): the parallel
+# group with JOBS files at a time (default 3), then the serial group (test/run/suite-groups.ts).
+JOBS ?=
+RUN_SUITES := node dist/test/run/main.js $(if $(JOBS),--jobs=$(JOBS))
 
 .PHONY: install build run test test-unit test-integration test-e2e test-fuzz bench clean reliability
 
-## install: npm ci when node_modules is missing or older than package-lock.json; etcd if absent.
+## install: npm ci when node_modules is missing or older than package-lock.json (never through a
+## node_modules that is a symbolic link: npm ci would empty the directory it points to); as root, with
+## apt-get, what is missing of etcd (etcd-server) and of the tools some tests use: protoc with
+## google/protobuf/descriptor.proto (protobuf-compiler, libprotobuf-dev; the protobuf byte
+## vectors) and /usr/bin/python3's kubernetes module (python3-kubernetes; the Python client e2e).
+## Without root it says what to install: a missing etcd stops it, a missing test tool does not
+## (the tests that need it fail, naming it).
 install:
-	@if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] \
+	@if [ -L node_modules ]; then \
+	  : "a link to a node_modules shared with another checkout: npm ci would empty that one"; \
+	elif [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] \
 	    || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
 	  echo "npm ci"; npm ci; \
 	fi
-	@if ! command -v etcd >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "etcd not found: installing the etcd-server package"; \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server; \
-	  else \
-	    echo "etcd is not on PATH. Install it as root, e.g.:" >&2; \
-	    echo "  sudo apt-get update && sudo apt-get install -y etcd-server" >&2; \
-	    echo "or put an etcd release binary (https://github.com/etcd-io/etcd/releases) on PATH." >&2; \
-	    exit 1; \
-	  fi; \
+	@need=""; test_need=""; \
+	command -v etcd >/dev/null 2>&1 || need="etcd-server"; \
+	protoc -Iproto --descriptor_set_out=/dev/null proto/*.proto >/dev/null 2>&1 \
+	  || test_need="protobuf-compiler libprotobuf-dev"; \
+	/usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1 || test_need="$$test_need python3-kubernetes"; \
+	pkgs=$$(echo $$need $$test_need); \
+	if [ -z "$$pkgs" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+	  echo "apt-get install $$pkgs"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get install -y -q $$pkgs || { apt-get update -q && apt-get install -y -q $$pkgs; }; \
+	  exit 0; \
+	fi; \
+	if [ -n "$$test_need" ]; then \
+	  echo "Some tests need what is not installed; as root: sudo apt-get install -y $$(echo $$test_need)" >&2; \
+	fi; \
+	if [ -n "$$need" ]; then \
+	  echo "etcd is not on PATH. Install it as root, e.g.:" >&2; \
+	  echo "  sudo apt-get update && sudo apt-get install -y etcd-server" >&2; \
+	  echo "or put an etcd release binary (https://github.com/etcd-io/etcd/releases) on PATH." >&2; \
+	  exit 1; \
 	fi
 
 ## build: compile TypeScript into dist/.
@@ -38,18 +61,19 @@ build: install
 run: build
 	node dist/lib/server/main.js $(ARGS)
 
-## test: every suite, as configured in .mocharc.js.
+## test: every suite of .mocharc.js, most in parallel, the fault, load and attack suites after
+## them one at a time; the last line is "N passed, N failed" over all. `make test JOBS=2`.
 test: build
-	npx mocha
+	$(RUN_SUITES)
 
 test-unit: build
-	$(MOCHA_SUITE) 'dist/test/unit/**/*.test.js'
+	$(RUN_SUITES) 'dist/test/unit/**/*.test.js'
 
 test-integration: build
-	$(MOCHA_SUITE) 'dist/test/integration/**/*.test.js'
+	$(RUN_SUITES) 'dist/test/integration/**/*.test.js'
 
 test-e2e: build
-	$(MOCHA_SUITE) 'dist/test/e2e/**/*.test.js'
+	$(RUN_SUITES) 'dist/test/e2e/**/*.test.js'
 
 ## reliability: the etcd fault scenarios with the issue's long pauses (whole cluster down 30 s,
 ## a member SIGSTOPped 20 s); one JSON line of figures per scenario in test/reliability/results.jsonl.

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { useKubectlServer } from '../helpers/e2e-server';
-import { ensurePythonKubernetes, PYTHON, run } from '../helpers/python-kubernetes';
+import { requirePythonKubernetes, PYTHON, run } from '../helpers/python-kubernetes';
 
 const SCRIPT = path.resolve(__dirname, '../../../test/e2e/python/token_client.py');
 
@@ -34,10 +34,7 @@ const UNAUTHORIZED_STATUS = {
 
 describe('python3-kubernetes with bearer tokens against the server process', function () {
   this.timeout(60_000);
-  before(async function () {
-    this.timeout(400_000); // a first apt-get install may take minutes
-    await ensurePythonKubernetes();
-  });
+  before(requirePythonKubernetes);
   const e2e = useKubectlServer('python-auth', ['--flavor=kubernetes']);
   const { ok } = e2e;
 

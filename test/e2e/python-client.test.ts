@@ -16,7 +16,7 @@ import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 import { Kubectl, kubectlFor, KubectlResult } from '../helpers/kubectl';
 import { expectKubectlOk } from '../helpers/e2e-server';
 import { LineProcess, spawnLines } from '../helpers/line-process';
-import { ensurePythonKubernetes, PYTHON } from '../helpers/python-kubernetes';
+import { requirePythonKubernetes, PYTHON } from '../helpers/python-kubernetes';
 
 const SCRIPT = path.resolve(__dirname, '../../../test/e2e/python/watch_client.py');
 
@@ -47,8 +47,7 @@ describe('python3-kubernetes watch against the server process', function () {
   }
 
   before(async function () {
-    this.timeout(400_000); // a first apt-get install may take minutes
-    await ensurePythonKubernetes();
+    await requirePythonKubernetes();
     dir = mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-python-'));
     etcd = await startTestEtcd();
     await startServer();

@@ -12,6 +12,8 @@ export interface TestEtcd {
   endpoint: string;
   /** The etcd process (for CPU accounting in benchmarks). */
   pid?: number;
+  /** Its data dir, a fresh temp dir removed by stop() (absent for an etcd reached through a relay). */
+  dataDir?: string;
   /** Stops etcd and deletes its data dir. */
   stop(): Promise<void>;
 }
@@ -31,6 +33,7 @@ export async function startTestEtcd(): Promise<TestEtcd> {
     return {
       endpoint: etcd.clientUrl,
       pid: etcd.process.pid,
+      dataDir,
       async stop() {
         await etcd.stop();
         await fsp.rm(dataDir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { promises as fsp } from 'fs';
+import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Etcd3 } from 'etcd3';
@@ -144,10 +145,12 @@ describe('startEmbeddedEtcd', () => {
 
 describe('startTestEtcd', () => {
   it('starts a usable etcd and removes its data on stop', async () => {
-    const before = new Set((await fsp.readdir(os.tmpdir())).filter((n) => n.startsWith('orch-test-etcd-')));
     const etcd = await startTestEtcd();
-    const created = (await fsp.readdir(os.tmpdir())).filter((n) => n.startsWith('orch-test-etcd-') && !before.has(n));
-    expect(created).to.have.length(1);
+    // Its own temp dir (other suites running in parallel make theirs too: counting them would race).
+    const dataDir = etcd.dataDir!;
+    expect(path.dirname(dataDir)).to.equal(os.tmpdir());
+    expect(path.basename(dataDir)).to.match(/^orch-test-etcd-/);
+    expect(fs.existsSync(dataDir)).to.equal(true);
     const client = new Etcd3({ hosts: etcd.endpoint });
     try {
       await client.put('k').value('v');
@@ -156,6 +159,6 @@ describe('startTestEtcd', () => {
       client.close();
       await etcd.stop();
     }
-    expect((await fsp.readdir(os.tmpdir())).includes(created[0])).to.equal(false);
+    expect(fs.existsSync(dataDir)).to.equal(false);
   });
 });

@@ -7,7 +7,7 @@
  *   shows them (Go value fields written always, nil pointers not, empty structs absent).
  */
 import { expect } from 'chai';
-import { ensureProtoc, protocEncode } from '../../helpers/protoc';
+import { requireProtoc, protocEncode } from '../../helpers/protoc';
 import { PROTOBUF_PREFIX, decodeProtobuf, encodeProtobuf, hasProtobuf } from '../../../lib/scheme/protobuf';
 import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/message-codec';
 import { ApiObject } from '../../../lib/scheme/types';
@@ -127,7 +127,7 @@ describe('protobuf for authentication/v1 (TokenRequest, TokenReview, SelfSubject
 
   describe('byte equality with protoc --encode', function () {
     this.timeout(300_000);
-    before(ensureProtoc);
+    before(requireProtoc);
 
     it('TokenRequest as kubectl create token --duration sends it (unset status and boundObjectRef)', () => {
       const vector = protocEncode(`${PKG}.TokenRequest`, `

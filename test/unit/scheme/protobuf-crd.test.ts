@@ -6,7 +6,7 @@
  * for Kubernetes' field numbers with Go's zero values written.
  */
 import { expect } from 'chai';
-import { ensureProtoc, protocEncode } from '../../helpers/protoc';
+import { requireProtoc, protocEncode } from '../../helpers/protoc';
 import { decodeProtobuf, encodeProtobuf, hasProtobuf } from '../../../lib/scheme/protobuf';
 import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/message-codec';
 
@@ -90,7 +90,7 @@ describe('protobuf for CustomResourceDefinition', () => {
   });
 
   describe('byte equality with protoc --encode', () => {
-    before(ensureProtoc);
+    before(requireProtoc);
     const zeros = (fields: string) => `id: "" schema: "" description: "" ${fields} format: "" title: "" exclusiveMaximum: false exclusiveMinimum: false pattern: "" uniqueItems: false nullable: false xKubernetesEmbeddedResource: false xKubernetesIntOrString: false`;
 
     it('JSONSchemaProps with Go value fields written, a map of properties and a list type', () => {

@@ -9,7 +9,7 @@
  * - byte equality with protoc --encode vectors for a PersistentVolumeClaim and a StorageClass.
  */
 import { expect } from 'chai';
-import { ensureProtoc, protocEncode } from '../../helpers/protoc';
+import { requireProtoc, protocEncode } from '../../helpers/protoc';
 import { decodeProtobuf, encodeProtobuf, hasProtobuf } from '../../../lib/scheme/protobuf';
 import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/message-codec';
 import { Schema } from '../../../lib/scheme/schema';
@@ -211,7 +211,7 @@ describe('protobuf for Pod, PersistentVolumeClaim, PersistentVolume and storage/
 
   describe('byte equality with protoc --encode', function () {
     this.timeout(300_000);
-    before(ensureProtoc);
+    before(requireProtoc);
 
     it('PersistentVolumeClaim (Go value fields written, nil pointers not)', () => {
       const pvc = {

@@ -5,7 +5,7 @@
  * out by hand as Go's marshalling writes it (every Go value field, zero values included).
  */
 import { expect } from 'chai';
-import { ensureProtoc, protocEncode } from '../../helpers/protoc';
+import { requireProtoc, protocEncode } from '../../helpers/protoc';
 import { parse as parseProto } from 'protobufjs';
 import { ApiError } from '../../../lib/meta/api-errors';
 import {
@@ -238,7 +238,7 @@ describe('protobuf codec (lib/scheme/protobuf)', () => {
 
   describe('byte equality with protoc --encode (Kubernetes field numbers, Go zero values)', function () {
     this.timeout(300_000);
-    before(ensureProtoc);
+    before(requireProtoc);
 
     it('ConfigMap', () => {
       const vector = protocEncode('k8s.io.api.core.v1.ConfigMap', `
