@@ -9,7 +9,8 @@ import { decodeProblem } from '../../scheme/decode-check';
 import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';
 import { Naming } from '../../naming';
-import { LeaseSpec, canonicalMicroTime, leaseTimesProblem, validateLeaseSpec } from './lease-validation';
+import { canonicalMicroTime } from '../../meta/micro-time';
+import { LeaseSpec, leaseTimesProblem, validateLeaseSpec } from './lease-validation';
 
 /** kubectl's NAME HOLDER AGE (printLease): an unset holder prints empty. */
 const leaseTable: TableColumns = {

@@ -15,7 +15,7 @@ import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { isDns1123Subdomain, isQualifiedName } from '../../meta/validation';
 import { TableColumns, column } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';
-import { canonicalMicroTime, microTimesProblem } from '../coordination/lease-validation';
+import { canonicalMicroTime, microTimesProblem } from '../../meta/micro-time';
 
 /** Kubernetes' limits on the newer form's fields (pkg/apis/core/validation/events.go). */
 const REPORTING_INSTANCE_LIMIT = 128;
