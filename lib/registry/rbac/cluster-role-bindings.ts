@@ -11,7 +11,7 @@ import { Naming } from '../../naming';
 import { BindingObject } from './types';
 import { BindingRules, defaultBinding, validateBinding, validateBindingUpdate } from './binding-validation';
 import { bindingTable } from './tables';
-import { RBAC_VERBS } from './roles';
+import { RBAC_VERBS } from './verbs';
 
 const ROLE_REF = 'roleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.';
 

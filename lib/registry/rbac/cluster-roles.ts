@@ -11,7 +11,7 @@ import { Naming } from '../../naming';
 import { RoleObject } from './types';
 import { validateRules } from './rule-validation';
 import { hasInvalidLabelValues, validateAggregationRule } from './aggregation-rule';
-import { RBAC_VERBS } from './roles';
+import { RBAC_VERBS } from './verbs';
 
 function validate(role: RoleObject, allowInvalidLabelValues: boolean) {
   return [...validateRules(role.rules, false), ...validateAggregationRule(role.aggregationRule, allowInvalidLabelValues)];

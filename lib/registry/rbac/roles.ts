@@ -9,9 +9,7 @@ import { decodeProblem } from '../../scheme/decode-check';
 import { Naming } from '../../naming';
 import { RoleObject } from './types';
 import { validateRules } from './rule-validation';
-
-/** The verbs every RBAC kind serves. */
-export const RBAC_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+import { RBAC_VERBS } from './verbs';
 
 /** The Role kind of the flavor's RBAC group. */
 export function roleResource(naming: Naming): ResourceDef {
