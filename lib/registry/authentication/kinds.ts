@@ -5,7 +5,9 @@
  */
 import { ResourceDef } from '../../scheme/types';
 import { Naming } from '../../naming';
-import { selfSubjectReviewSchema, tokenRequestSchema, tokenReviewSchema } from '../../scheme/schemas/authentication';
+import { selfSubjectReviewSchema } from '../../scheme/schemas/self-subject-review';
+import { tokenRequestSchema } from '../../scheme/schemas/token-request';
+import { tokenReviewSchema } from '../../scheme/schemas/token-review';
 import { Schema } from '../../scheme/schema';
 
 function reviewKind(naming: Naming, kind: string, resource: string, schema: Schema): ResourceDef {

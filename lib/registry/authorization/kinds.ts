@@ -7,9 +7,10 @@ import { ResourceDef } from '../../scheme/types';
 import { Naming } from '../../naming';
 import { Schema } from '../../scheme/schema';
 import { decodeProblem } from '../../scheme/decode-check';
-import {
-  localSubjectAccessReviewSchema, selfSubjectAccessReviewSchema, selfSubjectRulesReviewSchema, subjectAccessReviewSchema,
-} from '../../scheme/schemas/authorization';
+import { localSubjectAccessReviewSchema } from '../../scheme/schemas/local-subject-access-review';
+import { selfSubjectAccessReviewSchema } from '../../scheme/schemas/self-subject-access-review';
+import { selfSubjectRulesReviewSchema } from '../../scheme/schemas/self-subject-rules-review';
+import { subjectAccessReviewSchema } from '../../scheme/schemas/subject-access-review';
 
 function reviewKind(naming: Naming, kind: string, resource: string, schema: Schema, namespaced = false): ResourceDef {
   return {

@@ -1,6 +1,6 @@
 /** ConfigMap (core/v1, namespaced): string data, binary data, immutable. */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { configMapSchema } from '../../scheme/schemas/core';
+import { configMapSchema } from '../../scheme/schemas/configmap';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';

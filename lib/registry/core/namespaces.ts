@@ -4,7 +4,7 @@
  * through `/finalize`, and then the namespace goes. `status` changes only through `/status`.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { namespaceSchema } from '../../scheme/schemas/core';
+import { namespaceSchema } from '../../scheme/schemas/namespace';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { isQualifiedName } from '../../meta/validation';
 import { Naming } from '../../naming';

@@ -12,7 +12,7 @@
  * the AdmissionChain (lib/admission/interfaces.ts); this strategy only has the API rules.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { persistentVolumeClaimSchema } from '../../scheme/schemas/core-storage';
+import { persistentVolumeClaimSchema } from '../../scheme/schemas/persistent-volume-claim';
 import { decodeProblem } from '../../scheme/decode-check';
 import { FeatureGates } from '../../scheme/feature-gates';
 import { FieldError, fieldErrors, index } from '../../meta/field-errors';

@@ -9,7 +9,7 @@
  * (lib/admission/interfaces.ts), not by this strategy.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { persistentVolumeSchema } from '../../scheme/schemas/core-storage';
+import { persistentVolumeSchema } from '../../scheme/schemas/persistent-volume';
 import { decodeProblem } from '../../scheme/decode-check';
 import { FeatureGates } from '../../scheme/feature-gates';
 import { FieldError, fieldErrors } from '../../meta/field-errors';

@@ -4,7 +4,7 @@
  * (secret-types.ts), immutable data, 1 MiB of values at most.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { secretSchema } from '../../scheme/schemas/core';
+import { secretSchema } from '../../scheme/schemas/secret';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';

@@ -5,7 +5,7 @@
  * is validated. DELETE answers the deleted object. Tokens: the `token` subresource (TokenRequest).
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { serviceAccountSchema } from '../../scheme/schemas/core';
+import { serviceAccountSchema } from '../../scheme/schemas/service-account';
 import { decodeProblem } from '../../scheme/decode-check';
 import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';

@@ -5,7 +5,7 @@
  * answers a Status; kubectl's ROLE and wide USERS/GROUPS/SERVICEACCOUNTS columns.
  */
 import { ResourceDef } from '../../scheme/types';
-import { clusterRoleBindingSchema } from '../../scheme/schemas/rbac';
+import { clusterRoleBindingSchema } from '../../scheme/schemas/cluster-role-binding';
 import { decodeProblem } from '../../scheme/decode-check';
 import { Naming } from '../../naming';
 import { BindingObject } from './types';

@@ -5,7 +5,7 @@
  * segments. PUT may create; DELETE answers a Status; the default table.
  */
 import { ResourceDef } from '../../scheme/types';
-import { clusterRoleSchema } from '../../scheme/schemas/rbac';
+import { clusterRoleSchema } from '../../scheme/schemas/cluster-role';
 import { decodeProblem } from '../../scheme/decode-check';
 import { Naming } from '../../naming';
 import { RoleObject } from './types';

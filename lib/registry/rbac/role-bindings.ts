@@ -5,7 +5,7 @@
  * create; DELETE answers a Status; kubectl's ROLE and wide USERS/GROUPS/SERVICEACCOUNTS columns.
  */
 import { ResourceDef } from '../../scheme/types';
-import { roleBindingSchema } from '../../scheme/schemas/rbac';
+import { roleBindingSchema } from '../../scheme/schemas/role-binding';
 import { decodeProblem } from '../../scheme/decode-check';
 import { Naming } from '../../naming';
 import { BindingObject } from './types';

@@ -4,7 +4,7 @@
  * non-resource URLs). PUT may create; DELETE answers a Status; the default table.
  */
 import { ResourceDef } from '../../scheme/types';
-import { roleSchema } from '../../scheme/schemas/rbac';
+import { roleSchema } from '../../scheme/schemas/role';
 import { decodeProblem } from '../../scheme/decode-check';
 import { Naming } from '../../naming';
 import { RoleObject } from './types';

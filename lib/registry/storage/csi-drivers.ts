@@ -6,7 +6,7 @@
  * metadata.generation. tokenRequests audiences are unique (so at most one is empty).
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { csiDriverSchema } from '../../scheme/schemas/storage';
+import { csiDriverSchema } from '../../scheme/schemas/csi-driver';
 import { decodeProblem } from '../../scheme/decode-check';
 import { FieldError, fieldErrors, index } from '../../meta/field-errors';
 import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';

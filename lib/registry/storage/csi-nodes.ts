@@ -5,7 +5,7 @@
  * may be removed and added again). DELETE answers the object.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { csiNodeSchema } from '../../scheme/schemas/storage';
+import { csiNodeSchema } from '../../scheme/schemas/csi-node';
 import { decodeProblem } from '../../scheme/decode-check';
 import { FieldError, child, fieldErrors, index } from '../../meta/field-errors';
 import { isQualifiedName } from '../../meta/validation';

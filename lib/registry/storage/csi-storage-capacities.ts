@@ -5,7 +5,7 @@
  * answers a Status, as the spec says.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { csiStorageCapacitySchema } from '../../scheme/schemas/storage';
+import { csiStorageCapacitySchema } from '../../scheme/schemas/csi-storage-capacity';
 import { decodeProblem } from '../../scheme/decode-check';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { isDns1123Subdomain } from '../../meta/validation';

@@ -8,7 +8,7 @@
  * read by the DefaultStorageClass admission plugin on the AdmissionChain, not here.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { storageClassSchema } from '../../scheme/schemas/storage';
+import { storageClassSchema } from '../../scheme/schemas/storage-class';
 import { decodeProblem } from '../../scheme/decode-check';
 import { FieldError, child, fieldErrors, index } from '../../meta/field-errors';
 import { isQualifiedName } from '../../meta/validation';

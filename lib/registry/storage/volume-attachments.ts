@@ -5,7 +5,7 @@
  * changes only through `/status`. DELETE answers the object.
  */
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { volumeAttachmentSchema } from '../../scheme/schemas/storage';
+import { volumeAttachmentSchema } from '../../scheme/schemas/volume-attachment';
 import { decodeProblem } from '../../scheme/decode-check';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { isDns1123Subdomain } from '../../meta/validation';

@@ -5,7 +5,7 @@
  */
 import { Schema, int32, object, str, time } from '../schema';
 import { kindSchema } from './meta';
-import { objectReference } from './persistent-sources';
+import { objectReference } from './object-reference';
 
 /** metav1.MicroTime: RFC 3339 with microseconds. */
 const microTime = (description: string): Schema => ({ type: 'string', format: 'date-time', description });

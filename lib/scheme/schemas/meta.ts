@@ -1,4 +1,4 @@
-/** Schemas shared by every kind: ObjectMeta and its parts, with their Kubernetes list/map markers. */
+/** Schemas shared by every kind: ObjectMeta and its parts, and metav1's LabelSelector, with their Kubernetes list/map markers. */
 import { Schema, atomicList, bool, int64, mapList, object, setList, str, stringMap, time } from '../schema';
 
 export const ownerReference: Schema = object({
@@ -36,6 +36,16 @@ export const objectMeta: Schema = object({
   finalizers: { ...setList(str()), 'x-kubernetes-patch-strategy': 'merge', description: 'Keys that must be removed before the object is deleted from the store.' },
   managedFields: atomicList(managedFieldsEntry, 'Which managers own which fields.'),
 });
+
+/** metav1.LabelSelector (atomic). */
+export const labelSelector: Schema = object({
+  matchLabels: stringMap('{key,value} pairs, each equivalent to an In requirement with one value.'),
+  matchExpressions: atomicList(object({
+    key: str('the label key that the selector applies to.'),
+    operator: str('In, NotIn, Exists or DoesNotExist.'),
+    values: atomicList(str()),
+  }, { required: ['key', 'operator'] }), 'a list of label selector requirements, ANDed.'),
+}, { 'x-kubernetes-map-type': 'atomic' });
 
 export const listMeta: Schema = object({
   resourceVersion: str(),

@@ -4,6 +4,7 @@
  * markers follow Kubernetes (secret references are atomic).
  */
 import { Schema, atomicList, bool, int32, object, str, stringMap } from '../schema';
+import { objectReference } from './object-reference';
 
 const atomic = { 'x-kubernetes-map-type': 'atomic' } as const;
 
@@ -11,17 +12,6 @@ const atomic = { 'x-kubernetes-map-type': 'atomic' } as const;
 export const secretReference: Schema = object({
   name: str('name is unique within a namespace to reference a secret resource.'),
   namespace: str('namespace defines the space within which the secret name must be unique.'),
-}, atomic);
-
-/** ObjectReference (atomic), as storageos.secretRef uses it. */
-export const objectReference: Schema = object({
-  kind: str('Kind of the referent.'),
-  namespace: str('Namespace of the referent.'),
-  name: str('Name of the referent.'),
-  uid: str('UID of the referent.'),
-  apiVersion: str('API version of the referent.'),
-  resourceVersion: str('Specific resourceVersion to which this reference is made, if any.'),
-  fieldPath: str('If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement.'),
 }, atomic);
 
 const fsType = str('fsType is the filesystem type to mount; "ext4" is implicitly inferred if unspecified.');

@@ -2,7 +2,8 @@
  * Schemas of where a pod may run: node, pod and anti-pod affinity, tolerations and topology
  * spread constraints (core/v1), with Kubernetes' required fields and list markers.
  */
-import { labelSelector, nodeSelector, nodeSelectorTerm } from './core-storage';
+import { labelSelector } from './meta';
+import { nodeSelector, nodeSelectorTerm } from './node-selector';
 import { Schema, atomicList, int32, int64, object, str } from '../schema';
 
 /** core/v1 PreferredSchedulingTerm. */

@@ -3,10 +3,11 @@
  * Kubernetes 1.32: ports (a map keyed by containerPort and protocol), env and envFrom,
  * resources, resize policy, mounts and devices, probes, lifecycle and security context.
  */
-import { resourceList } from './core-storage';
+import { resourceList } from './quantity';
 import { lifecycle, probe } from './pod-probe';
 import { securityContext } from './pod-security-context';
-import { localObjectReference, objectFieldSelector, resourceFieldSelector } from './volume';
+import { localObjectReference } from './object-reference';
+import { objectFieldSelector, resourceFieldSelector } from './volume';
 import { Schema, atomicList, bool, int32, mapList, object, str } from '../schema';
 
 /** core/v1 ContainerPort. */

@@ -2,7 +2,7 @@
  * Schema of a pod's status (core/v1 PodStatus): phase, conditions, IPs, the statuses of the
  * init, regular and ephemeral containers, QoS class, resize and resource claim statuses.
  */
-import { resourceList } from './core-storage';
+import { resourceList } from './quantity';
 import { resourceRequirements } from './pod-container';
 import { Schema, atomicList, bool, int32, int64, mapList, object, str, time } from '../schema';
 

@@ -6,12 +6,13 @@
  * List, map and patch markers are those of Kubernetes' types.go: they drive strategic merge
  * patch, server-side apply and the OpenAPI documents.
  */
-import { resourceList } from './core-storage';
+import { resourceList } from './quantity';
 import { kindSchema } from './meta';
 import { affinity, toleration, topologySpreadConstraint } from './pod-affinity';
 import { container, ephemeralContainer, resourceRequirements } from './pod-container';
 import { podSecurityContext } from './pod-security-context';
-import { localObjectReference, volume } from './volume';
+import { localObjectReference } from './object-reference';
+import { volume } from './volume';
 import { podStatus } from './pod-status';
 import { Schema, atomicList, bool, int32, int64, mapList, object, str, stringMap } from '../schema';
 

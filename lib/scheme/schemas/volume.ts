@@ -6,13 +6,12 @@
  */
 import { Schema, atomicList, bool, int32, int64, object, str, stringMap } from '../schema';
 import { objectMeta } from './meta';
+import { localObjectReference } from './object-reference';
 import { persistentSources } from './persistent-sources';
-import { persistentVolumeClaimSpec, quantity } from './core-storage';
+import { persistentVolumeClaimSpec } from './persistent-volume-claim-spec';
+import { quantity } from './quantity';
 
 const atomic = { 'x-kubernetes-map-type': 'atomic' } as const;
-
-/** LocalObjectReference (atomic): an object in the workload's namespace. */
-export const localObjectReference: Schema = object({ name: str('Name of the referent.') }, atomic);
 
 const fsType = str('fsType to mount, e.g. "ext4", "xfs", "ntfs"; "ext4" when unset.');
 const readOnly = bool('readOnly forces the read-only setting in volume mounts; default false.');

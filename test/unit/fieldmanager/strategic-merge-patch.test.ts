@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { isApiError } from '../../../lib/meta/api-errors';
 import { Schema, atomicList, int32, mapList, object, str, stringMap } from '../../../lib/scheme/schema';
 import { kindSchema } from '../../../lib/scheme/schemas/meta';
-import { configMapSchema, namespaceSchema } from '../../../lib/scheme/schemas/core';
+import { configMapSchema } from '../../../lib/scheme/schemas/configmap';
+import { namespaceSchema } from '../../../lib/scheme/schemas/namespace';
 import { applyStrategicMergePatch, isStrategicMergeSupported } from '../../../lib/fieldmanager/strategic-merge-patch';
 
 /** A Deployment/Pod-like kind: containers merge by name, tolerations replace, strategy retains keys. */

@@ -10,7 +10,10 @@ import { decodeProtobuf, encodeProtobuf, hasProtobuf } from '../../../lib/scheme
 import { kindMessageType } from '../../../lib/scheme/protobuf/kinds';
 import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/message-codec';
 import { Schema } from '../../../lib/scheme/schema';
-import { clusterRoleBindingSchema, clusterRoleSchema, roleBindingSchema, roleSchema } from '../../../lib/scheme/schemas/rbac';
+import { clusterRoleBindingSchema } from '../../../lib/scheme/schemas/cluster-role-binding';
+import { clusterRoleSchema } from '../../../lib/scheme/schemas/cluster-role';
+import { roleBindingSchema } from '../../../lib/scheme/schemas/role-binding';
+import { roleSchema } from '../../../lib/scheme/schemas/role';
 import { ApiObject } from '../../../lib/scheme/types';
 
 const RV = 'rbac.authorization.k8s.io/v1';

@@ -14,12 +14,15 @@ import { decodeProtobuf, encodeProtobuf, hasProtobuf } from '../../../lib/scheme
 import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/message-codec';
 import { Schema } from '../../../lib/scheme/schema';
 import { podSchema } from '../../../lib/scheme/schemas/pod';
-import { persistentVolumeClaimSchema, persistentVolumeSchema } from '../../../lib/scheme/schemas/core-storage';
-import { serviceAccountSchema } from '../../../lib/scheme/schemas/core';
+import { persistentVolumeClaimSchema } from '../../../lib/scheme/schemas/persistent-volume-claim';
+import { persistentVolumeSchema } from '../../../lib/scheme/schemas/persistent-volume';
+import { serviceAccountSchema } from '../../../lib/scheme/schemas/service-account';
 import { eventSchema } from '../../../lib/scheme/schemas/events';
-import {
-  csiDriverSchema, csiNodeSchema, csiStorageCapacitySchema, storageClassSchema, volumeAttachmentSchema,
-} from '../../../lib/scheme/schemas/storage';
+import { csiDriverSchema } from '../../../lib/scheme/schemas/csi-driver';
+import { csiNodeSchema } from '../../../lib/scheme/schemas/csi-node';
+import { csiStorageCapacitySchema } from '../../../lib/scheme/schemas/csi-storage-capacity';
+import { storageClassSchema } from '../../../lib/scheme/schemas/storage-class';
+import { volumeAttachmentSchema } from '../../../lib/scheme/schemas/volume-attachment';
 import { ApiObject } from '../../../lib/scheme/types';
 
 const UID = '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11';

@@ -1,12 +1,11 @@
 /**
- * Schemas of the webhook configuration kinds (admissionregistration v1 and v1beta1, which have
- * the same shape): MutatingWebhookConfiguration and ValidatingWebhookConfiguration. As in
- * Kubernetes' types, `webhooks` and `matchConditions` are map lists keyed by name (strategic
- * merge and apply merge them by name), `rules` and every string list are atomic.
+ * What the two webhook configuration kinds (admissionregistration v1 and v1beta1, which have the
+ * same shape) share: a webhook's fields, its rules and client config. As in Kubernetes' types,
+ * `webhooks` and `matchConditions` are map lists keyed by name (strategic merge and apply merge
+ * them by name), `rules` and every string list are atomic.
  */
 import { Schema, atomicList, bytes, int32, mapList, object, str } from '../schema';
-import { kindSchema } from './meta';
-import { labelSelector } from './core-storage';
+import { labelSelector } from './meta';
 
 /** RuleWithOperations: operations on resources of API groups and versions (Rule inlined). */
 export const ruleWithOperations: Schema = object({
@@ -36,7 +35,7 @@ const matchCondition: Schema = object({
 }, { required: ['name', 'expression'], description: 'MatchCondition represents a condition which must be fulfilled for a request to be sent to a webhook.' });
 
 /** The fields common to both webhook kinds, in Kubernetes' JSON order. */
-function webhookFields(): Record<string, Schema> {
+export function webhookFields(): Record<string, Schema> {
   return {
     name: str('The name of the webhook, fully qualified (e.g. imagepolicy.example.com).'),
     clientConfig,
@@ -51,27 +50,4 @@ function webhookFields(): Record<string, Schema> {
   };
 }
 
-const matchConditions = mapList(matchCondition, ['name'], 'CEL conditions a request must meet to be sent to the webhook.');
-
-/** MutatingWebhook: the common fields, reinvocationPolicy and matchConditions. */
-export const mutatingWebhook: Schema = object({
-  ...webhookFields(),
-  reinvocationPolicy: str('Never or IfNeeded: whether the webhook is called again when a later mutation changed the object.'),
-  matchConditions,
-}, { required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'], description: 'MutatingWebhook describes an admission webhook and the resources and operations it applies to.' });
-
-/** ValidatingWebhook: the common fields and matchConditions. */
-export const validatingWebhook: Schema = object({
-  ...webhookFields(),
-  matchConditions,
-}, { required: ['name', 'clientConfig', 'sideEffects', 'admissionReviewVersions'], description: 'ValidatingWebhook describes an admission webhook and the resources and operations it applies to.' });
-
-/** MutatingWebhookConfiguration: webhooks merged by name. */
-export const mutatingWebhookConfigurationSchema: Schema = kindSchema({
-  webhooks: mapList(mutatingWebhook, ['name'], 'The webhooks and the resources and operations they apply to.'),
-}, 'MutatingWebhookConfiguration describes the configuration of an admission webhook that accepts or rejects and may change the object.');
-
-/** ValidatingWebhookConfiguration: webhooks merged by name. */
-export const validatingWebhookConfigurationSchema: Schema = kindSchema({
-  webhooks: mapList(validatingWebhook, ['name'], 'The webhooks and the resources and operations they apply to.'),
-}, 'ValidatingWebhookConfiguration describes the configuration of an admission webhook that accepts or rejects an object without changing it.');
+export const matchConditions = mapList(matchCondition, ['name'], 'CEL conditions a request must meet to be sent to the webhook.');
