@@ -20,9 +20,14 @@ import { clusterRoleResource } from './rbac/cluster-roles';
 import { roleBindingResource } from './rbac/role-bindings';
 import { clusterRoleBindingResource } from './rbac/cluster-role-bindings';
 
-import { selfSubjectReviewResource, tokenReviewResource } from './authentication/kinds';
-import { authorizationResources } from './authorization/kinds';
-import { webhookConfigurationResources } from './admissionregistration/webhook-configurations';
+import { tokenReviewResource } from './authentication/token-reviews';
+import { selfSubjectReviewResource } from './authentication/self-subject-reviews';
+import { localSubjectAccessReviewResource } from './authorization/local-subject-access-reviews';
+import { selfSubjectAccessReviewResource } from './authorization/self-subject-access-reviews';
+import { selfSubjectRulesReviewResource } from './authorization/self-subject-rules-reviews';
+import { subjectAccessReviewResource } from './authorization/subject-access-reviews';
+import { mutatingWebhookConfigurationResource } from './admissionregistration/mutating-webhook-configurations';
+import { validatingWebhookConfigurationResource } from './admissionregistration/validating-webhook-configurations';
 import { certificateSigningRequestResource } from './certificates/certificate-signing-requests';
 import { leaseResource } from './coordination/leases';
 import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions';
@@ -37,9 +42,14 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),
-    tokenReviewResource(naming), selfSubjectReviewResource(naming), ...authorizationResources(naming),
+    tokenReviewResource(naming), selfSubjectReviewResource(naming),
+    // The access reviews in the order discovery lists them.
+    localSubjectAccessReviewResource(naming), selfSubjectAccessReviewResource(naming),
+    selfSubjectRulesReviewResource(naming), subjectAccessReviewResource(naming),
     clusterRoleResource(naming), clusterRoleBindingResource(naming), roleResource(naming), roleBindingResource(naming),
-    ...webhookConfigurationResources(naming), certificateSigningRequestResource(naming),
+    // Both webhook configuration kinds at both versions, v1 first (the preferred version discovery names first).
+    ...(['v1', 'v1beta1'] as const).flatMap((v) => [mutatingWebhookConfigurationResource(naming, v), validatingWebhookConfigurationResource(naming, v)]),
+    certificateSigningRequestResource(naming),
     leaseResource(naming), customResourceDefinitionResource(naming),
   ];
 }

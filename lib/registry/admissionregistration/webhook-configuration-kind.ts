@@ -1,8 +1,9 @@
 /**
  * MutatingWebhookConfiguration and ValidatingWebhookConfiguration (admissionregistration,
- * cluster-scoped), served at v1 (the storage version, preferred) and v1beta1 over the same
- * etcd keys and watch cache. Each version defaults and validates as Kubernetes' version does;
- * generation counts changes of `webhooks`; DELETE answers a Status; kubectl's NAME WEBHOOKS AGE.
+ * cluster-scoped) as one builder makes them: served at v1 (the storage version, preferred) and
+ * v1beta1 over the same etcd keys and watch cache. Each version defaults and validates as
+ * Kubernetes' version does; generation counts changes of `webhooks`; DELETE answers a Status;
+ * kubectl's NAME WEBHOOKS AGE.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { ApiObject, ResourceDef } from '../../scheme/types';
@@ -10,8 +11,7 @@ import { Naming } from '../../naming';
 import { TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
 import { translateTimestampSince } from '../../meta/human-duration';
 import { decodeProblem } from '../../scheme/decode-check';
-import { mutatingWebhookConfigurationSchema } from '../../scheme/schemas/mutating-webhook-configuration';
-import { validatingWebhookConfigurationSchema } from '../../scheme/schemas/validating-webhook-configuration';
+import { Schema } from '../../scheme/schema';
 import { servedOverStorage } from '../served-version';
 import { defaultWebhookConfiguration, WebhookVersion } from './webhook-defaults';
 import { createOptions, updateOptions, validateWebhookConfiguration } from './webhook-validation';
@@ -31,9 +31,15 @@ const webhookTable: TableColumns = {
   ],
 };
 
-function webhookConfigurationResource(naming: Naming, version: WebhookVersion, mutating: boolean): ResourceDef {
-  const kind = mutating ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration';
-  const schema = mutating ? mutatingWebhookConfigurationSchema : validatingWebhookConfigurationSchema;
+/** What tells the two kinds apart: their name, their schema, and whether their webhooks may change the object. */
+export interface WebhookConfigurationKind {
+  kind: 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration';
+  schema: Schema;
+  mutating: boolean;
+}
+
+/** One of the two kinds at `version` of the flavor's admissionregistration group. */
+export function webhookConfigurationResource(naming: Naming, version: WebhookVersion, { kind, schema, mutating }: WebhookConfigurationKind): ResourceDef {
   const setDefaults = (obj: ApiObject) => defaultWebhookConfiguration(obj, version, mutating);
   const def: ResourceDef = {
     group: naming.group('admissionregistration'), version, kind, listKind: `${kind}List`,
@@ -53,21 +59,4 @@ function webhookConfigurationResource(naming: Naming, version: WebhookVersion, m
   // v1beta1: deprecated in 1.16 and removed in 1.22 (the spec's table), v1 replaces it.
   if (version === 'v1beta1') def.deprecation = { deprecatedIn: [1, 16], removedIn: [1, 22], replacement: { group: def.group, version: 'v1', kind } };
   return servedOverStorage(def, WEBHOOK_STORAGE_VERSION);
-}
-
-/** The MutatingWebhookConfiguration kind at `version` of the flavor's admissionregistration group. */
-export function mutatingWebhookConfigurationResource(naming: Naming, version: WebhookVersion): ResourceDef {
-  return webhookConfigurationResource(naming, version, true);
-}
-
-/** The ValidatingWebhookConfiguration kind at `version` of the flavor's admissionregistration group. */
-export function validatingWebhookConfigurationResource(naming: Naming, version: WebhookVersion): ResourceDef {
-  return webhookConfigurationResource(naming, version, false);
-}
-
-/** Both kinds at both versions, v1 first (the preferred version discovery names first). */
-export function webhookConfigurationResources(naming: Naming): ResourceDef[] {
-  return (['v1', 'v1beta1'] as const).flatMap((v) => [
-    mutatingWebhookConfigurationResource(naming, v), validatingWebhookConfigurationResource(naming, v),
-  ]);
 }
