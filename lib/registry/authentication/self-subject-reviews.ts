@@ -1,7 +1,0 @@
-/** SelfSubjectReview (authentication/v1, virtual): who the server takes the caller to be. */
-import { ResourceDef } from '../../scheme/types';
-import { Naming } from '../../naming';
-import { selfSubjectReviewSchema } from '../../scheme/schemas/self-subject-review';
-import { reviewKind } from './review-kind';
-
-export const selfSubjectReviewResource = (naming: Naming): ResourceDef => reviewKind(naming, 'SelfSubjectReview', 'selfsubjectreviews', selfSubjectReviewSchema);

@@ -1,8 +1,0 @@
-/** SubjectAccessReview (authorization/v1, virtual): may this user do this, in any namespace? */
-import { ResourceDef } from '../../scheme/types';
-import { Naming } from '../../naming';
-import { subjectAccessReviewSchema } from '../../scheme/schemas/subject-access-review';
-import { reviewKind } from './review-kind';
-
-export const subjectAccessReviewResource = (naming: Naming): ResourceDef =>
-  reviewKind(naming, 'SubjectAccessReview', 'subjectaccessreviews', subjectAccessReviewSchema);
