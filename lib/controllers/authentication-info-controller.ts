@@ -16,7 +16,7 @@ import type { ServerConfig } from '../config';
 import { logger } from '../logger';
 import { WorkQueue } from './work-queue';
 import { KeyWatch } from './key-watch';
-import { AUTHENTICATION_CONFIGMAP } from '../registry/core/configmaps';
+import { AUTHENTICATION_CONFIGMAP } from '../registry/core/configmaps/definition';
 
 /** What this server needs published. */
 export interface AuthenticationInfo {

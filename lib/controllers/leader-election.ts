@@ -12,7 +12,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { GenericStore } from '../registry/store';
 import { ApiObject, StrategyContext } from '../scheme/types';
-import { LeaseSpec } from '../registry/coordination/lease-validation';
+import { LeaseSpec } from '../registry/coordination/leases/validation';
 import { Naming } from '../naming';
 import { logger } from '../logger';
 import type { ControllerManager } from './manager';

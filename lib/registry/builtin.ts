@@ -2,30 +2,35 @@
 import { Naming } from '../naming';
 import { ResourceDef } from '../scheme/types';
 import { FeatureGates } from '../scheme/feature-gates';
-import { namespaceResource } from './core/namespaces';
-import { configMapResource } from './core/configmaps';
-import { secretResource } from './core/secrets';
-import { podResource } from './core/pods';
-import { persistentVolumeClaimResource } from './core/persistent-volume-claims';
-import { persistentVolumeResource } from './core/persistent-volumes';
-import { storageClassResource } from './storage/storage-classes';
-import { volumeAttachmentResource } from './storage/volume-attachments';
-import { csiDriverResource } from './storage/csi-drivers';
-import { csiNodeResource } from './storage/csi-nodes';
-import { csiStorageCapacityResource } from './storage/csi-storage-capacities';
-import { serviceAccountResource } from './core/service-accounts';
-import { eventResource } from './core/events';
-import { roleResource } from './rbac/roles';
-import { clusterRoleResource } from './rbac/cluster-roles';
-import { roleBindingResource } from './rbac/role-bindings';
-import { clusterRoleBindingResource } from './rbac/cluster-role-bindings';
+import { namespaceResource } from './core/namespaces/definition';
+import { configMapResource } from './core/configmaps/definition';
+import { secretResource } from './core/secrets/definition';
+import { podResource } from './core/pods/definition';
+import { persistentVolumeClaimResource } from './core/persistent-volume-claims/definition';
+import { persistentVolumeResource } from './core/persistent-volumes/definition';
+import { storageClassResource } from './storage/storage-classes/definition';
+import { volumeAttachmentResource } from './storage/volume-attachments/definition';
+import { csiDriverResource } from './storage/csi-drivers/definition';
+import { csiNodeResource } from './storage/csi-nodes/definition';
+import { csiStorageCapacityResource } from './storage/csi-storage-capacities/definition';
+import { serviceAccountResource } from './core/service-accounts/definition';
+import { eventResource } from './core/events/definition';
+import { roleResource } from './rbac/roles/definition';
+import { clusterRoleResource } from './rbac/cluster-roles/definition';
+import { roleBindingResource } from './rbac/role-bindings/definition';
+import { clusterRoleBindingResource } from './rbac/cluster-role-bindings/definition';
 
-import { selfSubjectReviewResource, tokenReviewResource } from './authentication/kinds';
-import { authorizationResources } from './authorization/kinds';
-import { webhookConfigurationResources } from './admissionregistration/webhook-configurations';
-import { certificateSigningRequestResource } from './certificates/certificate-signing-requests';
-import { leaseResource } from './coordination/leases';
-import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions';
+import { tokenReviewResource } from './authentication/token-reviews/definition';
+import { selfSubjectReviewResource } from './authentication/self-subject-reviews/definition';
+import { localSubjectAccessReviewResource } from './authorization/local-subject-access-reviews/definition';
+import { selfSubjectAccessReviewResource } from './authorization/self-subject-access-reviews/definition';
+import { selfSubjectRulesReviewResource } from './authorization/self-subject-rules-reviews/definition';
+import { subjectAccessReviewResource } from './authorization/subject-access-reviews/definition';
+import { mutatingWebhookConfigurationResource } from './admissionregistration/mutating-webhook-configurations/definition';
+import { validatingWebhookConfigurationResource } from './admissionregistration/validating-webhook-configurations/definition';
+import { certificateSigningRequestResource } from './certificates/certificate-signing-requests/definition';
+import { leaseResource } from './coordination/leases/definition';
+import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -37,9 +42,14 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),
-    tokenReviewResource(naming), selfSubjectReviewResource(naming), ...authorizationResources(naming),
+    tokenReviewResource(naming), selfSubjectReviewResource(naming),
+    // The access reviews in the order discovery lists them.
+    localSubjectAccessReviewResource(naming), selfSubjectAccessReviewResource(naming),
+    selfSubjectRulesReviewResource(naming), subjectAccessReviewResource(naming),
     clusterRoleResource(naming), clusterRoleBindingResource(naming), roleResource(naming), roleBindingResource(naming),
-    ...webhookConfigurationResources(naming), certificateSigningRequestResource(naming),
+    // Both webhook configuration kinds at both versions, v1 first (the preferred version discovery names first).
+    ...(['v1', 'v1beta1'] as const).flatMap((v) => [mutatingWebhookConfigurationResource(naming, v), validatingWebhookConfigurationResource(naming, v)]),
+    certificateSigningRequestResource(naming),
     leaseResource(naming), customResourceDefinitionResource(naming),
   ];
 }

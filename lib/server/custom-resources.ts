@@ -17,7 +17,7 @@ import { StorageObjectsMetric } from '../metrics/storage-metrics';
 import { Naming } from '../naming';
 import { ResourceRegistry } from '../registry/resource-registry';
 import { GenericStore } from '../registry/store';
-import { crdSpec, crdStatus, crdVersions } from '../registry/apiextensions/crd-view';
+import { crdSpec, crdStatus, crdVersions } from '../registry/apiextensions/custom-resource-definitions/view';
 import { ApiObject } from '../scheme/types';
 import { Cacher } from '../storage/cacher/cacher';
 import { FreshnessProbe } from '../storage/cacher/freshness';

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { useKubectlServer } from '../helpers/e2e-server';
-import { configMapSchema } from '../../lib/scheme/schemas/core';
+import { configMapSchema } from '../../lib/registry/core/configmaps/schema';
 
 for (const flavor of ['orch', 'kubernetes'] as const) {
   describe(`kubectl with OpenAPI validation (${flavor} flavor)`, function () {

@@ -1,5 +1,5 @@
 /**
- * core/v1 Event through HTTPS against a real etcd (lib/registry/core/events.ts): what `kubectl
+ * core/v1 Event through HTTPS against a real etcd (lib/registry/core/events/definition.ts): what `kubectl
  * describe` relies on (a list by `involvedObject.*` field selectors), Kubernetes' core/v1
  * validation of both forms of event, MicroTimes in Go's form, PUT that creates, and kubectl's
  * table.

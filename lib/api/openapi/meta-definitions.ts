@@ -5,7 +5,7 @@
  */
 import { GroupVersion } from '../../scheme/types';
 import { Schema, atomicList, bool, int32, int64, object, str } from '../../scheme/schema';
-import { listMeta, managedFieldsEntry, objectMeta, ownerReference } from '../../scheme/schemas/meta';
+import { listMeta, managedFieldsEntry, objectMeta, ownerReference } from '../../scheme/meta-schema';
 import { vendorExtensions } from './extensions';
 import { metaNames } from './schema-names';
 import { Json, SchemaWriter, writeSchema } from './schema-writer';

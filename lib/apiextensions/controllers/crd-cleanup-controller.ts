@@ -15,8 +15,8 @@ import { GenericStore } from '../../registry/store';
 import { deleteCollection } from '../../registry/delete';
 import { list } from '../../registry/list';
 import { ApiObject, ObjectMeta } from '../../scheme/types';
-import { ConditionStatus, isTrue, removeCondition, setCondition } from '../../registry/apiextensions/crd-conditions';
-import { crdNames, crdSpec, crdStatus, semanticEqual } from '../../registry/apiextensions/crd-view';
+import { ConditionStatus, isTrue, removeCondition, setCondition } from '../../registry/apiextensions/custom-resource-definitions/conditions';
+import { crdNames, crdSpec, crdStatus, semanticEqual } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { logger } from '../../logger';
 import { CrdStatusController } from './crd-status-writer';
 

@@ -8,8 +8,8 @@
  */
 import { GenericStore } from '../../registry/store';
 import { ApiObject } from '../../scheme/types';
-import { isTrue, setCondition } from '../../registry/apiextensions/crd-conditions';
-import { crdStatus } from '../../registry/apiextensions/crd-view';
+import { isTrue, setCondition } from '../../registry/apiextensions/custom-resource-definitions/conditions';
+import { crdStatus } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { CrdStatusController } from './crd-status-writer';
 
 export class EstablishingController extends CrdStatusController {

@@ -10,8 +10,8 @@
  */
 import { GenericStore } from '../../registry/store';
 import { ResourceDef, ApiObject } from '../../scheme/types';
-import { findCondition, setCondition } from '../../registry/apiextensions/crd-conditions';
-import { CrdNames, crdNames, crdSpec, crdStatus, semanticEqual } from '../../registry/apiextensions/crd-view';
+import { findCondition, setCondition } from '../../registry/apiextensions/custom-resource-definitions/conditions';
+import { CrdNames, crdNames, crdSpec, crdStatus, semanticEqual } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { CrdStatusController } from './crd-status-writer';
 
 type Condition = { type: string; status: 'True' | 'False' | 'Unknown'; reason: string; message: string };

@@ -7,7 +7,7 @@
 import { ApiObject } from '../../scheme/types';
 import { WebhookClientConfig } from '../../admission/webhook/compiled-webhook';
 import { WebhookTarget } from '../../admission/webhook/webhook-client';
-import { crdSpec } from '../../registry/apiextensions/crd-view';
+import { crdSpec } from '../../registry/apiextensions/custom-resource-definitions/view';
 
 /** Kubernetes' timeout of a conversion webhook call (the webhook client's default). */
 export const CONVERSION_TIMEOUT_SECONDS = 30;

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiObject } from '../../scheme/types';
 import { Naming } from '../../naming';
-import { CONVERSION_REVIEW_VERSIONS } from '../../registry/apiextensions/crd-conversion-validation';
+import { CONVERSION_REVIEW_VERSIONS } from '../../registry/apiextensions/custom-resource-definitions/conversion-validation';
 import { gvkString, parseGroupVersion } from './go-names';
 
 /** The reply could not be used; the message is Kubernetes'. */

@@ -8,7 +8,7 @@ import { ApiObject } from '../../scheme/types';
 import { Naming } from '../../naming';
 import { WebhookClients } from '../../admission/webhook/webhook-client';
 import { CredentialResolver } from '../../admission/webhook/webhook-credentials';
-import { crdSpec } from '../../registry/apiextensions/crd-view';
+import { crdSpec } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { ConversionError } from './conversion-error';
 import { conversionInfoOf } from './crd-conversion-info';
 import { NoneConverter } from './none-converter';

@@ -4,7 +4,7 @@
  * versions of the CRD (served or not: objects stored in an unserved version still convert).
  */
 import { ApiObject } from '../../scheme/types';
-import { crdNames, crdSpec, crdStatus, crdVersions } from '../../registry/apiextensions/crd-view';
+import { crdNames, crdSpec, crdStatus, crdVersions } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { ConversionError } from './conversion-error';
 import { groupVersionString } from './go-names';
 

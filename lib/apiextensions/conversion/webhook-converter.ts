@@ -9,7 +9,7 @@ import { ApiObject } from '../../scheme/types';
 import { Naming } from '../../naming';
 import { WebhookClients, WebhookReply, WebhookTarget } from '../../admission/webhook/webhook-client';
 import { CallingWebhookError } from '../../admission/webhook/webhook-errors';
-import { crdSpec } from '../../registry/apiextensions/crd-view';
+import { crdSpec } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { ConversionError } from './conversion-error';
 import { groupVersionString, gvkString } from './go-names';
 import { conversionTarget } from './conversion-client';

@@ -5,7 +5,7 @@
  * the deprecated one (the `; use` part left out when there is none). Kind is `spec.names.kind`.
  */
 import { ApiDeprecation } from '../../scheme/types';
-import { CrdSpec, CrdVersion, crdNames, crdVersions } from '../../registry/apiextensions/crd-view';
+import { CrdSpec, CrdVersion, crdNames, crdVersions } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { compareKubeAwareVersions } from '../../meta/kube-version';
 
 /** Kubernetes' default warning text for a deprecated version of the CRD with this spec. */

@@ -8,8 +8,8 @@
  */
 import { ApiObject, ResourceDef, SubresourceDef } from '../../scheme/types';
 import { CustomHandlers } from '../../api/resource-handler';
-import { CrdSpec, CrdVersion, crdSpec, crdStatus, crdVersions, storageVersionOf } from '../../registry/apiextensions/crd-view';
-import { isTrue } from '../../registry/apiextensions/crd-conditions';
+import { CrdSpec, CrdVersion, crdSpec, crdStatus, crdVersions, storageVersionOf } from '../../registry/apiextensions/custom-resource-definitions/view';
+import { isTrue } from '../../registry/apiextensions/custom-resource-definitions/conditions';
 import { toStructural } from '../../scheme/structural/structural';
 import { CrSchemaRuntime } from '../../scheme/structural/runtime';
 import { CrServing, CrServingDeps, CrServingFactory } from './types';

@@ -13,9 +13,9 @@ import { JSON_PATCH, MERGE_PATCH } from '../../api/handlers/patch';
 import { applyJsonPatch } from '../../fieldmanager/json-patch';
 import { applyMergePatch } from '../../fieldmanager/merge-patch';
 import { errors } from '../../meta/api-errors';
-import { objectMeta } from '../../scheme/schemas/meta';
+import { objectMeta } from '../../scheme/meta-schema';
 import { ApiObject, ResourceDef } from '../../scheme/types';
-import { CrdScale } from '../../registry/apiextensions/crd-view';
+import { CrdScale } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { GenericStore } from '../../registry/store';
 import { UNSET_SPEC_REPLICAS, scaleFromCustomResource, withSpecReplicas } from './cr-scale';
 

@@ -6,7 +6,7 @@
  */
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { ApiObject } from '../../scheme/types';
-import { CrdScale } from '../../registry/apiextensions/crd-view';
+import { CrdScale } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { goFloat } from '../../scheme/structural/go-format';
 
 /** The replicas of a Scale whose CR has no value at specReplicasPath (Go's smallest int32). */

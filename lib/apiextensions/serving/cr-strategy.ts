@@ -11,7 +11,7 @@ import { FieldError, fieldErrors, formatFieldError } from '../../meta/field-erro
 import { isQualifiedName } from '../../meta/validation';
 import { ApiObject, Strategy, StrategyContext } from '../../scheme/types';
 import { CrSchemaRuntime } from '../../scheme/structural/runtime';
-import { CrdScale } from '../../registry/apiextensions/crd-view';
+import { CrdScale } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { CrSelectableFields } from './cr-selectable-fields';
 import { validateScaleSpec, validateScaleStatus } from './cr-scale';
 

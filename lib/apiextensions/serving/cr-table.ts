@@ -8,7 +8,7 @@
  */
 import { TableColumnDefinition, TableColumns, ageColumn, column, nameColumn } from '../../meta/table';
 import { humanDuration } from '../../meta/human-duration';
-import { CrdColumn } from '../../registry/apiextensions/crd-view';
+import { CrdColumn } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { JsonPath, findResults, parseJsonPath } from './jsonpath';
 import { goMarshal, goSprint } from './go-print';
 

@@ -11,8 +11,8 @@
  */
 import { createHash } from 'node:crypto';
 import { CustomHandlers } from '../../api/resource-handler';
-import { isTrue } from '../../registry/apiextensions/crd-conditions';
-import { crdSpec, crdStatus, crdVersions } from '../../registry/apiextensions/crd-view';
+import { isTrue } from '../../registry/apiextensions/custom-resource-definitions/conditions';
+import { crdSpec, crdStatus, crdVersions } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { ResourceRegistry, ServedResource } from '../../registry/resource-registry';
 import { GenericStore, StoreDeps } from '../../registry/store';
 import { ApiObject } from '../../scheme/types';

@@ -4,7 +4,7 @@ import { StoreIndex } from '../../registry/store-index';
 import { Authentication } from '../build';
 import { Naming } from '../../naming';
 import { TokenGenerator } from '../../serviceaccount/token-generator';
-import { tokenRequestKind } from '../../registry/authentication/kinds';
+import { tokenRequestKind } from '../../registry/authentication/token-requests/definition';
 import { handleSelfSubjectReview } from './self-subject-review';
 import { tokenRequestHandler } from './token-request';
 import { tokenReviewHandler } from './token-review';

@@ -28,7 +28,7 @@ export interface TokenRequestDeps {
   apiAudiences: string[];
   /** --service-account-max-token-expiration in seconds; 0: none. */
   maxExpirationSeconds: number;
-  /** TokenRequest as a body kind (kinds.ts). */
+  /** TokenRequest as a body kind (lib/registry/authentication/token-requests). */
   bodyKind: ResourceDef;
 }
 

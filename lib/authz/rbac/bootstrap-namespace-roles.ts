@@ -5,7 +5,7 @@
  * cleaner's access to bootstrap-token Secrets and the cluster-info ConfigMap.
  */
 import { Naming } from '../../naming';
-import { AUTHENTICATION_CONFIGMAP } from '../../registry/core/configmaps';
+import { AUTHENTICATION_CONFIGMAP } from '../../registry/core/configmaps/definition';
 import { BindingObject, RoleObject } from '../../registry/rbac/types';
 import {
   CONTROLLER_ROLE_PREFIX, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER, READ, eventsRule, namespacedBinding, policyGroups, role, rule,

@@ -6,7 +6,7 @@
  * ObjectMeta at metadata.
  */
 import { Schema } from '../schema';
-import { objectMeta } from '../schemas/meta';
+import { objectMeta } from '../meta-schema';
 import { Structural } from './structural';
 
 const SCALARS = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);

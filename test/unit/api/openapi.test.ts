@@ -6,7 +6,7 @@ import { OpenApiDocuments } from '../../../lib/api/openapi/documents';
 import { patchTypesForSchema } from '../../../lib/api/handlers/patch';
 import { flavors, Naming } from '../../../lib/naming';
 import { builtinResources } from '../../../lib/registry/builtin';
-import { configMapSchema } from '../../../lib/scheme/schemas/core';
+import { configMapSchema } from '../../../lib/registry/core/configmaps/schema';
 import { ResourceDef } from '../../../lib/scheme/types';
 
 const info = { title: 'Test', version: 'v1.32.0-test' };

@@ -3,7 +3,8 @@ import { FieldPathError } from '../../../lib/fieldmanager/field-path';
 import { FieldSet } from '../../../lib/fieldmanager/field-set';
 import { fieldsOf, toFieldSet } from '../../../lib/fieldmanager/to-field-set';
 import { Schema, mapList, object, setList, str } from '../../../lib/scheme/schema';
-import { configMapSchema, namespaceSchema } from '../../../lib/scheme/schemas/core';
+import { configMapSchema } from '../../../lib/registry/core/configmaps/schema';
+import { namespaceSchema } from '../../../lib/registry/core/namespaces/schema';
 
 const keysOf = (s: FieldSet) => s.keyPaths().map((p) => p.join(' '));
 

@@ -3,7 +3,7 @@ import { applyConfig } from '../../../lib/fieldmanager/apply';
 import { FieldSet } from '../../../lib/fieldmanager/field-set';
 import { ManagedFieldsEntry, setManagedFields, updateManagedFields } from '../../../lib/fieldmanager/managed-fields';
 import { ApiObject } from '../../../lib/scheme/types';
-import { configMapSchema } from '../../../lib/scheme/schemas/core';
+import { configMapSchema } from '../../../lib/registry/core/configmaps/schema';
 
 /** 2024-01-01T00:00:<s>Z (s may exceed 59). */
 export const at = (s: number): string => new Date(Date.UTC(2024, 0, 1, 0, 0, s)).toISOString().replace('.000Z', 'Z');

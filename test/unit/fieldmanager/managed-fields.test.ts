@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { ANCIENT_CHANGES } from '../../../lib/fieldmanager/ancient-changes';
 import { skeletonOf, updateManagedFields } from '../../../lib/fieldmanager/managed-fields';
 import { managerIdentifier } from '../../../lib/fieldmanager/manager-table';
-import { configMapSchema, namespaceSchema } from '../../../lib/scheme/schemas/core';
+import { configMapSchema } from '../../../lib/registry/core/configmaps/schema';
+import { namespaceSchema } from '../../../lib/registry/core/namespaces/schema';
 import { DATA, at, applied, cm, created, entries, entry, owners, updated } from './fixtures';
 import { ApiObject } from '../../../lib/scheme/types';
 

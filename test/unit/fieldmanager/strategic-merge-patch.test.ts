@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { isApiError } from '../../../lib/meta/api-errors';
 import { Schema, atomicList, int32, mapList, object, str, stringMap } from '../../../lib/scheme/schema';
-import { kindSchema } from '../../../lib/scheme/schemas/meta';
-import { configMapSchema, namespaceSchema } from '../../../lib/scheme/schemas/core';
+import { kindSchema } from '../../../lib/scheme/meta-schema';
+import { configMapSchema } from '../../../lib/registry/core/configmaps/schema';
+import { namespaceSchema } from '../../../lib/registry/core/namespaces/schema';
 import { applyStrategicMergePatch, isStrategicMergeSupported } from '../../../lib/fieldmanager/strategic-merge-patch';
 
 /** A Deployment/Pod-like kind: containers merge by name, tolerations replace, strategy retains keys. */
@@ -145,7 +146,7 @@ const designDocCases: Case[] = [
 const ref = (uid: string, extra: object = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: `n-${uid}`, uid, ...extra });
 const cm = (metadata: object, data?: object) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', ...metadata }, ...(data ? { data } : {}) });
 
-/** ObjectMeta (meta.ts) and ConfigMap (core.ts) as served. */
+/** ObjectMeta (lib/scheme/meta-schema.ts) and ConfigMap (lib/registry/core/configmaps/schema.ts) as served. */
 const servedSchemaCases: Case[] = [
   {
     it: 'deletes a label with null and ignores a null for a missing one',

@@ -13,13 +13,16 @@ import { requireProtoc, protocEncode } from '../../helpers/protoc';
 import { decodeProtobuf, encodeProtobuf, hasProtobuf } from '../../../lib/scheme/protobuf';
 import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/message-codec';
 import { Schema } from '../../../lib/scheme/schema';
-import { podSchema } from '../../../lib/scheme/schemas/pod';
-import { persistentVolumeClaimSchema, persistentVolumeSchema } from '../../../lib/scheme/schemas/core-storage';
-import { serviceAccountSchema } from '../../../lib/scheme/schemas/core';
-import { eventSchema } from '../../../lib/scheme/schemas/events';
-import {
-  csiDriverSchema, csiNodeSchema, csiStorageCapacitySchema, storageClassSchema, volumeAttachmentSchema,
-} from '../../../lib/scheme/schemas/storage';
+import { podSchema } from '../../../lib/registry/core/pods/schema';
+import { persistentVolumeClaimSchema } from '../../../lib/registry/core/persistent-volume-claims/schema';
+import { persistentVolumeSchema } from '../../../lib/registry/core/persistent-volumes/schema';
+import { serviceAccountSchema } from '../../../lib/registry/core/service-accounts/schema';
+import { eventSchema } from '../../../lib/registry/core/events/schema';
+import { csiDriverSchema } from '../../../lib/registry/storage/csi-drivers/schema';
+import { csiNodeSchema } from '../../../lib/registry/storage/csi-nodes/schema';
+import { csiStorageCapacitySchema } from '../../../lib/registry/storage/csi-storage-capacities/schema';
+import { storageClassSchema } from '../../../lib/registry/storage/storage-classes/schema';
+import { volumeAttachmentSchema } from '../../../lib/registry/storage/volume-attachments/schema';
 import { ApiObject } from '../../../lib/scheme/types';
 
 const UID = '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11';

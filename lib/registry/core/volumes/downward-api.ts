@@ -6,7 +6,7 @@
 import { FieldError, child, fieldErrors } from '../../../meta/field-errors';
 import { isQualifiedName } from '../../../meta/validation';
 import { canonicalQuantity } from '../../../meta/quantity';
-import { Json, absent, text } from './json-fields';
+import { Json, absent, text } from '../json-fields';
 
 /** Fields a downward API volume file may expose. */
 export const VOLUME_FIELD_PATHS = ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid'];

@@ -6,8 +6,8 @@
  */
 import { FieldError, child, fieldErrors } from '../../../meta/field-errors';
 import { isDns1123Subdomain, validateAnnotations, validateLabels } from '../../../meta/validation';
-import { ClaimSpecOptions, PersistentVolumeClaimSpec, prepareClaimSpec, validatePersistentVolumeClaimSpec } from '../persistent-volume-claim-spec';
-import { Json, absent, record } from './json-fields';
+import { ClaimSpecOptions, PersistentVolumeClaimSpec, prepareClaimSpec, validatePersistentVolumeClaimSpec } from './persistent-volume-claim-spec';
+import { Json, absent, record } from '../json-fields';
 import { SourceRule, VolumeContext } from './source-rule';
 
 /** ObjectMeta fields by JSON name, as Kubernetes names them in "cannot be set" errors (Go name, first letter lowered). */

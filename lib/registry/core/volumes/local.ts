@@ -4,7 +4,7 @@
  */
 import { child, fieldErrors } from '../../../meta/field-errors';
 import { canonicalQuantity, quantitySign, tryParseQuantity } from '../../../meta/quantity';
-import { absent, setDefault, text } from './json-fields';
+import { absent, setDefault, text } from '../json-fields';
 import { validateLocalDescendingPath, validatePathNoBacksteps } from './local-path';
 import { SourceRule } from './source-rule';
 

@@ -6,7 +6,7 @@
  */
 import { FieldError, child, fieldErrors, index } from '../../../meta/field-errors';
 import { isDns1123Label, isDns1123Subdomain } from '../../../meta/validation';
-import { Json, integer, items, record, setDefault, text } from './json-fields';
+import { Json, integer, items, record, setDefault, text } from '../json-fields';
 import { SourceRule } from './source-rule';
 
 const required = (src: Json, key: string, path: string, detail?: string): FieldError[] =>

@@ -5,7 +5,7 @@
  * paths; a service-account token lives at least 10 minutes (default 1 hour).
  */
 import { FieldError, child, fieldErrors, index } from '../../../meta/field-errors';
-import { Json, integer, record, records, setDefault, text } from './json-fields';
+import { Json, integer, record, records, setDefault, text } from '../json-fields';
 import { validateLocalNonReservedPath } from './local-path';
 import { VOLUME_FIELD_PATHS, defaultFieldRef, validateObjectFieldSelector, validateResourceFieldSelector } from './downward-api';
 import { SourceRule } from './source-rule';

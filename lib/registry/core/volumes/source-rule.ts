@@ -1,6 +1,6 @@
 /** The contract every volume source family implements (see volume-list.ts for the dispatch). */
 import { FieldError } from '../../../meta/field-errors';
-import { Json } from './json-fields';
+import { Json } from '../json-fields';
 
 /** What a source check may need beyond the source itself. */
 export interface VolumeContext {

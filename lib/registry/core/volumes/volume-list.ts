@@ -6,9 +6,9 @@
  */
 import { FieldError, child, fieldErrors, index } from '../../../meta/field-errors';
 import { isDns1123Label } from '../../../meta/validation';
-import { volumeSources } from '../../../scheme/schemas/volume';
-import { ClaimSpecOptions } from '../persistent-volume-claim-spec';
-import { Json, absent, record, text } from './json-fields';
+import { volumeSources } from './volume-schema';
+import { ClaimSpecOptions } from './persistent-volume-claim-spec';
+import { Json, absent, record, text } from '../json-fields';
 import { SourceRule } from './source-rule';
 import { projectedFamily } from './projected';
 import { persistentFamily } from './persistent';

@@ -3,9 +3,9 @@ import { convertToTable } from '../../../../lib/api/table/convert-table';
 import { parseTableOptions } from '../../../../lib/api/table/table-options';
 import { ApiError } from '../../../../lib/meta/api-errors';
 import { ApiObject, ResourceDef } from '../../../../lib/scheme/types';
-import { configMapResource } from '../../../../lib/registry/core/configmaps';
-import { secretResource } from '../../../../lib/registry/core/secrets';
-import { namespaceResource } from '../../../../lib/registry/core/namespaces';
+import { configMapResource } from '../../../../lib/registry/core/configmaps/definition';
+import { secretResource } from '../../../../lib/registry/core/secrets/definition';
+import { namespaceResource } from '../../../../lib/registry/core/namespaces/definition';
 import { flavors } from '../../../../lib/naming';
 
 const now = new Date('2024-05-01T12:00:00Z');

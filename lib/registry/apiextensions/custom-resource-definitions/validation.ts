@@ -1,0 +1,227 @@
+/**
+ * Kubernetes' validation of a CustomResourceDefinition (apiextensions validation.go), on the
+ * internal view of the spec (view.ts) so that field paths are Kubernetes' own. The schema
+ * checks themselves are the schema engine's (validateCrdSchema).
+ */
+import { Naming } from '../../../naming';
+import { ApiObject } from '../../../scheme/types';
+import { FieldError, child, fieldErrors, index } from '../../../meta/field-errors';
+import { isDns1035Label, isDns1123Subdomain } from '../../../meta/validation';
+import { validateCrdSchema } from '../../../scheme/structural/validate-crd-schema';
+import { CrdSpec, CrdStatus, CrdSubresources, CrdVersion, crdNames, crdSpec, crdStatus, internalView } from './view';
+import { requiredCrdNames, validateCrdNames } from './names-validation';
+import { validateCrdColumn, validateCrdSubresources } from './columns-validation';
+import { hasRecognizedReviewVersionOrNone, validateCrdConversion } from './conversion-validation';
+import { validateSelectableFields } from './selectable-fields-validation';
+import { validateApiApproval } from './approval';
+import { isTrue } from './conditions';
+import { goStrings, goVersions, invalidRendered } from './go-values';
+
+interface Options {
+  requireRecognizedConversionReviewVersion: boolean;
+  requireOpenApiSchema: boolean;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const schemaOf = (v: unknown): unknown => (isObject(v) ? v.openAPIV3Schema ?? undefined : undefined);
+const hasStatus = (sub: unknown) => isObject(sub) && sub.status !== undefined && sub.status !== null;
+
+/** Whether any schema node carries a `default` (SchemaHas over every nested schema). */
+function hasDefaults(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(hasDefaults);
+  if (!isObject(schema)) return false;
+  if (schema.default !== undefined && schema.default !== null) return true;
+  for (const k of ['items', 'additionalProperties', 'additionalItems', 'not', 'allOf', 'anyOf', 'oneOf']) {
+    if (hasDefaults(schema[k])) return true;
+  }
+  for (const k of ['properties', 'patternProperties', 'definitions', 'dependencies']) {
+    if (isObject(schema[k]) && Object.values(schema[k] as object).some(hasDefaults)) return true;
+  }
+  return false;
+}
+
+function validateDeprecationWarning(v: CrdVersion, path: string): FieldError[] {
+  const w = v.deprecationWarning;
+  if (w === undefined || w === null) return [];
+  const warning = str(w);
+  if (v.deprecated !== true) return [fieldErrors.invalid(path, warning, 'can only be set for deprecated versions')];
+  const errs: FieldError[] = [];
+  if (Buffer.byteLength(warning, 'utf8') > 256) errs.push(fieldErrors.invalid(path, warning, 'must be <= 256 characters long'));
+  if (!warning) errs.push(fieldErrors.invalid(path, warning, 'must not be an empty string'));
+  // Go reports the byte offset of the first rune unicode.IsPrint refuses (control characters
+  // included, so its "control character" branch is never reached).
+  let offset = 0;
+  for (const ch of warning) {
+    if (!/[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u.test(ch)) {
+      errs.push(fieldErrors.invalid(path, warning, `must only contain printable UTF-8 characters; non-printable character found at index ${offset}`));
+      break;
+    }
+    offset += Buffer.byteLength(ch, 'utf8');
+  }
+  return errs;
+}
+
+function validateColumns(columns: unknown, path: string): FieldError[] {
+  return (Array.isArray(columns) ? columns : []).flatMap((c, j) => validateCrdColumn(isObject(c) ? c : {}, index(path, j)));
+}
+
+function validateSpec(spec: CrdSpec, opts: Options): FieldError[] {
+  const errs: FieldError[] = [];
+  const group = str(spec.group);
+  if (!group) errs.push(fieldErrors.required('spec.group'));
+  else if (isDns1123Subdomain(group).length) errs.push(fieldErrors.invalid('spec.group', group, isDns1123Subdomain(group).join(',')));
+  else if (group.split('.').length < 2) errs.push(fieldErrors.invalid('spec.group', group, 'should be a domain with at least one dot'));
+  const scope = str(spec.scope);
+  if (!scope) errs.push(fieldErrors.required('spec.scope'));
+  else if (scope !== 'Cluster' && scope !== 'Namespaced') errs.push(fieldErrors.notSupported('spec.scope', scope, ['Cluster', 'Namespaced']));
+
+  const { versions, lifted } = internalView(spec);
+  const topSchema = lifted.schema ? schemaOf(lifted.schema.value) : undefined;
+  const ownSchema = (v: CrdVersion) => (lifted.schema ? undefined : schemaOf(v.schema));
+  if (topSchema === undefined) {
+    versions.forEach((v, i) => {
+      const at = `spec.versions[${i}].schema.openAPIV3Schema`;
+      if (opts.requireOpenApiSchema && ownSchema(v) === undefined) errs.push(fieldErrors.required(at, 'schemas are required'));
+      else if (!opts.requireOpenApiSchema && spec.preserveUnknownFields !== true && v.served === true && ownSchema(v) === undefined) {
+        errs.push(fieldErrors.required(at, 'because otherwise all fields are pruned'));
+      }
+    });
+  }
+  const schemas = [topSchema, ...versions.map(ownSchema)];
+  if (spec.preserveUnknownFields === true && schemas.some(hasDefaults)) {
+    errs.push(fieldErrors.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
+  }
+
+  const topSubresources = lifted.subresources?.value as CrdSubresources | undefined;
+  let storageCount = 0;
+  const names = new Set<string>();
+  let unique = true;
+  versions.forEach((v, i) => {
+    const at = `spec.versions[${i}]`;
+    if (v.storage === true) storageCount++;
+    const name = str(v.name);
+    if (names.has(name)) unique = false;
+    names.add(name);
+    const nameErrs = isDns1035Label(name);
+    if (nameErrs.length) errs.push(fieldErrors.invalid(child(at, 'name'), name, nameErrs.join(',')));
+    errs.push(...validateDeprecationWarning(v, child(at, 'deprecationWarning')));
+    const statusEnabled = hasStatus(lifted.subresources ? topSubresources : v.subresources);
+    const schema = ownSchema(v);
+    if (schema !== undefined) errs.push(...validateCrdSchema(schema, child(at, 'schema.openAPIV3Schema'), { statusEnabled, requireStructural: true }));
+    if (!lifted.subresources) errs.push(...validateCrdSubresources(v.subresources, child(at, 'subresources')));
+    if (!lifted.additionalPrinterColumns) errs.push(...validateColumns(v.additionalPrinterColumns, child(at, 'additionalPrinterColumns')));
+    if (!lifted.selectableFields && Array.isArray(v.selectableFields) && v.selectableFields.length) {
+      if (schema === undefined) {
+        errs.push(fieldErrors.invalid(child(at, 'selectableFields'), '', 'selectableFields may only be set when version.schema.openAPIV3Schema is not included'));
+      } else {
+        errs.push(...validateSelectableFields(v.selectableFields, schema, child(at, 'selectableFields')));
+      }
+    }
+  });
+  const liftedNames = new Set(Object.keys(lifted));
+  if (!unique) errs.push(invalidRendered('spec.versions', goVersions(versions, liftedNames), 'must contain unique version names'));
+  if (storageCount !== 1) {
+    errs.push(invalidRendered('spec.versions', goVersions(versions, liftedNames), 'must have exactly one version marked as storage version'));
+  }
+  // The internal type repeats the first version's name as spec.version, checked again there.
+  const first = versions.length ? str(versions[0].name) : '';
+  if (first && isDns1035Label(first).length) errs.push(fieldErrors.invalid('spec.version', first, isDns1035Label(first).join(',')));
+
+  const specNames = crdNames(spec);
+  errs.push(...requiredCrdNames(specNames, 'spec.names'), ...validateCrdNames(specNames, 'spec.names'));
+  if (topSchema !== undefined) {
+    const anyStatus = hasStatus(topSubresources) || versions.some((v) => !lifted.subresources && hasStatus(v.subresources));
+    errs.push(...validateCrdSchema(topSchema, 'spec.validation.openAPIV3Schema', { statusEnabled: anyStatus, requireStructural: true }));
+  }
+  if (lifted.subresources) errs.push(...validateCrdSubresources(topSubresources, 'spec.subresources'));
+  if (lifted.additionalPrinterColumns) errs.push(...validateColumns(lifted.additionalPrinterColumns.value, 'spec.additionalPrinterColumns'));
+  const topFields = lifted.selectableFields?.value;
+  if (Array.isArray(topFields) && topFields.length) {
+    if (!lifted.schema || !isObject(lifted.schema.value)) {
+      errs.push(fieldErrors.invalid('spec.selectableFields', '', 'selectableFields may only be set when validations.schema is included'));
+    } else {
+      errs.push(...validateSelectableFields(topFields, topSchema, 'spec.selectableFields'));
+    }
+  }
+  const conversion = isObject(spec.conversion) ? spec.conversion : undefined;
+  if (conversion && conversion.strategy !== 'None' && spec.preserveUnknownFields === true) {
+    errs.push(fieldErrors.invalid('spec.conversion.strategy', str(conversion.strategy), 'must be None if spec.preserveUnknownFields is true'));
+  }
+  errs.push(...validateCrdConversion(conversion, opts.requireRecognizedConversionReviewVersion, 'spec.conversion'));
+  return errs;
+}
+
+/** ValidateCustomResourceDefinitionStoredVersions. */
+export function validateStoredVersions(status: CrdStatus, spec: CrdSpec): FieldError[] {
+  const path = 'status.storedVersions';
+  const stored = Array.isArray(status.storedVersions) ? status.storedVersions.map(str) : [];
+  const rendered = Array.isArray(status.storedVersions) ? goStrings(stored) : '[]string(nil)';
+  if (!stored.length) return [invalidRendered(path, rendered, 'must have at least one stored version')];
+  const errs: FieldError[] = [];
+  const remaining = new Map(stored.map((v, i) => [v, i]));
+  for (const v of internalView(spec).versions) {
+    const name = str(v.name);
+    if (v.storage === true && !remaining.has(name)) errs.push(invalidRendered(path, rendered, `must have the storage version ${name}`));
+    remaining.delete(name);
+  }
+  for (const [v, i] of remaining) errs.push(fieldErrors.invalid(index(path, i), v, 'must appear in spec.versions'));
+  return errs;
+}
+
+function validatePreserveUnknownFields(obj: ApiObject, old: ApiObject | undefined): FieldError[] {
+  if (old && crdSpec(old).preserveUnknownFields === true) return [];
+  if (crdSpec(obj).preserveUnknownFields !== true) return [];
+  return [fieldErrors.invalid('spec.preserveUnknownFields', true,
+    'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead')];
+}
+
+const acceptedNames = (obj: ApiObject) => {
+  const names = crdStatus(obj).acceptedNames;
+  return isObject(names) ? names : {};
+};
+
+function allVersionsHaveSchemas(spec: CrdSpec): boolean {
+  const { versions, lifted } = internalView(spec);
+  if (lifted.schema && schemaOf(lifted.schema.value) !== undefined) return true;
+  return versions.every((v) => schemaOf(v.schema) !== undefined);
+}
+
+/** ValidateCustomResourceDefinition: a new CRD (metadata is the store's, but for the name rule). */
+export function validateCrdCreate(obj: ApiObject, naming: Naming): FieldError[] {
+  const spec = crdSpec(obj);
+  const errs: FieldError[] = [];
+  const name = obj.metadata?.name ?? '';
+  if (name && name !== `${str(crdNames(spec).plural)}.${str(spec.group)}`) {
+    errs.push(fieldErrors.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
+  }
+  errs.push(...validateSpec(spec, { requireRecognizedConversionReviewVersion: true, requireOpenApiSchema: true }));
+  errs.push(...validateCrdNames(acceptedNames(obj), 'status.acceptedNames'));
+  errs.push(...validateStoredVersions(crdStatus(obj), spec));
+  errs.push(...validateApiApproval(obj, undefined, naming), ...validatePreserveUnknownFields(obj, undefined));
+  return errs;
+}
+
+/** ValidateCustomResourceDefinitionUpdate: the create rules relaxed for stored data, plus immutability. */
+export function validateCrdUpdate(obj: ApiObject, old: ApiObject, naming: Naming): FieldError[] {
+  const spec = crdSpec(obj);
+  const oldSpec = crdSpec(old);
+  const errs = validateSpec(spec, {
+    requireRecognizedConversionReviewVersion: hasRecognizedReviewVersionOrNone(isObject(oldSpec.conversion) ? oldSpec.conversion : undefined),
+    requireOpenApiSchema: allVersionsHaveSchemas(oldSpec),
+  });
+  const immutable = (path: string, now: unknown, before: unknown) => {
+    if (now !== before) errs.push(fieldErrors.immutable(path, now ?? ''));
+  };
+  // Once served under its names, the storage layout (scope, kind) is fixed.
+  if (isTrue(old, 'Established')) {
+    immutable('spec.scope', spec.scope, oldSpec.scope);
+    immutable('spec.names.kind', crdNames(spec).kind, crdNames(oldSpec).kind);
+  }
+  immutable('spec.group', spec.group, oldSpec.group);
+  immutable('spec.names.plural', crdNames(spec).plural, crdNames(oldSpec).plural);
+  errs.push(...validateCrdNames(acceptedNames(obj), 'status.acceptedNames'));
+  errs.push(...validateStoredVersions(crdStatus(obj), spec));
+  errs.push(...validateApiApproval(obj, old, naming), ...validatePreserveUnknownFields(obj, old));
+  return errs;
+}

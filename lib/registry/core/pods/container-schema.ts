@@ -1,0 +1,138 @@
+/**
+ * Schema of a pod's container (core/v1 Container and EphemeralContainer) with every field of
+ * Kubernetes 1.32: ports (a map keyed by containerPort and protocol), env and envFrom,
+ * resources, resize policy, mounts and devices, probes, lifecycle and security context.
+ */
+import { resourceList } from '../quantity-schema';
+import { lifecycle, probe } from './probe-schema';
+import { securityContext } from './security-context-schema';
+import { localObjectReference } from '../object-reference-schema';
+import { objectFieldSelector, resourceFieldSelector } from '../volumes/volume-schema';
+import { Schema, atomicList, bool, int32, mapList, object, str } from '../../../scheme/schema';
+
+/** core/v1 ContainerPort. */
+export const containerPort: Schema = object({
+  name: str(),
+  hostPort: int32(),
+  containerPort: int32(),
+  protocol: { ...str(), default: 'TCP' },
+  hostIP: str(),
+}, { required: ['containerPort'] });
+
+/** core/v1 ConfigMapEnvSource. */
+export const configMapEnvSource: Schema = object({
+  ...localObjectReference.properties,
+  optional: bool(),
+});
+
+/** core/v1 SecretEnvSource. */
+export const secretEnvSource: Schema = object({
+  ...localObjectReference.properties,
+  optional: bool(),
+});
+
+/** core/v1 EnvFromSource. */
+export const envFromSource: Schema = object({
+  prefix: str(),
+  configMapRef: configMapEnvSource,
+  secretRef: secretEnvSource,
+});
+
+/** core/v1 ConfigMapKeySelector. */
+export const configMapKeySelector: Schema = object({
+  ...localObjectReference.properties,
+  key: str(),
+  optional: bool(),
+}, { required: ['key'], 'x-kubernetes-map-type': 'atomic' });
+
+/** core/v1 SecretKeySelector. */
+export const secretKeySelector: Schema = object({
+  ...localObjectReference.properties,
+  key: str(),
+  optional: bool(),
+}, { required: ['key'], 'x-kubernetes-map-type': 'atomic' });
+
+/** core/v1 EnvVarSource. */
+export const envVarSource: Schema = object({
+  fieldRef: objectFieldSelector,
+  resourceFieldRef: resourceFieldSelector,
+  configMapKeyRef: configMapKeySelector,
+  secretKeyRef: secretKeySelector,
+});
+
+/** core/v1 EnvVar. */
+export const envVar: Schema = object({
+  name: str(),
+  value: str(),
+  valueFrom: envVarSource,
+}, { required: ['name'] });
+
+/** core/v1 ResourceClaim. */
+export const resourceClaim: Schema = object({
+  name: str(),
+  request: str(),
+}, { required: ['name'] });
+
+/** core/v1 ResourceRequirements. */
+export const resourceRequirements: Schema = object({
+  limits: resourceList(),
+  requests: resourceList(),
+  claims: { type: 'array', items: resourceClaim, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] },
+});
+
+/** core/v1 ContainerResizePolicy. */
+export const containerResizePolicy: Schema = object({
+  resourceName: str(),
+  restartPolicy: str(),
+}, { required: ['resourceName', 'restartPolicy'] });
+
+/** core/v1 VolumeMount. */
+export const volumeMount: Schema = object({
+  name: str(),
+  readOnly: bool(),
+  recursiveReadOnly: str(),
+  mountPath: str(),
+  subPath: str(),
+  mountPropagation: str(),
+  subPathExpr: str(),
+}, { required: ['name', 'mountPath'] });
+
+/** core/v1 VolumeDevice. */
+export const volumeDevice: Schema = object({
+  name: str(),
+  devicePath: str(),
+}, { required: ['name', 'devicePath'] });
+
+/** core/v1 Container. */
+export const container: Schema = object({
+  name: str(),
+  image: str(),
+  command: atomicList(str()),
+  args: atomicList(str()),
+  workingDir: str(),
+  ports: mapList(containerPort, ['containerPort', 'protocol']),
+  envFrom: atomicList(envFromSource),
+  env: mapList(envVar, ['name']),
+  resources: resourceRequirements,
+  resizePolicy: atomicList(containerResizePolicy),
+  restartPolicy: str(),
+  volumeMounts: mapList(volumeMount, ['mountPath']),
+  volumeDevices: mapList(volumeDevice, ['devicePath']),
+  livenessProbe: probe,
+  readinessProbe: probe,
+  startupProbe: probe,
+  lifecycle: lifecycle,
+  terminationMessagePath: str(),
+  terminationMessagePolicy: str(),
+  imagePullPolicy: str(),
+  securityContext: securityContext,
+  stdin: bool(),
+  stdinOnce: bool(),
+  tty: bool(),
+}, { required: ['name'] });
+
+/** core/v1 EphemeralContainer: a Container's fields (EphemeralContainerCommon) and the target container. */
+export const ephemeralContainer: Schema = object({
+  ...container.properties,
+  targetContainerName: str(),
+}, { required: ['name'] });
