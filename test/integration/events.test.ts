@@ -34,6 +34,14 @@ describe('core/v1 Event', function () {
     expect(events.verbs).to.have.members(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
   });
 
+  it('reads reportingComponent and reportingInstance as empty strings when unset (Go strings without omitempty)', async () => {
+    const res = await t.post(EVENTS, oldStyle('reporting.1', 'alpha'));
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body).to.include({ reportingComponent: '', reportingInstance: '' });
+    expect((await t.get(`${EVENTS}/reporting.1`)).body).to.include({ reportingComponent: '', reportingInstance: '' });
+    await t.del(`${EVENTS}/reporting.1`);
+  });
+
   it('lists by involvedObject.* as kubectl describe asks, and by reason, type and source', async () => {
     for (const [name, about] of [['a.1', 'alpha'], ['a.2', 'alpha'], ['b.1', 'beta']]) {
       expect((await t.post(EVENTS, oldStyle(name, about))).status).to.equal(201);

@@ -133,6 +133,16 @@ const eventTable: TableColumns = {
   },
 };
 
+/**
+ * Kubernetes' Event has `reportingComponent` and `reportingInstance` as Go strings without
+ * omitempty: its JSON always carries them, empty when unset (proto/core-v1.proto marks them
+ * no_omitempty, so an event read from protobuf has them too).
+ */
+function setDefaults(obj: ApiObject): void {
+  obj.reportingComponent ??= '';
+  obj.reportingInstance ??= '';
+}
+
 /** The core/v1 Event kind; `ttlSeconds` (--event-ttl): events expire that long after their last write. */
 export function eventResource(ttlSeconds?: number): ResourceDef {
   return {
@@ -145,6 +155,9 @@ export function eventResource(ttlSeconds?: number): ResourceDef {
     strategy: {
       allowCreateOnUpdate: true,
       allowUnconditionalUpdate: true,
+      default: setDefaults,
+      prepareForCreate: setDefaults,
+      prepareForUpdate: setDefaults,
       checkDecode: (obj) => {
         const e = fieldsOf(obj);
         return decodeProblem(obj, eventSchema, 'Event') ?? microTimesProblem([e.eventTime, e.series?.lastObservedTime]);
