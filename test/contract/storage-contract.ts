@@ -483,7 +483,7 @@ export function describeStorageContract(name: string, make: MakeKv): void {
       it('a member without a leader answers Unavailable at once, not at the deadline', async () => {
         const two = await startTwoMembers();
         try {
-          const s = new Etcd3Storage(client({ endpoints: [two.endpoints[0]], callTimeoutMs: 2_000 }));
+          const s = new Etcd3Storage(client({ endpoints: [two.endpoints[0]], callTimeoutMs: 6_000 }));
           const created = await s.create('/leader/a', b('1'));
           expect(created.ok).to.equal(true);
           const rec = new Recorder();
@@ -495,7 +495,7 @@ export function describeStorageContract(name: string, make: MakeKv): void {
             const r = await timed(s.get('/leader/a').then(() => undefined, (e: unknown) => e as StorageError));
             if (r.value instanceof StorageError && /no leader/.test(r.value.message)) {
               expect(r.value.code).to.equal('Unavailable');
-              expect(r.ms).to.be.below(1_000);
+              expect(r.ms, "well before the 6 s deadline").to.be.below(3_000);
               break;
             }
             if (Date.now() > deadline) throw new Error(`no "no leader" answer within 15 s (last: ${String(r.value)})`);
@@ -503,7 +503,7 @@ export function describeStorageContract(name: string, make: MakeKv): void {
           }
           const w = await timed(storageErrorOf(s.create('/leader/b', b('2'))));
           expect(w.value.code).to.equal('Unavailable');
-          expect(w.ms).to.be.below(1_500);
+          expect(w.ms, "well before the 6 s deadline").to.be.below(3_000);
           // A watch asked for with a leader is ended by the member when it has none (etcd checks
           // every few election timeouts): one onError Unavailable, so the Reflector can go elsewhere.
           await until(() => rec.errors.length >= 1, 'onError of the watch', 15_000);

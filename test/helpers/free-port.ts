@@ -14,6 +14,20 @@ export async function freeLoopbackPort(): Promise<number> {
 }
 
 /**
+ * `count` distinct loopback ports free at the moment of asking: all are listened on together,
+ * then released (asked one at a time, the same port could come back twice).
+ */
+export async function freeLoopbackPorts(count: number): Promise<number[]> {
+  const probes = Array.from({ length: count }, () => createServer());
+  try {
+    for (const probe of probes) await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    return probes.map((probe) => (probe.address() as { port: number }).port);
+  } finally {
+    await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
+  }
+}
+
+/**
  * A free loopback port below the kernel's ephemeral range, for a process that is killed and
  * started again on the same port: a port from the ephemeral range (what port 0 gives) can be
  * taken in between as the source port of any outgoing connection, and the restart then fails
