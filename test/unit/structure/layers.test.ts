@@ -127,6 +127,27 @@ describe('the floors of lib/ (lib/layers.json)', () => {
     expect(seen, 'the debts in lib/layers.json no longer match the code: update them (they may only shrink)').to.deep.equal(layers.debts.imports);
   });
 
+  it('keeps each kind to its folder: a kind (a folder of lib/registry/<group>/ with a definition.ts) imports no other kind', () => {
+    const kindOf = (file: string): string | undefined => {
+      const parts = file.split(path.sep);
+      if (parts[0] !== 'registry' || parts.length < 4) return undefined;
+      const dir = parts.slice(0, 3).join(path.sep);
+      return existsSync(path.join(LIB, dir, 'definition.ts')) ? dir : undefined;
+    };
+    const kinds = new Set(files.map(kindOf).filter((k): k is string => k !== undefined));
+    expect(kinds.size, 'kind folders found under lib/registry').to.be.greaterThan(20);
+    const across: string[] = [];
+    for (const [file, imports] of graph) {
+      const from = kindOf(file);
+      if (from === undefined) continue;
+      for (const target of imports) {
+        const to = kindOf(target);
+        if (to !== undefined && to !== from) across.push(`${file} imports ${target} (move what both need up to the group folder)`);
+      }
+    }
+    expect(across).to.deep.equal([]);
+  });
+
   it('has no import circle, but for the debts it lists, exactly', () => {
     const found = circles(graph).map((c) => c.join(' '));
     const known = layers.debts.circles.map((c) => [...c].sort().join(' ')).sort();
