@@ -24,11 +24,13 @@
  * Failures are StorageErrors, mapped in one place (../errors.ts), and say whether the request may
  * have reached etcd (`sent`). Requests are never retried here once sent: a Txn that may have been
  * applied is not repeated blindly (the store decides, by its compare).
+ *
+ * Beside it: one call (unary-call.ts), the member probe (member-probe.ts), the endpoints and the
+ * dial of one (member-dial.ts), the Txns in flight and the raft terms (pending-txns.ts).
  */
-import { readFileSync } from 'node:fs';
 import { GrpcStatus, StorageError, fromGrpcStatus } from '../errors';
 import { CANCEL } from '../../http2/frames';
-import { H2ConnectOptions, H2Session, H2Stream, H2StreamHandler } from '../../http2/client-session';
+import { H2Session, H2Stream, H2StreamHandler } from '../../http2/client-session';
 import type { EtcdKv, EtcdKvWatch, QuorumHealth } from './kv';
 import type {
   CompactResponse, LeaseGrantResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse,
@@ -39,8 +41,10 @@ import {
 } from './kv-codec';
 import { sentError } from './grpc-failure';
 import { WatchCreateRequest, WatchStreamHandler, openWatch } from './watch-stream';
-import { Call, CallHost, CallKind, Decoder, PATHS, onDeadline, requestBlock } from './unary-call';
-import { PROBE_BODY, PROBE_TIMEOUT_MS, Probe } from './member-probe';
+import { Call, CallHost, CallKind, Decoder, onDeadline } from './unary-call';
+import { PROBE_BODY, Probe } from './member-probe';
+import { DialHost, Endpoint, dialEndpoint, endpointsOf } from './member-dial';
+import { PendingTxns, PendingTxnsHost } from './pending-txns';
 import { signalReconnected } from '../reconnects';
 
 export interface EtcdClientOptions {
@@ -73,24 +77,11 @@ export const DEFAULT_DIAL_TIMEOUT_MS = 1_000;
 export const DEFAULT_TXN_TIMEOUT_MS = 3_000;
 export const DEFAULT_KEEPALIVE_INTERVAL_MS = 1_000;
 export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 1_000;
-/**
- * A Txn unanswered this long has its member probed (checkAlive), at most once per this period
- * while it waits: a normal write takes milliseconds, and the probe's answer tells whether the
- * member still runs and whether its raft term rose (see EtcdKvClient.observeTerm).
- */
-const STALLED_TXN_MS = 250;
-
-interface Endpoint {
-  url: string;
-  connect: H2ConnectOptions;
-  /** The header block of each kind of call to this endpoint. */
-  blocks: Record<CallKind, Buffer>;
-}
 
 /** A stream's handler until its owner's is in place (nothing arrives before then). */
 const NO_HANDLER: H2StreamHandler = { onHeaders() {}, onData() {}, onClose() {} };
 
-export class EtcdKvClient implements EtcdKv, CallHost {
+export class EtcdKvClient implements EtcdKv, CallHost, DialHost, PendingTxnsHost {
   private readonly endpoints: Endpoint[];
   /** The deadline of a unary call, and of a watch's creation. */
   readonly timeoutMs: number;
@@ -112,18 +103,15 @@ export class EtcdKvClient implements EtcdKv, CallHost {
   /** Adopted sessions not yet closed, the current one and any still finishing their streams. */
   private readonly sessions = new Set<H2Session>();
   private connecting: Promise<H2Session> | undefined;
-  private dialing: H2Session | undefined;
+  /** The session being dialed, if any (dialEndpoint sets it). */
+  dialing: H2Session | undefined;
   /** The endpoint to try first on the next connect. */
   private next = 0;
   /** Sessions with a probe in flight. */
   private readonly probing = new WeakSet<H2Session>();
   private closed = false;
-  /** The highest raft term seen in an answer on each session (observeTerm). */
-  private readonly terms = new WeakMap<H2Session, number>();
-  /** Txns in flight, on whichever session. */
-  private readonly txns = new Set<Call>();
-  /** Probes members with a stalled Txn while any Txn is in flight (checkStalledTxns). */
-  private stallTimer: NodeJS.Timeout | undefined;
+  /** Txns in flight, on whichever session, and the raft term seen on each session. */
+  private readonly pending: PendingTxns;
   /** What this client saw of etcd (kv.ts QuorumHealth): sawAnswer() and sawFailure(), from the calls and sessions. */
   private readonly health: QuorumHealth = { answeredAt: 0, failedAt: 0 };
 
@@ -134,27 +122,8 @@ export class EtcdKvClient implements EtcdKv, CallHost {
     this.dialTimeoutMs = Math.min(opts.dialTimeoutMs ?? DEFAULT_DIAL_TIMEOUT_MS, this.timeoutMs);
     this.keepaliveIntervalMs = opts.keepaliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS;
     this.keepaliveTimeoutMs = opts.keepaliveTimeoutMs ?? DEFAULT_KEEPALIVE_TIMEOUT_MS;
-    const tls = {
-      ca: opts.caFile ? readFileSync(opts.caFile) : undefined,
-      cert: opts.certFile ? readFileSync(opts.certFile) : undefined,
-      key: opts.keyFile ? readFileSync(opts.keyFile) : undefined,
-    };
-    this.endpoints = opts.endpoints.map((e) => {
-      const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(e) ? e : `${opts.caFile ? 'https' : 'http'}://${e}`;
-      const parsed = new URL(url);
-      const secure = parsed.protocol === 'https:';
-      const blocks = {} as Record<CallKind, Buffer>;
-      for (const kind of Object.keys(PATHS) as CallKind[]) {
-        const timeout = kind === 'watch' ? undefined : kind === 'txn' ? this.txnTimeoutMs : kind === 'probe' ? PROBE_TIMEOUT_MS : this.timeoutMs;
-        blocks[kind] = requestBlock(parsed, PATHS[kind], timeout);
-      }
-      return {
-        url,
-        // A bracketed IPv6 host is connected to without its brackets.
-        connect: { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(parsed.port || (secure ? 443 : 80)), tls: secure ? tls : undefined },
-        blocks,
-      };
-    });
+    this.endpoints = endpointsOf(opts, this.timeoutMs, this.txnTimeoutMs);
+    this.pending = new PendingTxns(this, this.keepaliveIntervalMs > 0);
   }
 
   range(req: RangeRequest): Promise<RangeResponse> {
@@ -265,8 +234,7 @@ export class EtcdKvClient implements EtcdKv, CallHost {
   async close(): Promise<void> {
     this.closed = true;
     this.stopKeepalive();
-    clearTimeout(this.stallTimer);
-    this.stallTimer = undefined;
+    this.pending.stop();
     this.dialing?.destroy();
     for (const s of this.sessions) this.cutStreams(s, 'the etcd client is closed');
     const s = this.session;
@@ -296,73 +264,18 @@ export class EtcdKvClient implements EtcdKv, CallHost {
       call.resolve = resolve;
       call.reject = reject;
       call.timer = setTimeout(onDeadline, timeoutMs, call);
-      if (kind === 'txn') {
-        call.term = this.terms.get(session) ?? 0;
-        call.sentAt = Date.now();
-        this.txns.add(call);
-        if (this.stallTimer === undefined && this.keepaliveIntervalMs > 0) {
-          this.stallTimer = setTimeout(() => this.checkStalledTxns(), STALLED_TXN_MS);
-          this.stallTimer.unref();
-        }
-      }
+      if (kind === 'txn') this.pending.sent(call, session);
     });
   }
 
-  /** A Txn's call has settled (answer, failure or deadline). */
+  /** A Txn's call has settled (answer, failure or deadline): PendingTxns.txnSettled. */
   txnSettled(call: Call): void {
-    this.txns.delete(call);
+    this.pending.txnSettled(call);
   }
 
-  /**
-   * Every STALLED_TXN_MS while Txns are in flight: the member of each Txn waiting longer than that
-   * is probed (once per period; checkAlive skips a session with a probe in flight). A hung member
-   * is then left within the probe's timeout, and a new raft term is seen within a period.
-   */
-  private checkStalledTxns(): void {
-    this.stallTimer = undefined;
-    if (this.txns.size === 0 || this.closed) return;
-    const stalledBefore = Date.now() - STALLED_TXN_MS;
-    let last: H2Session | undefined;
-    for (const c of this.txns) {
-      if (c.sentAt <= stalledBefore && c.session !== last) {
-        last = c.session;
-        this.checkAlive(c.session);
-      }
-    }
-    this.stallTimer = setTimeout(() => this.checkStalledTxns(), STALLED_TXN_MS);
-    this.stallTimer.unref();
-  }
-
-  /**
-   * An answer on `s` carried raft term `term`. When it is above the highest seen on `s`, the
-   * member has seen an election since: Txns sent on `s` before, still unanswered, were most
-   * likely proposals forwarded to the old leader and lost with it, which etcd does not fail (it
-   * waits out the request's deadline; the new leader never heard of them). They fail now as
-   * Unavailable, sent (their outcome unknown: one may yet have been committed), so that their
-   * owner can decide at once instead of at the deadline: the store sends a compare-guarded Txn
-   * once more (store.ts), on the new leader, and its compare keeps a write from applying twice.
-   * Reads are left alone: nothing retries them, so failing one early would only trade a wait
-   * for an error.
-   */
+  /** An answer on `s` carried raft term `term`: PendingTxns.observeTerm. */
   observeTerm(s: H2Session, term: number): void {
-    const known = this.terms.get(s) ?? 0;
-    if (term <= known) return;
-    this.terms.set(s, term);
-    for (const c of this.txns) {
-      if (c.session !== s) continue;
-      // Sent before any term was known on `s`: this term is the best guess of the one it was sent in.
-      if (known === 0) {
-        if (c.term === 0) c.term = term;
-        continue;
-      }
-      if (c.term >= term || c.settled) continue;
-      c.settled = true;
-      if (c.timer !== undefined) clearTimeout(c.timer);
-      this.txns.delete(c);
-      c.reject(sentError(fromGrpcStatus(GrpcStatus.UNAVAILABLE,
-        `etcd elected a new leader (raft term ${c.term} to ${term}) while this write waited; it may have been lost with the old leader`), true));
-      c.stream.close(CANCEL);
-    }
+    this.pending.observeTerm(s, term);
   }
 
   private connect(): Promise<H2Session> {
@@ -381,7 +294,7 @@ export class EtcdKvClient implements EtcdKv, CallHost {
       const index = (first + i) % n;
       const ep = this.endpoints[index];
       try {
-        const s = await this.dialOne(ep);
+        const s = await dialEndpoint(this, ep, this.dialTimeoutMs);
         if (this.closed) {
           s.destroy();
           break;
@@ -395,62 +308,6 @@ export class EtcdKvClient implements EtcdKv, CallHost {
     }
     if (this.closed) throw sentError(new StorageError('Unavailable', 'the etcd client is closed'), false);
     throw sentError(fromGrpcStatus(GrpcStatus.UNAVAILABLE, `cannot connect to etcd (${reasons.join('; ')})`), false);
-  }
-
-  /**
-   * Connects to one endpoint: resolves once the member has answered with its HTTP/2 SETTINGS
-   * (TCP alone is not an answer: a stopped process's kernel still accepts), or fails within the
-   * dial budget.
-   */
-  private dialOne(ep: Endpoint): Promise<H2Session> {
-    return new Promise((resolve, reject) => {
-      const s = new H2Session(ep.connect);
-      this.dialing = s;
-      let settled = false;
-      let connected = false;
-      let answered = false;
-      let timer: NodeJS.Timeout | undefined;
-      const finish = (err?: Error) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        s.off('connect', onConnect);
-        s.off('remoteSettings', onSettings);
-        s.off('close', onClose);
-        if (this.dialing === s) this.dialing = undefined;
-        if (err) {
-          s.destroy();
-          reject(err);
-        } else {
-          resolve(s);
-        }
-      };
-      const ready = () => {
-        if (!connected || !answered) return;
-        // Calls in flight keep the process alive through their deadline timers; an idle client does not.
-        s.unref();
-        finish();
-      };
-      const onConnect = () => {
-        connected = true;
-        ready();
-      };
-      const onSettings = () => {
-        answered = true;
-        ready();
-      };
-      const onClose = () => finish(new Error(s.error ? s.error.message : 'connection closed'));
-      const budget = this.dialTimeoutMs;
-      // etcd with --client-cert-auth drops a TLS 1.3 client whose certificate it rejects without
-      // a word: the handshake looks done and nothing more comes. Say so, as it is the likely cause.
-      const hint = ep.connect.tls ? ' (over TLS: is the client certificate, --etcd-certfile, one this etcd trusts?)' : '';
-      timer = setTimeout(() => finish(new Error(connected ? `connected, but no answer within ${budget} ms${hint}` : `no connection within ${budget} ms`)), budget);
-      // Stays for the session's life: an error ends the dial, or loses the session once adopted.
-      s.on('error', () => this.lose(s));
-      s.once('connect', onConnect);
-      s.on('remoteSettings', onSettings);
-      s.once('close', onClose);
-    });
   }
 
   private adopt(s: H2Session, index: number): void {
@@ -519,7 +376,7 @@ export class EtcdKvClient implements EtcdKv, CallHost {
   }
 
   /** The current session `s` is lost (closed, failed, GOAWAY): the next dial starts at the next member. */
-  private lose(s: H2Session): void {
+  lose(s: H2Session): void {
     if (this.session !== s) return;
     this.sawFailure();
     const index = this.endpoints.findIndex((e) => e.url === this.endpointUrl);

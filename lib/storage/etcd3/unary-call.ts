@@ -44,7 +44,7 @@ export class Call implements H2StreamHandler {
   chunks: Buffer[] | undefined = undefined;
   length = 0;
   settled = false;
-  /** A Txn: the raft term known on its session when it was sent (see EtcdKvClient.observeTerm); -1 otherwise. */
+  /** A Txn: the raft term known on its session when it was sent (see PendingTxns.observeTerm); -1 otherwise. */
   term = -1;
   sentAt = 0;
   stream!: H2Stream;
