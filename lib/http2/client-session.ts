@@ -22,6 +22,9 @@
  *
  * A protocol violation by the peer, or a header block that cannot be decoded, is a connection
  * error: GOAWAY with its code, then the session is destroyed with an Error saying what was wrong.
+ *
+ * Its parts: a stream and its handler (client-stream.ts); the sending half, framing within the
+ * peer's windows and writing a turn's frames together (client-sender.ts).
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
@@ -33,65 +36,17 @@ import {
   SETTINGS_ENABLE_PUSH, SETTINGS_INITIAL_WINDOW_SIZE, SETTINGS_MAX_CONCURRENT_STREAMS, SETTINGS_MAX_FRAME_SIZE,
   WINDOW_UPDATE, goawayFrame, rstStreamFrame, settingsFrame, windowUpdateFrame, writeFrameHeader,
 } from './frames';
-import { H2Headers, HpackDecoder, HpackError } from './hpack';
+import { ClientSender } from './client-sender';
+import { H2Stream, type H2StreamHandler, type StreamSession } from './client-stream';
+import { ConnectionError } from './connection-error';
+import { HpackDecoder, HpackError } from './hpack';
 
-/** What a stream's owner is told; each call happens on the socket's read, never inside request(). */
-export interface H2StreamHandler {
-  /** A header block: the response headers, then (gRPC) the trailers. `endStream`: the peer is done. */
-  onHeaders(stream: H2Stream, headers: H2Headers, endStream: boolean): void;
-  /** A DATA frame's payload (not empty), a view of the socket's read: copy what is kept. */
-  onData(stream: H2Stream, data: Buffer): void;
-  /**
-   * The stream is over, once: the peer ended it (`ended`), it was reset by either side
-   * (`rstCode`), its session went away (`session.destroyed`), or GOAWAY said the peer never
-   * processed it (`rstCode` REFUSED_STREAM).
-   */
-  onClose(stream: H2Stream): void;
-}
+export { H2Stream };
+export type { H2StreamHandler };
 
 /** When a receive window has this much consumed, it is topped up again. */
 const TOP_UP = 2 ** 30;
 const MAX_STREAM_ID = 0x7fffffff;
-
-export class H2Stream {
-  /** Its stream id; 0 while it waits for the peer's stream limit. */
-  id = 0;
-  closed = false;
-  /** The peer sent END_STREAM. */
-  ended = false;
-  /** The RST_STREAM code received or sent; REFUSED_STREAM when the peer never processed it. */
-  rstCode = NO_ERROR;
-  /** This side has sent (or queued) END_STREAM. */
-  localEnded = false;
-  /** What the peer's window allows to be sent on this stream now (may go below 0: RFC 9113 6.9.2). */
-  sendWindow = 0;
-  /** Bytes received since this stream's receive window was last topped up. */
-  received = 0;
-  /** Data waiting for a window (or for the stream to open), and whether END_STREAM follows it. */
-  pending: Buffer[] | undefined = undefined;
-  pendingEnd = false;
-  /** The request's header block, kept while the stream waits to open. */
-  block: Buffer | undefined = undefined;
-  /** Why this side reset it, when its owner was not the one to (set before close(), for messages). */
-  cutReason: string | undefined = undefined;
-
-  constructor(readonly session: H2Session, public handler: H2StreamHandler, readonly longLived: boolean) {}
-
-  /** Sends `data` on the stream (held while flow control says wait). */
-  write(data: Buffer): void {
-    this.session.send(this, data, false);
-  }
-
-  /** Ends this side of the stream, after `data` if given. */
-  end(data?: Buffer): void {
-    this.session.send(this, data, true);
-  }
-
-  /** Resets the stream with `code` (RST_STREAM); its handler's onClose follows at once. */
-  close(code = CANCEL): void {
-    this.session.reset(this, code);
-  }
-}
 
 export interface H2ConnectOptions {
   host: string;
@@ -105,7 +60,7 @@ export interface H2ConnectOptions {
  * frame from the peer), 'goaway' (code, lastStreamId), 'error' (err; only emitted when listened
  * for), 'close' (after destroy, once).
  */
-export class H2Session extends EventEmitter {
+export class H2Session extends EventEmitter implements StreamSession {
   /** No new streams: close() was called or the peer sent GOAWAY. */
   closed = false;
   destroyed = false;
@@ -117,29 +72,14 @@ export class H2Session extends EventEmitter {
   private readonly streams = new Map<number, H2Stream>();
   /** Streams waiting for the peer's stream limit, in order. */
   private readonly waiting: H2Stream[] = [];
-  /** Streams with data held by flow control, in order. */
-  private blocked: H2Stream[] = [];
   private nextId = 1;
   private peerMaxStreams = Infinity;
   private peerInitialWindow = DEFAULT_WINDOW;
-  private peerMaxFrame = DEFAULT_MAX_FRAME_SIZE;
-  /** The connection's send window. */
-  private sendWindow = DEFAULT_WINDOW;
+  private readonly sender: ClientSender;
   /** Bytes received since the connection's receive window was last topped up. */
   private received = 0;
   /** A header block being received across CONTINUATION frames. */
   private partial: { streamId: number; endStream: boolean; parts: Buffer[] } | undefined;
-  /** What has been written this tick, sent as one socket write on the next (flushWrites). */
-  private out: Buffer[] = [];
-  private outBytes = 0;
-  private readonly flushWrites = () => {
-    const out = this.out;
-    if (out.length === 0 || this.destroyed) return;
-    this.out = [];
-    const bytes = this.outBytes;
-    this.outBytes = 0;
-    this.socket.write(out.length === 1 ? out[0] : Buffer.concat(out, bytes));
-  };
   private longLived = 0;
   private unrefWhenIdle = false;
   private readonly closeCallbacks: Array<() => void> = [];
@@ -151,6 +91,7 @@ export class H2Session extends EventEmitter {
       ? tls.connect({ host: opts.host, port: opts.port, ca: opts.tls.ca, cert: opts.tls.cert, key: opts.tls.key, ALPNProtocols: ['h2'] })
       : net.connect({ host: opts.host, port: opts.port });
     this.socket = socket;
+    this.sender = new ClientSender(socket);
     socket.setNoDelay(true);
     socket.once(opts.tls ? 'secureConnect' : 'connect', () => {
       if (!this.destroyed) this.emit('connect');
@@ -160,7 +101,7 @@ export class H2Session extends EventEmitter {
     socket.on('close', () => this.destroy());
     // Written once connected (a socket holds writes until then). Our streams may take the largest
     // window at once; the connection's grows to it by WINDOW_UPDATE.
-    this.write(Buffer.concat([
+    this.sender.write(Buffer.concat([
       PREFACE,
       settingsFrame([[SETTINGS_ENABLE_PUSH, 0], [SETTINGS_INITIAL_WINDOW_SIZE, MAX_WINDOW]]),
       windowUpdateFrame(0, MAX_WINDOW - DEFAULT_WINDOW),
@@ -187,7 +128,7 @@ export class H2Session extends EventEmitter {
     if (longLived && this.longLived++ === 0) this.socket.ref();
     if (this.streams.size >= this.peerMaxStreams) {
       stream.block = block;
-      if (body !== undefined || end) this.hold(stream, body, end);
+      if (body !== undefined || end) this.sender.hold(stream, body, end);
       this.waiting.push(stream);
       return stream;
     }
@@ -222,6 +163,7 @@ export class H2Session extends EventEmitter {
     if (this.destroyed) return;
     this.error = err;
     this.destroyed = true;
+    this.sender.stop();
     this.closed = true;
     this.socket.destroy();
     for (const stream of this.waiting.splice(0)) this.finish(stream, REFUSED_STREAM);
@@ -236,18 +178,6 @@ export class H2Session extends EventEmitter {
   // -------------------------------------------------------------------------------------------
   // Sending.
 
-  /**
-   * Writes `buf`. Everything written in one turn of the event loop (the frames of every call the
-   * requests read in that turn make) leaves in one socket write: one copy and one system call,
-   * whose cost on loopback includes etcd's receiving side, instead of one per request.
-   */
-  private write(buf: Buffer): void {
-    if (this.destroyed) return;
-    if (this.out.length === 0) setImmediate(this.flushWrites);
-    this.out.push(buf);
-    this.outBytes += buf.length;
-  }
-
   /** Sends the stream's HEADERS (it now has an id), then its held data. */
   private open(stream: H2Stream, block: Buffer, body: Buffer | undefined, end: boolean): void {
     stream.id = this.nextId;
@@ -255,14 +185,7 @@ export class H2Session extends EventEmitter {
     stream.sendWindow = this.peerInitialWindow;
     this.streams.set(stream.id, stream);
     const endWithHeaders = end && (body === undefined || body.length === 0) && stream.pending === undefined;
-    if (block.length <= this.peerMaxFrame) {
-      const head = Buffer.allocUnsafe(FRAME_HEADER + block.length);
-      writeFrameHeader(head, 0, block.length, HEADERS, FLAG_END_HEADERS | (endWithHeaders ? FLAG_END_STREAM : 0), stream.id);
-      block.copy(head, FRAME_HEADER);
-      this.write(head);
-    } else {
-      this.writeLongBlock(stream.id, block, endWithHeaders);
-    }
+    this.sender.headers(stream.id, block, endWithHeaders);
     if (endWithHeaders) {
       stream.localEnded = true;
       return;
@@ -273,98 +196,22 @@ export class H2Session extends EventEmitter {
       const pendingEnd = stream.pendingEnd;
       stream.pending = undefined;
       stream.pendingEnd = false;
-      for (let i = 0; i < pending.length; i++) this.send(stream, pending[i], pendingEnd && i === pending.length - 1);
-      if (pending.length === 0 && pendingEnd) this.send(stream, undefined, true);
+      for (let i = 0; i < pending.length; i++) this.sender.send(stream, pending[i], pendingEnd && i === pending.length - 1);
+      if (pending.length === 0 && pendingEnd) this.sender.send(stream, undefined, true);
     } else if (body !== undefined || end) {
-      this.send(stream, body, end);
-    }
-  }
-
-  /** A header block over the peer's frame size: HEADERS, then CONTINUATION frames. */
-  private writeLongBlock(id: number, block: Buffer, endStream: boolean): void {
-    for (let pos = 0, first = true; pos < block.length || first; first = false) {
-      const piece = block.subarray(pos, pos + this.peerMaxFrame);
-      pos += piece.length;
-      const last = pos >= block.length;
-      const frame = Buffer.allocUnsafe(FRAME_HEADER + piece.length);
-      writeFrameHeader(frame, 0, piece.length, first ? HEADERS : CONTINUATION,
-        (last ? FLAG_END_HEADERS : 0) | (first && endStream ? FLAG_END_STREAM : 0), id);
-      piece.copy(frame, FRAME_HEADER);
-      this.write(frame);
+      this.sender.send(stream, body, end);
     }
   }
 
   /** Sends `data` (and END_STREAM when `end`) as far as the windows allow; holds the rest. */
   send(stream: H2Stream, data: Buffer | undefined, end: boolean): void {
-    if (stream.closed || stream.localEnded) return;
-    if (stream.id === 0 || stream.pending !== undefined) {
-      this.hold(stream, data, end);
-      return;
-    }
-    let pos = 0;
-    const n = data === undefined ? 0 : data.length;
-    while (pos < n) {
-      const room = Math.min(this.sendWindow, stream.sendWindow, this.peerMaxFrame);
-      if (room <= 0) break;
-      const size = Math.min(room, n - pos);
-      const last = pos + size === n;
-      const head = Buffer.allocUnsafe(FRAME_HEADER);
-      writeFrameHeader(head, 0, size, DATA, last && end ? FLAG_END_STREAM : 0, stream.id);
-      this.write(head);
-      this.write(pos === 0 && last ? data! : data!.subarray(pos, pos + size));
-      this.sendWindow -= size;
-      stream.sendWindow -= size;
-      pos += size;
-    }
-    if (pos < n) {
-      this.hold(stream, data!.subarray(pos), end);
-      this.blocked.push(stream);
-      return;
-    }
-    if (end) {
-      if (n === 0) {
-        const frame = Buffer.allocUnsafe(FRAME_HEADER);
-        writeFrameHeader(frame, 0, 0, DATA, FLAG_END_STREAM, stream.id);
-        this.write(frame);
-      }
-      stream.localEnded = true;
-    }
-  }
-
-  private hold(stream: H2Stream, data: Buffer | undefined, end: boolean): void {
-    stream.pending ??= [];
-    if (data !== undefined && data.length > 0) stream.pending.push(data);
-    if (end) stream.pendingEnd = true;
-  }
-
-  /** Windows grew: blocked streams send what now fits, in order. */
-  private flushBlocked(): void {
-    if (this.blocked.length === 0 || this.sendWindow <= 0) return;
-    const blocked = this.blocked;
-    this.blocked = [];
-    for (const stream of blocked) {
-      const pending = stream.pending;
-      if (pending === undefined || stream.closed) continue;
-      const end = stream.pendingEnd;
-      stream.pending = undefined;
-      stream.pendingEnd = false;
-      for (let i = 0; i < pending.length; i++) {
-        const last = i === pending.length - 1;
-        if (stream.pending !== undefined) {
-          // Blocked again: the rest waits behind what could not go.
-          this.hold(stream, pending[i], end && last);
-          continue;
-        }
-        this.send(stream, pending[i], end && last);
-      }
-      if (pending.length === 0 && end) this.send(stream, undefined, true);
-    }
+    this.sender.send(stream, data, end);
   }
 
   /** Resets a stream from this side. */
   reset(stream: H2Stream, code: number): void {
     if (stream.closed) return;
-    if (stream.id !== 0 && !this.destroyed) this.write(rstStreamFrame(stream.id, code));
+    if (stream.id !== 0 && !this.destroyed) this.sender.write(rstStreamFrame(stream.id, code));
     this.finish(stream, code);
   }
 
@@ -400,8 +247,8 @@ export class H2Session extends EventEmitter {
   /** A closing session without streams says GOAWAY and ends the connection. */
   private endIfIdle(): void {
     if (!this.closed || this.destroyed || this.streams.size > 0 || this.waiting.length > 0) return;
-    this.write(goawayFrame(0, NO_ERROR));
-    this.flushWrites();
+    this.sender.write(goawayFrame(0, NO_ERROR));
+    this.sender.flush();
     this.socket.end();
   }
 
@@ -422,8 +269,8 @@ export class H2Session extends EventEmitter {
   private connectionError(code: number, message: string): void {
     if (this.destroyed) return;
     // This client processes no streams of the peer's: the last one is 0. The GOAWAY goes out first.
-    this.write(goawayFrame(0, code));
-    this.flushWrites();
+    this.sender.write(goawayFrame(0, code));
+    this.sender.flush();
     this.destroy(new Error(`HTTP/2 protocol error from the peer: ${message}`));
   }
 
@@ -449,7 +296,7 @@ export class H2Session extends EventEmitter {
           const ack = Buffer.allocUnsafe(FRAME_HEADER + 8);
           writeFrameHeader(ack, 0, 8, PING, FLAG_ACK, 0);
           payload.copy(ack, FRAME_HEADER);
-          this.write(ack);
+          this.sender.write(ack);
         }
         break;
       case GOAWAY: this.onGoaway(payload); break;
@@ -463,14 +310,14 @@ export class H2Session extends EventEmitter {
     if (id === 0) throw new ConnectionError(PROTOCOL_ERROR, 'DATA on stream 0');
     this.received += payload.length;
     if (this.received >= TOP_UP) {
-      this.write(windowUpdateFrame(0, this.received));
+      this.sender.write(windowUpdateFrame(0, this.received));
       this.received = 0;
     }
     const stream = this.streams.get(id);
     if (stream === undefined) return;
     stream.received += payload.length;
     if (stream.longLived && stream.received >= TOP_UP && !(flags & FLAG_END_STREAM)) {
-      this.write(windowUpdateFrame(id, stream.received));
+      this.sender.write(windowUpdateFrame(id, stream.received));
       stream.received = 0;
     }
     const data = flags & FLAG_PADDED ? unpad(payload) : payload;
@@ -516,7 +363,7 @@ export class H2Session extends EventEmitter {
     if (stream.closed) return;
     stream.ended = true;
     // A stream this side has not ended (a watch) is closed with RST_STREAM NO_ERROR, as gRPC does.
-    if (!stream.localEnded && stream.id !== 0) this.write(rstStreamFrame(stream.id, NO_ERROR));
+    if (!stream.localEnded && stream.id !== 0) this.sender.write(rstStreamFrame(stream.id, NO_ERROR));
     this.finish(stream, NO_ERROR);
   }
 
@@ -537,16 +384,16 @@ export class H2Session extends EventEmitter {
         }
         case SETTINGS_MAX_FRAME_SIZE:
           if (value < DEFAULT_MAX_FRAME_SIZE || value > 0xffffff) throw new ConnectionError(PROTOCOL_ERROR, `max frame size ${value}`);
-          this.peerMaxFrame = value;
+          this.sender.maxFrame = value;
           break;
         default: break; // The header table size only binds an encoder with a table, which this one is not.
       }
     }
     const ack = Buffer.allocUnsafe(FRAME_HEADER);
     writeFrameHeader(ack, 0, 0, SETTINGS, FLAG_ACK, 0);
-    this.write(ack);
+    this.sender.write(ack);
     this.openWaiting();
-    this.flushBlocked();
+    this.sender.flushBlocked();
     this.emit('remoteSettings');
   }
 
@@ -567,8 +414,8 @@ export class H2Session extends EventEmitter {
     const increment = payload.readUInt32BE(0) & 0x7fffffff;
     if (id === 0) {
       if (increment === 0) throw new ConnectionError(PROTOCOL_ERROR, 'WINDOW_UPDATE of 0 on the connection');
-      this.sendWindow += increment;
-      if (this.sendWindow > MAX_WINDOW) throw new ConnectionError(FLOW_CONTROL_ERROR, 'connection window over 2^31 - 1');
+      this.sender.window += increment;
+      if (this.sender.window > MAX_WINDOW) throw new ConnectionError(FLOW_CONTROL_ERROR, 'connection window over 2^31 - 1');
     } else {
       const stream = this.streams.get(id);
       if (stream === undefined) return;
@@ -578,13 +425,7 @@ export class H2Session extends EventEmitter {
       }
       stream.sendWindow += increment;
     }
-    this.flushBlocked();
-  }
-}
-
-class ConnectionError extends Error {
-  constructor(readonly code: number, message: string) {
-    super(message);
+    this.sender.flushBlocked();
   }
 }
 

@@ -7,16 +7,10 @@
  *  - the connection preface, SETTINGS both ways (ours from ListenerLimits; the peer's initial
  *    window and frame size honoured), PING answered, PRIORITY checked and otherwise ignored,
  *    unknown frames ignored;
- *  - requests: HEADERS and CONTINUATION decoded (HPACK with the dynamic table, the decoded size
- *    bounded while decoding), checked as RFC 9113 8.2 and 8.3 require (request-fields.ts), handed
- *    out as request/response pairs (messages.ts) once the chunk that carried them is read, so
- *    a stream opened and reset in the same chunk never starts a handler (rapid reset); a body
- *    that disagrees with its content-length, and trailers that are not trailers, reset the
- *    stream before the body's end reaches the application; a well-formed CONNECT is answered
- *    405 here;
- *  - stream states as RFC 9113 5.1 has them: frames on a half-closed (remote) or closed stream
- *    are the client's error (STREAM_CLOSED), frames on a stream this server reset are ignored
- *    (closed-streams.ts), a lower stream id never opened is a connection error;
+ *  - requests and their bodies, and the stream states of RFC 9113 5.1, by request-receiver.ts;
+ *    requests handed out as request/response pairs (messages.ts) once the chunk that carried
+ *    them is read, so a stream opened and reset in the same chunk never starts a handler (rapid
+ *    reset);
  *  - flow control both ways: our windows are opened as the body is consumed (the connection's at
  *    once, each stream's as its consumer takes the bytes); responses go out through
  *    response-sender.ts within the client's windows, the frames of a turn written together
@@ -40,20 +34,17 @@
 import { EventEmitter } from 'node:events';
 import type { TLSSocket } from 'node:tls';
 import * as F from './frames';
-import { HpackDecoder } from './hpack';
-import { METHOD_NOT_ALLOWED_BODY } from '../http/method-not-allowed';
 import { ClosedAs, ClosedStreams } from './closed-streams';
 import { ConnectionError } from './connection-error';
 import { FrameQueue } from './frame-queue';
-import { HeaderBlockAssembler, type HeaderBlock } from './header-block-assembler';
 import { readPeerSettings } from './peer-settings';
 import type { OutgoingValue, ServerRequest, ServerResponse, StreamOwner } from '../http/messages';
-import { requestHead, trailersValid } from './request-fields';
+import type { RequestHead } from './request-fields';
+import { RequestReceiver } from './request-receiver';
 import { ResetBudget } from './reset-budget';
 import { ResponseSender } from './response-sender';
 import { H2Stream } from './stream';
 
-const STREAM_CLOSED = 0x5;
 const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
 
 export interface H2SessionOptions {
@@ -81,31 +72,31 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
   private readonly streams = new Map<number, H2Stream>();
   private readonly closedStreams = new ClosedStreams();
   private readonly resetBudget = new ResetBudget();
-  private readonly decoder = new HpackDecoder();
   private readonly reader: F.FrameReader;
   private preface: Buffer | undefined = Buffer.alloc(0);
   private gotSettings = false;
-  /** The highest stream id the client has used (lower ones are closed or were never opened). */
-  private lastStreamId = 0;
   /** The highest stream id handed to the application: what GOAWAY reports (RFC 9113 6.8). */
   private lastStartedId = 0;
   private goawaySent = false;
   /** The peer's SETTINGS_INITIAL_WINDOW_SIZE. */
   private peerInitialWindow = F.DEFAULT_WINDOW;
-  /** Body bytes received since the last connection WINDOW_UPDATE. */
-  private recvUnacked = 0;
-  private readonly blocks: HeaderBlockAssembler;
-  /** Requests whose HEADERS are in the chunk being read; started after it. */
-  private arrived: H2Stream[] = [];
+  private readonly requests: RequestReceiver;
   private readonly frames: FrameQueue;
   private readonly sender: ResponseSender;
-  private rejected = 0;
   private idleTimer?: NodeJS.Timeout;
 
   constructor(readonly socket: TLSSocket, private readonly opts: H2SessionOptions, private readonly onRequest: RequestListener) {
     super();
     this.reader = new F.FrameReader((type, flags, id, payload) => this.onFrame(type, flags, id, payload), opts.maxFrameSize);
-    this.blocks = new HeaderBlockAssembler(opts.maxHeaderListSize);
+    this.requests = new RequestReceiver(this.streams, this.closedStreams, opts, {
+      goawaySent: () => this.goawaySent,
+      open: (id, head, fields) => this.open(id, head, fields),
+      start: (stream) => this.start(stream),
+      ended: (stream) => this.closeStream(stream, false, ClosedAs.Closed),
+      streamError: (stream, code) => this.streamError(stream, code),
+      streamErrorId: (id, code) => this.streamErrorId(id, code),
+      control: (frame) => this.pushControl(frame),
+    });
     this.frames = new FrameQueue(socket, () => this.sender.afterFlush());
     this.sender = new ResponseSender(this.frames, opts.maxQueuedBytes, {
       reset: (stream, code) => this.reset(stream, code),
@@ -175,7 +166,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     } catch (err) {
       this.connectionError(err);
     }
-    this.startArrived();
+    this.requests.startArrived();
   }
 
   private onFrame(type: number, flags: number, id: number, payload: Buffer): void {
@@ -185,11 +176,11 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       if (type !== F.SETTINGS || flags & F.FLAG_ACK) throw new ConnectionError(F.PROTOCOL_ERROR, 'the first frame is not SETTINGS');
       this.gotSettings = true;
     }
-    if (this.blocks.inProgress && type !== F.CONTINUATION) throw new ConnectionError(F.PROTOCOL_ERROR, 'a header block interrupted');
+    if (this.requests.blocks.inProgress && type !== F.CONTINUATION) throw new ConnectionError(F.PROTOCOL_ERROR, 'a header block interrupted');
     switch (type) {
-      case F.DATA: return this.onDataFrame(flags, id, payload);
-      case F.HEADERS: return this.onHeaders(flags, id, payload);
-      case F.CONTINUATION: return this.onContinuation(flags, id, payload);
+      case F.DATA: return this.requests.data(flags, id, payload);
+      case F.HEADERS: return this.requests.headers(flags, id, payload);
+      case F.CONTINUATION: return this.requests.continuation(flags, id, payload);
       case F.RST_STREAM: return this.onRstStream(id, payload);
       case F.SETTINGS: return this.onSettings(flags, id, payload);
       case F.PING:
@@ -231,52 +222,8 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     this.sender.pumpAll();
   }
 
-  private onHeaders(flags: number, id: number, payload: Buffer): void {
-    if (id === 0 || id % 2 === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'HEADERS on stream 0 or an even stream');
-    const block = this.blocks.headers(flags, id, payload);
-    if (block) this.onHeaderBlock(block);
-  }
-
-  private onContinuation(flags: number, id: number, payload: Buffer): void {
-    const block = this.blocks.continuation(flags, id, payload);
-    if (block) this.onHeaderBlock(block);
-  }
-
-  private onHeaderBlock({ streamId: id, flags, selfDependent, block }: HeaderBlock): void {
-    // Decoded first, whatever becomes of the stream: the dynamic table must stay in step.
-    let fields: string[] | undefined;
-    try {
-      fields = this.decoder.fieldsWithin(block, this.opts.maxHeaderListSize);
-    } catch (err) {
-      throw new ConnectionError(F.COMPRESSION_ERROR, (err as Error).message);
-    }
-    const endStream = (flags & F.FLAG_END_STREAM) !== 0;
-    const existing = this.streams.get(id);
-    if (existing) return this.onTrailers(existing, endStream, fields);
-    if (id <= this.lastStreamId) {
-      const closed = this.closedStreams.get(id);
-      if (closed === ClosedAs.ResetHere) return; // Sent before the client saw our reset.
-      if (closed === ClosedAs.Closed) throw new ConnectionError(STREAM_CLOSED, 'HEADERS on a closed stream');
-      throw new ConnectionError(F.PROTOCOL_ERROR, 'a stream id lower than one already used');
-    }
-    this.lastStreamId = id;
-    if (this.goawaySent) {
-      // Past our GOAWAY: ignored, the client retries it elsewhere.
-      this.closedStreams.add(id, ClosedAs.ResetHere);
-      return;
-    }
-    if (selfDependent) return this.streamErrorId(id, F.PROTOCOL_ERROR);
-    if (this.streams.size >= this.opts.maxConcurrentStreams) {
-      // A stream error (RFC 9113 5.1.2), REFUSED_STREAM so that the client may retry it (8.7), as Go
-      // refuses it before its SETTINGS are acknowledged; a client that keeps on loses its session.
-      if (++this.rejected > this.opts.maxRejectedStreams) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many refused streams');
-      this.closedStreams.add(id, ClosedAs.ResetHere);
-      this.pushControl(F.rstStreamFrame(id, F.REFUSED_STREAM));
-      return;
-    }
-    if (!fields) return this.streamErrorId(id, F.ENHANCE_YOUR_CALM);
-    const head = requestHead(fields);
-    if (typeof head === 'string') return this.streamErrorId(id, F.PROTOCOL_ERROR);
+  /** A request's stream, its head checked (request-receiver.ts): in the stream table from now on. */
+  private open(id: number, head: RequestHead, fields: string[]): H2Stream {
     const stream = new H2Stream(id, this, head.headers, fields, this.opts.streamWindow, this.peerInitialWindow);
     this.lastStartedId = id;
     stream.declaredLength = head.contentLength;
@@ -285,69 +232,13 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       clearTimeout(this.idleTimer);
       this.idleTimer = undefined;
     }
-    if (endStream && !this.endBody(stream)) return;
-    if (head.connect) {
-      // Not a request for a resource: answered here, never handed on.
-      stream.res.statusCode = 405;
-      stream.res.setHeader('content-type', 'application/json');
-      stream.res.end(METHOD_NOT_ALLOWED_BODY);
-      return;
-    }
-    this.arrived.push(stream);
-  }
-
-  /** A header block on an open stream: trailers, which end the body, or an error. */
-  private onTrailers(stream: H2Stream, endStream: boolean, fields: string[] | undefined): void {
-    if (stream.resetSent) return;
-    // Half-closed (remote): the client already ended its side (RFC 9113 5.1).
-    if (stream.remoteEnded) return this.streamError(stream, STREAM_CLOSED);
-    if (!endStream || (fields && !trailersValid(fields))) return this.streamError(stream, F.PROTOCOL_ERROR);
-    if (!fields) return this.streamError(stream, F.ENHANCE_YOUR_CALM);
-    this.endBody(stream);
-  }
-
-  private onDataFrame(flags: number, id: number, payload: Buffer): void {
-    if (id === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'DATA on stream 0');
-    const length = payload.length;
-    let data = payload;
-    if (flags & F.FLAG_PADDED) {
-      if (length === 0) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'PADDED DATA without a pad length');
-      const pad = payload[0];
-      if (pad >= length) throw new ConnectionError(F.PROTOCOL_ERROR, 'padding longer than the frame');
-      data = payload.subarray(1, length - pad);
-    }
-    // Every DATA byte (padding too) counts against the connection window, whatever the stream.
-    this.recvUnacked += length;
-    if (this.recvUnacked > this.opts.connectionWindow) throw new ConnectionError(F.FLOW_CONTROL_ERROR, 'the connection window exceeded');
-    if (this.recvUnacked >= this.opts.connectionWindow / 2) {
-      this.pushControl(F.windowUpdateFrame(0, this.recvUnacked));
-      this.recvUnacked = 0;
-    }
-    const stream = this.streams.get(id);
-    if (!stream) {
-      if (id > this.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'DATA on an idle stream');
-      // Sent before the client saw our reset: ignored; otherwise the stream is closed (RFC 9113 5.1).
-      if (this.closedStreams.get(id) !== ClosedAs.ResetHere) this.streamErrorId(id, STREAM_CLOSED);
-      return;
-    }
-    if (stream.resetSent) return;
-    if (stream.remoteEnded) return this.streamError(stream, STREAM_CLOSED);
-    stream.recvWindow -= length;
-    if (stream.recvWindow < 0) return this.streamError(stream, F.FLOW_CONTROL_ERROR);
-    stream.receivedLength += data.length;
-    // More than the request said it would send (RFC 9113 8.1.1): malformed, and the body never ends.
-    if (stream.declaredLength >= 0 && stream.receivedLength > stream.declaredLength) return this.streamError(stream, F.PROTOCOL_ERROR);
-    // Padding is never handed to the consumer: its window credit comes back now.
-    if (data.length < length) this.consumed(stream, length - data.length);
-    // Copied: the payload is a view of the socket's chunk, which the socket reuses.
-    if (data.length) stream.req.pushData(Buffer.from(data));
-    if (flags & F.FLAG_END_STREAM) this.endBody(stream);
+    return stream;
   }
 
   private onRstStream(id: number, payload: Buffer): void {
     if (id === 0) throw new ConnectionError(F.PROTOCOL_ERROR, 'RST_STREAM on stream 0');
     if (payload.length !== 4) throw new ConnectionError(F.FRAME_SIZE_ERROR, 'RST_STREAM length');
-    if (id > this.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'RST_STREAM on an idle stream');
+    if (id > this.requests.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'RST_STREAM on an idle stream');
     const stream = this.streams.get(id);
     if (!stream) return;
     if (!this.resetBudget.take()) throw new ConnectionError(F.ENHANCE_YOUR_CALM, 'too many streams reset');
@@ -368,7 +259,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     }
     const stream = this.streams.get(id);
     if (!stream) {
-      if (id > this.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'WINDOW_UPDATE on an idle stream');
+      if (id > this.requests.lastStreamId) throw new ConnectionError(F.PROTOCOL_ERROR, 'WINDOW_UPDATE on an idle stream');
       return;
     }
     if (stream.resetSent) return;
@@ -390,33 +281,15 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
     else this.streamErrorId(id, code);
   }
 
-  /** Hands the requests of the chunk just read to the listener, but not those already reset. */
-  private startArrived(): void {
-    if (this.arrived.length === 0) return;
-    const arrived = this.arrived;
-    this.arrived = [];
-    for (const s of arrived) {
-      if (s.closed) continue;
-      try {
-        this.onRequest(s.req, s.res);
-      } catch (err) {
-        // The handler failed before it could answer: the stream is reset, the session goes on.
-        this.emit('internalError', err);
-        this.reset(s, F.INTERNAL_ERROR);
-      }
+  /** Hands a request to the listener (request-receiver.ts says when). */
+  private start(s: H2Stream): void {
+    try {
+      this.onRequest(s.req, s.res);
+    } catch (err) {
+      // The handler failed before it could answer: the stream is reset, the session goes on.
+      this.emit('internalError', err);
+      this.reset(s, F.INTERNAL_ERROR);
     }
-  }
-
-  /** END_STREAM from the client: the body ends, if it is as long as it said (RFC 9113 8.1.1); false when that reset the stream. */
-  private endBody(stream: H2Stream): boolean {
-    if (stream.declaredLength >= 0 && stream.receivedLength !== stream.declaredLength) {
-      this.streamError(stream, F.PROTOCOL_ERROR);
-      return false;
-    }
-    stream.remoteEnded = true;
-    stream.req.pushEnd();
-    if (stream.localEnded) this.closeStream(stream, false, ClosedAs.Closed);
-    return true;
   }
 
   // ---- StreamOwner ----
