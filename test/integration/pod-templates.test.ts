@@ -50,6 +50,8 @@ describe('PodTemplate', () => {
     }));
     expect(res.status, res.text).to.equal(201);
     expect(res.body.metadata.generation).to.equal(1);
+    // Go writes the template's zero creationTimestamp as null.
+    expect(res.body.template.metadata).to.deep.equal({ creationTimestamp: null, labels: { app: 'web' } });
     const spec = res.body.template.spec;
     expect(spec).to.include({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30, schedulerName: 'default-scheduler' });
     expect(spec.securityContext).to.deep.equal({});

@@ -14,7 +14,8 @@
  *   (SetDefaults_PodSpec and everything below it, as SetObjectDefaults_PodTemplate and the
  *   workloads' SetObjectDefaults do). A template does not get SetDefaults_Pod's rules (requests
  *   from limits, enableServiceLinks, host ports on the host network): those are the Pod's.
- *   An absent template or spec is created, as Go's value structs are always there.
+ *   An absent template, metadata or spec is created, as Go's value structs are always there,
+ *   and the template's zero creationTimestamp is written as null, as Go writes it.
  * - `validatePodTemplateSpec(template, path, volumes)`: ValidatePodTemplateSpec: labels at
  *   `<path>.labels` and annotations at `<path>.annotations` (Kubernetes' paths: not under
  *   `metadata`), the spec as a PodSpec at `<path>.spec` (not a Pod's own: an unset host port is
@@ -66,6 +67,10 @@ function specOf(template: Json): Json {
 export function defaultPodTemplateSpec(holder: Json, key: string, volumes: VolumeRules): Json {
   if (!isObject(holder[key])) holder[key] = {};
   const template = holder[key] as Json;
+  // Go writes the template's ObjectMeta whole: its zero creationTimestamp is written as null.
+  if (!isObject(template.metadata)) template.metadata = {};
+  const meta = template.metadata as Json;
+  if (meta.creationTimestamp === undefined) meta.creationTimestamp = null;
   defaultPodSpecFields(specOf(template), volumes);
   return template;
 }
