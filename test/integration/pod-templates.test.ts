@@ -81,6 +81,19 @@ describe('PodTemplate', () => {
     expect(updated.body.metadata.generation).to.equal(2);
   });
 
+  it('merges a strategic merge patch of template.spec.containers by name (PodSpec markers)', async () => {
+    const body = podTemplate('smp', { containers: [container(), container({ name: 'side', image: 'busybox' })] });
+    expect((await t.post(path(), body)).status).to.equal(201);
+    const res = await t.request('PATCH', path('smp'), {
+      body: { template: { spec: { containers: [{ name: 'side', image: 'busybox:1.36' }] } } },
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+    });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.template.spec.containers.map((c: Body) => [c.name, c.image]))
+      .to.deep.equal([['main', 'registry.example.com/app:1'], ['side', 'busybox:1.36']]);
+    expect(res.body.metadata.generation).to.equal(2);
+  });
+
   it('prints NAME CONTAINERS IMAGES POD LABELS as kubectl does', async () => {
     const body = podTemplate('table', { containers: [container(), container({ name: 'side', image: 'busybox' })] }, { labels: { tier: 'b', app: 'a' } });
     expect((await t.post(path(), body)).status).to.equal(201);
