@@ -6,6 +6,7 @@ import { namespaceResource } from './core/namespaces/definition';
 import { configMapResource } from './core/configmaps/definition';
 import { secretResource } from './core/secrets/definition';
 import { podResource } from './core/pods/definition';
+import { podTemplateResource } from './core/pod-templates/definition';
 import { persistentVolumeClaimResource } from './core/persistent-volume-claims/definition';
 import { persistentVolumeResource } from './core/persistent-volumes/definition';
 import { storageClassResource } from './storage/storage-classes/definition';
@@ -39,6 +40,7 @@ import { customResourceDefinitionResource } from './apiextensions/custom-resourc
 export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates(), opts: { eventTtlSeconds?: number } = {}): ResourceDef[] {
   return [
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
+    podTemplateResource(naming, gates),
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),

@@ -34,7 +34,7 @@ const groupVersion = (short: string, v: string) => Object.values(flavors).map((f
 const GROUP_VERSIONS: GroupVersionLine[] = [
   {
     apiVersions: ['v1'], protoPackage: CORE, lists: true,
-    kinds: ['ConfigMap', 'Event', 'Namespace', 'PersistentVolume', 'PersistentVolumeClaim', 'Pod', 'Secret', 'ServiceAccount'],
+    kinds: ['ConfigMap', 'Event', 'Namespace', 'PersistentVolume', 'PersistentVolumeClaim', 'Pod', 'PodTemplate', 'Secret', 'ServiceAccount'],
   },
   {
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,

@@ -104,6 +104,7 @@ describe('OpenAPI documents', () => {
         '/api/v1/namespaces/{namespace}/configmaps/{name}', '/api/v1/namespaces/{namespace}/secrets/{name}',
         '/api/v1/namespaces/{name}', '/api/v1/namespaces/{name}/status',
         '/api/v1/namespaces/{namespace}/pods/{name}', '/api/v1/namespaces/{namespace}/pods/{name}/status',
+        '/api/v1/namespaces/{namespace}/podtemplates/{name}',
         '/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}', '/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}/status',
         '/api/v1/persistentvolumes/{name}', '/api/v1/persistentvolumes/{name}/status',
         '/api/v1/namespaces/{namespace}/serviceaccounts/{name}', '/api/v1/namespaces/{namespace}/events/{name}',

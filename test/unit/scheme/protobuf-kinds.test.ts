@@ -14,6 +14,7 @@ import { decodeProtobuf, encodeProtobuf, hasProtobuf } from '../../../lib/scheme
 import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/message-codec';
 import { Schema } from '../../../lib/scheme/schema';
 import { podSchema } from '../../../lib/registry/core/pods/schema';
+import { podTemplateSchema } from '../../../lib/registry/core/pod-templates/schema';
 import { persistentVolumeClaimSchema } from '../../../lib/registry/core/persistent-volume-claims/schema';
 import { persistentVolumeSchema } from '../../../lib/registry/core/persistent-volumes/schema';
 import { serviceAccountSchema } from '../../../lib/registry/core/service-accounts/schema';
@@ -104,6 +105,7 @@ function asGoReadsIt(obj: ApiObject): ApiObject {
 
 const SERVED: Array<[string, string, Schema]> = [
   ['v1', 'Pod', podSchema],
+  ['v1', 'PodTemplate', podTemplateSchema],
   ['v1', 'PersistentVolumeClaim', persistentVolumeClaimSchema],
   ['v1', 'PersistentVolume', persistentVolumeSchema],
   [SV, 'StorageClass', storageClassSchema],

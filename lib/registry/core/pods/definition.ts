@@ -9,11 +9,10 @@ import { podSchema } from './schema';
 import { decodeProblem } from '../../../scheme/decode-check';
 import { FeatureGates } from '../../../scheme/feature-gates';
 import { Naming } from '../../../naming';
-import { storageNames } from '../storage-annotations';
 import { Json, isObject, records, text } from '../json-fields';
-import { volumeRules } from '../volumes/volume-list';
-import { validatePodSpec, validatePodSpecCreate } from './spec-validation';
-import { defaultPod } from './defaults';
+import { podVolumeRules } from '../pod-template';
+import { validatePodSpec, validatePodSpecCreate } from '../pod-spec/spec-validation';
+import { defaultPod } from '../pod-spec/defaults';
 import { podQOSClass } from './qos';
 import { validatePodSpecUpdate } from './update';
 import { initialPodStatus, normalizePodStatusIPs, validatePodStatusUpdate } from './status';
@@ -27,12 +26,8 @@ const statusOf = (obj: ApiObject): Json => (isObject(obj.status) ? obj.status : 
 
 /** The Pod kind; volume and claim rules follow the server's feature gates. */
 export function podResource(naming: Naming, gates: FeatureGates = new FeatureGates()): ResourceDef {
-  const volumes = volumeRules({
-    allowReadWriteOncePod: gates.enabled('ReadWriteOncePod'),
-    anyVolumeDataSource: gates.enabled('AnyVolumeDataSource'),
-    snapshotGroup: storageNames(naming).snapshotGroup,
-  });
-  const validate = (obj: ApiObject) => validatePodSpec(specOf(obj), obj.metadata?.name ?? '', volumes);
+  const volumes = podVolumeRules(naming, gates);
+  const validate = (obj: ApiObject) => validatePodSpec(specOf(obj), { path: 'spec', podName: obj.metadata?.name ?? '', isPod: true }, volumes);
   return {
     group: '', version: 'v1', kind: 'Pod', listKind: 'PodList', resource: 'pods', singular: 'pod',
     namespaced: true, shortNames: ['po'], categories: ['all'],

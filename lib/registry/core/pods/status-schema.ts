@@ -3,7 +3,7 @@
  * init, regular and ephemeral containers, QoS class, resize and resource claim statuses.
  */
 import { resourceList } from '../quantity-schema';
-import { resourceRequirements } from './container-schema';
+import { resourceRequirements } from '../pod-spec/container-schema';
 import { Schema, atomicList, bool, int32, int64, mapList, object, str, time } from '../../../scheme/schema';
 
 /** core/v1 PodCondition. */

@@ -1,7 +1,8 @@
 /**
  * Kubernetes' defaults of a Pod (SetObjectDefaults_Pod: SetDefaults_Pod, SetDefaults_PodSpec,
  * SetDefaults_Container, SetDefaults_Probe, SetDefaults_HTTPGetAction, the `+default` markers
- * and SetDefaults_ResourceList), applied in place and in Kubernetes' order. Volume defaults
+ * and SetDefaults_ResourceList) and of a PodSpec elsewhere (defaultPodSpecFields, as
+ * SetObjectDefaults_PodTemplate), applied in place and in Kubernetes' order. Volume defaults
  * come from the volume rules.
  */
 import { canonicalResourceList } from '../resource-quantities';
@@ -101,7 +102,25 @@ function defaultStatusResources(status: Json): void {
   }
 }
 
-/** Every default Kubernetes gives a Pod, in place; `volumes` fills the volume sources' defaults. */
+/**
+ * The defaults of a PodSpec wherever it stands (a Pod's spec, a pod template's): SetDefaults_PodSpec
+ * and the defaults of its volumes, containers, probes and resource lists, in place. A Pod gets
+ * more (defaultPod); a template gets only these, as Kubernetes' SetObjectDefaults_PodTemplate.
+ */
+export function defaultPodSpecFields(spec: Json, volumes: VolumeRules): void {
+  defaultPodSpec(spec);
+  volumes.defaults(records(spec, 'volumes'));
+  [...records(spec, 'initContainers'), ...records(spec, 'containers'), ...records(spec, 'ephemeralContainers')].forEach(defaultContainer);
+  if (isObject(spec.overhead)) spec.overhead = canonicalResourceList(spec.overhead);
+  const podResources = record(spec, 'resources');
+  if (podResources) defaultResourceRequirements(podResources);
+}
+
+/**
+ * Every default Kubernetes gives a Pod, in place; `volumes` fills the volume sources' defaults.
+ * SetDefaults_Pod's rules (requests from limits, enableServiceLinks, the host ports of
+ * hostNetwork) are the Pod's alone: a template does not get them.
+ */
 export function defaultPod(obj: Json, volumes: VolumeRules): void {
   if (!isObject(obj.spec)) obj.spec = {};
   const spec = obj.spec as Json;
@@ -109,11 +128,6 @@ export function defaultPod(obj: Json, volumes: VolumeRules): void {
   regular.forEach(defaultRequestsFromLimits);
   setDefault(spec, 'enableServiceLinks', true);
   if (spec.hostNetwork === true) regular.forEach(defaultHostNetworkPorts);
-  defaultPodSpec(spec);
-  volumes.defaults(records(spec, 'volumes'));
-  [...regular, ...records(spec, 'ephemeralContainers')].forEach(defaultContainer);
-  if (isObject(spec.overhead)) spec.overhead = canonicalResourceList(spec.overhead);
-  const podResources = record(spec, 'resources');
-  if (podResources) defaultResourceRequirements(podResources);
+  defaultPodSpecFields(spec, volumes);
   if (isObject(obj.status)) defaultStatusResources(obj.status);
 }

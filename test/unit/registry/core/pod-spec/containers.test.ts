@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { defaultPullPolicy } from '../../../../../lib/registry/core/pods/containers';
+import { defaultPullPolicy } from '../../../../../lib/registry/core/pod-spec/containers';
 
 describe('defaultPullPolicy', () => {
   const cases: Array<[string, string]> = [

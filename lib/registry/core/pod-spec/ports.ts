@@ -72,9 +72,10 @@ export function validateHostPortConflicts(containers: Json[], path: string, seen
 }
 
 /** validateHostNetwork: on the host network a container's hostPort must be its containerPort. */
-export function validateHostNetworkPorts(containers: Json[], path: string): FieldError[] {
+export function validateHostNetworkPorts(containers: Json[], path: string, isPod = true): FieldError[] {
   return containers.flatMap((c, ci) => records(c, 'ports').flatMap((port, pi) => (
-    (port.hostPort ?? 0) === port.containerPort ? [] : [fieldErrors.invalid(
+    // Outside a Pod an unset host port is allowed: the Pod made from the template defaults it.
+    (port.hostPort ?? 0) === port.containerPort || (!isPod && !port.hostPort) ? [] : [fieldErrors.invalid(
       child(index(child(index(path, ci), 'ports'), pi), 'hostPort'), port.hostPort ?? 0, 'must match `containerPort` when `hostNetwork` is true')]
   )));
 }

@@ -1,8 +1,8 @@
 /**
- * Kubernetes' ValidatePodSpec for a Pod (and ValidatePodCreate's extra rules): volumes,
+ * Kubernetes' ValidatePodSpec (and ValidatePodCreate's extra rules for a Pod): volumes,
  * containers of every kind, policies, DNS, host aliases, names of referenced objects, security
- * context, scheduling, overhead and resource claims. `name` is the Pod's (ephemeral claims are
- * named after it).
+ * context, scheduling, overhead and resource claims, at any field path (a Pod's `spec`, a
+ * template's `template.spec`); see PodSpecPlace.
  */
 import { isIP } from 'node:net';
 import { FieldError, child, fieldErrors, index } from '../../../meta/field-errors';
@@ -94,43 +94,56 @@ function validateResourceClaims(claims: Json[], path: string): FieldError[] {
   return errs;
 }
 
-/** ValidatePodSpec at `spec`. */
-export function validatePodSpec(spec: Json, name: string, volumeRules: VolumeRules): FieldError[] {
-  const vols = volumeRules.validate(records(spec, 'volumes'), name, 'spec.volumes');
+/**
+ * Where a PodSpec stands: `path` is its field path (`spec` in a Pod, `template.spec` in a
+ * PodTemplate, `spec.template.spec` in a workload), `podName` the Pod's name ('' in a template:
+ * ephemeral claims are then not named) and `isPod` whether it is a Pod's own spec (Kubernetes'
+ * PodValidationOptions.ResourceIsPod: only a Pod must spell out the host ports of hostNetwork).
+ */
+export interface PodSpecPlace {
+  path: string;
+  podName: string;
+  isPod: boolean;
+}
+
+/** ValidatePodSpec at `place.path`. */
+export function validatePodSpec(spec: Json, place: PodSpecPlace, volumeRules: VolumeRules): FieldError[] {
+  const at = (field: string): string => child(place.path, field);
+  const vols = volumeRules.validate(records(spec, 'volumes'), place.podName, at('volumes'));
   const grace = spec.terminationGracePeriodSeconds;
   const ctx = { volumes: vols.valid, hostUsers: spec.hostUsers !== false, gracePeriod: typeof grace === 'number' ? grace : undefined };
   const containers = records(spec, 'containers');
   const initContainers = records(spec, 'initContainers');
   const errs = [
     ...vols.errors,
-    ...validateContainers(containers, ctx, 'spec.containers'),
-    ...validateInitContainers(initContainers, containers, ctx, 'spec.initContainers'),
-    ...validateEphemeralContainers(records(spec, 'ephemeralContainers'), [...containers, ...initContainers], ctx, 'spec.ephemeralContainers'),
+    ...validateContainers(containers, ctx, at('containers')),
+    ...validateInitContainers(initContainers, containers, ctx, at('initContainers')),
+    ...validateEphemeralContainers(records(spec, 'ephemeralContainers'), [...containers, ...initContainers], ctx, at('ephemeralContainers')),
   ];
-  if (grace === undefined || grace === null) errs.push(fieldErrors.required('spec.terminationGracePeriodSeconds'));
-  errs.push(...oneOf(text(spec, 'restartPolicy'), RESTART_POLICIES, 'spec.restartPolicy'));
-  errs.push(...oneOf(text(spec, 'dnsPolicy'), DNS_POLICIES, 'spec.dnsPolicy'));
-  errs.push(...validateDNSConfig(spec, 'spec.dnsConfig'));
-  errs.push(...nameErrors(isDns1123Subdomain, text(spec, 'serviceAccountName'), 'spec.serviceAccountName'));
-  errs.push(...nameErrors(isDns1123Subdomain, text(spec, 'nodeName'), 'spec.nodeName'));
-  errs.push(...nameErrors(isDns1123Label, text(spec, 'hostname'), 'spec.hostname'));
-  errs.push(...nameErrors(isDns1123Label, text(spec, 'subdomain'), 'spec.subdomain'));
-  errs.push(...nameErrors(isDns1123Subdomain, text(spec, 'priorityClassName'), 'spec.priorityClassName'));
-  if (typeof spec.runtimeClassName === 'string') errs.push(...isDns1123Subdomain(spec.runtimeClassName).map((m) => fieldErrors.invalid('spec.runtimeClassName', spec.runtimeClassName, m)));
+  if (grace === undefined || grace === null) errs.push(fieldErrors.required(at('terminationGracePeriodSeconds')));
+  errs.push(...oneOf(text(spec, 'restartPolicy'), RESTART_POLICIES, at('restartPolicy')));
+  errs.push(...oneOf(text(spec, 'dnsPolicy'), DNS_POLICIES, at('dnsPolicy')));
+  errs.push(...validateDNSConfig(spec, at('dnsConfig')));
+  errs.push(...nameErrors(isDns1123Subdomain, text(spec, 'serviceAccountName'), at('serviceAccountName')));
+  errs.push(...nameErrors(isDns1123Subdomain, text(spec, 'nodeName'), at('nodeName')));
+  errs.push(...nameErrors(isDns1123Label, text(spec, 'hostname'), at('hostname')));
+  errs.push(...nameErrors(isDns1123Label, text(spec, 'subdomain'), at('subdomain')));
+  errs.push(...nameErrors(isDns1123Subdomain, text(spec, 'priorityClassName'), at('priorityClassName')));
+  if (typeof spec.runtimeClassName === 'string') errs.push(...isDns1123Subdomain(spec.runtimeClassName).map((m) => fieldErrors.invalid(at('runtimeClassName'), spec.runtimeClassName, m)));
   const deadline = spec.activeDeadlineSeconds;
   if (typeof deadline === 'number' && (deadline < 1 || deadline > MAX_INT32)) {
-    errs.push(fieldErrors.invalid('spec.activeDeadlineSeconds', deadline, `must be between 1 and ${MAX_INT32}, inclusive`));
+    errs.push(fieldErrors.invalid(at('activeDeadlineSeconds'), deadline, `must be between 1 and ${MAX_INT32}, inclusive`));
   }
-  errs.push(...validatePodSecurityContext(spec, 'spec.securityContext'));
+  errs.push(...validatePodSecurityContext(spec, at('securityContext')));
   if (spec.hostNetwork === true) {
-    errs.push(...validateHostNetworkPorts(containers, 'spec.containers'), ...validateHostNetworkPorts(initContainers, 'spec.initContainers'));
+    errs.push(...validateHostNetworkPorts(containers, at('containers'), place.isPod), ...validateHostNetworkPorts(initContainers, at('initContainers'), place.isPod));
   }
-  errs.push(...validateHostAliases(records(spec, 'hostAliases'), 'spec.hostAliases'));
-  errs.push(...validateScheduling(spec, 'spec'));
-  errs.push(...validateOS(record(spec, 'os'), 'spec.os'));
-  if (isObject(spec.overhead)) errs.push(...validateResourceRequirements({ limits: spec.overhead }, 'spec.overhead'));
-  errs.push(...validateResourceRequirements(record(spec, 'resources'), 'spec.resources'));
-  errs.push(...validateResourceClaims(records(spec, 'resourceClaims'), 'spec.resourceClaims'));
+  errs.push(...validateHostAliases(records(spec, 'hostAliases'), at('hostAliases')));
+  errs.push(...validateScheduling(spec, place.path));
+  errs.push(...validateOS(record(spec, 'os'), at('os')));
+  if (isObject(spec.overhead)) errs.push(...validateResourceRequirements({ limits: spec.overhead }, at('overhead')));
+  errs.push(...validateResourceRequirements(record(spec, 'resources'), at('resources')));
+  errs.push(...validateResourceClaims(records(spec, 'resourceClaims'), at('resourceClaims')));
   return errs;
 }
 
