@@ -5,7 +5,7 @@
  */
 import { GroupVersion } from '../../scheme/types';
 import { Schema, atomicList, bool, int32, int64, object, str } from '../../scheme/schema';
-import { listMeta, managedFieldsEntry, objectMeta, ownerReference } from '../../scheme/meta-schema';
+import { listMeta, managedFieldsEntry, objectMeta, ownerReference, rawExtension } from '../../scheme/meta-schema';
 import { vendorExtensions } from './extensions';
 import { metaNames } from './schema-names';
 import { Json, SchemaWriter, writeSchema } from './schema-writer';
@@ -53,10 +53,6 @@ const deleteOptions: Schema = object({
 }, { description: 'DeleteOptions may be provided when deleting an API object.' });
 
 const patch: Schema = { type: 'object', description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.' };
-
-const rawExtension: Schema = {
-  type: 'object', description: 'RawExtension holds an embedded object of any kind.', 'x-kubernetes-preserve-unknown-fields': true,
-};
 
 const watchEvent: Schema = object({
   object: rawExtension,
