@@ -56,9 +56,13 @@ export const listMeta: Schema = object({
 /**
  * runtime.RawExtension: an embedded object of any kind, kept as the client wrote it
  * (ControllerRevision.data, WatchEvent.object). Shared by identity: OpenAPI references it.
+ * Server-side apply owns it as one value (`f:data: {}`), as Kubernetes' schema conversion makes
+ * every reference to RawExtension an atomic untyped value; its OpenAPI definition
+ * (lib/api/openapi/meta-definitions.ts) is written without the map type.
  */
 export const rawExtension: Schema = {
   type: 'object', description: 'RawExtension holds an embedded object of any kind.', 'x-kubernetes-preserve-unknown-fields': true,
+  'x-kubernetes-map-type': 'atomic',
 };
 
 /** A kind's top-level schema: apiVersion, kind, metadata plus its own fields. */

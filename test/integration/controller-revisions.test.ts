@@ -88,6 +88,18 @@ describe('ControllerRevision (apps/v1)', () => {
       expect((await t.get(path('no-revision'))).body.revision).to.equal(0);
     });
 
+    it('owns data as one value in managedFields (RawExtension is atomic for server-side apply)', async () => {
+      const res = await t.post(`${path()}?fieldManager=writer`, revision('owned', { data: { spec: { a: 1 } }, revision: 1 }));
+      expect(res.status, res.text).to.equal(201);
+      expect(res.body.metadata.managedFields[0].fieldsV1).to.deep.equal({ 'f:data': {}, 'f:revision': {} });
+      const applied = await t.request('PATCH', `${path('applied')}?fieldManager=applier`, {
+        raw: JSON.stringify(revision('applied', { data: { spec: { a: 1 } }, revision: 1 })),
+        headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      });
+      expect(applied.status, applied.text).to.equal(201);
+      expect(applied.body.metadata.managedFields[0]).to.deep.include({ manager: 'applier', operation: 'Apply', fieldsV1: { 'f:data': {}, 'f:revision': {} } });
+    });
+
     it('takes an empty data object and a large revision', async () => {
       const res = await t.post(path(), revision('empty-data', { data: {}, revision: 9007199254740991 }));
       expect(res.status, res.text).to.equal(201);
