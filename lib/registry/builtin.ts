@@ -32,6 +32,7 @@ import { validatingWebhookConfigurationResource } from './admissionregistration/
 import { certificateSigningRequestResource } from './certificates/certificate-signing-requests/definition';
 import { leaseResource } from './coordination/leases/definition';
 import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions/definition';
+import { controllerRevisionResource } from './apps/controller-revisions/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -44,6 +45,8 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),
+    // apps/v1 (the same name in both flavors).
+    controllerRevisionResource(),
     tokenReviewResource(naming), selfSubjectReviewResource(naming),
     // The access reviews in the order discovery lists them.
     localSubjectAccessReviewResource(naming), selfSubjectAccessReviewResource(naming),

@@ -53,6 +53,18 @@ export const listMeta: Schema = object({
   remainingItemCount: int64(),
 });
 
+/**
+ * runtime.RawExtension: an embedded object of any kind, kept as the client wrote it
+ * (ControllerRevision.data, WatchEvent.object). Shared by identity: OpenAPI references it.
+ * Server-side apply owns it as one value (`f:data: {}`), as Kubernetes' schema conversion makes
+ * every reference to RawExtension an atomic untyped value; its OpenAPI definition
+ * (lib/api/openapi/meta-definitions.ts) is written without the map type.
+ */
+export const rawExtension: Schema = {
+  type: 'object', description: 'RawExtension holds an embedded object of any kind.', 'x-kubernetes-preserve-unknown-fields': true,
+  'x-kubernetes-map-type': 'atomic',
+};
+
 /** A kind's top-level schema: apiVersion, kind, metadata plus its own fields. */
 export function kindSchema(properties: Record<string, Schema>, description: string): Schema {
   return object({ apiVersion: str('The versioned schema of this representation.'), kind: str('The REST resource this object represents.'), metadata: objectMeta, ...properties }, { description });

@@ -5,7 +5,7 @@
  */
 import { GroupVersion } from '../../scheme/types';
 import { Schema, atomicList, bool, int32, int64, object, str } from '../../scheme/schema';
-import { listMeta, managedFieldsEntry, objectMeta, ownerReference } from '../../scheme/meta-schema';
+import { listMeta, managedFieldsEntry, objectMeta, ownerReference, rawExtension } from '../../scheme/meta-schema';
 import { vendorExtensions } from './extensions';
 import { metaNames } from './schema-names';
 import { Json, SchemaWriter, writeSchema } from './schema-writer';
@@ -54,9 +54,8 @@ const deleteOptions: Schema = object({
 
 const patch: Schema = { type: 'object', description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.' };
 
-const rawExtension: Schema = {
-  type: 'object', description: 'RawExtension holds an embedded object of any kind.', 'x-kubernetes-preserve-unknown-fields': true,
-};
+/** RawExtension's definition: the shared schema without the map type that only server-side apply reads. */
+const { 'x-kubernetes-map-type': _applyOnly, ...rawExtensionDefinition } = rawExtension;
 
 const watchEvent: Schema = object({
   object: rawExtension,
@@ -104,12 +103,13 @@ const META: [string, Schema, 'core' | 'every' | undefined][] = [
   [metaNames.statusDetails, statusDetails, undefined],
   [metaNames.time, time, undefined],
   [metaNames.watchEvent, watchEvent, 'every'],
-  [metaNames.rawExtension, rawExtension, undefined],
+  [metaNames.rawExtension, rawExtensionDefinition, undefined],
 ];
 
 /** Identity -> name of every meta schema, for SchemaWriter.named. */
 export function metaNamed(): Map<Schema, string> {
-  return new Map(META.map(([name, schema]) => [schema, name]));
+  // Fields hold the shared RawExtension schema, written as a reference to its definition.
+  return new Map([...META.map(([name, schema]): [Schema, string] => [schema, name]), [rawExtension, metaNames.rawExtension]]);
 }
 
 /**

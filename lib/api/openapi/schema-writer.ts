@@ -57,8 +57,9 @@ function storedExtensions(s: Schema): Record<string, unknown> {
 export function writeSchema(w: SchemaWriter, s: Schema, root = false): Json {
   if (!root) {
     const name = w.named.get(s);
-    // Struct-valued fields default to {} in Kubernetes' documents.
-    if (name) return ref(w, name, { default: s.type === 'object' ? {} : undefined });
+    // Struct-valued fields default to {} in Kubernetes' documents; an embedded object of any
+    // kind (RawExtension, FieldsV1) has no zero value to default to.
+    if (name) return ref(w, name, { default: s.type === 'object' && !s['x-kubernetes-preserve-unknown-fields'] ? {} : undefined });
     if (isTime(s)) return ref(w, metaNames.time, { description: s.description });
   }
   const out: Json = {};

@@ -22,6 +22,7 @@ const AUTHENTICATION = 'k8s.io.api.authentication.v1';
 const AUTHORIZATION = 'k8s.io.api.authorization.v1';
 const RBAC = 'k8s.io.api.rbac.v1';
 const COORDINATION = 'k8s.io.api.coordination.v1';
+const APPS = 'k8s.io.api.apps.v1';
 const CERTIFICATES = 'k8s.io.api.certificates.v1';
 const ADMISSIONREGISTRATION = 'k8s.io.api.admissionregistration';
 const APIEXTENSIONS = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
@@ -45,6 +46,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     kinds: ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'],
   },
   { apiVersions: groupVersion('coordination', 'v1'), protoPackage: COORDINATION, lists: true, kinds: ['Lease'] },
+  // apps has no domain: `apps/v1` in both flavors.
+  { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['ControllerRevision'] },
   { apiVersions: groupVersion('certificates', 'v1'), protoPackage: CERTIFICATES, lists: true, kinds: ['CertificateSigningRequest'] },
   { apiVersions: groupVersion('apiextensions', 'v1'), protoPackage: APIEXTENSIONS, lists: true, kinds: ['CustomResourceDefinition'] },
   ...['v1', 'v1beta1'].map((v) => ({

@@ -70,7 +70,7 @@ describe('applyRuntimeConfig', () => {
   it('refuses unknown groups, versions and resources, and malformed keys, in Kubernetes words', () => {
     expect(refusal({ 'batch/v1': false })).to.equal('unknown api groups batch/v1');
     // The flavor's spelling only: this server's group is rbac.authorization.orch.io.
-    expect(refusal({ 'rbac.authorization.k8s.io/v1': false, 'apps/v1': true })).to.equal('unknown api groups apps/v1,rbac.authorization.k8s.io/v1');
+    expect(refusal({ 'rbac.authorization.k8s.io/v1': false, 'storage.k8s.io/v1': true })).to.equal('unknown api groups rbac.authorization.k8s.io/v1,storage.k8s.io/v1');
     expect(refusal({ 'certificates.orch.io/v1beta1': false })).to.equal('group version certificates.orch.io/v1beta1 that has not been registered');
     expect(refusal({ 'storage.orch.io/v1/nosuch': false })).to.equal('runtime-config invalid key storage.orch.io/v1/nosuch: storage.orch.io/v1 has no resource nosuch');
     expect(refusal({ 'storage.orch.io/v1/CSINodes': false }))
@@ -87,6 +87,22 @@ describe('applyRuntimeConfig', () => {
     expect(refusal({ 'coordination.orch.io/v1': false }, { leaderElect: true })).to.equal(
       '--leader-elect needs leases.coordination.orch.io/v1, which --runtime-config disables; set --leader-elect=false');
     expect(served({ 'coordination.orch.io/v1': false })).not.to.include('coordination.orch.io/v1/leases');
+  });
+
+  it('switches apps/v1 off and on by its name, the same in both flavors', () => {
+    const off = served({ 'apps/v1': false });
+    expect(off.filter((k) => k.startsWith('apps/'))).to.deep.equal([]);
+    expect(off).to.have.length(all.length - all.filter((d) => d.group === 'apps').length);
+    expect(served({})).to.include('apps/v1/controllerrevisions');
+    const only = served({ 'api/all': false, v1: true, 'apps/v1': true }, { authorizationMode: ['AlwaysAllow'] });
+    expect(only).to.include('apps/v1/controllerrevisions');
+    expect(only.every((k) => k.startsWith('/v1/') || k.startsWith('apps/v1/'))).to.equal(true);
+    expect(served({ 'apps/v1/controllerrevisions': false })).not.to.include('apps/v1/controllerrevisions');
+    const kube = namingFor('kubernetes');
+    const kubeAll = builtinResources(kube);
+    const r = applyRuntimeConfig(kubeAll, { runtimeConfig: { 'apps/v1': false }, authorizationMode: ['RBAC'], leaderElect: false }, kube);
+    expect(r.disabledGroupVersions).to.include('apps/v1');
+    expect(r.resources.some((d) => d.group === 'apps')).to.equal(false);
   });
 
   it('reports what it switched off', () => {
