@@ -31,6 +31,7 @@ import { validatingWebhookConfigurationResource } from './admissionregistration/
 import { certificateSigningRequestResource } from './certificates/certificate-signing-requests/definition';
 import { leaseResource } from './coordination/leases/definition';
 import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions/definition';
+import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -51,5 +52,6 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     ...(['v1', 'v1beta1'] as const).flatMap((v) => [mutatingWebhookConfigurationResource(naming, v), validatingWebhookConfigurationResource(naming, v)]),
     certificateSigningRequestResource(naming),
     leaseResource(naming), customResourceDefinitionResource(naming),
+    podDisruptionBudgetResource(),
   ];
 }
