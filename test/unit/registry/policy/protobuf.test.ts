@@ -50,6 +50,12 @@ describe('PodDisruptionBudget protobuf', () => {
     expect(decodeProtobuf(encodeProtobuf(obj))).to.deep.equal(obj);
   });
 
+  it('keeps a condition\'s empty message and reason (metav1.Condition has no omitempty there)', () => {
+    const obj = full(1, '1%');
+    (obj.status as Record<string, any>).conditions = [{ type: 'DisruptionAllowed', status: 'False', lastTransitionTime: T0, reason: '', message: '' }];
+    expect(decodeProtobuf(encodeProtobuf(obj))).to.deep.equal(obj);
+  });
+
   it('writes the bytes Go writes (protoc --encode)', function () {
     try { requireProtoc(); } catch { this.skip(); }
     const pdb = {
