@@ -113,6 +113,12 @@ describe('PodDisruptionBudget (policy/v1)', () => {
       expect(res.body.metadata.generation).to.equal(1);
     });
 
+    it('writes an absent spec as {} (a Go struct is never omitted)', async () => {
+      const res = await t.post(path(), { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'no-spec' } });
+      expect(res.status, res.text).to.equal(201);
+      expect(res.body.spec).to.deep.equal({});
+    });
+
     it('bumps the generation on a spec change only, and keeps the status on a main update', async () => {
       const created = (await t.post(path(), pdb('generations', { minAvailable: 1 }))).body;
       const labelled = await t.put(path('generations'), { ...created, metadata: { ...created.metadata, labels: { a: 'b' } }, status: { disruptionsAllowed: 7 } });

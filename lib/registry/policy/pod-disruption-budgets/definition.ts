@@ -70,8 +70,9 @@ export function podDisruptionBudgetResource(): ResourceDef {
       allowCreateOnUpdate: false,
       allowUnconditionalUpdate: false,
       checkDecode: (obj) => decodeProblem(obj, podDisruptionBudgetSchema, KIND),
-      prepareForCreate: (obj) => { obj.status = normalizeStatus({}); },
-      prepareForUpdate: (obj, old) => { obj.status = old.status; },
+      // Go writes the spec struct even when empty (omitempty does not omit a struct).
+      prepareForCreate: (obj) => { obj.spec ??= {}; obj.status = normalizeStatus({}); },
+      prepareForUpdate: (obj, old) => { obj.spec ??= {}; obj.status = old.status; },
       specChanged: (obj, old) => !semanticEqual(obj.spec ?? {}, old.spec ?? {}),
       validate: (obj) => validatePodDisruptionBudgetSpec(specOf(obj)),
       // Main writes carry the stored status and /status writes the stored spec: checking both is
