@@ -33,6 +33,7 @@ import { certificateSigningRequestResource } from './certificates/certificate-si
 import { leaseResource } from './coordination/leases/definition';
 import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions/definition';
 import { controllerRevisionResource } from './apps/controller-revisions/definition';
+import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -56,5 +57,6 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     ...(['v1', 'v1beta1'] as const).flatMap((v) => [mutatingWebhookConfigurationResource(naming, v), validatingWebhookConfigurationResource(naming, v)]),
     certificateSigningRequestResource(naming),
     leaseResource(naming), customResourceDefinitionResource(naming),
+    podDisruptionBudgetResource(),
   ];
 }
