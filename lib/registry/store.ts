@@ -200,11 +200,11 @@ export class GenericStore {
     const s = this.def.strategy;
     const wantedRv = input.metadata?.resourceVersion;
     // An update of an existing object names the version it replaces unless the kind allows an
-    // unconditional one; a PUT that creates (allowCreateOnUpdate) has nothing to name.
+    // unconditional one; a PUT that creates (allowCreateOnUpdate) has nothing to name. Checked on
+    // the object read, as Kubernetes does: a missing object is NotFound, not this Invalid.
     const requireVersion = !wantedRv && !s.allowUnconditionalUpdate && !opts.subresource;
     const mustName = () => errors.invalid(this.def.kind, this.def.group, name,
       [fieldErrors.invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
-    if (requireVersion && !s.allowCreateOnUpdate) throw mustName();
     const onMissing = s.allowCreateOnUpdate && !opts.subresource
       ? () => { const { resourceVersion: _ignored, ...meta } = input.metadata ?? {}; return { ...input, metadata: meta }; }
       : undefined;

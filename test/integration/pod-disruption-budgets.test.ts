@@ -181,6 +181,11 @@ describe('PodDisruptionBudget (policy/v1)', () => {
       expectInvalid(res, [{ field: 'metadata.resourceVersion', reason: 'FieldValueInvalid', message: 'Invalid value: 0: must be specified for an update' }]);
       const missing = await t.put(path('missing'), pdb('missing', { minAvailable: 1 }, { metadata: { name: 'missing', resourceVersion: created.metadata.resourceVersion } }));
       expect(missing.status, missing.text).to.equal(404);
+      // Without a resourceVersion too: the object is looked for first, as Kubernetes does (NotFound, not Invalid).
+      const missingNoRv = await t.put(path('missing'), pdb('missing', { minAvailable: 1 }));
+      expect(missingNoRv.status, missingNoRv.text).to.equal(404);
+      expect(missingNoRv.body.reason).to.equal('NotFound');
+      expect((await t.get(path('missing'))).status).to.equal(404);
     });
   });
 
