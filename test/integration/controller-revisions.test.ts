@@ -7,21 +7,20 @@
  */
 import { expect } from 'chai';
 import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+import { Cause, expectInvalidCauses, rejectedLeavingStore } from '../helpers/kind-checks';
 
 const NS = 'controller-revisions';
 const path = (name = '') => `/apis/apps/v1/namespaces/${NS}/controllerrevisions${name ? `/${name}` : ''}`;
 const TABLE = { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' };
 
 type Body = Record<string, any>;
-interface Cause { field: string; reason: string; message: string }
 
 const revision = (name: string, fields: Body = {}, metadata: Body = {}): Body =>
   ({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name, ...metadata }, ...fields });
 
 function expectInvalid(res: HttpResponse, name: string, causes: Cause[]): void {
-  expect(res.status, res.text).to.equal(422);
-  expect(res.body).to.include({ kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422 });
-  expect(res.body.details).to.include({ name, group: 'apps', kind: 'ControllerRevision' });
+  expectInvalidCauses(res, 'ControllerRevision', causes);
+  expect(res.body.details).to.include({ name, group: 'apps' });
   expect(res.body.details.causes).to.have.deep.members(causes);
   const list = causes.map((c) => `${c.field}: ${c.message}`);
   const expected = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
@@ -36,13 +35,7 @@ describe('ControllerRevision (apps/v1)', () => {
   });
   after(async () => { await t?.stop(); });
 
-  async function rejected(write: () => Promise<HttpResponse>): Promise<HttpResponse> {
-    const versions = async () => ((await t.get(path())).body.items as Body[]).map((i) => `${i.metadata.name}@${i.metadata.resourceVersion}`);
-    const before = await versions();
-    const res = await write();
-    expect(await versions(), 'the failed write changed the store').to.deep.equal(before);
-    return res;
-  }
+  const rejected = (write: () => Promise<HttpResponse>) => rejectedLeavingStore(t, path(), write);
 
   describe('discovery', () => {
     it('lists the apps group with v1 preferred, under the name apps', async () => {

@@ -7,11 +7,11 @@
  */
 import { expect } from 'chai';
 import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+import { Cause, expectInvalidCauses } from '../helpers/kind-checks';
 
 const NS = 'pdbs';
 const path = (name = '') => `/apis/policy/v1/namespaces/${NS}/poddisruptionbudgets${name ? `/${name}` : ''}`;
 type Body = Record<string, any>;
-interface Cause { field: string; reason: string; message: string }
 
 const pdb = (name: string, spec: Body, extra: Body = {}): Body =>
   ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name }, spec, ...extra });
@@ -22,10 +22,8 @@ const REASON = "a condition reason must start with alphabetic character, optiona
 const NOW = '2026-01-02T03:04:05Z';
 
 function expectInvalid(res: HttpResponse, causes: Cause[]): void {
-  expect(res.status, res.text).to.equal(422);
-  expect(res.body).to.include({ kind: 'Status', reason: 'Invalid', code: 422 });
-  expect(res.body.details).to.include({ kind: 'PodDisruptionBudget', group: 'policy' });
-  expect(res.body.details.causes).to.have.deep.members(causes);
+  expectInvalidCauses(res, 'PodDisruptionBudget', causes);
+  expect(res.body.details).to.include({ group: 'policy' });
 }
 
 describe('PodDisruptionBudget (policy/v1)', () => {

@@ -6,12 +6,12 @@
  */
 import { expect } from 'chai';
 import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+import { Cause, expectInvalidCauses, rejectedLeavingStore } from '../helpers/kind-checks';
 
 const NS = 'pod-templates';
 const path = (name = '') => `/api/v1/namespaces/${NS}/podtemplates${name ? `/${name}` : ''}`;
 
 type Body = Record<string, unknown>;
-interface Cause { field: string; reason: string; message: string }
 
 const container = (fields: Body = {}): Body => ({ name: 'main', image: 'registry.example.com/app:1', ...fields });
 const podTemplate = (name: string, spec: Body = {}, meta: Body = {}): Body => ({
@@ -19,12 +19,7 @@ const podTemplate = (name: string, spec: Body = {}, meta: Body = {}): Body => ({
   template: { metadata: { labels: { app: 'web' }, ...meta }, spec: { containers: [container()], ...spec } },
 });
 
-function expectInvalid(res: HttpResponse, causes: Cause[]): void {
-  expect(res.status, res.text).to.equal(422);
-  expect(res.body).to.include({ kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422 });
-  expect(res.body.details.kind).to.equal('PodTemplate');
-  expect(res.body.details.causes.map((c: Cause) => ({ field: c.field, reason: c.reason, message: c.message }))).to.have.deep.members(causes);
-}
+const expectInvalid = (res: HttpResponse, causes: Cause[]): void => expectInvalidCauses(res, 'PodTemplate', causes);
 
 describe('PodTemplate', () => {
   let t: TestServer;
@@ -34,14 +29,7 @@ describe('PodTemplate', () => {
   });
   after(async () => { await t?.stop(); });
 
-  async function rejected(write: () => Promise<HttpResponse>): Promise<HttpResponse> {
-    const versions = async () => ((await t.get(path())).body.items as Body[])
-      .map((i) => `${(i.metadata as Body).name}@${(i.metadata as Body).resourceVersion}`);
-    const before = await versions();
-    const res = await write();
-    expect(await versions(), 'the failed write changed the store').to.deep.equal(before);
-    return res;
-  }
+  const rejected = (write: () => Promise<HttpResponse>) => rejectedLeavingStore(t, path(), write);
 
   it('defaults the template as a PodSpec (SetDefaults_PodSpec and below), not as a Pod, and starts generation at 1', async () => {
     const res = await t.post(path(), podTemplate('defaults', {
