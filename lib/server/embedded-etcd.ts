@@ -207,7 +207,7 @@ async function postJson(url: string, body: unknown): Promise<unknown> {
 }
 
 /** Ports the kernel hands out for port 0, all held open together so they are distinct. */
-async function freeLoopbackPorts(count: number): Promise<number[]> {
+export async function freeLoopbackPorts(count: number): Promise<number[]> {
   const servers: net.Server[] = [];
   try {
     for (let i = 0; i < count; i++) {

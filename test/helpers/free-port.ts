@@ -13,19 +13,8 @@ export async function freeLoopbackPort(): Promise<number> {
   return port;
 }
 
-/**
- * `count` distinct loopback ports free at the moment of asking: all are listened on together,
- * then released (asked one at a time, the same port could come back twice).
- */
-export async function freeLoopbackPorts(count: number): Promise<number[]> {
-  const probes = Array.from({ length: count }, () => createServer());
-  try {
-    for (const probe of probes) await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    return probes.map((probe) => (probe.address() as { port: number }).port);
-  } finally {
-    await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
-  }
-}
+/** `count` distinct loopback ports free at the moment of asking (the embedded etcd's own helper). */
+export { freeLoopbackPorts } from '../../lib/server/embedded-etcd';
 
 /**
  * A free loopback port below the kernel's ephemeral range, for a process that is killed and
