@@ -13,12 +13,19 @@ class SummaryReporter extends Mocha.reporters.Spec {
   constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
     super(runner, options);
     const opts = (options?.reporterOptions ?? {}) as { summaryFile?: string; label?: string };
-    const s: RunSummary = { passed: 0, failed: 0, skipped: 0, fileMs: {} };
+    const s: RunSummary = { passed: 0, failed: 0, skipped: 0, fileMs: {}, failures: [] };
     const time = (r: Mocha.Runnable) => {
       if (r.file && r.duration) s.fileMs[r.file] = (s.fileMs[r.file] ?? 0) + r.duration;
     };
     runner.on(EVENT_TEST_PASS, (t) => { s.passed++; time(t); });
-    runner.on(EVENT_TEST_FAIL, (t) => { s.failed++; time(t); });
+    runner.on(EVENT_TEST_FAIL, (t, err: unknown) => {
+      s.failed++;
+      time(t);
+      // In parallel mode the error arrives from the worker as a plain object, not an Error.
+      const m = (err as { message?: unknown } | undefined)?.message;
+      const message = typeof m === 'string' ? m : String(err);
+      s.failures!.push({ file: t.file, title: t.fullTitle(), error: message.split('\n')[0].slice(0, 300) });
+    });
     runner.on(EVENT_TEST_PENDING, () => { s.skipped++; });
     runner.on(EVENT_HOOK_END, time);
     // Registered after the spec reporter's own run-end handler, so this line comes last; written

@@ -101,6 +101,10 @@ async function main(argv: string[]): Promise<number> {
   if (slowest.length) {
     process.stdout.write(`slowest files: ${slowest.map(([f, ms]) => `${path.relative(ROOT, f)} ${Math.round(ms / 1000)} s`).join(', ')}\n`);
   }
+  // The failures again at the end, so that a log cut to its tail still names them.
+  for (const f of total.failures ?? []) {
+    process.stdout.write(`failed: ${f.file ? `${path.relative(ROOT, f.file)}: ` : ''}${f.title}: ${f.error}\n`);
+  }
   if (interrupted) process.stdout.write(`interrupted by ${interrupted}: the groups after it did not run\n`);
   // The closing line, always last.
   process.stdout.write(`${summaryLine(total)}\n`);

@@ -9,7 +9,11 @@ export interface RunSummary {
   skipped: number;
   /** ms of tests and hooks per file (in parallel mode, the time in its worker). */
   fileMs: Record<string, number>;
+  /** Each failed test or hook: its file, full title and the first line of its error. */
+  failures?: FailureRecord[];
 }
+
+export interface FailureRecord { file?: string; title: string; error: string }
 
 /** The closing line of every run: "N passed, N failed", with ", N skipped" when some were. */
 export function summaryLine(s: Pick<RunSummary, 'passed' | 'failed' | 'skipped'>): string {
@@ -18,12 +22,13 @@ export function summaryLine(s: Pick<RunSummary, 'passed' | 'failed' | 'skipped'>
 
 /** The sum of several runs' summaries. */
 export function addSummaries(runs: readonly RunSummary[]): RunSummary {
-  const total: RunSummary = { passed: 0, failed: 0, skipped: 0, fileMs: {} };
+  const total: RunSummary = { passed: 0, failed: 0, skipped: 0, fileMs: {}, failures: [] };
   for (const r of runs) {
     total.passed += r.passed;
     total.failed += r.failed;
     total.skipped += r.skipped;
     Object.assign(total.fileMs, r.fileMs);
+    total.failures!.push(...(r.failures ?? []));
   }
   return total;
 }

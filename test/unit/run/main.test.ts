@@ -35,6 +35,8 @@ describe('the make test runner', function () {
     expect(lines).to.include('parallel group: 3 passed, 1 failed, 1 skipped');
     expect(lines.some((l) => /^parallel group \(2 files\): 3 passed, 1 failed, 1 skipped in \d+m \d+s$/.test(l))).to.equal(true);
     expect(lines[lines.length - 1]).to.equal('3 passed, 1 failed, 1 skipped');
+    // The failure is named again just before the last line, so a log cut to its tail shows it.
+    expect(lines[lines.length - 2]).to.match(/^failed: .*b\.test\.js: b four: no$/);
     expect(code).to.equal(1);
   });
 
