@@ -1,4 +1,5 @@
 /** Schemas shared by every kind: ObjectMeta and its parts, and metav1's LabelSelector, with their Kubernetes list/map markers. */
+import { goType } from './type-names';
 import { Schema, atomicList, bool, int64, mapList, object, setList, str, stringMap, time } from './schema';
 
 export const ownerReference: Schema = object({
@@ -38,14 +39,17 @@ export const objectMeta: Schema = object({
 });
 
 /** metav1.LabelSelector (atomic). */
-export const labelSelector: Schema = object({
+export const labelSelector: Schema = goType('io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector', object({
   matchLabels: stringMap('{key,value} pairs, each equivalent to an In requirement with one value.'),
   matchExpressions: atomicList(object({
     key: str('the label key that the selector applies to.'),
     operator: str('In, NotIn, Exists or DoesNotExist.'),
     values: atomicList(str()),
   }, { required: ['key', 'operator'] }), 'a list of label selector requirements, ANDed.'),
-}, { 'x-kubernetes-map-type': 'atomic' });
+}, {
+  'x-kubernetes-map-type': 'atomic',
+  description: 'A label selector is a label query over a set of resources. The result of matchLabels and matchExpressions are ANDed. An empty label selector matches all objects. A null label selector matches no objects.',
+}));
 
 export const listMeta: Schema = object({
   resourceVersion: str(),

@@ -5,6 +5,7 @@
  */
 import { ResourceDef } from '../../scheme/types';
 import { Schema, str } from '../../scheme/schema';
+import { namedTypeOf } from '../../scheme/type-names';
 import { vendorExtensions } from './extensions';
 import { definitionName, metaNames, upperFirst } from './schema-names';
 import { Json, ref, SchemaWriter, writeSchema } from './schema-writer';
@@ -24,7 +25,8 @@ function kindParts(def: ResourceDef): [string, Schema][] {
   // A custom resource has no Go types: Kubernetes writes its schema inline (kubectl explain says `<Object>`).
   if (def.strategicMerge === false) return [];
   return Object.entries(def.schema.properties ?? {})
-    .filter(([field, s]) => !OWN_FIELDS.has(field) && s.type === 'object' && !!s.properties)
+    // A field of a named Go type (lib/scheme/type-names.ts) is written as a reference to that type.
+    .filter(([field, s]) => !OWN_FIELDS.has(field) && s.type === 'object' && !!s.properties && !namedTypeOf(s))
     .map(([field, s]) => [definitionName(def.group, def.version, `${def.kind}${upperFirst(field)}`), s]);
 }
 

@@ -8,6 +8,7 @@
  */
 import { Naming } from '../../naming';
 import { Schema } from '../../scheme/schema';
+import { namedTypeOf } from '../../scheme/type-names';
 import { STORED_PREFIX, vendorExtensions } from './extensions';
 import { metaNames } from './schema-names';
 
@@ -21,6 +22,11 @@ export interface SchemaWriter {
   naming: Naming;
   /** Schema objects written as a reference to the named definition wherever they appear inside another schema. */
   named: Map<Schema, string>;
+  /**
+   * Named Go types (lib/scheme/type-names.ts) referred to so far, by definition name: the
+   * document adds their definitions (`typeDefinitions`).
+   */
+  used?: Map<string, Schema>;
 }
 
 export function refPath(dialect: Dialect, name: string): string {
@@ -31,12 +37,13 @@ export function refPath(dialect: Dialect, name: string): string {
  * A reference to a definition. With siblings, v3 wraps it in `allOf` (OpenAPI 3.0 ignores the
  * siblings of a `$ref`) as kube-apiserver does; v2 keeps `$ref` beside the description.
  */
-export function ref(w: Pick<SchemaWriter, 'dialect'>, name: string, siblings: { description?: string; default?: unknown } = {}): Json {
+export function ref(w: Pick<SchemaWriter, 'dialect'>, name: string, siblings: { description?: string; default?: unknown; extensions?: Json } = {}): Json {
   const $ref = refPath(w.dialect, name);
   const description = siblings.description ? { description: siblings.description } : {};
-  if (w.dialect === 'v2') return { $ref, ...description };
-  if (siblings.default === undefined && !siblings.description) return { $ref };
-  return { allOf: [{ $ref }], ...(siblings.default !== undefined ? { default: siblings.default } : {}), ...description };
+  const extensions = siblings.extensions ?? {};
+  if (w.dialect === 'v2') return { $ref, ...description, ...extensions };
+  if (siblings.default === undefined && !siblings.description && !Object.keys(extensions).length) return { $ref };
+  return { allOf: [{ $ref }], ...(siblings.default !== undefined ? { default: siblings.default } : {}), ...description, ...extensions };
 }
 
 const isTime = (s: Schema): boolean => s.type === 'string' && s.format === 'date-time';
@@ -61,6 +68,8 @@ export function writeSchema(w: SchemaWriter, s: Schema, root = false): Json {
     // kind (RawExtension, FieldsV1) has no zero value to default to.
     if (name) return ref(w, name, { default: s.type === 'object' && !s['x-kubernetes-preserve-unknown-fields'] ? {} : undefined });
     if (isTime(s)) return ref(w, metaNames.time, { description: s.description });
+    const typed = namedTypeOf(s);
+    if (typed) return typeRef(w, s, typed.name, typed.type);
   }
   const out: Json = {};
   if (s.description) out.description = s.description;
@@ -73,5 +82,32 @@ export function writeSchema(w: SchemaWriter, s: Schema, root = false): Json {
   if (s.enum) out.enum = [...s.enum];
   if (s.default !== undefined) out.default = s.default;
   Object.assign(out, vendorExtensions(w.naming, storedExtensions(s)));
+  return out;
+}
+
+/** A reference to the named Go type `type` from the field `field` (the type itself or a field of it). */
+function typeRef(w: SchemaWriter, field: Schema, name: string, type: Schema): Json {
+  w.used ??= new Map();
+  w.used.set(name, type);
+  const own = storedExtensions(field);
+  const base = storedExtensions(type);
+  const extensions = Object.fromEntries(Object.entries(own).filter(([k, v]) => JSON.stringify(base[k]) !== JSON.stringify(v)));
+  return ref(w, name, {
+    default: type.type === 'object' && !type['x-kubernetes-preserve-unknown-fields'] ? {} : undefined,
+    description: field !== type && field.description !== type.description ? field.description : undefined,
+    extensions: vendorExtensions(w.naming, extensions),
+  });
+}
+
+/**
+ * The definitions of the named Go types the document refers to, each written once; a type's
+ * definition may refer to more types, which are written too.
+ */
+export function typeDefinitions(w: SchemaWriter): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (let pending = [...(w.used ?? new Map<string, Schema>())].filter(([n]) => !(n in out)); pending.length;
+    pending = [...(w.used ?? new Map<string, Schema>())].filter(([n]) => !(n in out))) {
+    for (const [name, type] of pending) out[name] = writeSchema(w, type, true);
+  }
   return out;
 }

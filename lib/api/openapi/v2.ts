@@ -7,7 +7,7 @@ import { ResourceDef } from '../../scheme/types';
 import { kindDefinitions, nameKindParts } from './kind-definitions';
 import { metaDefinitions, metaNamed } from './meta-definitions';
 import { apiResourcesPath, Operation, Parameter, PathItem, resourcePaths } from './operations';
-import { Json, ref, SchemaWriter } from './schema-writer';
+import { Json, ref, SchemaWriter, typeDefinitions } from './schema-writer';
 import { DocumentInfo, operationExtensions, resourcesOfGroupVersion, servedGroupVersions, sortedKeys } from './v3';
 
 function parameter(p: Parameter): Json {
@@ -47,5 +47,6 @@ export function buildOpenApiV2(resources: readonly ResourceDef[], naming: Naming
     definitions = { ...definitions, ...kindDefinitions(w, defs) };
     for (const item of [apiResourcesPath(gv), ...defs.flatMap(resourcePaths)]) paths[item.path] = pathItem(w, item);
   }
+  definitions = { ...definitions, ...typeDefinitions(w) };
   return { swagger: '2.0', info: { ...info }, paths: sortedKeys(paths), definitions: sortedKeys(definitions) };
 }

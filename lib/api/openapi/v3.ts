@@ -10,7 +10,7 @@ import { vendorExtensions } from './extensions';
 import { kindDefinitions, nameKindParts } from './kind-definitions';
 import { metaDefinitions, metaNamed } from './meta-definitions';
 import { apiResourcesPath, Operation, Parameter, PathItem, resourcePaths } from './operations';
-import { Json, ref, SchemaWriter } from './schema-writer';
+import { Json, ref, SchemaWriter, typeDefinitions } from './schema-writer';
 
 /** Document title and version (`info`). */
 export interface DocumentInfo { title: string; version: string }
@@ -79,6 +79,7 @@ export function buildOpenApiV3(gv: GroupVersion, resources: readonly ResourceDef
   const schemas = { ...metaDefinitions(w, metaGroupVersions), ...kindDefinitions(w, defs) };
   const paths: Json = {};
   for (const item of [apiResourcesPath(gv), ...defs.flatMap(resourcePaths)]) paths[item.path] = pathItem(w, item);
+  Object.assign(schemas, typeDefinitions(w));
   return { openapi: '3.0.0', info: { ...info }, paths: sortedKeys(paths), components: { schemas: sortedKeys(schemas) } };
 }
 

@@ -4,6 +4,7 @@
  * `webhooks` and `matchConditions` are map lists keyed by name (strategic merge and apply merge
  * them by name), `rules` and every string list are atomic.
  */
+import { fieldOfType } from '../../scheme/type-names';
 import { Schema, atomicList, bytes, int32, mapList, object, str } from '../../scheme/schema';
 import { labelSelector } from '../../scheme/meta-schema';
 
@@ -42,8 +43,8 @@ export function webhookFields(): Record<string, Schema> {
     rules: atomicList(ruleWithOperations, 'The operations and resources the webhook cares about; a request matching any rule is sent.'),
     failurePolicy: str('How errors calling the webhook are handled: Ignore or Fail.'),
     matchPolicy: str('Exact or Equivalent: whether a request to an equivalent resource or version (converted) is sent too.'),
-    namespaceSelector: { ...labelSelector, description: 'Decides by the labels of the object\'s namespace whether to call the webhook.' },
-    objectSelector: { ...labelSelector, description: 'Decides by the labels of the object whether to call the webhook.' },
+    namespaceSelector: fieldOfType(labelSelector, { description: 'Decides by the labels of the object\'s namespace whether to call the webhook.' }),
+    objectSelector: fieldOfType(labelSelector, { description: 'Decides by the labels of the object whether to call the webhook.' }),
     sideEffects: str('None or NoneOnDryRun (v1beta1 also Unknown and Some): whether the webhook has side effects.'),
     timeoutSeconds: int32('How long to wait for the webhook, 1 to 30 seconds.'),
     admissionReviewVersions: atomicList(str(), 'The AdmissionReview versions the webhook accepts, in order of preference.'),

@@ -34,6 +34,7 @@ import { validateAnnotations, validateLabels } from '../../meta/validation';
 import { objectMeta } from '../../scheme/meta-schema';
 import { Schema, object } from '../../scheme/schema';
 import { FeatureGates } from '../../scheme/feature-gates';
+import { fieldOfType, goType } from '../../scheme/type-names';
 import { Naming } from '../../naming';
 import { Json, isObject, record, records, text } from './json-fields';
 import { VolumeRules, volumeRules } from './volumes/volume-list';
@@ -43,10 +44,10 @@ import { defaultPodSpecFields } from './pod-spec/defaults';
 import { validatePodSpec } from './pod-spec/spec-validation';
 
 /** core/v1 PodTemplateSpec. */
-export const podTemplateSpecSchema: Schema = object({
+export const podTemplateSpecSchema: Schema = goType('io.k8s.api.core.v1.PodTemplateSpec', object({
   metadata: objectMeta,
-  spec: podSpec,
-}, { description: 'PodTemplateSpec describes the data a pod should have when created from a template' });
+  spec: fieldOfType(podSpec, { description: 'Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status' }),
+}, { description: 'PodTemplateSpec describes the data a pod should have when created from a template' }));
 
 /** The volume rules of a PodSpec on this server (flavor and feature gates). */
 export function podVolumeRules(naming: Naming, gates: FeatureGates = new FeatureGates()): VolumeRules {

@@ -189,6 +189,29 @@ describe('OpenAPI documents', () => {
     it('is deterministic', () => {
       expect(JSON.stringify(buildOpenApiV3(core, resources(orch), orch, info))).to.equal(JSON.stringify(v1));
     });
+
+    it('writes a shared Go type once, under its own name, and refers to it from every field that holds one', () => {
+      const all = schemas.schemas as Json;
+      // PodTemplate.template is a PodTemplateSpec (not a `PodTemplateTemplate` of its own), whose spec is the PodSpec.
+      expect(all['io.k8s.api.core.v1.PodTemplateTemplate']).to.equal(undefined);
+      const template = all['io.k8s.api.core.v1.PodTemplate'].properties.template;
+      expect(template.allOf).to.deep.equal([{ $ref: '#/components/schemas/io.k8s.api.core.v1.PodTemplateSpec' }]);
+      expect(template.description).to.match(/^Template defines the pods/);
+      expect(all['io.k8s.api.core.v1.PodTemplateSpec'].properties.spec.allOf).to.deep.equal([{ $ref: '#/components/schemas/io.k8s.api.core.v1.PodSpec' }]);
+      expect(all['io.k8s.api.core.v1.Pod'].properties.spec.allOf).to.deep.equal([{ $ref: '#/components/schemas/io.k8s.api.core.v1.PodSpec' }]);
+      expect(all['io.k8s.api.core.v1.PodSpec'].required).to.deep.equal(['containers']);
+      // A field of a named type with its own patch strategy keeps it beside the reference; the
+      // group/version's document carries the type's definition though the type is meta's.
+      const policy: Json = buildOpenApiV3({ group: 'policy', version: 'v1' }, resources(kube), kube, info);
+      const selector = policy.components.schemas['io.k8s.api.policy.v1.PodDisruptionBudgetSpec'].properties.selector;
+      expect(selector.allOf).to.deep.equal([{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector' }]);
+      expect(selector['x-kubernetes-patch-strategy']).to.equal('replace');
+      expect(policy.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector']['x-kubernetes-map-type']).to.equal('atomic');
+      for (const doc of [v1, policy]) {
+        const names = new Set(Object.keys(doc.components.schemas).map((n) => `#/components/schemas/${n}`));
+        expect(refs(doc).filter(([, r]) => !names.has(r))).to.deep.equal([]);
+      }
+    });
   });
 
   describe('buildOpenApiV3Index', () => {

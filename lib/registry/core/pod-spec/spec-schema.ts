@@ -12,6 +12,7 @@ import { container, ephemeralContainer, resourceRequirements } from './container
 import { podSecurityContext } from './security-context-schema';
 import { localObjectReference } from '../object-reference-schema';
 import { volume } from '../volumes/volume-schema';
+import { goType } from '../../../scheme/type-names';
 import { Schema, atomicList, bool, int32, int64, mapList, object, str, stringMap } from '../../../scheme/schema';
 
 /** core/v1 HostAlias. */
@@ -56,7 +57,7 @@ export const podResourceClaim: Schema = object({
 }, { required: ['name'] });
 
 /** core/v1 PodSpec. */
-export const podSpec: Schema = object({
+export const podSpec: Schema = goType('io.k8s.api.core.v1.PodSpec', object({
   volumes: { type: 'array', items: volume, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-patch-strategy': 'merge,retainKeys', 'x-kubernetes-patch-merge-key': 'name' },
   initContainers: mapList(container, ['name']),
   containers: mapList(container, ['name']),
@@ -97,4 +98,4 @@ export const podSpec: Schema = object({
   schedulingGates: mapList(podSchedulingGate, ['name']),
   resourceClaims: { type: 'array', items: podResourceClaim, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], 'x-kubernetes-patch-strategy': 'merge,retainKeys', 'x-kubernetes-patch-merge-key': 'name' },
   resources: resourceRequirements,
-}, { required: ['containers'] });
+}, { required: ['containers'], description: 'PodSpec is a description of a pod.' }));
