@@ -115,6 +115,24 @@ export interface SubresourceDef {
    * the current one, taking over only what this subresource may change (e.g. `status`).
    */
   applyUpdate?(incoming: ApiObject, current: ApiObject): ApiObject;
+  /**
+   * For a `scale` subresource (kind Scale, group autoscaling, version v1): how the kind's
+   * object reads and writes as an autoscaling/v1 Scale. The handler (lib/api/handlers/scale.ts)
+   * is the same for every kind that has one.
+   */
+  scale?: ScaleMapping;
+}
+
+/** How an object with a `/scale` subresource maps to an autoscaling/v1 Scale. */
+export interface ScaleMapping {
+  /** The Scale's spec.replicas: the object's desired replicas (after defaults). */
+  specReplicas(obj: ApiObject): number;
+  /** The Scale's status.replicas: the object's observed replicas (0 when it has no status yet). */
+  statusReplicas(obj: ApiObject): number;
+  /** The Scale's status.selector: the object's pod selector as a label selector string ('' when none). */
+  selector(obj: ApiObject): string;
+  /** A copy of the object with its desired replicas set to `replicas`. */
+  withReplicas(obj: ApiObject, replicas: number): ApiObject;
 }
 
 export interface ResourceDef {
