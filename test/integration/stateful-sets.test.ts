@@ -138,7 +138,7 @@ describe('StatefulSet (apps/v1)', () => {
       const res = await t.post(path(), sts('web.v1', spec()));
       expectInvalid(res, [{
         field: 'metadata.name', reason: 'FieldValueInvalid',
-        message: "Invalid value: \"web.v1\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        message: 'Invalid value: "web.v1": must not contain dots',
       }]);
     });
 

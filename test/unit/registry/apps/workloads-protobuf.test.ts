@@ -3,7 +3,8 @@
  * protobuf -> JSON (objects generated from the schemas, so a field proto/ lacks fails), the
  * values Go writes without omitempty (a StatefulSet's status.replicas / availableReplicas and
  * empty serviceName, a DaemonSet's four status counts, ordinals.start 0) and zero pointers
- * (partition 0, revisionHistoryLimit 0) come back, and the bytes of the update strategies and
+ * (partition 0, revisionHistoryLimit 0) come back (stored objects carry the containers' resources,
+ * a Go value struct), and the bytes of the update strategies and
  * statuses equal protoc --encode vectors of what Go writes.
  */
 import { expect } from 'chai';
@@ -69,7 +70,7 @@ describe('StatefulSet and DaemonSet protobuf', () => {
       spec: {
         replicas: 0, serviceName: '', revisionHistoryLimit: 0, ordinals: { start: 0 },
         selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx', resources: {} }] } },
         updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
       },
       status: { replicas: 0, availableReplicas: 0, collisionCount: 0 },
@@ -82,7 +83,7 @@ describe('StatefulSet and DaemonSet protobuf', () => {
       apiVersion: 'apps/v1', kind: 'DaemonSet', metadata,
       spec: {
         selector: { matchLabels: { app: 'agent' } },
-        template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'c', image: 'agent' }] } },
+        template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'c', image: 'agent', resources: {} }] } },
         updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, revisionHistoryLimit: 10,
       },
       status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
