@@ -4,7 +4,8 @@
  * with the cause's field path, reason and message, and nothing stored; the exact "updates to
  * statefulset spec for fields other than ..." message), status reset on create and written only
  * through /status (ValidateStatefulSetStatusUpdate), generation bumped by spec changes only,
- * kubectl's table cells, the `status.successful` field selector, discovery and GC defaults.
+ * /scale (the replicas as an autoscaling/v1 Scale), kubectl's table cells, the
+ * `status.successful` field selector, discovery and the DeleteDependents default.
  */
 import { expect } from 'chai';
 import { HttpResponse, eventually, startTestServer, TestServer } from '../helpers/server-harness';
@@ -261,6 +262,39 @@ describe('StatefulSet (apps/v1)', () => {
       expect(byName('statefulsets')).to.deep.include({ kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ['all'], singularName: 'statefulset' });
       expect(byName('statefulsets/status').verbs).to.deep.equal(['get', 'patch', 'update']);
       expect(byName('statefulsets/scale')).to.deep.include({ kind: 'Scale', group: 'autoscaling', version: 'v1' });
+    });
+  });
+
+  describe('/scale (autoscaling/v1 Scale)', () => {
+    it('reads spec.replicas, status.replicas and the selector as a string', async () => {
+      const created = (await t.post(path(), sts('scaled', spec({
+        replicas: 2, selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['b', 'a'] }] },
+        template: template({ app: 'web', tier: 'a' }),
+      })))).body;
+      await t.put(path('scaled/status'), { ...created, status: { replicas: 1 } });
+      const res = await t.get(path('scaled/scale'));
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body).to.deep.include({ apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 2 }, status: { replicas: 1, selector: 'app=web,tier in (a,b)' } });
+      expect(res.body.metadata).to.include({ name: 'scaled', namespace: NS, uid: created.metadata.uid });
+    });
+
+    it('writes the replicas into the StatefulSet (a spec change: generation +1)', async () => {
+      const scale = (await t.get(path('scaled/scale'))).body;
+      const res = await t.put(path('scaled/scale'), { ...scale, spec: { replicas: 5 } });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.spec.replicas).to.equal(5);
+      const after = (await t.get(path('scaled'))).body;
+      expect(after.spec.replicas).to.equal(5);
+      expect(after.metadata.generation).to.equal(2);
+      const patched = await t.request('PATCH', path('scaled/scale'), { body: { spec: { replicas: 0 } }, headers: { 'content-type': 'application/merge-patch+json' } });
+      expect(patched.status, patched.text).to.equal(200);
+      expect((await t.get(path('scaled'))).body.spec.replicas).to.equal(0);
+    });
+
+    it('refuses negative replicas, leaving the StatefulSet as it was', async () => {
+      const scale = (await t.get(path('scaled/scale'))).body;
+      const res = await rejectedLeavingStore(t, path(), () => t.put(path('scaled/scale'), { ...scale, spec: { replicas: -1 } }));
+      expectInvalidCauses(res, 'Scale', [{ field: 'spec.replicas', reason: 'FieldValueInvalid', message: `Invalid value: -1: ${NONNEG}` }]);
     });
   });
 
