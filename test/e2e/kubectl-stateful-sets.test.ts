@@ -3,7 +3,9 @@
  * `apply` of a StatefulSet with volumeClaimTemplates and of a DaemonSet; `get` prints kubectl's
  * tables (and -o wide's CONTAINERS IMAGES [SELECTOR]); `scale sts` goes through /scale;
  * `rollout restart ds` changes the template (templateGeneration 2); a `patch` of a StatefulSet
- * field that may not change is refused with Kubernetes' message; `explain` reads the schema.
+ * field that may not change is refused with Kubernetes' message; `describe` prints both kinds'
+ * summaries (replicas, update strategy, claim templates; node selector, scheduled counts);
+ * `explain` reads the schema.
  */
 import { expect } from 'chai';
 import { useKubectlServer } from '../helpers/e2e-server';
@@ -77,6 +79,19 @@ describe('kubectl with StatefulSets and DaemonSets', function () {
     expect(restarted.spec.template.metadata.annotations).to.have.property('kubectl.kubernetes.io/restartedAt');
     expect(restarted.metadata.annotations['deprecated.daemonset.template.generation']).to.equal('2');
     expect(restarted.metadata.generation).to.equal(2);
+  });
+
+  it('describe sts and ds', async () => {
+    const sts = (await ok(['describe', 'sts', 'web'])).stdout;
+    expect(sts).to.match(/Selector:\s+app=web/);
+    expect(sts).to.match(/Replicas:\s+3 desired \| 0 total/);
+    expect(sts).to.match(/Update Strategy:\s+RollingUpdate\n\s+Partition:\s+0/);
+    expect(sts).to.match(/Volume Claims:\n\s+Name:\s+www/);
+    expect(sts).to.match(/Capacity:\s+1Gi/);
+    const ds = (await ok(['describe', 'ds', 'agent'])).stdout;
+    expect(ds).to.match(/Node-Selector:\s+kubernetes.io\/os=linux/);
+    expect(ds).to.match(/Desired Number of Nodes Scheduled: 0/);
+    expect(ds).to.match(/deprecated.daemonset.template.generation: 2/);
   });
 
   it('explain statefulset.spec.volumeClaimTemplates', async () => {
