@@ -97,6 +97,7 @@ describe('kubectl with StatefulSets and DaemonSets', function () {
   it('explain statefulset.spec.volumeClaimTemplates', async () => {
     const out = (await ok(['explain', 'statefulset.spec.volumeClaimTemplates'])).stdout;
     expect(out).to.contain('GROUP:      apps');
+    expect(out).to.match(/FIELD:\s+volumeClaimTemplates <\[\]PersistentVolumeClaim>/);
     expect(out).to.contain('volumeClaimTemplates is a list of claims that pods are allowed to reference');
     expect(out).to.match(/spec\s+<Object>/);
   });

@@ -256,6 +256,18 @@ describe('StatefulSet (apps/v1)', () => {
       expect((await t.get(`${path()}?fieldSelector=spec.replicas=1`)).status).to.equal(400);
     });
 
+    it('names its structs as Kubernetes does in OpenAPI; claim templates are PersistentVolumeClaims', async () => {
+      const v3 = (await t.get('/openapi/v3/apis/apps/v1')).body.components.schemas;
+      const spec = v3['io.k8s.api.apps.v1.StatefulSetSpec'];
+      expect(spec.properties.volumeClaimTemplates.items.allOf).to.deep.equal([{ $ref: '#/components/schemas/io.k8s.api.core.v1.PersistentVolumeClaim' }]);
+      expect(spec.properties.template.allOf).to.deep.equal([{ $ref: '#/components/schemas/io.k8s.api.core.v1.PodTemplateSpec' }]);
+      expect(v3).to.include.keys('io.k8s.api.apps.v1.StatefulSetStatus', 'io.k8s.api.apps.v1.StatefulSetUpdateStrategy', 'io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy');
+      // One document for every kind: the PersistentVolumeClaim kind's own definition stands for the claim templates.
+      const v2 = (await t.get('/openapi/v2')).body.definitions;
+      expect(v2['io.k8s.api.core.v1.PersistentVolumeClaim']['x-kubernetes-group-version-kind']).to.deep.equal([{ group: '', kind: 'PersistentVolumeClaim', version: 'v1' }]);
+      expect(v2['io.k8s.api.apps.v1.StatefulSetSpec'].properties.volumeClaimTemplates.items.$ref).to.equal('#/definitions/io.k8s.api.core.v1.PersistentVolumeClaim');
+    });
+
     it('is in discovery with short name sts, category all, /status and /scale', async () => {
       const list = await t.get('/apis/apps/v1');
       const byName = (n: string) => list.body.resources.find((r: Body) => r.name === n);

@@ -14,8 +14,11 @@ import { resourceList } from '../../core/quantity-schema';
 
 const intOrString = (description: string): Schema => ({ type: 'string', format: 'int-or-string', 'x-kubernetes-int-or-string': true, description });
 
-/** A claim template: a whole core/v1 PersistentVolumeClaim (its status only ever the default phase). */
-const claimTemplate: Schema = object({
+/**
+ * A claim template: a whole core/v1 PersistentVolumeClaim (its status only ever the default phase),
+ * named as Kubernetes names it; in /openapi/v2 the PersistentVolumeClaim kind's definition stands for it.
+ */
+const claimTemplate: Schema = goType('io.k8s.api.core.v1.PersistentVolumeClaim', object({
   apiVersion: str('APIVersion defines the versioned schema of this representation of an object.'),
   kind: str('Kind is a string value representing the REST resource this object represents.'),
   metadata: objectMeta,
@@ -32,7 +35,7 @@ const claimTemplate: Schema = object({
     }, { required: ['type', 'status'] }), ['type'], 'conditions is the current Condition of persistent volume claim.'),
     allocatedResources: resourceList('allocatedResources tracks the resources allocated to a PVC including its capacity.'),
   }, { description: 'status represents the current information/status of a persistent volume claim. Read-only.' }),
-}, { description: 'PersistentVolumeClaim is a user\'s request for and claim to a persistent volume' });
+}, { description: 'PersistentVolumeClaim is a user\'s request for and claim to a persistent volume' }));
 
 export const rollingUpdateStatefulSetStrategy: Schema = goType('io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy', object({
   partition: int32('Partition indicates the ordinal at which the StatefulSet should be partitioned for updates. During a rolling update, all pods from ordinal Replicas-1 to Partition are updated. All pods from ordinal Partition-1 to 0 remain untouched. This is helpful in being able to do a canary based deployment. The default value is 0.'),
