@@ -62,16 +62,16 @@ describe('StatefulSet (apps/v1)', () => {
       expect((await t.get(path('defaults'))).body.spec).to.deep.equal(res.body.spec);
     });
 
-    it('keeps what the client set; OnDelete gets no rollingUpdate; maxUnavailable is dropped (MaxUnavailableStatefulSet is off)', async () => {
+    it('keeps what the client set (ordinals written with start 0, as Go writes it); OnDelete gets no rollingUpdate; maxUnavailable is dropped (MaxUnavailableStatefulSet is off)', async () => {
       const given = spec({
-        replicas: 0, podManagementPolicy: 'Parallel', revisionHistoryLimit: 0,
+        replicas: 0, podManagementPolicy: 'Parallel', revisionHistoryLimit: 0, ordinals: {},
         persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete' },
         updateStrategy: { type: 'OnDelete' },
       });
       const res = await t.post(path(), sts('kept', given));
       expect(res.status, res.text).to.equal(201);
       expect(res.body.spec).to.deep.include({
-        replicas: 0, podManagementPolicy: 'Parallel', revisionHistoryLimit: 0, updateStrategy: { type: 'OnDelete' },
+        replicas: 0, podManagementPolicy: 'Parallel', revisionHistoryLimit: 0, updateStrategy: { type: 'OnDelete' }, ordinals: { start: 0 },
         persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Retain' },
       });
       const rolling = await t.post(path(), sts('max-unavailable', spec({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 2, maxUnavailable: 2 } } })));

@@ -5,7 +5,7 @@
  * is alpha and off); the claims' retention policy Retain/Retain (StatefulSetAutoDeletePVC is GA);
  * replicas 1; revisionHistoryLimit 10; the pod template's defaults; and every claim template's
  * (phase Pending, volumeMode Filesystem, quantities canonical, ObjectMeta's zero timestamp).
- * Also the fields Go always writes: serviceName and status.replicas/availableReplicas.
+ * Also the fields Go always writes: serviceName, ordinals.start and status.replicas/availableReplicas.
  */
 import { Json, isObject } from '../../core/json-fields';
 import { defaultPodTemplateSpec } from '../../core/pod-template';
@@ -59,6 +59,8 @@ export function defaultStatefulSet(obj: Json, volumes: VolumeRules): void {
   if (absent(spec.revisionHistoryLimit)) spec.revisionHistoryLimit = 10;
   // `serviceName` has no omitempty in 1.32: Go writes it even when empty.
   if (absent(spec.serviceName)) spec.serviceName = '';
+  // ordinals.start has no omitempty either: a given ordinals struct is written with its zero.
+  if (isObject(spec.ordinals) && absent((spec.ordinals as Json).start)) (spec.ordinals as Json).start = 0;
   defaultPodTemplateSpec(spec, 'template', volumes);
   if (Array.isArray(spec.volumeClaimTemplates)) {
     for (const claim of spec.volumeClaimTemplates) if (isObject(claim)) defaultClaimTemplate(claim);
