@@ -5,7 +5,7 @@
  * `rollout restart ds` changes the template (templateGeneration 2); a `patch` of a StatefulSet
  * field that may not change is refused with Kubernetes' message; `describe` prints both kinds'
  * summaries (replicas, update strategy, claim templates; node selector, scheduled counts);
- * `explain` reads the schema.
+ * `get all` lists both; `rollout restart sts` bumps the generation; `explain` reads the schema.
  */
 import { expect } from 'chai';
 import { useKubectlServer } from '../helpers/e2e-server';
@@ -92,6 +92,16 @@ describe('kubectl with StatefulSets and DaemonSets', function () {
     expect(ds).to.match(/Node-Selector:\s+kubernetes.io\/os=linux/);
     expect(ds).to.match(/Desired Number of Nodes Scheduled: 0/);
     expect(ds).to.match(/deprecated.daemonset.template.generation: 2/);
+  });
+
+  it('get all shows both (category all); rollout restart sts changes its template', async () => {
+    const all = (await ok(['get', 'all'])).stdout;
+    expect(all).to.contain('statefulset.apps/web');
+    expect(all).to.contain('daemonset.apps/agent');
+    expect((await ok(['rollout', 'restart', 'sts/web'])).stdout).to.contain('statefulset.apps/web restarted');
+    const sts = JSON.parse((await ok(['get', 'sts', 'web', '-o', 'json'])).stdout);
+    expect(sts.spec.template.metadata.annotations).to.have.property('kubectl.kubernetes.io/restartedAt');
+    expect(sts.metadata.generation).to.equal(3);
   });
 
   it('explain statefulset.spec.volumeClaimTemplates', async () => {
