@@ -34,6 +34,8 @@ import { leaseResource } from './coordination/leases/definition';
 import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions/definition';
 import { controllerRevisionResource } from './apps/controller-revisions/definition';
 import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
+import { deploymentResource } from './apps/deployments/definition';
+import { replicaSetResource } from './apps/replica-sets/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -48,6 +50,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),
     // apps/v1 (the same name in both flavors).
     controllerRevisionResource(),
+    deploymentResource(naming, gates), replicaSetResource(naming, gates),
     tokenReviewResource(naming), selfSubjectReviewResource(naming),
     // The access reviews in the order discovery lists them.
     localSubjectAccessReviewResource(naming), selfSubjectAccessReviewResource(naming),
