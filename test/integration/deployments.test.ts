@@ -4,8 +4,8 @@
  * create and update (each bad spec or status answered 422 with the cause's field path, reason
  * and message, and nothing stored), the immutable selector, status reset on create and written
  * only through /status, generation bumped by spec and annotation changes only, what `kubectl
- * rollout pause|restart` patches, kubectl's table cells, field selectors, discovery and the
- * background deletion of dependents.
+ * rollout pause|restart` patches, /scale, kubectl's table cells, field selectors, discovery and
+ * the background deletion of dependents.
  */
 import { expect } from 'chai';
 import { HttpResponse, eventually, startTestServer, TestServer } from '../helpers/server-harness';
@@ -245,6 +245,23 @@ describe('Deployment (apps/v1)', function () {
       expect(byName.deployments).to.deep.include({ kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'], singularName: 'deployment' });
       expect(byName['deployments/status'].verbs).to.deep.equal(['get', 'patch', 'update']);
       expect(byName['deployments/scale']).to.deep.include({ kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
+    });
+  });
+
+  describe('/scale', () => {
+    it('reads and writes spec.replicas as an autoscaling/v1 Scale, and refuses negative replicas', async () => {
+      await t.post(path(), deployment('scaled', { replicas: 2 }));
+      const scale = await t.get(path('scaled/scale'));
+      expect(scale.status, scale.text).to.equal(200);
+      expect(scale.body).to.deep.include({ apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 2 }, status: { replicas: 0, selector: 'app=web' } });
+      const put = await t.put(path('scaled/scale'), { ...scale.body, spec: { replicas: 5 } });
+      expect(put.status, put.text).to.equal(200);
+      const stored = (await t.get(path('scaled'))).body;
+      expect(stored.spec.replicas).to.equal(5);
+      expect(stored.metadata.generation).to.equal(2);
+      const bad = await rejectedLeavingStore(t, path(), () => t.put(path('scaled/scale'), { ...put.body, spec: { replicas: -3 } }));
+      expect(bad.status, bad.text).to.equal(422);
+      expect(bad.body.details.causes).to.deep.equal([{ reason: 'FieldValueInvalid', message: 'Invalid value: -3: must be greater than or equal to 0', field: 'spec.replicas' }]);
     });
   });
 
