@@ -10,6 +10,7 @@
 import { expect } from 'chai';
 import { HttpResponse, eventually, startTestServer, TestServer } from '../helpers/server-harness';
 import { Cause, expectInvalidCauses, rejectedLeavingStore } from '../helpers/kind-checks';
+import { decodeProtobuf, encodeProtobuf } from '../../lib/scheme/protobuf';
 
 const NS = 'deploys';
 const path = (name = '') => `/apis/apps/v1/namespaces/${NS}/deployments${name ? `/${name}` : ''}`;
@@ -229,6 +230,22 @@ describe('Deployment (apps/v1)', function () {
         ['Containers', 'string', 1], ['Images', 'string', 1], ['Selector', 'string', 1]]);
       const cells = table.body.rows[0].cells;
       expect([...cells.slice(0, 4), ...cells.slice(5)]).to.deep.equal(['table', '2/3', 2, 1, 'nginx,log', 'nginx:1.27,busybox', 'app=web,tier in (a,b)']);
+    });
+
+    it('is created from a protobuf body and read back in protobuf, defaulted as from JSON', async () => {
+      const PB = 'application/vnd.kubernetes.protobuf';
+      const res = await t.request('POST', path(), { raw: encodeProtobuf(deployment('from-protobuf', { replicas: 2 })), headers: { 'content-type': PB, accept: PB } });
+      expect(res.status, res.text).to.equal(201);
+      const created = decodeProtobuf(res.raw!) as Body;
+      expect(created.spec).to.deep.include({ replicas: 2, revisionHistoryLimit: 10, progressDeadlineSeconds: 600 });
+      expect(created.spec.strategy.rollingUpdate).to.deep.equal({ maxUnavailable: '25%', maxSurge: '25%' });
+      const got = decodeProtobuf((await t.get(path('from-protobuf'), { headers: { accept: PB } })).raw!) as Body;
+      const asJson = (await t.get(path('from-protobuf'))).body;
+      // Protobuf has no null: the template's zero creationTimestamp, null in JSON, is absent there.
+      expect(asJson.spec.template.metadata.creationTimestamp).to.equal(null);
+      delete asJson.spec.template.metadata.creationTimestamp;
+      expect(got.spec).to.deep.equal(asJson.spec);
+      expect(got.metadata.uid).to.equal(asJson.metadata.uid);
     });
 
     it('selects by metadata.name and refuses fields Kubernetes does not index for Deployments', async () => {
