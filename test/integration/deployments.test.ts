@@ -217,6 +217,20 @@ describe('Deployment (apps/v1)', function () {
     });
   });
 
+  describe('strategy patches (retainKeys)', () => {
+    it('switches to Recreate with the $retainKeys kubectl apply sends, which drops rollingUpdate; a plain merge keeps it and is refused', async () => {
+      await t.post(path(), deployment('recreate'));
+      const plain = await rejectedLeavingStore(t, path(), () => merge(t, path('recreate'), { spec: { strategy: { type: 'Recreate' } } }));
+      expectInvalid(plain, [{ field: 'spec.strategy.rollingUpdate', reason: 'FieldValueForbidden', message: "Forbidden: may not be specified when strategy `type` is 'Recreate'" }]);
+      const retained = await t.request('PATCH', path('recreate'), {
+        raw: JSON.stringify({ spec: { strategy: { $retainKeys: ['type'], type: 'Recreate' } } }),
+        headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+      });
+      expect(retained.status, retained.text).to.equal(200);
+      expect(retained.body.spec.strategy).to.deep.equal({ type: 'Recreate' });
+    });
+  });
+
   describe('reads', () => {
     it('prints NAME READY UP-TO-DATE AVAILABLE AGE, and CONTAINERS IMAGES SELECTOR with -o wide', async () => {
       const created = (await t.post(path(), deployment('table', {
