@@ -4,7 +4,7 @@
  * Deployment that `get deploy` prints as NAME READY UP-TO-DATE AVAILABLE AGE (and CONTAINERS
  * IMAGES SELECTOR with -o wide); `set image`, `rollout pause|resume|restart` and `scale` change
  * what they patch; `rollout history` and `describe` run; `apply -f` twice is created then
- * unchanged; `get all` lists both kinds; `explain` reads the pod template's containers; a bad
+ * unchanged, and a server-side apply merges the containers by name; `get all` lists both kinds; `explain` reads the pod template's containers; a bad
  * strategy is refused with Kubernetes' message.
  */
 import { expect } from 'chai';
@@ -68,6 +68,15 @@ describe('kubectl with Deployments and ReplicaSets', function () {
     });
     expect((await ok(['apply', '-f', manifest])).stdout).to.contain('deployment.apps/applied created');
     expect((await ok(['apply', '-f', manifest])).stdout).to.contain('deployment.apps/applied unchanged');
+    // Server-side apply over the same object: the containers list merges by name (listType=map).
+    const ssa = e2e.manifest('applied-ssa.yaml', {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'applied' },
+      spec: { selector: { matchLabels: { app: 'applied' } }, template: { metadata: { labels: { app: 'applied' } }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } } },
+    });
+    expect((await ok(['apply', '--server-side', '--force-conflicts', '--field-manager=e2e', '-f', ssa])).stdout).to.contain('deployment.apps/applied serverside-applied');
+    const applied = await json(['get', 'deploy', 'applied']);
+    expect(applied.spec.template.spec.containers.map((c: { name: string; image: string }) => [c.name, c.image])).to.deep.equal([['c', 'busybox:1.36']]);
+    expect(applied.spec.replicas).to.equal(1);
     const rs = e2e.manifest('rs.yaml', {
       apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'frontend' },
       spec: { replicas: 2, selector: { matchLabels: { tier: 'frontend' } }, template: { metadata: { labels: { tier: 'frontend' } }, spec: { containers: [{ name: 'php', image: 'php:8' }] } } },
