@@ -55,12 +55,19 @@ describe('Deployment (apps/v1)', function () {
       expect(res.body.metadata.generation).to.equal(1);
     });
 
-    it('keeps what the client set, and gives Recreate no rollingUpdate', async () => {
+    it('keeps what the client set, gives Recreate no rollingUpdate, and omits Go\'s zero values', async () => {
       const res = await t.post(path(), deployment('explicit', {
         replicas: 0, revisionHistoryLimit: 0, progressDeadlineSeconds: 30, strategy: { type: 'Recreate' },
       }));
       expect(res.status, res.text).to.equal(201);
       expect(res.body.spec).to.deep.include({ replicas: 0, revisionHistoryLimit: 0, progressDeadlineSeconds: 30, strategy: { type: 'Recreate' } });
+      // Go's omitempty: zero values are not written, and writing them is no spec change.
+      const zeros = await t.post(path(), deployment('zeros', { paused: false, minReadySeconds: 0 }));
+      expect(zeros.body.spec).not.to.have.any.keys('paused', 'minReadySeconds');
+      const same = await t.put(path('zeros'), { ...zeros.body, spec: { ...zeros.body.spec, paused: false, minReadySeconds: 0 } });
+      expect(same.body.metadata.generation).to.equal(1);
+      const status = await t.put(path('zeros/status'), { ...same.body, status: { replicas: 0, readyReplicas: 0, collisionCount: 0 } });
+      expect(status.body.status).to.deep.equal({ collisionCount: 0 });
       const partial = await t.post(path(), deployment('partial', { strategy: { rollingUpdate: { maxSurge: 1 } } }));
       expect(partial.body.spec.strategy).to.deep.equal({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 1 } });
     });

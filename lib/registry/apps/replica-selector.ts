@@ -73,7 +73,8 @@ export function labelSelectorString(selector: unknown): string | undefined {
  * `spec.template`: the selector is required, valid and not empty ("empty selector is invalid for
  * deployment", the words both kinds use); the template's labels are selected by it; the template
  * is a valid pod template whose restartPolicy is Always and which sets no activeDeadlineSeconds
- * (`kind` names the kind in that message: Kubernetes says "ReplicaSet" for both).
+ * (that message names "ReplicaSet" for both kinds, as Kubernetes' shared check does). A selector
+ * that does not convert is "invalid label selector" and the template is then not checked.
  */
 export function validateReplicaSelectorAndTemplate(spec: Json, path: string, volumes: VolumeRules): FieldError[] {
   const errs: FieldError[] = [];

@@ -21,6 +21,7 @@ import { statusSubresource } from '../../status-subresource';
 import { APPS_GROUP } from '../group';
 import { replicaScaleSubresource } from '../replica-scale';
 import { immutableSelector } from '../replica-selector';
+import { omitGoZeros, omitGoZerosInList } from '../replica-omitempty';
 import { replicaSetSchema } from './schema';
 import { replicaSetTable } from './table';
 import { validateReplicaSetSpec, validateReplicaSetStatus } from './validation';
@@ -29,9 +30,18 @@ const KIND = 'ReplicaSet';
 const specOf = (obj: ApiObject): Json => (isObject(obj.spec) ? obj.spec : {});
 const statusOf = (obj: ApiObject): Json => (isObject(obj.status) ? obj.status : {});
 
-/** The status as Go writes it: `replicas` has no omitempty. */
+/** The status as Go writes it: `replicas` has no omitempty, the other values have. */
 function normalizeStatus(status: Record<string, unknown>): Record<string, unknown> {
-  return { ...status, replicas: typeof status.replicas === 'number' ? status.replicas : 0 };
+  const out = { ...status, replicas: typeof status.replicas === 'number' ? status.replicas : 0 };
+  omitGoZeros(out, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration', 'conditions']);
+  omitGoZerosInList(out, 'conditions', ['reason', 'message']);
+  return out;
+}
+
+/** Go's omitempty on the spec's and status' value fields (../replica-omitempty.ts). */
+function omitZeros(obj: ApiObject): void {
+  omitGoZeros(obj.spec, ['minReadySeconds']);
+  if (isObject(obj.status)) obj.status = normalizeStatus(obj.status);
 }
 
 /** The ReplicaSet kind; the template's volume rules follow the server's feature gates. */
@@ -42,6 +52,7 @@ export function replicaSetResource(naming: Naming, gates: FeatureGates = new Fea
     if (!isObject(obj.spec)) obj.spec = {};
     setDefault(obj.spec as Json, 'replicas', 1);
     defaultPodTemplateSpec(obj.spec as Json, 'template', volumes);
+    omitZeros(obj);
   };
   return {
     group: APPS_GROUP, version: 'v1', kind: KIND, listKind: 'ReplicaSetList', resource: 'replicasets', singular: 'replicaset',
@@ -60,6 +71,7 @@ export function replicaSetResource(naming: Naming, gates: FeatureGates = new Fea
       default: defaults,
       prepareForCreate: (obj) => { defaults(obj); obj.status = normalizeStatus({}); },
       prepareForUpdate: (obj, old) => { defaults(obj); obj.status = old.status ?? normalizeStatus({}); },
+      canonicalize: omitZeros,
       specChanged: (obj, old) => !semanticEqual(obj.spec, old.spec),
       validate: (obj) => validateReplicaSetSpec(specOf(obj), volumes),
       // Main writes carry the stored status and /status writes the stored spec: checking both is
