@@ -274,7 +274,7 @@ describe('Deployment (apps/v1)', function () {
       expect(list.body.items.map((i: Body) => i.metadata.name)).to.deep.equal(['defaults']);
       const bad = await t.get(`${path()}?fieldSelector=spec.replicas%3D1`);
       expect(bad.status, bad.text).to.equal(400);
-      expect(bad.body.reason).to.equal('BadRequest');
+      expect(bad.body).to.include({ reason: 'BadRequest', message: 'field label not supported: spec.replicas' });
     });
 
     it('is in discovery as apps/v1 deployments (deploy, category all) with status and scale', async () => {

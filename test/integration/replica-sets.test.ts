@@ -175,7 +175,7 @@ describe('ReplicaSet (apps/v1)', function () {
       expect(list.body.items.map((i: Body) => i.metadata.name)).to.deep.equal(['defaults']);
       const bad = await t.get(`${path()}?fieldSelector=status.replicas%3D0`);
       expect(bad.status, bad.text).to.equal(400);
-      expect(bad.body.reason).to.equal('BadRequest');
+      expect(bad.body).to.include({ reason: 'BadRequest', message: 'field label not supported: status.replicas' });
     });
 
     it('is in discovery as apps/v1 replicasets (rs, category all) with status and scale', async () => {
