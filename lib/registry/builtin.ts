@@ -36,6 +36,8 @@ import { controllerRevisionResource } from './apps/controller-revisions/definiti
 import { daemonSetResource } from './apps/daemon-sets/definition';
 import { statefulSetResource } from './apps/stateful-sets/definition';
 import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
+import { deploymentResource } from './apps/deployments/definition';
+import { replicaSetResource } from './apps/replica-sets/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -51,6 +53,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     // apps/v1 (the same name in both flavors).
     controllerRevisionResource(),
     daemonSetResource(naming, gates),
+    deploymentResource(naming, gates), replicaSetResource(naming, gates),
     statefulSetResource(naming, gates),
     tokenReviewResource(naming), selfSubjectReviewResource(naming),
     // The access reviews in the order discovery lists them.
