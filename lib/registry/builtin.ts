@@ -34,6 +34,8 @@ import { leaseResource } from './coordination/leases/definition';
 import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions/definition';
 import { controllerRevisionResource } from './apps/controller-revisions/definition';
 import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
+import { cronJobResource } from './batch/cron-jobs/definition';
+import { jobResource } from './batch/jobs/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -58,5 +60,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     certificateSigningRequestResource(naming),
     leaseResource(naming), customResourceDefinitionResource(naming),
     podDisruptionBudgetResource(),
+    // batch/v1 (the same name in both flavors), in discovery's order.
+    cronJobResource(naming, gates), jobResource(naming, gates),
   ];
 }
