@@ -85,7 +85,8 @@ function validateJobSpec(spec: Json, volumes: VolumeRules): FieldError[] {
   const parsed = labelSelectorFromObject(spec.selector, 'spec.selector');
   errs.push(...parsed.errors);
   if (parsed.selector && !matchesLabels(parsed.selector, templateLabels(spec) as Record<string, string>)) {
-    errs.push(invalidGo('spec.template.metadata.labels', goStringMap(templateLabels(spec)), '`selector` does not match template `labels`'));
+    const given = record(record(spec, 'template') ?? {}, 'metadata')?.labels;
+    errs.push(invalidGo('spec.template.metadata.labels', goStringMap(given), '`selector` does not match template `labels`'));
   }
   return errs;
 }
