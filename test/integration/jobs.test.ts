@@ -168,11 +168,11 @@ describe('Job (batch/v1)', () => {
       ['a manual selector missing', { manualSelector: true }, [{ field: 'spec.selector', reason: 'FieldValueRequired', message: 'Required value' }]],
       ['a generated selector given another value', { selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'mine' } } }, [
         { field: 'spec.selector', reason: 'FieldValueInvalid', message: 'Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"batch.kubernetes.io/controller-uid":"mine"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: `selector` not auto-generated' },
-        { field: 'spec.template.metadata.labels', reason: 'FieldValueInvalid', message: 'Invalid value: map[string]string{"batch.kubernetes.io/controller-uid":"UID", "batch.kubernetes.io/job-name":"invalid-18", "controller-uid":"UID", "job-name":"invalid-18"}: `selector` does not match template `labels`' },
+        { field: 'spec.template.metadata.labels', reason: 'FieldValueInvalid', message: 'Invalid value: map[string]string{"batch.kubernetes.io/controller-uid":"UID", "batch.kubernetes.io/job-name":"invalid-17", "controller-uid":"UID", "job-name":"invalid-17"}: `selector` does not match template `labels`' },
       ]],
       // The selector (on the prefixed label) still matches: only the legacy label is wrong.
       ['a wrong controller-uid label on the template', { template: { ...podTemplate(), metadata: { labels: { 'controller-uid': 'other' } } } }, [
-        { field: 'spec.template.metadata.labels[controller-uid]', reason: 'FieldValueInvalid', message: "Invalid value: map[string]string{\"batch.kubernetes.io/controller-uid\":\"UID\", \"batch.kubernetes.io/job-name\":\"invalid-17\", \"controller-uid\":\"other\", \"job-name\":\"invalid-17\"}: must be 'UID'" },
+        { field: 'spec.template.metadata.labels[controller-uid]', reason: 'FieldValueInvalid', message: "Invalid value: map[string]string{\"batch.kubernetes.io/controller-uid\":\"UID\", \"batch.kubernetes.io/job-name\":\"invalid-18\", \"controller-uid\":\"other\", \"job-name\":\"invalid-18\"}: must be 'UID'" },
       ]],
     ];
     invalid.forEach(([what, spec, causes], i) => {
