@@ -35,6 +35,7 @@ describe('kubectl with Jobs and CronJobs', function () {
     expect(job.spec).to.deep.include({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false });
     expect(job.spec.selector).to.deep.equal({ matchLabels: { 'batch.kubernetes.io/controller-uid': uid } });
     expect(job.spec.template.metadata.labels).to.include({ 'job-name': 'j', 'controller-uid': uid });
+    expect(job.metadata.labels).to.deep.equal(job.spec.template.metadata.labels);
     expect(job.spec.template.spec.containers[0].command).to.deep.equal(['echo', 'hi']);
 
     let table = wideTable((await ok(['get', 'jobs'])).stdout);

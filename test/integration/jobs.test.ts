@@ -47,9 +47,11 @@ describe('Job (batch/v1)', () => {
         selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } },
       });
       expect(spec).not.to.have.property('manualSelector');
-      expect(spec.template.metadata.labels).to.deep.equal({
-        'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': 'defaults', 'controller-uid': uid, 'job-name': 'defaults',
-      });
+      const generated = { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': 'defaults', 'controller-uid': uid, 'job-name': 'defaults' };
+      expect(spec.template.metadata.labels).to.deep.equal(generated);
+      // A Job without labels takes its template's (Kubernetes defaults them on every read from storage).
+      expect(res.body.metadata.labels).to.deep.equal(generated);
+      expect((await t.get(`${path()}?labelSelector=job-name=defaults`)).body.items.map((i: Body) => i.metadata.name)).to.deep.equal(['defaults']);
       expect(spec.template.spec).to.deep.include({ dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30 });
       expect(spec.template.spec.containers[0]).to.deep.include({ terminationMessagePath: '/dev/termination-log', imagePullPolicy: 'Always' });
     });

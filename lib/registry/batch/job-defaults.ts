@@ -31,15 +31,23 @@ export function defaultJobSpec(spec: Json): void {
   if (unset(spec.podReplacementPolicy)) spec.podReplacementPolicy = pfp ? 'Failed' : 'TerminatingOrFailed';
 }
 
+/**
+ * SetDefaults_Job's label rule: a Job without labels takes its template's. Kubernetes applies it
+ * on every decode, from storage too, so a Job created without labels reads back with the
+ * template's generated labels; the store here applies it again after generating them.
+ */
+export function labelsFromTemplate(obj: Json): void {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  const template = isObject(spec.template) ? spec.template : {};
+  const templateLabels = isObject(template.metadata) ? (template.metadata as Json).labels : undefined;
+  const meta = (isObject(obj.metadata) ? obj.metadata : (obj.metadata = {})) as Json;
+  if (isObject(templateLabels) && !(isObject(meta.labels) && Object.keys(meta.labels).length)) meta.labels = { ...templateLabels };
+}
+
 /** SetObjectDefaults_Job: the spec (created when absent), the Job's labels from the template's, the template. */
 export function defaultJob(obj: Json, volumes: VolumeRules): void {
   if (!isObject(obj.spec)) obj.spec = {};
-  const spec = obj.spec as Json;
-  defaultJobSpec(spec);
-  // A Job without labels takes its template's (as they are before the generated ones are added).
-  const meta = (isObject(obj.metadata) ? obj.metadata : (obj.metadata = {})) as Json;
-  const templateLabels = isObject(spec.template) && isObject((spec.template as Json).metadata)
-    ? ((spec.template as Json).metadata as Json).labels : undefined;
-  if (isObject(templateLabels) && !(isObject(meta.labels) && Object.keys(meta.labels).length)) meta.labels = { ...templateLabels };
-  defaultPodTemplateSpec(spec, 'template', volumes);
+  defaultJobSpec(obj.spec as Json);
+  labelsFromTemplate(obj);
+  defaultPodTemplateSpec(obj.spec as Json, 'template', volumes);
 }

@@ -2,7 +2,8 @@
  * Job (batch/v1, namespaced, category `all`): pods run to completion. Defaults as Kubernetes
  * 1.32 (../job-defaults.ts); unless `manualSelector` is true the selector and the template's
  * job-name and controller-uid labels are generated from the Job's name and uid, as Kubernetes'
- * strategy does while validating a create (so a generated name is known). metadata.generation
+ * strategy does while validating a create (so a generated name is known); a Job without labels
+ * takes the template's, generated ones included, as Kubernetes' Jobs read back from storage. metadata.generation
  * starts at 1 and counts spec changes; status is reset on create and written only through
  * `/status`, whose writes keep the spec. Field selector `status.successful`. A DELETE without a
  * propagation policy orphans the pods (batch/v1's legacy default; kubectl asks for background).
@@ -18,7 +19,7 @@ import { Json } from '../../core/json-fields';
 import { podVolumeRules } from '../../core/pod-template';
 import { semanticEqual } from '../../core/semantic-equal';
 import { BATCH_GROUP, BATCH_VERSION } from '../group';
-import { defaultJob } from '../job-defaults';
+import { defaultJob, labelsFromTemplate } from '../job-defaults';
 import { jobSchema } from './schema';
 import { jobTable } from './table';
 import { generateSelector, specOf, statusOf, validateJob, validateJobStatusUpdate, validateJobUpdate } from './validation';
@@ -46,8 +47,13 @@ export function jobResource(naming: Naming, gates: FeatureGates = new FeatureGat
       prepareForCreate: (obj) => { defaults(obj); obj.status = {}; },
       prepareForUpdate: (obj, old) => { defaults(obj); obj.status = old.status ?? {}; },
       specChanged: (obj, old) => !semanticEqual(obj.spec, old.spec),
-      // Kubernetes generates the selector in the strategy's Validate, after the name is final.
-      validate: (obj) => { generateSelector(obj); return validateJob(obj, volumes); },
+      // Kubernetes generates the selector in the strategy's Validate, after the name is final;
+      // the Job then reads back (decoded and defaulted from storage) with the template's labels.
+      validate: (obj) => {
+        generateSelector(obj);
+        labelsFromTemplate(obj as Json);
+        return validateJob(obj, volumes);
+      },
       // A main write carries the stored status and a /status write the stored spec: each is
       // checked as Kubernetes' strategy for it checks (a write that changes neither, as a main one).
       validateUpdate: (obj, old) => {
