@@ -32,7 +32,7 @@ describe('kubectl with Jobs and CronJobs', function () {
     expect((await ok(['create', 'job', 'j', '--image=busybox', '--', 'echo', 'hi'])).stdout).to.contain('job.batch/j created');
     const job = JSON.parse((await ok(['get', 'job', 'j', '-o', 'json'])).stdout);
     const uid = job.metadata.uid;
-    expect(job.spec).to.deep.include({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false });
+    expect(job.spec).to.deep.include({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false, manualSelector: false });
     expect(job.spec.selector).to.deep.equal({ matchLabels: { 'batch.kubernetes.io/controller-uid': uid } });
     expect(job.spec.template.metadata.labels).to.include({ 'job-name': 'j', 'controller-uid': uid });
     expect(job.metadata.labels).to.deep.equal(job.spec.template.metadata.labels);

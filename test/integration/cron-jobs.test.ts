@@ -39,9 +39,17 @@ describe('CronJob (batch/v1)', () => {
     expect(res.body.status).to.deep.equal({});
     expect(res.body.spec).to.deep.include({ concurrencyPolicy: 'Allow', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
     const jobSpec = res.body.spec.jobTemplate.spec;
-    expect(jobSpec).not.to.have.any.keys('selector', 'completions', 'parallelism', 'backoffLimit');
+    expect(jobSpec).not.to.have.any.keys('selector', 'completions', 'parallelism', 'backoffLimit', 'manualSelector');
     expect(jobSpec.template.spec).to.deep.include({ dnsPolicy: 'ClusterFirst', restartPolicy: 'OnFailure' });
     expect(res.body.spec.jobTemplate.metadata).to.deep.equal({ creationTimestamp: null });
+  });
+
+  it('defaults the jobTemplate\'s pod failure policy patterns to status True', async () => {
+    const podFailurePolicy = { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }] };
+    const template = { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } };
+    const res = await t.post(path(), cronJob('pfp', { jobTemplate: { spec: { podFailurePolicy, template } } }));
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body.spec.jobTemplate.spec.podFailurePolicy.rules[0].onPodConditions).to.deep.equal([{ type: 'DisruptionTarget', status: 'True' }]);
   });
 
   it('accepts descriptors, steps, names and a time zone', async () => {

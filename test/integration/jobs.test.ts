@@ -44,9 +44,8 @@ describe('Job (batch/v1)', () => {
       const spec = res.body.spec;
       expect(spec).to.deep.include({
         parallelism: 1, completions: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false, podReplacementPolicy: 'TerminatingOrFailed',
-        selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } },
+        manualSelector: false, selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } },
       });
-      expect(spec).not.to.have.property('manualSelector');
       const generated = { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': 'defaults', 'controller-uid': uid, 'job-name': 'defaults' };
       expect(spec.template.metadata.labels).to.deep.equal(generated);
       // A Job without labels takes its template's (Kubernetes defaults them on every read from storage).

@@ -3,8 +3,8 @@
  * the gates of 1.32's defaults (JobPodReplacementPolicy on): completions and parallelism 1 when
  * both are unset (parallelism 1 when only it is), backoffLimit 6 (max int32 with
  * backoffLimitPerIndex), completionMode NonIndexed, suspend false, podReplacementPolicy Failed
- * with a podFailurePolicy and TerminatingOrFailed without, onPodConditions status True; then the
- * pod template's defaults. A CronJob's jobTemplate gets only the template's (its Jobs are
+ * with a podFailurePolicy and TerminatingOrFailed without, manualSelector false, onPodConditions
+ * status True; then the pod template's defaults. A CronJob's jobTemplate gets only the template's (its Jobs are
  * defaulted when created).
  */
 import { Json, isObject, records } from '../core/json-fields';
@@ -24,11 +24,20 @@ export function defaultJobSpec(spec: Json): void {
   if (unset(spec.backoffLimit)) spec.backoffLimit = unset(spec.backoffLimitPerIndex) ? 6 : MAX_INT32;
   if (unset(spec.completionMode)) spec.completionMode = 'NonIndexed';
   if (unset(spec.suspend)) spec.suspend = false;
+  defaultPodFailurePolicyPatterns(spec);
+  if (unset(spec.podReplacementPolicy)) spec.podReplacementPolicy = isObject(spec.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed';
+  if (unset(spec.manualSelector)) spec.manualSelector = false;
+}
+
+/**
+ * SetDefaults_PodFailurePolicyOnPodConditionsPattern: a pattern's status is True when unset.
+ * Kubernetes applies it wherever the type appears, a CronJob's jobTemplate included.
+ */
+export function defaultPodFailurePolicyPatterns(spec: Json): void {
   const pfp = isObject(spec.podFailurePolicy) ? spec.podFailurePolicy : undefined;
   for (const rule of pfp ? records(pfp, 'rules') : []) {
     for (const pattern of records(rule, 'onPodConditions')) if (!pattern.status) pattern.status = 'True';
   }
-  if (unset(spec.podReplacementPolicy)) spec.podReplacementPolicy = pfp ? 'Failed' : 'TerminatingOrFailed';
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * CronJob (batch/v1, namespaced, short name `cj`, category `all`): Jobs created on a schedule.
  * Defaults as Kubernetes 1.32's SetDefaults_CronJob (concurrencyPolicy Allow, suspend false,
- * history limits 3 and 1) and the jobTemplate's pod template defaults. metadata.generation
+ * history limits 3 and 1), the jobTemplate's pod template defaults and its pod failure policy's
+ * pattern status (True); the rest of SetDefaults_Job is the Jobs' own, when they are created. metadata.generation
  * starts at 1 and counts spec changes; status is reset on create and written only through
  * `/status`, which keeps the spec. A DELETE without a propagation policy deletes the Jobs in
  * the background (DeleteDependents at batch/v1).
@@ -17,6 +18,7 @@ import { Json, isObject } from '../../core/json-fields';
 import { defaultPodTemplateSpec, podVolumeRules } from '../../core/pod-template';
 import { semanticEqual } from '../../core/semantic-equal';
 import { BATCH_GROUP, BATCH_VERSION } from '../group';
+import { defaultPodFailurePolicyPatterns } from '../job-defaults';
 import { cronJobSchema } from './schema';
 import { cronJobTable } from './table';
 import { validateCronJobCreate, validateCronJobUpdate } from './validation';
@@ -39,6 +41,7 @@ function defaultCronJob(obj: Json, volumes: ReturnType<typeof podVolumeRules>): 
   const meta = jobTemplate.metadata as Json;
   if (meta.creationTimestamp === undefined) meta.creationTimestamp = null;
   if (!isObject(jobTemplate.spec)) jobTemplate.spec = {};
+  defaultPodFailurePolicyPatterns(jobTemplate.spec as Json);
   defaultPodTemplateSpec(jobTemplate.spec as Json, 'template', volumes);
 }
 
