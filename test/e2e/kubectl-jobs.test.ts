@@ -2,7 +2,7 @@
  * kubectl (1.32) with Jobs and CronJobs (batch/v1): api-resources names `cj` and both kinds,
  * `create job` and `create cronjob` write objects the server defaults (selector and labels
  * generated), `create job --from=cronjob/...` reads the CronJob and creates a Job it owns,
- * `get` prints kubectl's columns (and the wide ones), a bad schedule is refused with
+ * `get` prints kubectl's columns (and the wide ones), `describe` reads both, a bad schedule is refused with
  * robfig/cron's message, and `delete job` (background propagation) removes the Job.
  */
 import { expect } from 'chai';
@@ -67,6 +67,11 @@ describe('kubectl with Jobs and CronJobs', function () {
     expect(job.metadata.ownerReferences).to.deep.equal([{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'c', uid: cron.metadata.uid, controller: true }]);
     expect(job.spec.template.spec.restartPolicy).to.equal('OnFailure');
     expect(job.spec.selector.matchLabels['batch.kubernetes.io/controller-uid']).to.equal(job.metadata.uid);
+
+    const describedJob = (await ok(['describe', 'job', 'from-c'])).stdout;
+    expect(describedJob).to.match(/Controlled By:\s+CronJob\/c/).and.match(/Parallelism:\s+1/).and.match(/Completions:\s+1/);
+    const describedCron = (await ok(['describe', 'cronjob', 'c'])).stdout;
+    expect(describedCron).to.match(/Schedule:\s+\*\/5 \* \* \* \*/).and.match(/Concurrency Policy:\s+Allow/).and.match(/Suspend:\s+False/);
 
     const refused = await fails(['create', 'cronjob', 'bad', '--image=busybox', '--schedule=0 25 * * *']);
     expect(refused.stderr).to.contain('spec.schedule: Invalid value: "0 25 * * *": end of range (25) above maximum (23): 25');

@@ -232,6 +232,13 @@ describe('Job (batch/v1)', () => {
       expect(moved.status, moved.text).to.equal(422);
     });
 
+    it('reports a bad spec twice on update, as Kubernetes (ValidateJob and ValidateJobUpdate both validate it)', async () => {
+      const created = (await t.post(path(), job('twice'))).body;
+      const res = await rejectedLeavingStore(t, path(), () => t.put(path('twice'), { ...created, spec: { ...created.spec, parallelism: -1 } }));
+      const cause = { field: 'spec.parallelism', reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0' };
+      expectInvalid(res, [cause, cause]);
+    });
+
     it('lets an Indexed Job change completions only together with parallelism', async () => {
       const created = (await t.post(path(), job('elastic', { completionMode: 'Indexed', completions: 2, parallelism: 2 }))).body;
       const both = await t.put(path('elastic'), { ...created, spec: { ...created.spec, completions: 4, parallelism: 4 } });
