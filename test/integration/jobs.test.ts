@@ -267,12 +267,14 @@ describe('Job (batch/v1)', () => {
     it('refuses bad status updates (ValidateJobUpdateStatus)', async () => {
       const created = (await t.post(path(), job('bad-status'))).body;
       const done = [{ type: 'Complete', status: 'True' }];
-      const first = await t.put(path('bad-status/status'), { ...created, status: { succeeded: 2, failed: 1, completionTime: '2026-01-02T03:04:05Z', conditions: done } });
+      const first = await t.put(path('bad-status/status'), {
+        ...created, status: { succeeded: 2, failed: 1, startTime: '2026-01-02T03:00:00Z', completionTime: '2026-01-02T03:04:05Z', conditions: done },
+      });
       expect(first.status, first.text).to.equal(200);
       const res = await rejectedLeavingStore(t, path(), () => t.put(path('bad-status/status'), {
         ...first.body,
         status: {
-          active: -1, ready: 2, succeeded: 1, failed: 0, completionTime: '2026-01-03T00:00:00Z', conditions: [{ type: 'Failed', status: 'True' }],
+          active: -1, ready: 2, succeeded: 1, failed: 0, startTime: '2026-01-02T03:00:00Z', completionTime: '2026-01-03T00:00:00Z', conditions: [{ type: 'Failed', status: 'True' }],
           uncountedTerminatedPods: { succeeded: ['a', ''], failed: ['a'] },
         },
       }));
@@ -285,6 +287,28 @@ describe('Job (batch/v1)', () => {
         { field: 'status.failed', reason: 'FieldValueInvalid', message: 'Invalid value: 0: cannot decrease the failed counter' },
         { field: 'status.succeeded', reason: 'FieldValueInvalid', message: 'Invalid value: 1: cannot decrease the succeeded counter' },
         { field: 'status.completionTime', reason: 'FieldValueInvalid', message: 'Invalid value: 2026-01-03 00:00:00 +0000 UTC: completionTime cannot be mutated' },
+        { field: 'status.completionTime', reason: 'FieldValueInvalid', message: 'Invalid value: 2026-01-03 00:00:00 +0000 UTC: cannot set completionTime when there is no Complete=True condition' },
+        {
+          field: 'status.uncountedTerminatedPods', reason: 'FieldValueInvalid',
+          message: 'Invalid value: batch.UncountedTerminatedPods{Succeeded:[]types.UID{"a", ""}, Failed:[]types.UID{"a"}}: uncountedTerminatedPods needs to be empty for finished job',
+        },
+      ]);
+    });
+
+    it('refuses a finished Job without its times, and completed indexes a NonIndexed Job cannot have', async () => {
+      const created = (await t.post(path(), job('unfinished'))).body;
+      const res = await rejectedLeavingStore(t, path(), () => t.put(path('unfinished/status'), {
+        ...created, status: { completedIndexes: '0-3', conditions: [{ type: 'Complete', status: 'True' }] },
+      }));
+      expectInvalid(res, [
+        { field: 'status.completionTime', reason: 'FieldValueRequired', message: 'Required value: completionTime is required for Complete jobs' },
+        { field: 'status.startTime', reason: 'FieldValueRequired', message: 'Required value: startTime is required for finished job' },
+        { field: 'status.completedIndexes', reason: 'FieldValueInvalid', message: 'Invalid value: "0-3": error parsing completedIndexes: too large index: "3"' },
+        { field: 'status.completedIndexes', reason: 'FieldValueInvalid', message: 'Invalid value: "0-3": cannot set non-empty completedIndexes when non-indexed completion mode' },
+      ]);
+      const backwards = await t.put(path('unfinished/status'), { ...created, status: { startTime: '2026-01-02T03:00:00Z', completionTime: '2026-01-02T02:00:00Z', conditions: [{ type: 'Complete', status: 'True' }] } });
+      expectInvalid(backwards, [
+        { field: 'status.completionTime', reason: 'FieldValueInvalid', message: 'Invalid value: 2026-01-02 02:00:00 +0000 UTC: completionTime cannot be set before startTime' },
       ]);
     });
   });

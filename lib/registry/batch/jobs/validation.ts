@@ -13,7 +13,7 @@ import { Json, isObject, record, records, text } from '../../core/json-fields';
 import { semanticEqual } from '../../core/semantic-equal';
 import { VolumeRules } from '../../core/volumes/volume-list';
 import { goLabelSelector, goStringMap, invalidGo } from '../go-values';
-import { isIndexed, validateJobSpecFields } from '../job-spec-validation';
+import { isIndexed, validateIndexesFormat, validateJobSpecFields } from '../job-spec-validation';
 
 export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
@@ -186,14 +186,17 @@ const conditionTrue = (status: Json, type: string): boolean =>
   records(status, 'conditions').some((c) => text(c, 'type') === type && text(c, 'status') === 'True');
 const count = (status: Json, key: string): number => (typeof status[key] === 'number' ? status[key] as number : 0);
 
-/**
- * ValidateJobUpdateStatus's core (the rules Kubernetes 1.32 applies with JobManagedBy on): no
- * negative counts, uncounted pod UIDs non-empty and unique, the failed and succeeded counters
- * never decrease (succeeded may in an Indexed Job with completions == parallelism), a terminal
- * condition (Complete, Failed, FailureTarget) is never turned off, completionTime never changes
- * once set, Complete and Failed are never both true, and ready never exceeds active.
- */
-export function validateJobStatusUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
+/** batch.UncountedTerminatedPods{...} as Go prints it. */
+function goUncounted(u: Json): string {
+  const uids = (v: unknown) => (Array.isArray(v) ? `[]types.UID{${v.map((x) => JSON.stringify(String(x))).join(', ')}}` : '[]types.UID(nil)');
+  return `batch.UncountedTerminatedPods{Succeeded:${uids(u.succeeded)}, Failed:${uids(u.failed)}}`;
+}
+
+const changed = (a: Json, b: Json, key: string) => !semanticEqual(a[key], b[key]);
+const invalidNoValue = (field: string, detail: string): FieldError => ({ type: 'FieldValueInvalid', field, message: `Invalid value: ${detail}` });
+
+/** validateJobStatus with the options Kubernetes 1.32 sets (JobManagedBy on): the rules on the new status alone. */
+function validateJobStatus(obj: ApiObject, old: ApiObject): FieldError[] {
   const status = statusOf(obj);
   const oldStatus = statusOf(old);
   const spec = specOf(obj);
@@ -216,16 +219,77 @@ export function validateJobStatusUpdate(obj: ApiObject, old: ApiObject): FieldEr
   }
   const complete = conditionTrue(status, 'Complete');
   const failed = conditionTrue(status, 'Failed');
-  if (complete !== conditionTrue(oldStatus, 'Complete') || failed !== conditionTrue(oldStatus, 'Failed')) {
-    if (complete && failed) errs.push({ type: 'FieldValueInvalid', field: 'status.conditions', message: 'Invalid value: cannot set Complete=True and Failed=true conditions' });
+  const finished = complete || failed;
+  const completeChanged = complete !== conditionTrue(oldStatus, 'Complete');
+  const failedChanged = failed !== conditionTrue(oldStatus, 'Failed');
+  const finishedChanged = finished !== (conditionTrue(oldStatus, 'Complete') || conditionTrue(oldStatus, 'Failed'));
+  const failureTargetChanged = conditionTrue(status, 'FailureTarget') !== conditionTrue(oldStatus, 'FailureTarget');
+  const activeChanged = count(status, 'active') !== count(oldStatus, 'active');
+  const startChanged = changed(status, oldStatus, 'startTime');
+  const completionChanged = changed(status, oldStatus, 'completionTime');
+  if ((completeChanged || failedChanged) && complete && failed) errs.push(invalidNoValue('status.conditions', 'cannot set Complete=True and Failed=true conditions'));
+  if ((completeChanged || failureTargetChanged) && complete && conditionTrue(status, 'FailureTarget')) {
+    errs.push(invalidNoValue('status.conditions', 'cannot set Complete=True and FailureTarget=true conditions'));
   }
-  const readyChanged = !semanticEqual(status.ready, oldStatus.ready) || count(status, 'active') !== count(oldStatus, 'active');
-  if (readyChanged && typeof status.ready === 'number' && status.ready > count(status, 'active')) {
+  if ((completeChanged || completionChanged) && set(status.completionTime) && !complete) {
+    errs.push(invalidGo('status.completionTime', goTime(status.completionTime), 'cannot set completionTime when there is no Complete=True condition'));
+  }
+  if ((completeChanged || completionChanged) && !set(status.completionTime) && complete) {
+    errs.push(fieldErrors.required('status.completionTime', 'completionTime is required for Complete jobs'));
+  }
+  if ((startChanged || completionChanged) && set(status.startTime) && set(status.completionTime)
+    && Date.parse(String(status.completionTime)) < Date.parse(String(status.startTime))) {
+    errs.push(invalidGo('status.completionTime', goTime(status.completionTime), 'completionTime cannot be set before startTime'));
+  }
+  if ((finishedChanged || activeChanged) && finished && count(status, 'active') > 0) {
+    errs.push(fieldErrors.invalid('status.active', count(status, 'active'), 'active>0 is invalid for finished job'));
+  }
+  if ((finishedChanged || startChanged) && finished && !set(status.startTime)) {
+    errs.push(fieldErrors.required('status.startTime', 'startTime is required for finished job'));
+  }
+  const uncountedCount = uncounted ? [uncounted.succeeded, uncounted.failed].reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 0), 0) : 0;
+  if ((finishedChanged || changed(status, oldStatus, 'uncountedTerminatedPods')) && finished && uncounted && uncountedCount > 0) {
+    errs.push(invalidGo('status.uncountedTerminatedPods', goUncounted(uncounted), 'uncountedTerminatedPods needs to be empty for finished job'));
+  }
+  const completedIndexes = typeof status.completedIndexes === 'string' ? status.completedIndexes : '';
+  if (changed(status, oldStatus, 'completedIndexes')) {
+    if (typeof spec.completions === 'number') {
+      const parsed = validateIndexesFormat(completedIndexes, spec.completions);
+      if (parsed.error) errs.push(fieldErrors.invalid('status.completedIndexes', completedIndexes, `error parsing completedIndexes: ${parsed.error}`));
+    }
+    if (completedIndexes && !isIndexed(spec)) {
+      errs.push(fieldErrors.invalid('status.completedIndexes', completedIndexes, 'cannot set non-empty completedIndexes when non-indexed completion mode'));
+    }
+  }
+  if (changed(status, oldStatus, 'failedIndexes') && set(status.failedIndexes) && !set(spec.backoffLimitPerIndex)) {
+    errs.push(fieldErrors.invalid('status.failedIndexes', status.failedIndexes, 'cannot set non-null failedIndexes when backoffLimitPerIndex is null'));
+  }
+  const terminating = typeof status.terminating === 'number' ? status.terminating : 0;
+  if ((finishedChanged || changed(status, oldStatus, 'terminating')) && finished && terminating > 0) {
+    errs.push(fieldErrors.invalid('status.terminating', terminating, 'terminating>0 is invalid for finished job'));
+  }
+  if ((changed(status, oldStatus, 'ready') || activeChanged) && typeof status.ready === 'number' && status.ready > count(status, 'active')) {
     errs.push(fieldErrors.invalid('status.ready', status.ready, 'cannot set more ready pods than active'));
   }
+  return errs;
+}
+
+/**
+ * ValidateJobUpdateStatus with Kubernetes 1.32's options (JobManagedBy on), but for the
+ * SuccessCriteriaMet and FailureTarget transition rules and the failed/completed indexes
+ * overlap: validateJobStatus, then a terminal condition (Complete, Failed, FailureTarget) is
+ * never turned off, the failed and succeeded counters never decrease (succeeded may in an
+ * Indexed Job with completions == parallelism), completionTime never changes once set, and
+ * startTime is not removed or changed while the Job is not suspended.
+ */
+export function validateJobStatusUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
+  const status = statusOf(obj);
+  const oldStatus = statusOf(old);
+  const spec = specOf(obj);
+  const errs = validateJobStatus(obj, old);
   for (const type of ['Failed', 'Complete', 'FailureTarget']) {
     if (conditionTrue(oldStatus, type) && !conditionTrue(status, type)) {
-      errs.push({ type: 'FieldValueInvalid', field: 'status.conditions', message: `Invalid value: cannot disable the terminal ${type}=True condition` });
+      errs.push(invalidNoValue('status.conditions', `cannot disable the terminal ${type}=True condition`));
     }
   }
   if (count(status, 'failed') < count(oldStatus, 'failed')) {
@@ -237,6 +301,9 @@ export function validateJobStatusUpdate(obj: ApiObject, old: ApiObject): FieldEr
   }
   if (set(status.completionTime) && set(oldStatus.completionTime) && status.completionTime !== oldStatus.completionTime) {
     errs.push(invalidGo('status.completionTime', goTime(status.completionTime), 'completionTime cannot be mutated'));
+  }
+  if (set(oldStatus.startTime) && oldStatus.startTime !== status.startTime && spec.suspend !== true) {
+    errs.push(fieldErrors.required('status.startTime', 'startTime cannot be removed for unsuspended job'));
   }
   return errs;
 }
