@@ -1,6 +1,6 @@
 /**
  * kubectl (1.32) with Jobs and CronJobs (batch/v1): api-resources names `cj` and both kinds,
- * `create job` and `create cronjob` write objects the server defaults (selector and labels
+ * `create job`, `create cronjob` and `apply` (client- and server-side) write objects the server defaults (selector and labels
  * generated), `create job --from=cronjob/...` reads the CronJob and creates a Job it owns,
  * `get` prints kubectl's columns (and the wide ones), `describe` reads both, a bad schedule is refused with
  * robfig/cron's message, and `delete job` (background propagation) removes the Job.
@@ -77,6 +77,24 @@ describe('kubectl with Jobs and CronJobs', function () {
     expect(refused.stderr).to.contain('spec.schedule: Invalid value: "0 25 * * *": end of range (25) above maximum (23): 25');
     const tz = await fails(['create', 'cronjob', 'tz', '--image=busybox', '--schedule=CRON_TZ=UTC 0 0 * * *']);
     expect(tz.stderr).to.contain('cannot use TZ or CRON_TZ in schedule, use timeZone field instead');
+  });
+
+  it('apply a Job (client-side, then server-side) and a CronJob', async () => {
+    const job = (labels: Record<string, string>) => ({
+      apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'applied', labels },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox' }] } } },
+    });
+    expect((await ok(['apply', '-f', e2e.manifest('job.yaml', job({ app: 'a' }))])).stdout).to.contain('job.batch/applied created');
+    expect((await ok(['apply', '-f', e2e.manifest('job2.yaml', job({ app: 'b' }))])).stdout).to.contain('job.batch/applied configured');
+    // The client-side apply owns app=b: a server-side apply that keeps it and adds a label does not conflict.
+    expect((await ok(['apply', '--server-side', '-f', e2e.manifest('job3.yaml', job({ app: 'b', tier: 'batch' }))])).stdout).to.contain('job.batch/applied serverside-applied');
+    const got = JSON.parse((await ok(['get', 'job', 'applied', '-o', 'json'])).stdout);
+    expect(got.metadata.labels).to.deep.equal({ app: 'b', tier: 'batch' });
+    expect(got.metadata.generation).to.equal(1);
+    const cron = { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'applied' }, spec: { schedule: '@daily', timeZone: 'Europe/Paris', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'main', image: 'busybox' }] } } } } } };
+    expect((await ok(['apply', '-f', e2e.manifest('cron.yaml', cron)])).stdout).to.contain('cronjob.batch/applied created');
+    const row = wideTable((await ok(['get', 'cj', 'applied'])).stdout).rows[0];
+    expect(row).to.deep.include({ SCHEDULE: '@daily', TIMEZONE: 'Europe/Paris' });
   });
 
   it('explain knows the batch/v1 fields', async () => {
