@@ -38,6 +38,8 @@ import { statefulSetResource } from './apps/stateful-sets/definition';
 import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
 import { deploymentResource } from './apps/deployments/definition';
 import { replicaSetResource } from './apps/replica-sets/definition';
+import { cronJobResource } from './batch/cron-jobs/definition';
+import { jobResource } from './batch/jobs/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -65,5 +67,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     certificateSigningRequestResource(naming),
     leaseResource(naming), customResourceDefinitionResource(naming),
     podDisruptionBudgetResource(),
+    // batch/v1 (the same name in both flavors), in discovery's order.
+    cronJobResource(naming, gates), jobResource(naming, gates),
   ];
 }

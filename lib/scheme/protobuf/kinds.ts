@@ -28,6 +28,7 @@ const ADMISSIONREGISTRATION = 'k8s.io.api.admissionregistration';
 const APIEXTENSIONS = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const POLICY = 'k8s.io.api.policy.v1';
+const BATCH = 'k8s.io.api.batch.v1';
 const META_V1BETA1 = 'k8s.io.apimachinery.pkg.apis.meta.v1beta1';
 const metaVersion = (v: string) => metaGroups.map((g) => `${g}/${v}`);
 /** A named group's version in both flavors' spellings (`storage.orch.io/v1`, `storage.k8s.io/v1`). */
@@ -55,6 +56,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: groupVersion('apiextensions', 'v1'), protoPackage: APIEXTENSIONS, lists: true, kinds: ['CustomResourceDefinition'] },
   // The policy group has no domain: `policy/v1` in both flavors.
   { apiVersions: ['policy/v1'], protoPackage: POLICY, lists: true, kinds: ['PodDisruptionBudget'] },
+  // The batch group has no domain: `batch/v1` in both flavors.
+  { apiVersions: ['batch/v1'], protoPackage: BATCH, lists: true, kinds: ['CronJob', 'Job'] },
   ...['v1', 'v1beta1'].map((v) => ({
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
     kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],

@@ -68,7 +68,7 @@ describe('applyRuntimeConfig', () => {
   });
 
   it('refuses unknown groups, versions and resources, and malformed keys, in Kubernetes words', () => {
-    expect(refusal({ 'batch/v1': false })).to.equal('unknown api groups batch/v1');
+    expect(refusal({ 'nosuchgroup/v1': false })).to.equal('unknown api groups nosuchgroup/v1');
     // The flavor's spelling only: this server's group is rbac.authorization.orch.io.
     expect(refusal({ 'rbac.authorization.k8s.io/v1': false, 'storage.k8s.io/v1': true })).to.equal('unknown api groups rbac.authorization.k8s.io/v1,storage.k8s.io/v1');
     expect(refusal({ 'certificates.orch.io/v1beta1': false })).to.equal('group version certificates.orch.io/v1beta1 that has not been registered');
@@ -103,6 +103,17 @@ describe('applyRuntimeConfig', () => {
     const r = applyRuntimeConfig(kubeAll, { runtimeConfig: { 'apps/v1': false }, authorizationMode: ['RBAC'], leaderElect: false }, kube);
     expect(r.disabledGroupVersions).to.include('apps/v1');
     expect(r.resources.some((d) => d.group === 'apps')).to.equal(false);
+  });
+
+  it('switches batch/v1 (Job, CronJob) off and on by its name, the same in both flavors', () => {
+    const off = served({ 'batch/v1': false });
+    expect(off.filter((k) => k.startsWith('batch/'))).to.deep.equal([]);
+    expect(served({})).to.include.members(['batch/v1/jobs', 'batch/v1/cronjobs']);
+    expect(served({ 'batch/v1/cronjobs': false })).to.include('batch/v1/jobs').and.not.include('batch/v1/cronjobs');
+    const kube = namingFor('kubernetes');
+    const r = applyRuntimeConfig(builtinResources(kube), { runtimeConfig: { 'batch/v1': false }, authorizationMode: ['RBAC'], leaderElect: false }, kube);
+    expect(r.disabledGroupVersions).to.include('batch/v1');
+    expect(r.resources.some((d) => d.group === 'batch')).to.equal(false);
   });
 
   it('reports what it switched off', () => {
