@@ -36,6 +36,7 @@ import { controllerRevisionResource } from './apps/controller-revisions/definiti
 import { daemonSetResource } from './apps/daemon-sets/definition';
 import { statefulSetResource } from './apps/stateful-sets/definition';
 import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
+import { horizontalPodAutoscalerV1Resource, horizontalPodAutoscalerV2Resource } from './autoscaling/horizontal-pod-autoscalers/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -62,5 +63,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     certificateSigningRequestResource(naming),
     leaseResource(naming), customResourceDefinitionResource(naming),
     podDisruptionBudgetResource(),
+    // autoscaling (no domain): v2 first, the preferred and storage version, then v1 over the same objects.
+    horizontalPodAutoscalerV2Resource(), horizontalPodAutoscalerV1Resource(),
   ];
 }
