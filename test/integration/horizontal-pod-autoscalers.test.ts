@@ -362,3 +362,20 @@ describe('HorizontalPodAutoscaler (autoscaling/v2 and v1)', () => {
     });
   });
 });
+
+describe('--runtime-config=autoscaling/v2=false', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer(['--runtime-config=autoscaling/v2=false']);
+    expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);
+  });
+  after(async () => { await t?.stop(); });
+  it('serves autoscaling/v1 alone (preferred), still storing v2 objects behind it', async () => {
+    const group = (await t.get('/apis')).body.groups.find((g: Body) => g.name === 'autoscaling');
+    expect(group.versions.map((v: Body) => v.version)).to.deep.equal(['v1']);
+    expect((await t.get(path('v2'))).status).to.equal(404);
+    const created = await t.post(path('v1'), hpa('v1', 'only-v1', { targetCPUUtilizationPercentage: 50 }));
+    expect(created.status, created.text).to.equal(201);
+    expect((await t.get(path('v1', 'only-v1'))).body.spec.targetCPUUtilizationPercentage).to.equal(50);
+  });
+});
