@@ -121,7 +121,10 @@ describe('HorizontalPodAutoscaler (autoscaling/v2 and v1)', () => {
       ['a ContainerResource metric without a container', { metrics: [{ type: 'ContainerResource', containerResource: { name: 'cpu', container: '', target: { type: 'Utilization', averageUtilization: 60 } } }] }, [
         { field: 'spec.metrics[0].containerResource.container', reason: 'FieldValueRequired', message: 'Required value: must specify a container' }]],
       ['a negative target value', { metrics: [{ type: 'External', external: { metric: { name: 'queue' }, target: { type: 'Value', value: '-1' } } }] }, [
-        { field: 'spec.metrics[0].external.target.value', reason: 'FieldValueInvalid', message: 'Invalid value: "-1": must be positive' }]],
+        // Go prints the *Quantity's struct (%#v): Quantity's String() has a pointer receiver.
+        { field: 'spec.metrics[0].external.target.value', reason: 'FieldValueInvalid', message: 'Invalid value: resource.Quantity{i:resource.int64Amount{value:-1, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"-1", Format:"DecimalSI"}: must be positive' }]],
+      ['a zero averageValue written as 0.0', { metrics: [{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '0.0' } } }] }, [
+        { field: 'spec.metrics[0].pods.target.averageValue', reason: 'FieldValueInvalid', message: 'Invalid value: resource.Quantity{i:resource.int64Amount{value:0, scale:-1}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"", Format:"DecimalSI"}: must be positive' }]],
       ['behavior rules out of range', { behavior: { scaleUp: { stabilizationWindowSeconds: 3601, selectPolicy: 'Median', policies: [{ type: 'Nodes', value: 0, periodSeconds: 1801 }] } } }, [
         { field: 'spec.behavior.scaleUp.stabilizationWindowSeconds', reason: 'FieldValueInvalid', message: 'Invalid value: 3601: must be less than or equal to 3600' },
         { field: 'spec.behavior.scaleUp.selectPolicy', reason: 'FieldValueNotSupported', message: 'Unsupported value: "Median": supported values: "Disabled", "Max", "Min"' },

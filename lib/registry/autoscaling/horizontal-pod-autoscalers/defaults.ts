@@ -4,7 +4,7 @@
  * one metric of 80% average CPU utilization; a behavior that is set gets every unset rule field
  * (scale up: no stabilization, Max, 4 pods or 100% per 15s; scale down: Max, 100% per 15s, its
  * stabilization window left unset for the controller's --horizontal-pod-autoscaler-downscale-
- * stabilization). Quantities are written in canonical form, as Go re-encodes them.
+ * stabilization).
  */
 import { ApiObject } from '../../../scheme/types';
 import { canonicalQuantity } from '../../../meta/quantity';
@@ -62,7 +62,14 @@ export function setDefaultsV2(obj: ApiObject): void {
   if (isObject(spec.behavior)) {
     spec.behavior = { scaleUp: scalingRules(spec.behavior.scaleUp, scaleUpDefaults()), scaleDown: scalingRules(spec.behavior.scaleDown, scaleDownDefaults()) };
   }
-  canonicalMetricQuantities(spec.metrics, 'target');
+}
+
+/**
+ * The quantities of the spec's targets and the status's current values in canonical form, as Go
+ * re-encodes them; done after validation, which sees them as written (Canonicalize).
+ */
+export function canonicalizeHpaV2(obj: ApiObject): void {
+  if (isObject(obj.spec)) canonicalMetricQuantities(obj.spec.metrics, 'target');
   if (isObject(obj.status)) canonicalMetricQuantities(obj.status.currentMetrics, 'current');
 }
 

@@ -15,7 +15,7 @@ import { ApiObject, ObjectVersioning, ResourceDef, Strategy, SubresourceDef } fr
 import { decodeProblem } from '../../../scheme/decode-check';
 import { AUTOSCALING_GROUP } from '../group';
 import { annotationProblem, hpaV1ToV2, hpaV2ToV1 } from './conversion';
-import { normalizeStatusV2, setDefaultsV1, setDefaultsV2 } from './defaults';
+import { canonicalizeHpaV2, normalizeStatusV2, setDefaultsV1, setDefaultsV2 } from './defaults';
 import { hpaSchemaV1 } from './schema-v1';
 import { hpaSchemaV2 } from './schema-v2';
 import { hpaTable } from './table';
@@ -51,6 +51,7 @@ const v2Strategy: Strategy = {
   // Main writes carry the stored status and /status writes the stored spec: checking both is
   // what each of Kubernetes' two strategies checks.
   validateUpdate: (obj, old) => [...validateHpaUpdate(obj, old), ...validateHpaStatus(obj)],
+  canonicalize: canonicalizeHpaV2,
 };
 
 /** `/status` at v2: the incoming status over the stored object. */
@@ -88,6 +89,7 @@ const v1Strategy: Strategy = {
   prepareForUpdate: (obj, old) => { setDefaultsV1(obj); viaV2(obj, (v2) => { v2.status = hpaV1ToV2(old).status; storedShape(v2); }); },
   validate: (obj) => validateHpa(hpaV1ToV2(obj)),
   validateUpdate: (obj, old) => { const v2 = hpaV1ToV2(obj); return [...validateHpaUpdate(v2, hpaV1ToV2(old)), ...validateHpaStatus(v2)]; },
+  canonicalize: (obj) => viaV2(obj, canonicalizeHpaV2),
 };
 
 /** `/status` at v1: the status the incoming v1 object stands for (annotations included) over the stored one. */
@@ -101,8 +103,8 @@ const v1Status: SubresourceDef = {
 
 /** v1 reads convert the stored v2 objects; v1 writes store their v2 form. */
 const v1Versioning: ObjectVersioning = {
-  fromStorage: async (objects) => objects.map((o) => hpaV2ToV1(storedShape(structuredClone(o)))),
-  toStorage: async (object) => v2Of(object),
+  fromStorage: async (objects) => objects.map((o) => { const v2 = storedShape(structuredClone(o)); canonicalizeHpaV2(v2); return hpaV2ToV1(v2); }),
+  toStorage: async (object) => { const v2 = v2Of(object); canonicalizeHpaV2(v2); return v2; },
   servesStored: () => false,
 };
 

@@ -7,7 +7,8 @@
  */
 import { FieldError, child, fieldErrors, index } from '../../../meta/field-errors';
 import { isDns1123Label, isPathSegmentName } from '../../../meta/validation';
-import { canonicalQuantity, quantitySign, tryParseQuantity } from '../../../meta/quantity';
+import { quantitySign, tryParseQuantity } from '../../../meta/quantity';
+import { goQuantity } from './go-quantity';
 import { validateResourceName } from '../../core/pod-spec/resources';
 import { ApiObject } from '../../../scheme/types';
 import { Json, arrayOr, isObject, objectOr, present, specOf, statusOf } from './types';
@@ -45,7 +46,9 @@ function validateMetricTarget(target: unknown, path: string): FieldError[] {
   }
   for (const f of ['value', 'averageValue']) {
     const sign = signOf(t[f]);
-    if (present(t[f]) && sign !== 1) errs.push(fieldErrors.invalid(child(path, f), canonicalQuantity(t[f]) ?? t[f], 'must be positive'));
+    if (!present(t[f]) || sign === 1) continue;
+    const go = goQuantity(t[f]);
+    errs.push(go ? { type: 'FieldValueInvalid', field: child(path, f), message: `Invalid value: ${go}: must be positive` } : fieldErrors.invalid(child(path, f), t[f], 'must be positive'));
   }
   if (typeof t.averageUtilization === 'number' && t.averageUtilization < 1) {
     errs.push(fieldErrors.invalid(child(path, 'averageUtilization'), t.averageUtilization, 'must be greater than 0'));
