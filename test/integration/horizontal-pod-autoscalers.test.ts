@@ -311,6 +311,20 @@ describe('HorizontalPodAutoscaler (autoscaling/v2 and v1)', () => {
       expect((await t.get(path('v2', 'applied'))).body.spec.metrics).to.deep.equal([
         { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 65 } } }]);
     });
+    it('takes applies at both versions on one object, each manager keeping its fields', async () => {
+      const apply = (v: 'v1' | 'v2', manager: string, spec: Body) => t.request('PATCH', `${path(v, 'mixed')}?fieldManager=${manager}&force=true`, {
+        raw: JSON.stringify(hpa(v, 'mixed', spec)), headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      });
+      const first = await apply('v1', 'old-client', { targetCPUUtilizationPercentage: 60 });
+      expect(first.status, first.text).to.equal(201);
+      const second = await apply('v2', 'new-client', { maxReplicas: 7, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }] });
+      expect(second.status, second.text).to.equal(200);
+      expect(second.body.spec.maxReplicas).to.equal(7);
+      const managers = (second.body.metadata.managedFields as Body[]).map((m) => [m.manager, m.apiVersion]);
+      expect(managers).to.deep.include.members([['old-client', 'autoscaling/v1'], ['new-client', 'autoscaling/v2']]);
+      const v1 = (await t.get(path('v1', 'mixed'))).body;
+      expect(v1.spec).to.deep.include({ maxReplicas: 7, targetCPUUtilizationPercentage: 60 });
+    });
     it('lists and watches at v1 as v1 objects', async () => {
       const list = await t.get(path('v1'));
       expect(list.status, list.text).to.equal(200);
