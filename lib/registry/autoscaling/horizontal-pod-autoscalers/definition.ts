@@ -8,6 +8,9 @@
  * v1 is served through conversion (conversion.ts): its strategy hooks convert to v2, do what
  * the v2 strategy does, and convert back, so defaults, validation (with v2 field paths, as
  * Kubernetes validates the internal object) and status handling are the same at both versions.
+ * Reads, lists, watches and writes at v1 go through the def's `versioning` (the hook custom
+ * resources use for conversion): stored v2 objects are served converted, v1 writes are stored as
+ * their v2 form. served-version.ts (a relabelling only) is not enough for a change of shape.
  *
  * Not here: the HPA controller (kube-controller-manager's job).
  */
