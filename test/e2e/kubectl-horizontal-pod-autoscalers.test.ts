@@ -4,7 +4,7 @@
  * branch does not have yet), `get hpa` prints NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE,
  * `get horizontalpodautoscalers.v1.autoscaling -o yaml` shows the v1 form with Kubernetes' annotations, `describe hpa`
  * reads it, a status patch goes through `--subresource=status`, and a bad one is refused with
- * Kubernetes' message.
+ * Kubernetes' message; an autoscaling/v1 manifest applied twice keeps the v2-only fields.
  */
 import { expect } from 'chai';
 import { useKubectlServer } from '../helpers/e2e-server';
@@ -60,6 +60,20 @@ describe('kubectl with HorizontalPodAutoscalers', function () {
 
     const refused = await fails(['apply', '-f', e2e.manifest('bad.yaml', { ...WEB, metadata: { name: 'bad' }, spec: { ...WEB.spec, minReplicas: 6 } })]);
     expect(refused.stderr).to.contain('spec.maxReplicas: Invalid value: 5: must be greater than or equal to `minReplicas`');
+  });
+
+  it('apply of an autoscaling/v1 manifest, twice (a strategic merge patch at v1), keeps the v2 fields', async () => {
+    const v1 = (maxReplicas: number) => ({
+      apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'legacy' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'legacy' }, maxReplicas, targetCPUUtilizationPercentage: 65 },
+    });
+    expect((await ok(['apply', '-f', e2e.manifest('legacy.yaml', v1(3))])).stdout).to.contain('horizontalpodautoscaler.autoscaling/legacy created');
+    await ok(['patch', 'hpa', 'legacy', '--type=merge', '-p', '{"spec":{"behavior":{"scaleDown":{"stabilizationWindowSeconds":60}}}}']);
+    expect((await ok(['apply', '-f', e2e.manifest('legacy.yaml', v1(4))])).stdout).to.contain('horizontalpodautoscaler.autoscaling/legacy configured');
+    const v2 = JSON.parse((await ok(['get', 'hpa', 'legacy', '-o', 'json'])).stdout);
+    expect(v2.spec.maxReplicas).to.equal(4);
+    expect(v2.spec.metrics).to.deep.equal([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 65 } } }]);
+    expect(v2.spec.behavior.scaleDown.stabilizationWindowSeconds).to.equal(60);
   });
 
   it('explain shows the v2 schema', async () => {
