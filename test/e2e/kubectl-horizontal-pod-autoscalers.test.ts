@@ -1,7 +1,7 @@
 /**
  * kubectl (1.32) with HorizontalPodAutoscalers: api-resources names `hpa` at autoscaling/v2,
- * `apply -f` creates one (`kubectl autoscale deployment` needs a served Deployment, which this
- * branch does not have yet), `get hpa` prints NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE,
+ * `apply -f` creates one, `kubectl autoscale statefulset` creates one at autoscaling/v1 (as kubectl
+ * 1.32 does; Deployments are not served on this branch yet), `get hpa` prints NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE,
  * `get horizontalpodautoscalers.v1.autoscaling -o yaml` shows the v1 form with Kubernetes' annotations, `describe hpa`
  * reads it, a status patch goes through `--subresource=status`, and a bad one is refused with
  * Kubernetes' message; an autoscaling/v1 manifest applied twice keeps the v2-only fields.
@@ -74,6 +74,25 @@ describe('kubectl with HorizontalPodAutoscalers', function () {
     expect(v2.spec.maxReplicas).to.equal(4);
     expect(v2.spec.metrics).to.deep.equal([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 65 } } }]);
     expect(v2.spec.behavior.scaleDown.stabilizationWindowSeconds).to.equal(60);
+  });
+
+  it('kubectl autoscale statefulset creates the HPA kubectl 1.32 writes', async () => {
+    await ok(['apply', '-f', e2e.manifest('sts.yaml', {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' },
+      spec: { serviceName: 'db', replicas: 1, selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres:16' }] } } },
+    })]);
+    const made = await ok(['autoscale', 'statefulset', 'db', '--min=2', '--max=5', '--cpu-percent=70', '-v=6']);
+    expect(made.stdout).to.contain('horizontalpodautoscaler.autoscaling/db autoscaled');
+    const posted = /POST https:\/\/\S+\/apis\/autoscaling\/(v\d)\/namespaces\/default\/horizontalpodautoscalers/.exec(made.stderr);
+    // kubectl 1.32 writes the autoscaler at autoscaling/v1 (targetCPUUtilizationPercentage); read at v2 it is the CPU metric.
+    expect(posted?.[1], made.stderr).to.equal('v1');
+    const hpa = JSON.parse((await ok(['get', 'hpa', 'db', '-o', 'json'])).stdout);
+    expect(hpa.spec).to.deep.equal({
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db' }, minReplicas: 2, maxReplicas: 5,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
+    });
+    const row = parseTable((await ok(['get', 'hpa', 'db'])).stdout).rows[0];
+    expect(row).to.deep.include({ REFERENCE: 'StatefulSet/db', TARGETS: 'cpu: <unknown>/70%', MINPODS: '2', MAXPODS: '5' });
   });
 
   it('explain shows the v2 schema', async () => {
