@@ -40,6 +40,7 @@ import { deploymentResource } from './apps/deployments/definition';
 import { replicaSetResource } from './apps/replica-sets/definition';
 import { cronJobResource } from './batch/cron-jobs/definition';
 import { jobResource } from './batch/jobs/definition';
+import { horizontalPodAutoscalerV1Resource, horizontalPodAutoscalerV2Resource } from './autoscaling/horizontal-pod-autoscalers/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -69,5 +70,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     podDisruptionBudgetResource(),
     // batch/v1 (the same name in both flavors), in discovery's order.
     cronJobResource(naming, gates), jobResource(naming, gates),
+    // autoscaling (no domain): v2 first, the preferred and storage version, then v1 over the same objects.
+    horizontalPodAutoscalerV2Resource(), horizontalPodAutoscalerV1Resource(),
   ];
 }

@@ -29,6 +29,8 @@ const APIEXTENSIONS = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1'
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const POLICY = 'k8s.io.api.policy.v1';
 const BATCH = 'k8s.io.api.batch.v1';
+const AUTOSCALING_V2 = 'k8s.io.api.autoscaling.v2';
+const AUTOSCALING_V1 = 'k8s.io.api.autoscaling.v1';
 const META_V1BETA1 = 'k8s.io.apimachinery.pkg.apis.meta.v1beta1';
 const metaVersion = (v: string) => metaGroups.map((g) => `${g}/${v}`);
 /** A named group's version in both flavors' spellings (`storage.orch.io/v1`, `storage.k8s.io/v1`). */
@@ -58,6 +60,11 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['policy/v1'], protoPackage: POLICY, lists: true, kinds: ['PodDisruptionBudget'] },
   // The batch group has no domain: `batch/v1` in both flavors.
   { apiVersions: ['batch/v1'], protoPackage: BATCH, lists: true, kinds: ['CronJob', 'Job'] },
+  // The autoscaling group has no domain: `autoscaling/v2` and `autoscaling/v1` in both flavors.
+  { apiVersions: ['autoscaling/v2'], protoPackage: AUTOSCALING_V2, lists: true, kinds: ['HorizontalPodAutoscaler'] },
+  { apiVersions: ['autoscaling/v1'], protoPackage: AUTOSCALING_V1, lists: true, kinds: ['HorizontalPodAutoscaler'] },
+  // Scale, the body of every /scale subresource, has no list.
+  { apiVersions: ['autoscaling/v1'], protoPackage: AUTOSCALING_V1, lists: false, kinds: ['Scale'] },
   ...['v1', 'v1beta1'].map((v) => ({
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
     kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],

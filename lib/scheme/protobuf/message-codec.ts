@@ -198,6 +198,8 @@ export function readMessageBody(r: Reader, plan: MessagePlan, end: number): unkn
   if (r.pos !== end) throw new RangeError(`${plan.fullName}: a field runs past the end of the message`);
   const out: Json = {};
   for (const f of plan.jsonOrder) {
+    // A Go slice without omitempty (HPA status.currentMetrics) is written as null when empty.
+    if (!values.has(f) && f.repeated && f.noOmitempty) out[f.name] = null;
     if (!values.has(f)) continue;
     const v = values.get(f);
     if (f.inline) {

@@ -170,6 +170,8 @@ describe('OpenAPI documents', () => {
         { group: 'apps', kind: 'DeleteOptions', version: 'v1' },
         { group: 'authentication.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'autoscaling', kind: 'DeleteOptions', version: 'v2' },
+        { group: 'autoscaling', kind: 'DeleteOptions', version: 'v1' },
         { group: 'batch', kind: 'DeleteOptions', version: 'v1' },
         { group: 'certificates.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },

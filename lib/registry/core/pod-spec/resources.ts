@@ -22,8 +22,8 @@ const isExtended = (name: string): boolean => !isNative(name) && !name.startsWit
 /** helper.IsOvercommitAllowed: native resources other than huge pages. */
 const overcommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
 
-/** validateContainerResourceName. */
-function validateResourceName(name: string, path: string): FieldError[] {
+/** validateContainerResourceName (exported for the HPA's containerResource metrics). */
+export function validateResourceName(name: string, path: string): FieldError[] {
   const msgs = isQualifiedName(name);
   if (msgs.length) return msgs.map((m) => fieldErrors.invalid(path, name, m));
   if (!name.includes('/')) {
