@@ -7,6 +7,7 @@ import { configMapResource } from './core/configmaps/definition';
 import { secretResource } from './core/secrets/definition';
 import { podResource } from './core/pods/definition';
 import { podTemplateResource } from './core/pod-templates/definition';
+import { replicationControllerResource } from './core/replication-controllers/definition';
 import { persistentVolumeClaimResource } from './core/persistent-volume-claims/definition';
 import { persistentVolumeResource } from './core/persistent-volumes/definition';
 import { storageClassResource } from './storage/storage-classes/definition';
@@ -43,6 +44,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
   return [
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     podTemplateResource(naming, gates),
+    replicationControllerResource(naming, gates),
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),

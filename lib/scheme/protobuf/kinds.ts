@@ -38,6 +38,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     apiVersions: ['v1'], protoPackage: CORE, lists: true,
     kinds: ['ConfigMap', 'Event', 'Namespace', 'PersistentVolume', 'PersistentVolumeClaim', 'Pod', 'PodTemplate', 'Secret', 'ServiceAccount'],
   },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ReplicationController'] },
   {
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
