@@ -6,6 +6,7 @@
  * - the aggregated form (apidiscovery v2 / v2beta1 APIGroupDiscoveryList) on `/api` and `/apis`,
  *   chosen by the Accept header. kubectl decides which form it got by the response Content-Type only.
  */
+import { groupPriority } from './group-priority';
 import { sendWithEtag } from './etag-response';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
@@ -85,20 +86,26 @@ export interface APIGroupDiscoveryList {
 export interface ServedGroup { name: string; versions: string[] }
 
 /**
- * The groups present in `resources`: the core group ('') first, then named groups sorted by name.
- * Versions keep the order of first appearance; the first is the preferred version (the
- * ResourceRegistry lists a custom resource group's versions in Kubernetes' priority order).
+ * The groups present in `resources`, in kube-apiserver's order: by group priority, highest first
+ * (the core group first; built-in groups by Kubernetes' APIService priorities, ./group-priority.ts;
+ * custom resource groups last), groups of equal priority by name. Versions keep the order of
+ * first appearance; the first is the preferred version (the ResourceRegistry lists a custom
+ * resource group's versions in Kubernetes' priority order).
  */
 export function servedGroups(resources: readonly ResourceDef[]): ServedGroup[] {
   const versionsByGroup = new Map<string, string[]>();
+  const custom = new Set<string>();
   for (const r of resources) {
     const versions = versionsByGroup.get(r.group) ?? [];
     if (!versions.includes(r.version)) versions.push(r.version);
     versionsByGroup.set(r.group, versions);
+    // Custom resources refuse strategic merge (no Go types); built-in kinds never do.
+    if (r.strategicMerge === false) custom.add(r.group);
   }
+  const priority = (name: string) => groupPriority(name, custom.has(name));
   return [...versionsByGroup.entries()]
     .map(([name, versions]) => ({ name, versions }))
-    .sort((a, b) => (a.name === b.name ? 0 : a.name < b.name ? -1 : 1));
+    .sort((a, b) => priority(b.name) - priority(a.name) || (a.name === b.name ? 0 : a.name < b.name ? -1 : 1));
 }
 
 function resourcesOf(gv: GroupVersion, resources: readonly ResourceDef[]): ResourceDef[] {
@@ -138,7 +145,7 @@ function groupEntry(g: ServedGroup): APIGroup {
   return { name: g.name, versions, preferredVersion: versions[0] };
 }
 
-/** The `/apis` answer: every named group (the core group is not listed), sorted by name. */
+/** The `/apis` answer: every named group (the core group is not listed), in priority order. */
 export function buildApiGroupList(resources: readonly ResourceDef[]): APIGroupList {
   const groups = servedGroups(resources).filter((g) => g.name !== '').map(groupEntry);
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };

@@ -40,7 +40,7 @@ export function patchTypesFor(s: ResourceScope): string[] {
 }
 
 /** The resourceVersion a patch asks for: a precondition, as in Kubernetes. */
-function patchPrecondition(contentType: string, patch: unknown): string | undefined {
+export function patchPrecondition(contentType: string, patch: unknown): string | undefined {
   if (contentType === JSON_PATCH) {
     const ops = (patch as unknown[]).filter((o): o is { op?: unknown; path?: unknown; value?: unknown } => !!o && typeof o === 'object');
     const op = ops.find((o) => o.path === '/metadata/resourceVersion' && ['add', 'replace', 'test'].includes(String(o.op)));

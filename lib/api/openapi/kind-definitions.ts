@@ -9,6 +9,7 @@ import { namedTypeOf } from '../../scheme/type-names';
 import { vendorExtensions } from './extensions';
 import { definitionName, metaNames, upperFirst } from './schema-names';
 import { Json, ref, SchemaWriter, writeSchema } from './schema-writer';
+import { scaleSchema } from '../handlers/scale';
 
 const OWN_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
@@ -72,6 +73,12 @@ export function kindDefinitions(w: SchemaWriter, defs: readonly ResourceDef[]): 
       const group = sub.group ?? def.group;
       const version = sub.version ?? def.version;
       const name = definitionName(group, version, sub.kind);
+      // A built-in /scale answers an autoscaling/v1 Scale, a named type: writing a reference to
+      // it puts its definition in the document.
+      if (sub.scale) {
+        writeSchema(w, scaleSchema);
+        continue;
+      }
       out[name] ??= {
         description: `${sub.kind}, the body of ${def.resource}/${sub.name}.`, type: 'object',
         ...vendorExtensions(w.naming, { 'preserve-unknown-fields': true }),

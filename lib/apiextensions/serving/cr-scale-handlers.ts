@@ -6,52 +6,15 @@
  * names a resourceVersion. Patches: JSON patch and merge patch of the Scale.
  */
 import { CustomHandlers, CustomScope, customKey } from '../../api/resource-handler';
-import { readBodyAs, requestStrategyContext, writeOptionsOf } from '../../api/handlers/scope';
+import { requestStrategyContext, writeOptionsOf } from '../../api/handlers/scope';
 import { writeObject } from '../../api/response-writer';
-import { contentTypeOf, decodeBody, readRawBody } from '../../api/negotiation';
 import { JSON_PATCH, MERGE_PATCH } from '../../api/handlers/patch';
-import { applyJsonPatch } from '../../fieldmanager/json-patch';
-import { applyMergePatch } from '../../fieldmanager/merge-patch';
+import { patchedScale, readScaleBody, readScalePatch } from '../../api/handlers/scale';
 import { errors } from '../../meta/api-errors';
-import { objectMeta } from '../../scheme/meta-schema';
-import { ApiObject, ResourceDef } from '../../scheme/types';
+import { ApiObject } from '../../scheme/types';
 import { CrdScale } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { GenericStore } from '../../registry/store';
 import { UNSET_SPEC_REPLICAS, scaleFromCustomResource, withSpecReplicas } from './cr-scale';
-
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
-
-// The Go decoder's complaint when a Scale field does not fit its int32.
-function int32Problem(v: unknown, field: string): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX) return undefined;
-  const what = typeof v === 'number' ? `number ${v}` : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v;
-  const struct = field.startsWith('spec') ? 'ScaleSpec' : 'ScaleStatus';
-  return `json: cannot unmarshal ${what} into Go struct field ${struct}.${field} of type int32`;
-}
-
-/** autoscaling/v1 Scale as a body kind (decoding, field validation). */
-export const scaleKind: ResourceDef = {
-  group: 'autoscaling', version: 'v1', kind: 'Scale', listKind: 'ScaleList', resource: 'scale', singular: 'scale',
-  namespaced: true, shortNames: [], categories: [], verbs: [], subresources: [], deleteReturnsStatus: false,
-  nameValidation: 'dns-subdomain', virtual: true,
-  schema: {
-    type: 'object',
-    properties: {
-      apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: objectMeta,
-      spec: { type: 'object', properties: { replicas: { type: 'integer', format: 'int32' } } },
-      status: { type: 'object', required: ['replicas'], properties: { replicas: { type: 'integer', format: 'int32' }, selector: { type: 'string' } } },
-    },
-  },
-  strategy: {
-    checkDecode: (obj) => {
-      const spec = obj.spec as { replicas?: unknown } | undefined;
-      const status = obj.status as { replicas?: unknown } | undefined;
-      return int32Problem(spec?.replicas, 'spec.replicas') ?? int32Problem(status?.replicas, 'status.replicas');
-    },
-  },
-};
 
 function scaleOrThrow(cr: ApiObject, scale: CrdScale, requireReplicas: boolean): { scale: ApiObject; replicasFound: boolean } {
   const res = scaleFromCustomResource(cr, scale);
@@ -89,29 +52,12 @@ export function crScaleHandlers(group: string, version: string, plural: string, 
       writeObject(s.ctx, 200, scaleOrThrow(cr, scale, true).scale);
     }],
     [key('update'), async (s: CustomScope) => {
-      const body = await readBodyAs(s.ctx, scaleKind, s.info.namespace);
-      const bodyName = body.metadata?.name;
-      if (!bodyName) throw errors.badRequest('name is required in the body of an update (metadata.name)');
-      if (bodyName !== s.info.name) {
-        throw errors.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${s.info.name})`);
-      }
+      const body = await readScaleBody(s);
       await updateScale(s, scale, () => body, body.metadata?.resourceVersion || undefined);
     }],
     [key('patch'), async (s: CustomScope) => {
-      const contentType = contentTypeOf(s.ctx);
-      const accepted = [JSON_PATCH, MERGE_PATCH];
-      if (!accepted.includes(contentType)) throw errors.unsupportedMediaType(contentType, accepted);
-      const patch = decodeBody(await readRawBody(s.ctx), 'application/json', ['application/json']);
-      if (contentType === JSON_PATCH ? !Array.isArray(patch) : (!patch || typeof patch !== 'object' || Array.isArray(patch))) {
-        throw errors.badRequest(contentType === JSON_PATCH ? 'a JSON patch must be a JSON array of operations' : 'a merge patch must be a JSON object');
-      }
-      await updateScale(s, scale, (old) => {
-        const patched = contentType === JSON_PATCH ? applyJsonPatch(old, patch) : applyMergePatch(old, patch);
-        if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw errors.badRequest('the patch did not produce an object of kind Scale');
-        const problem = scaleKind.strategy.checkDecode?.(patched as ApiObject);
-        if (problem) throw errors.badRequest(`Scale in version "v1" cannot be handled as a Scale: ${problem}`);
-        return patched as ApiObject;
-      });
+      const { contentType, patch } = await readScalePatch(s, [JSON_PATCH, MERGE_PATCH]);
+      await updateScale(s, scale, (old) => patchedScale(old, contentType, patch));
     }],
   ]);
 }

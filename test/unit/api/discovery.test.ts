@@ -85,15 +85,10 @@ describe('discovery', () => {
   });
 
   describe('buildApiGroupList / buildApiGroup', () => {
-    it('lists named groups sorted by name with versions as given, first preferred', () => {
+    it('lists named groups in kube-apiserver\'s priority order (storage 16800 before coordination 16500) with versions as given, first preferred', () => {
       expect(buildApiGroupList(all)).to.deep.equal({
         kind: 'APIGroupList', apiVersion: 'v1',
         groups: [
-          {
-            name: 'coordination.k8s.io',
-            versions: [{ groupVersion: 'coordination.k8s.io/v1', version: 'v1' }],
-            preferredVersion: { groupVersion: 'coordination.k8s.io/v1', version: 'v1' },
-          },
           {
             name: 'storage.k8s.io',
             versions: [
@@ -102,8 +97,23 @@ describe('discovery', () => {
             ],
             preferredVersion: { groupVersion: 'storage.k8s.io/v1', version: 'v1' },
           },
+          {
+            name: 'coordination.k8s.io',
+            versions: [{ groupVersion: 'coordination.k8s.io/v1', version: 'v1' }],
+            preferredVersion: { groupVersion: 'coordination.k8s.io/v1', version: 'v1' },
+          },
         ],
       });
+    });
+
+    it('orders groups as kube-apiserver 1.32 does: by priority, ties by name, custom resource groups last', () => {
+      const def = (group: string, custom = false) => ({ ...leases, group, ...(custom ? { strategicMerge: false } : {}) });
+      const groups = [def('zeta.example.com', true), def('apiextensions.k8s.io'), def('batch'), def('apps'), def('policy'),
+        def('admissionregistration.k8s.io'), def('alpha.example.com', true), def('events.k8s.io'), def('rbac.authorization.orch.io')];
+      expect(buildApiGroupList(groups).groups.map((g) => g.name)).to.deep.equal([
+        'apps', 'events.k8s.io', 'batch', 'policy', 'rbac.authorization.orch.io', 'admissionregistration.k8s.io', 'apiextensions.k8s.io',
+        'alpha.example.com', 'zeta.example.com',
+      ]);
     });
 
     it('answers one group as APIGroup and nothing for unknown or core groups', () => {
@@ -145,20 +155,20 @@ describe('discovery', () => {
       ]);
     });
 
-    it('gives /apis the named groups sorted by name, each version with its resources', () => {
+    it('gives /apis the named groups in priority order, each version with its resources', () => {
       const doc = buildAggregatedDiscovery(all, '/apis', 'apidiscovery.k8s.io/v2beta1');
       expect(doc.apiVersion).to.equal('apidiscovery.k8s.io/v2beta1');
-      expect(doc.items.map((i) => i.metadata.name)).to.deep.equal(['coordination.k8s.io', 'storage.k8s.io']);
-      const storage = doc.items[1];
+      expect(doc.items.map((i) => i.metadata.name)).to.deep.equal(['storage.k8s.io', 'coordination.k8s.io']);
+      const storage = doc.items[0];
       expect(storage.versions.map((v) => v.version)).to.deep.equal(['v1', 'v1beta1']);
       expect(storage.versions[0].resources).to.deep.equal([{
         resource: 'storageclasses', responseKind: { group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass' },
         scope: 'Cluster', singularResource: 'storageclass', verbs: ['get', 'list'], shortNames: ['sc'],
       }]);
-      expect(doc.items[0].versions[0].resources[0]).to.include({ resource: 'leases', scope: 'Namespaced' });
-      expect(doc.items[0].versions[0].resources[0].categories).to.deep.equal(['all']);
-      expect(doc.items[0].versions[0].resources[0]).not.to.have.property('subresources');
-      expect(doc.items[0].versions[0].resources[0]).not.to.have.property('shortNames');
+      expect(doc.items[1].versions[0].resources[0]).to.include({ resource: 'leases', scope: 'Namespaced' });
+      expect(doc.items[1].versions[0].resources[0].categories).to.deep.equal(['all']);
+      expect(doc.items[1].versions[0].resources[0]).not.to.have.property('subresources');
+      expect(doc.items[1].versions[0].resources[0]).not.to.have.property('shortNames');
     });
 
     it('has no items when nothing of that root is served', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { UNSET_SPEC_REPLICAS, nestedInt64, scaleFromCustomResource, withSpecReplicas } from '../../../../lib/apiextensions/serving/cr-scale';
-import { scaleKind } from '../../../../lib/apiextensions/serving/cr-scale-handlers';
+import { scaleKind } from '../../../../lib/api/handlers/scale';
 import { cronTab } from '../../../helpers/crd-fixtures';
 
 const paths = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' };
