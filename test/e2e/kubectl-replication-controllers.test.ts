@@ -2,7 +2,7 @@
  * kubectl (1.32) with ReplicationControllers (core/v1): api-resources names `rc`, `apply -f`
  * creates one (selector and labels defaulted from the template), `get rc` prints NAME DESIRED
  * CURRENT READY AGE and `-o wide` adds CONTAINERS IMAGES SELECTOR, `get all` includes it (category
- * all), `describe rc` and `explain rc.spec` work, and a template that restarts OnFailure is refused
+ * all), `describe rc` and `explain rc.spec` work, `scale rc/x --replicas=3` goes through /scale, and a template that restarts OnFailure is refused
  * with Kubernetes' message.
  */
 import { expect } from 'chai';
@@ -42,6 +42,13 @@ describe('kubectl with ReplicationControllers', function () {
     expect(described).to.match(/Selector:\s+app=web/);
     expect(described).to.match(/Replicas:\s+0 current \/ 2 desired/);
     expect((await ok(['explain', 'rc.spec'])).stdout).to.contain('ReplicationControllerSpec is the specification of a replication controller.');
+  });
+
+  it('scale rc/scaled --replicas=3 goes through /scale', async () => {
+    await ok(['apply', '-f', e2e.manifest('scaled.yaml', rc('scaled'))]);
+    expect((await ok(['scale', 'rc/scaled', '--replicas=3'])).stdout).to.contain('replicationcontroller/scaled scaled');
+    expect((await ok(['get', 'rc', 'scaled', '-o', 'jsonpath={.spec.replicas}'])).stdout).to.equal('3');
+    expect((await ok(['get', '--raw', '/api/v1/namespaces/default/replicationcontrollers/scaled/scale'])).stdout).to.contain('"selector":"app=scaled"');
   });
 
   it('refuses a template that restarts OnFailure', async () => {

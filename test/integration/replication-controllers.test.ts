@@ -4,7 +4,8 @@
  * (each bad spec or status answered 422 with the cause's field path, reason and message, and
  * nothing stored), status reset on create and written only through /status, generation bumped by
  * spec changes only, kubectl's table (and -o wide) cells, the `status.replicas` field selector,
- * the orphaning delete of core/v1, discovery (rc, category all, status and scale subresources).
+ * /scale (autoscaling/v1 Scale), the orphaning delete of core/v1, discovery (rc, category all,
+ * status and scale subresources).
  */
 import { expect } from 'chai';
 import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
@@ -183,6 +184,29 @@ describe('ReplicationController (core/v1)', () => {
       expect(byName.get('replicationcontrollers')).to.deep.include({ kind: 'ReplicationController', namespaced: true, shortNames: ['rc'], categories: ['all'] });
       expect(byName.get('replicationcontrollers/status')?.verbs).to.deep.equal(['get', 'patch', 'update']);
       expect(byName.get('replicationcontrollers/scale')).to.deep.include({ group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+    });
+  });
+
+  describe('/scale (autoscaling/v1 Scale)', () => {
+    it('reads replicas and the selector string, writes replicas into the spec (a spec change), refuses negative replicas', async () => {
+      await t.post(path(), rc('scaled', { replicas: 2, selector: { tier: 'web', app: 's' }, template: template({ app: 's', tier: 'web' }) }));
+      const scale = await t.get(path('scaled/scale'));
+      expect(scale.status, scale.text).to.equal(200);
+      expect(scale.body).to.deep.include({ apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 2 }, status: { replicas: 0, selector: 'app=s,tier=web' } });
+      expect(scale.body.metadata).to.include({ name: 'scaled', namespace: NS });
+      const put = await t.put(path('scaled/scale'), { ...scale.body, spec: { replicas: 5 } });
+      expect(put.status, put.text).to.equal(200);
+      expect(put.body.spec.replicas).to.equal(5);
+      const stored = (await t.get(path('scaled'))).body;
+      expect(stored.spec.replicas).to.equal(5);
+      expect(stored.metadata.generation).to.equal(2);
+      const patched = await t.request('PATCH', path('scaled/scale'), { raw: '{"spec":{"replicas":1}}', headers: { 'Content-Type': 'application/merge-patch+json' } });
+      expect(patched.status, patched.text).to.equal(200);
+      expect((await t.get(path('scaled'))).body.spec.replicas).to.equal(1);
+      const negative = await rejectedLeavingStore(t, path(), () => t.put(path('scaled/scale'), { ...scale.body, metadata: { name: 'scaled' }, spec: { replicas: -1 } }));
+      expect(negative.status, negative.text).to.equal(422);
+      expect(negative.body.details.kind).to.equal('Scale');
+      expect(negative.body.details.causes).to.deep.equal([{ reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'spec.replicas' }]);
     });
   });
 
