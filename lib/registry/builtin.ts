@@ -35,6 +35,7 @@ import { leaseResource } from './coordination/leases/definition';
 import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions/definition';
 import { controllerRevisionResource } from './apps/controller-revisions/definition';
 import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
+import { podDisruptionBudgetV1beta1Resource } from './policy/pod-disruption-budgets/v1beta1';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -60,5 +61,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     certificateSigningRequestResource(naming),
     leaseResource(naming), customResourceDefinitionResource(naming),
     podDisruptionBudgetResource(),
+    // policy/v1beta1: off unless --runtime-config=policy/v1beta1=true.
+    podDisruptionBudgetV1beta1Resource(),
   ];
 }

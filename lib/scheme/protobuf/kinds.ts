@@ -54,8 +54,11 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: groupVersion('apiextensions', 'v1'), protoPackage: APIEXTENSIONS, lists: true, kinds: ['CustomResourceDefinition'] },
   // The policy group has no domain: `policy/v1` in both flavors.
   { apiVersions: ['policy/v1'], protoPackage: POLICY, lists: true, kinds: ['PodDisruptionBudget'] },
-  // The body of pods/eviction; v1beta1's Eviction has v1's fields and numbers.
-  { apiVersions: ['policy/v1', 'policy/v1beta1'], protoPackage: POLICY, lists: false, kinds: ['Eviction'] },
+  // The body of pods/eviction, at both versions.
+  { apiVersions: ['policy/v1'], protoPackage: POLICY, lists: false, kinds: ['Eviction'] },
+  { apiVersions: ['policy/v1beta1'], protoPackage: 'k8s.io.api.policy.v1beta1', lists: false, kinds: ['Eviction'] },
+  // policy/v1beta1 PodDisruptionBudget (off unless --runtime-config switches it on).
+  { apiVersions: ['policy/v1beta1'], protoPackage: 'k8s.io.api.policy.v1beta1', lists: true, kinds: ['PodDisruptionBudget'] },
   ...['v1', 'v1beta1'].map((v) => ({
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
     kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],
