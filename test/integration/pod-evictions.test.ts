@@ -5,10 +5,12 @@
  * unready under AlwaysAllow or a healthy IfHealthyBudget), the budget's status written before the
  * pod goes (disruptionsAllowed, disruptedPods, the DisruptionAllowed condition), the
  * DisruptionTarget condition on the pod, DeleteOptions in the body (preconditions, dry run),
- * policy/v1beta1 bodies, concurrent evictions against one budget, discovery and authorization.
+ * policy/v1beta1 bodies, concurrent evictions against one budget, admission webhooks, discovery
+ * and authorization.
  */
 import { expect } from 'chai';
 import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
+import { WebhookConfigs, deny, hookEntry, startAdmissionWebhookServer } from '../helpers/admission-webhook-server';
 
 const NS = 'evictions';
 type Body = Record<string, any>;
@@ -216,6 +218,30 @@ describe('pods/eviction', () => {
     const left = (await t.get(`${pods()}?labelSelector=app%3Dcrowd`)).body.items.map((i: Body) => i.metadata.name);
     expect(left).to.have.length(17);
     expect(left).to.not.include.members(evicted);
+  });
+
+  it('goes through admission as a CREATE of pods/eviction carrying the Eviction (a validating webhook may refuse it)', async () => {
+    const hooks = await startAdmissionWebhookServer();
+    const configs = new WebhookConfigs(t);
+    try {
+      hooks.handlers.set('/no-evictions', (c) => deny(c, { code: 403, message: 'evictions are paused', reason: 'Forbidden' }));
+      const rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'] }];
+      await configs.create('validating', 'no-evictions', [hookEntry(hooks, '/no-evictions', { rules })]);
+      await pod('hooked', { app: 'hooked' });
+      const res = await evict('hooked');
+      expect(res.status, res.text).to.equal(403);
+      expect(res.body.message).to.contain('evictions are paused');
+      expect(await exists('hooked')).to.equal(true);
+      const [call] = hooks.callsTo('/no-evictions');
+      expect(call.review.request).to.deep.include({
+        operation: 'CREATE', name: 'hooked', namespace: NS, subResource: 'eviction',
+        kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, resource: { group: '', version: 'v1', resource: 'pods' },
+      });
+      expect(call.review.request.object).to.deep.include({ apiVersion: 'policy/v1', kind: 'Eviction' });
+    } finally {
+      await configs.clear();
+      await hooks.stop();
+    }
   });
 
   it('is in discovery as pods/eviction (policy/v1 Eviction, create)', async () => {

@@ -14,6 +14,7 @@
  *   pod is deleted; an exhausted or stale budget answers 429 TooManyRequests.
  * Before a deletion the pod gets the DisruptionTarget condition (EvictionByEvictionAPI), as
  * Kubernetes adds it. A dry run (query or deleteOptions) changes neither budget nor pod.
+ * Admission (webhooks included) sees the request as a CREATE of `pods/eviction` with the Eviction.
  * Success: 201 with a Status Success.
  */
 import { CustomScope } from '../resource-handler';
@@ -87,12 +88,21 @@ export function evictionHandler(deps: EvictionDeps) {
     const name = s.info.name as string;
     const query = new URLSearchParams(s.ctx.querystring);
     writeOptionsOf(s.ctx, 'create');
-    const eviction = await readBodyAs(s.ctx, v1, namespace, [v1beta1]);
-    if ((eviction.metadata?.name ?? '') !== name) throw errors.badRequest('name in URL does not match name in Eviction object');
-    const { opts: original, dryRun } = evictionDeleteOptions(eviction, query);
+    let eviction = await readBodyAs(s.ctx, v1, namespace, [v1beta1]);
     const pods = deps.stores.get(storeKey('', 'v1', 'pods')) as GenericStore;
     const budgets = deps.stores.get(storeKey('policy', 'v1', 'poddisruptionbudgets'));
     const ctx = requestStrategyContext(s.ctx, namespace, s.user);
+    // Admission sees a CREATE of pods/eviction carrying the Eviction: the mutating phase before
+    // the checks (as the create handler runs it), the validating one after the dry run is known.
+    const attrs = {
+      operation: 'CREATE' as const, resource: pods.def, subresource: 'eviction', namespace, name, object: eviction,
+      dryRun: query.getAll('dryRun').length > 0, ctx,
+    };
+    await pods.deps.admission.admit(attrs);
+    eviction = attrs.object;
+    if ((eviction.metadata?.name ?? '') !== name) throw errors.badRequest('name in URL does not match name in Eviction object');
+    const { opts: original, dryRun } = evictionDeleteOptions(eviction, query);
+    await pods.deps.admission.validate({ ...attrs, object: eviction, dryRun });
     const success = () => writeObject(s.ctx, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
     const userNamedVersion = !!original.preconditions?.resourceVersion;
 
