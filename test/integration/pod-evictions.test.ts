@@ -11,6 +11,7 @@
 import { expect } from 'chai';
 import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
 import { WebhookConfigs, deny, hookEntry, startAdmissionWebhookServer } from '../helpers/admission-webhook-server';
+import { decodeProtobuf, encodeProtobuf } from '../../lib/scheme/protobuf';
 
 const NS = 'evictions';
 type Body = Record<string, any>;
@@ -84,6 +85,20 @@ describe('pods/eviction', () => {
       await pod('beta', { app: 'beta' });
       expectEvicted(await evict('beta', {}, '', 'policy/v1beta1'));
       expect(await exists('beta')).to.equal(false);
+    });
+
+    it('takes a protobuf Eviction at policy/v1 and policy/v1beta1, and answers in protobuf', async () => {
+      const PROTOBUF = t.server.naming.protobufMediaType;
+      for (const version of ['v1', 'v1beta1']) {
+        const name = `proto-${version}`;
+        await pod(name, { app: name });
+        const res = await t.request('POST', `${pods(name)}/eviction`, {
+          raw: encodeProtobuf(eviction(name, { deleteOptions: { gracePeriodSeconds: 0 } }, `policy/${version}`)), headers: { 'content-type': PROTOBUF, accept: PROTOBUF },
+        });
+        expect(res.status, res.text).to.equal(201);
+        expect(decodeProtobuf(res.raw!)).to.deep.include({ kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201 });
+        expect(await exists(name), version).to.equal(false);
+      }
     });
 
     it('honours the DeleteOptions preconditions of the body (409, the pod stays)', async () => {
