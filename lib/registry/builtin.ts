@@ -34,8 +34,12 @@ import { certificateSigningRequestResource } from './certificates/certificate-si
 import { leaseResource } from './coordination/leases/definition';
 import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions/definition';
 import { controllerRevisionResource } from './apps/controller-revisions/definition';
+import { daemonSetResource } from './apps/daemon-sets/definition';
+import { statefulSetResource } from './apps/stateful-sets/definition';
 import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
 import { podDisruptionBudgetV1beta1Resource } from './policy/pod-disruption-budgets/v1beta1';
+import { deploymentResource } from './apps/deployments/definition';
+import { replicaSetResource } from './apps/replica-sets/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -51,6 +55,9 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),
     // apps/v1 (the same name in both flavors).
     controllerRevisionResource(),
+    daemonSetResource(naming, gates),
+    deploymentResource(naming, gates), replicaSetResource(naming, gates),
+    statefulSetResource(naming, gates),
     tokenReviewResource(naming), selfSubjectReviewResource(naming),
     // The access reviews in the order discovery lists them.
     localSubjectAccessReviewResource(naming), selfSubjectAccessReviewResource(naming),

@@ -46,6 +46,7 @@ export const FEATURE_GATE_LIST: Readonly<Record<string, GateSpec>> = {
   KMSv1: { stage: 'DEPRECATED', default: false },
   LoggingAlphaOptions: { stage: 'ALPHA', default: false },
   LoggingBetaOptions: { stage: 'BETA', default: true },
+  MaxUnavailableStatefulSet: { stage: 'ALPHA', default: false },
   MutatingAdmissionPolicy: { stage: 'ALPHA', default: false },
   OpenAPIEnums: { stage: 'BETA', default: true },
   RecoverVolumeExpansionFailure: { stage: 'BETA', default: true },

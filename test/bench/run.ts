@@ -19,6 +19,7 @@ import { authzBench } from './authz.bench';
 import { admissionBench } from './admission.bench';
 import { metricsOverheadBench } from './metrics-overhead.bench';
 import { crdBench } from './crd.bench';
+import { workloadsBench } from './workloads.bench';
 import { etcdClientBench } from './etcd-client.bench';
 import { encryptionBench } from './encryption.bench';
 import { load4xBench } from './load-4x.bench';
@@ -31,7 +32,7 @@ import { httpStacksBench } from './http-stacks.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
-  crudBench, watchDelivery, watchFanout, listBench, applyBench, authnBench, authzBench, admissionBench, metricsOverheadBench, crdBench,
+  crudBench, watchDelivery, watchFanout, listBench, applyBench, authnBench, authzBench, admissionBench, metricsOverheadBench, crdBench, workloadsBench,
   encryptionBench,
   memoryBench,
   etcdClientBench,

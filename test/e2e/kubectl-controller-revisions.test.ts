@@ -23,7 +23,13 @@ describe('kubectl with ControllerRevisions', function () {
   });
 
   it('create -f, get with NAME CONTROLLER REVISION AGE, and a refused change of data', async () => {
-    const owner = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11', controller: true };
+    // The owner exists: StatefulSet is served, and a revision whose owner is missing is garbage collected.
+    await ok(['create', '-f', e2e.manifest('web.yaml', {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web' },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    })]);
+    const uid = (await ok(['get', 'sts', 'web', '-o', 'jsonpath={.metadata.uid}'])).stdout.trim();
+    const owner = { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid, controller: true };
     expect((await ok(['create', '-f', revision('web-5d8f', { data: { spec: { x: 1 } }, revision: 2 }, { ownerReferences: [owner] })])).stdout)
       .to.contain('controllerrevision.apps/web-5d8f created');
     expect((await ok(['create', '-f', revision('loose', { data: {} })])).stdout).to.contain('controllerrevision.apps/loose created');

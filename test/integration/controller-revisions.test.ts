@@ -204,13 +204,25 @@ describe('ControllerRevision (apps/v1)', () => {
   describe('Table', () => {
     const uid = '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11';
     before(async () => {
+      // StatefulSet and DaemonSet are served: a revision whose owners are all missing would be
+      // garbage collected, so those owners exist (ReplicationController is not served here).
+      const owner = async (resource: string, kind: string, name: string): Promise<string> => {
+        const selector = { matchLabels: { app: name } };
+        const template = { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+        const res = await t.post(`/apis/apps/v1/namespaces/${NS}/${resource}`, { apiVersion: 'apps/v1', kind, metadata: { name }, spec: { selector, template } });
+        expect(res.status, res.text).to.equal(201);
+        return res.body.metadata.uid;
+      };
+      const web = await owner('statefulsets', 'StatefulSet', 'web');
+      const ds = await owner('daemonsets', 'DaemonSet', 'ds');
+      const kubeProxy = await owner('daemonsets', 'DaemonSet', 'kube-proxy');
       const owned = (name: string, owners: Body[], rev: number) => t.post(path(), revision(name, { data: { n: rev }, revision: rev }, { ownerReferences: owners }));
-      expect((await owned('tbl-sts', [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid, controller: true }], 3)).status).to.equal(201);
+      expect((await owned('tbl-sts', [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: web, controller: true }], 3)).status).to.equal(201);
       expect((await owned('tbl-core', [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'rc', uid, controller: true }], 4)).status).to.equal(201);
-      expect((await owned('tbl-none', [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid }], 5)).status).to.equal(201);
+      expect((await owned('tbl-none', [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: ds }], 5)).status).to.equal(201);
       expect((await owned('tbl-second', [
         { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', uid, controller: false },
-        { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-proxy', uid: `${uid.slice(0, -1)}2`, controller: true },
+        { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'kube-proxy', uid: kubeProxy, controller: true },
       ], 6)).status).to.equal(201);
     });
 

@@ -41,12 +41,15 @@ export function buildOpenApiV2(resources: readonly ResourceDef[], naming: Naming
   const w: SchemaWriter = { dialect: 'v2', naming, named: metaNamed() };
   nameKindParts(w, resources);
   let definitions: Record<string, Json> = metaDefinitions(w, gvs);
+  let kinds: Record<string, Json> = {};
   const paths: Json = {};
   for (const gv of gvs) {
     const defs = resourcesOfGroupVersion(gv, resources);
-    definitions = { ...definitions, ...kindDefinitions(w, defs) };
+    kinds = { ...kinds, ...kindDefinitions(w, defs) };
     for (const item of [apiResourcesPath(gv), ...defs.flatMap(resourcePaths)]) paths[item.path] = pathItem(w, item);
   }
-  definitions = { ...definitions, ...typeDefinitions(w) };
+  // A kind's own definition wins over a shared type of the same Go name (a StatefulSet's claim
+  // templates are PersistentVolumeClaims: they refer to the kind's definition, as in Kubernetes).
+  definitions = { ...definitions, ...typeDefinitions(w), ...kinds };
   return { swagger: '2.0', info: { ...info }, paths: sortedKeys(paths), definitions: sortedKeys(definitions) };
 }

@@ -15,9 +15,14 @@ import { Json, ref, SchemaWriter, typeDefinitions } from './schema-writer';
 /** Document title and version (`info`). */
 export interface DocumentInfo { title: string; version: string }
 
-/** The served group/versions, core first, in discovery order. */
+/**
+ * The served group/versions, core first, then by group name (the documents list the
+ * DeleteOptions and WatchEvent kinds' group/versions so, as kube-apiserver's do), each group's
+ * versions in discovery order.
+ */
 export function servedGroupVersions(resources: readonly ResourceDef[]): GroupVersion[] {
-  return servedGroups(resources).flatMap((g) => g.versions.map((version) => ({ group: g.name, version })));
+  return [...servedGroups(resources)].sort((a, b) => (a.name === b.name ? 0 : a.name < b.name ? -1 : 1))
+    .flatMap((g) => g.versions.map((version) => ({ group: g.name, version })));
 }
 
 /** The index key of a group/version: `api/v1`, `apis/<group>/<version>`. */

@@ -50,6 +50,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: groupVersion('coordination', 'v1'), protoPackage: COORDINATION, lists: true, kinds: ['Lease'] },
   // apps has no domain: `apps/v1` in both flavors.
   { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['ControllerRevision'] },
+  { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['DaemonSet', 'StatefulSet'] },
+  { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['Deployment', 'ReplicaSet'] },
   { apiVersions: groupVersion('certificates', 'v1'), protoPackage: CERTIFICATES, lists: true, kinds: ['CertificateSigningRequest'] },
   { apiVersions: groupVersion('apiextensions', 'v1'), protoPackage: APIEXTENSIONS, lists: true, kinds: ['CustomResourceDefinition'] },
   // The policy group has no domain: `policy/v1` in both flavors.
