@@ -7,6 +7,7 @@ import { configMapResource } from './core/configmaps/definition';
 import { secretResource } from './core/secrets/definition';
 import { podResource } from './core/pods/definition';
 import { podTemplateResource } from './core/pod-templates/definition';
+import { replicationControllerResource } from './core/replication-controllers/definition';
 import { persistentVolumeClaimResource } from './core/persistent-volume-claims/definition';
 import { persistentVolumeResource } from './core/persistent-volumes/definition';
 import { storageClassResource } from './storage/storage-classes/definition';
@@ -36,6 +37,7 @@ import { controllerRevisionResource } from './apps/controller-revisions/definiti
 import { daemonSetResource } from './apps/daemon-sets/definition';
 import { statefulSetResource } from './apps/stateful-sets/definition';
 import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
+import { podDisruptionBudgetV1beta1Resource } from './policy/pod-disruption-budgets/v1beta1';
 import { deploymentResource } from './apps/deployments/definition';
 import { replicaSetResource } from './apps/replica-sets/definition';
 import { cronJobResource } from './batch/cron-jobs/definition';
@@ -50,6 +52,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
   return [
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     podTemplateResource(naming, gates),
+    replicationControllerResource(naming, gates),
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),
@@ -72,5 +75,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     cronJobResource(naming, gates), jobResource(naming, gates),
     // autoscaling (no domain): v2 first, the preferred and storage version, then v1 over the same objects.
     horizontalPodAutoscalerV2Resource(), horizontalPodAutoscalerV1Resource(),
+    // policy/v1beta1: off unless --runtime-config=policy/v1beta1=true.
+    podDisruptionBudgetV1beta1Resource(),
   ];
 }

@@ -172,6 +172,12 @@ export interface ResourceDef {
    * the same; lib/registry/served-version.ts builds such a def). Absent: stored as served.
    */
   storageVersion?: string;
+  /**
+   * `false`: not served unless `--runtime-config` switches its group version (or resource) on, as
+   * a version Kubernetes no longer serves (policy/v1beta1). Absent: the level's default (GA and
+   * beta on, alpha off).
+   */
+  servedByDefault?: boolean;
   /** Set when this version is deprecated: requests to it are warned, annotated and counted (lib/api/deprecation.ts). */
   deprecation?: ApiDeprecation;
   /**

@@ -1,7 +1,7 @@
 /**
  * `--runtime-config`: which built-in group-versions and resources this server serves, as
  * kube-apiserver resolves it (apiserver pkg/server/resourceconfig). Precedence, lowest first:
- * the defaults (GA and beta on, alpha off), then `api/all`, `api/ga`, `api/beta`, `api/alpha` in
+ * the defaults (GA and beta on, alpha off, a version whose defs say `servedByDefault: false` off), then `api/all`, `api/ga`, `api/beta`, `api/alpha` in
  * that order, then `<group>/<version>` keys, then `<group>/<version>/<resource>` keys. A resource
  * left out is not built into a store: it is gone from discovery and OpenAPI and answers 404,
  * while its objects stay in etcd for when it is switched on again.
@@ -106,7 +106,9 @@ export function applyRuntimeConfig(all: readonly ResourceDef[], input: RuntimeCo
   if (unknownGroups.size) throw new Error(`unknown api groups ${[...unknownGroups].sort().join(',')}`);
 
   const versionOn = new Map<string, boolean>();
-  for (const gv of resourcesOf.keys()) versionOn.set(gv, defaultEnabled(gv.slice(gv.indexOf('/') + 1)));
+  // A version whose defs all say servedByDefault: false is off until switched on.
+  const offByDefault = (gv: string) => all.filter((d) => `${d.group}/${d.version}` === gv).every((d) => d.servedByDefault === false);
+  for (const gv of resourcesOf.keys()) versionOn.set(gv, defaultEnabled(gv.slice(gv.indexOf('/') + 1)) && !offByDefault(gv));
   for (const [key, matches] of MATCHERS) {
     const value = overrides.get(key);
     if (value === undefined) continue;

@@ -78,6 +78,8 @@ import { TokenFileAuthenticator } from '../authn/token-file';
 import { AuthenticationInfoController } from '../controllers/authentication-info-controller';
 import { authenticationHandlers } from '../authn/api/handlers';
 import { authorizationHandlers } from '../authz/api/handlers';
+import { evictionHandler } from '../api/eviction/handler';
+import { customKey } from '../api/resource-handler';
 import { builtinScaleHandlers } from '../api/handlers/scale';
 import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
 import { MetricsRegistry } from '../metrics/registry';
@@ -359,7 +361,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const customHandlers = new Map([...authenticationHandlers({
     naming, stores, authentication, generator: tokenGenerator,
     maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
-  }), ...authorizationHandlers({ naming, chain: authorization.chain }), ...builtinScaleHandlers(resources)]);
+  }), ...authorizationHandlers({ naming, chain: authorization.chain }), ...builtinScaleHandlers(resources),
+  [customKey('', 'v1', 'pods', 'eviction', 'create'), evictionHandler({ stores })]]);
   // Custom resources: every CRD with accepted names served before the first request.
   const customResources = await startCustomResourceServing({
     config, naming, registry, storage, etcdMetrics, storageObjects, admission, customHandlers, probe, storageForResource,

@@ -81,17 +81,21 @@ export function readObject(s: ResourceScope): Promise<ApiObject> {
 }
 
 /**
- * Reads the body as an object of `def`'s kind (a resource's, or a subresource's own kind such as
- * TokenRequest), sent to a request in `namespace`.
+ * Reads the body as an object of `preferred`'s kind (a resource's, or a subresource's own kind such as
+ * TokenRequest), sent to a request in `namespace`. A body whose apiVersion is one of
+ * `otherVersions`' is read as that def (the same kind at another version).
  */
-export async function readBodyAs(ctx: Context, def: ResourceDef, namespace: string | undefined): Promise<ApiObject> {
+export async function readBodyAs(ctx: Context, preferred: ResourceDef, namespace: string | undefined,
+  otherVersions: ResourceDef[] = []): Promise<ApiObject> {
   const raw = await readRawBody(ctx);
   const contentType = contentTypeOf(ctx);
-  const body = decodeRequestBody(raw, contentType, { apiVersion: apiVersionOf(def), kind: def.kind });
+  const body = decodeRequestBody(raw, contentType, { apiVersion: apiVersionOf(preferred), kind: preferred.kind });
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw errors.badRequest(`the request body must be a JSON object of kind ${def.kind}`);
+    throw errors.badRequest(`the request body must be a JSON object of kind ${preferred.kind}`);
   }
   const obj = body as ApiObject;
+  // A subresource that accepts its kind at several versions (pods/eviction: policy/v1 and v1beta1).
+  const def = otherVersions.find((d) => obj.apiVersion === apiVersionOf(d)) ?? preferred;
   const want = apiVersionOf(def);
   if (obj.kind !== undefined && obj.kind !== def.kind) {
     throw errors.badRequest(`the kind ${JSON.stringify(obj.kind)} of the body does not match the kind "${def.kind}" of the resource ${def.resource}`);

@@ -41,6 +41,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     apiVersions: ['v1'], protoPackage: CORE, lists: true,
     kinds: ['ConfigMap', 'Event', 'Namespace', 'PersistentVolume', 'PersistentVolumeClaim', 'Pod', 'PodTemplate', 'Secret', 'ServiceAccount'],
   },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ReplicationController'] },
   {
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
@@ -65,6 +66,11 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['autoscaling/v1'], protoPackage: AUTOSCALING_V1, lists: true, kinds: ['HorizontalPodAutoscaler'] },
   // Scale, the body of every /scale subresource, has no list.
   { apiVersions: ['autoscaling/v1'], protoPackage: AUTOSCALING_V1, lists: false, kinds: ['Scale'] },
+  // The body of pods/eviction, at both versions.
+  { apiVersions: ['policy/v1'], protoPackage: POLICY, lists: false, kinds: ['Eviction'] },
+  { apiVersions: ['policy/v1beta1'], protoPackage: 'k8s.io.api.policy.v1beta1', lists: false, kinds: ['Eviction'] },
+  // policy/v1beta1 PodDisruptionBudget (off unless --runtime-config switches it on).
+  { apiVersions: ['policy/v1beta1'], protoPackage: 'k8s.io.api.policy.v1beta1', lists: true, kinds: ['PodDisruptionBudget'] },
   ...['v1', 'v1beta1'].map((v) => ({
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
     kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],

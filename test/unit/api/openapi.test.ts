@@ -105,12 +105,19 @@ describe('OpenAPI documents', () => {
         '/api/v1/namespaces/{name}', '/api/v1/namespaces/{name}/status',
         '/api/v1/namespaces/{namespace}/pods/{name}', '/api/v1/namespaces/{namespace}/pods/{name}/status',
         '/api/v1/namespaces/{namespace}/podtemplates/{name}',
+        '/api/v1/namespaces/{namespace}/replicationcontrollers/{name}', '/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status',
+        '/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale',
         '/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}', '/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}/status',
         '/api/v1/persistentvolumes/{name}', '/api/v1/persistentvolumes/{name}/status',
         '/api/v1/namespaces/{namespace}/serviceaccounts/{name}', '/api/v1/namespaces/{namespace}/events/{name}',
       ]);
       for (const [p, op] of patches) {
         expect(op['x-kubernetes-action'], p).to.equal('patch');
+        // A /scale patches an autoscaling/v1 Scale, as Kubernetes' document says.
+        if (p.endsWith('/scale')) {
+          expect(op['x-kubernetes-group-version-kind'], p).to.deep.equal({ group: 'autoscaling', kind: 'Scale', version: 'v1' });
+          continue;
+        }
         const kind = op['x-kubernetes-group-version-kind'].kind;
         expect(op['x-kubernetes-group-version-kind'], p).to.deep.equal({ group: '', kind, version: 'v1' });
         expect(op['x-orch-group-version-kind'], p).to.deep.equal({ group: '', kind, version: 'v1' });
@@ -176,6 +183,7 @@ describe('OpenAPI documents', () => {
         { group: 'certificates.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'policy', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'policy', kind: 'DeleteOptions', version: 'v1beta1' },
         { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'storage.orch.io', kind: 'DeleteOptions', version: 'v1' },
       ]);

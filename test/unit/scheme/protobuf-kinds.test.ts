@@ -6,7 +6,7 @@
  *   protobuf would silently drop) fails here;
  * - the valid objects of the integration tests, a list, and zero values that must survive
  *   (Go value fields without omitempty such as iscsi.lun 0, and pointer fields set to false);
- * - byte equality with protoc --encode vectors for a PersistentVolumeClaim and a StorageClass.
+ * - byte equality with protoc --encode vectors for a PersistentVolumeClaim, a ReplicationController and a StorageClass.
  */
 import { expect } from 'chai';
 import { requireProtoc, protocEncode } from '../../helpers/protoc';
@@ -15,6 +15,7 @@ import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/messa
 import { Schema } from '../../../lib/scheme/schema';
 import { podSchema } from '../../../lib/registry/core/pods/schema';
 import { podTemplateSchema } from '../../../lib/registry/core/pod-templates/schema';
+import { replicationControllerSchema } from '../../../lib/registry/core/replication-controllers/schema';
 import { persistentVolumeClaimSchema } from '../../../lib/registry/core/persistent-volume-claims/schema';
 import { persistentVolumeSchema } from '../../../lib/registry/core/persistent-volumes/schema';
 import { serviceAccountSchema } from '../../../lib/registry/core/service-accounts/schema';
@@ -106,6 +107,7 @@ function asGoReadsIt(obj: ApiObject): ApiObject {
 const SERVED: Array<[string, string, Schema]> = [
   ['v1', 'Pod', podSchema],
   ['v1', 'PodTemplate', podTemplateSchema],
+  ['v1', 'ReplicationController', replicationControllerSchema],
   ['v1', 'PersistentVolumeClaim', persistentVolumeClaimSchema],
   ['v1', 'PersistentVolume', persistentVolumeSchema],
   [SV, 'StorageClass', storageClassSchema],
@@ -234,6 +236,16 @@ describe('protobuf for Pod, PersistentVolumeClaim, PersistentVolume and storage/
         status { phase: "" }`);
       expect(encodeMessage('k8s.io.api.core.v1.PersistentVolumeClaim', pvc).toString('hex')).to.equal(vector.toString('hex'));
       expect(decodeMessage('k8s.io.api.core.v1.PersistentVolumeClaim', vector)).to.deep.equal(pvc);
+    });
+
+    it('ReplicationController (replicas a pointer, minReadySeconds and the status counts Go values)', () => {
+      const rc = { metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 2, selector: { app: 'web' } }, status: { replicas: 0 } };
+      const vector = protocEncode('k8s.io.api.core.v1.ReplicationController', `
+        metadata { name: "web" generateName: "" namespace: "default" selfLink: "" uid: "" resourceVersion: "" generation: 0 creationTimestamp {} }
+        spec { replicas: 2 selector { key: "app" value: "web" } minReadySeconds: 0 }
+        status { replicas: 0 fullyLabeledReplicas: 0 observedGeneration: 0 readyReplicas: 0 availableReplicas: 0 }`);
+      expect(encodeMessage('k8s.io.api.core.v1.ReplicationController', rc).toString('hex')).to.equal(vector.toString('hex'));
+      expect(decodeMessage('k8s.io.api.core.v1.ReplicationController', vector)).to.deep.equal(rc);
     });
 
     it('StorageClass', () => {

@@ -6,6 +6,8 @@ import { ResourceDef } from '../../../lib/scheme/types';
 
 const naming = namingFor('orch');
 const all = builtinResources(naming);
+/** What is served without --runtime-config: all but the versions off by default (policy/v1beta1). */
+const byDefault = all.filter((d) => d.servedByDefault !== false);
 /** A made-up alpha version next to the built-ins: alpha versions are off unless asked for. */
 const alpha = { ...all.find((d) => d.resource === 'leases')!, version: 'v1alpha1' } as ResourceDef;
 
@@ -28,17 +30,25 @@ function refusal(runtimeConfig: Record<string, boolean>, extra: Partial<RuntimeC
 describe('applyRuntimeConfig', () => {
   it('serves every GA and beta version by default and no alpha one', () => {
     const s = served({}, {}, [...all, alpha]);
-    expect(s).to.have.length(all.length);
+    expect(s).to.have.length(byDefault.length);
     expect(s).to.include('admissionregistration.orch.io/v1beta1/validatingwebhookconfigurations');
     expect(s).not.to.include('coordination.orch.io/v1alpha1/leases');
     expect(served({ 'api/alpha': true }, {}, [...all, alpha])).to.include('coordination.orch.io/v1alpha1/leases');
     expect(served({ 'coordination.orch.io/v1alpha1': true }, {}, [...all, alpha])).to.include('coordination.orch.io/v1alpha1/leases');
   });
 
+  it('leaves a version off by default (policy/v1beta1) off until its key or api/all switches it on', () => {
+    expect(served({})).not.to.include('policy/v1beta1/poddisruptionbudgets');
+    expect(served({})).to.include('policy/v1/poddisruptionbudgets');
+    expect(served({ 'policy/v1beta1': true })).to.include('policy/v1beta1/poddisruptionbudgets');
+    expect(served({ 'policy/v1beta1/poddisruptionbudgets': true })).to.include('policy/v1beta1/poddisruptionbudgets');
+    expect(served({ 'api/all': true })).to.include('policy/v1beta1/poddisruptionbudgets');
+  });
+
   it('switches a group-version off and leaves the rest', () => {
     const s = served({ 'certificates.orch.io/v1': false });
     expect(s.filter((k) => k.startsWith('certificates.'))).to.deep.equal([]);
-    expect(s).to.have.length(all.length - 1);
+    expect(s).to.have.length(byDefault.length - 1);
   });
 
   it('switches a single resource off, and a resource key wins over its version key', () => {
@@ -60,7 +70,7 @@ describe('applyRuntimeConfig', () => {
   });
 
   it('takes v1, api/v1 and /v1 for the core group and ignores api/legacy', () => {
-    expect(served({ v1: true, 'api/legacy': false })).to.have.length(all.length);
+    expect(served({ v1: true, 'api/legacy': false })).to.have.length(byDefault.length);
     expect(refusal({ 'api/v1': false })).to.match(/^runtime-config cannot disable the core API group v1/);
     expect(refusal({ 'v1/pods': false })).to.match(/^runtime-config cannot disable the core API group v1/);
     expect(refusal({ '/v1/pods': false })).to.match(/core API group v1 \(pods\)/);
@@ -92,7 +102,7 @@ describe('applyRuntimeConfig', () => {
   it('switches apps/v1 off and on by its name, the same in both flavors', () => {
     const off = served({ 'apps/v1': false });
     expect(off.filter((k) => k.startsWith('apps/'))).to.deep.equal([]);
-    expect(off).to.have.length(all.length - all.filter((d) => d.group === 'apps').length);
+    expect(off).to.have.length(byDefault.length - all.filter((d) => d.group === 'apps').length);
     expect(served({})).to.include('apps/v1/controllerrevisions');
     const only = served({ 'api/all': false, v1: true, 'apps/v1': true }, { authorizationMode: ['AlwaysAllow'] });
     expect(only).to.include('apps/v1/controllerrevisions');
@@ -118,7 +128,7 @@ describe('applyRuntimeConfig', () => {
 
   it('reports what it switched off', () => {
     const r = applyRuntimeConfig(all, { runtimeConfig: { 'certificates.orch.io/v1': false, 'storage.orch.io/v1/csinodes': false }, authorizationMode: [], leaderElect: false }, naming);
-    expect(r.disabledGroupVersions).to.deep.equal(['certificates.orch.io/v1']);
+    expect(r.disabledGroupVersions).to.deep.equal(['certificates.orch.io/v1', 'policy/v1beta1']);
     expect(r.disabledResources).to.deep.equal(['storage.orch.io/v1/csinodes']);
   });
 });

@@ -40,7 +40,9 @@ export function podResource(naming: Naming, gates: FeatureGates = new FeatureGat
         normalizePodStatusIPs(status);
         return { ...current, status };
       },
-    }],
+    },
+    // The budget-respecting delete (lib/api/eviction/); the body is a policy/v1 (or v1beta1) Eviction.
+    { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] }],
     deleteReturnsStatus: false,
     nameValidation: 'dns-subdomain',
     schema: podSchema,
