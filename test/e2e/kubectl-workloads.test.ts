@@ -10,6 +10,9 @@
 import { expect } from 'chai';
 import { useKubectlServer } from '../helpers/e2e-server';
 import { parseTable } from '../helpers/kubectl';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { stringify as stringifyYaml } from 'yaml';
 
 const NS = 'shop';
 const labels = { app: 'web' };
@@ -72,20 +75,34 @@ describe('kubectl with the workload kinds', function () {
     for (const [name, short, version] of want) {
       expect(find(name), name).to.deep.include({ SHORTNAMES: short, APIVERSION: version, NAMESPACED: 'true' });
     }
-    // apps comes first among the named groups, as on kube-apiserver.
-    const groups = rows.map((r) => r.APIVERSION.split('/')).filter((v) => v.length === 2).map((v) => v[0]);
+  });
+
+  it('/apis lists the groups in kube-apiserver\'s order: apps first, then events, authentication, ..., autoscaling, batch, ..., policy', async () => {
+    const groups = (JSON.parse((await ok(['get', '--raw', '/apis'])).stdout).groups as Array<{ name: string }>).map((g) => g.name);
     expect(groups[0]).to.equal('apps');
+    const at = (name: string) => groups.indexOf(name);
+    expect(at('autoscaling')).to.be.above(at('authorization.k8s.io'));
+    expect(at('batch')).to.equal(at('autoscaling') + 1);
+    expect(at('policy')).to.be.below(at('rbac.authorization.k8s.io'));
   });
 
   it('apply -f of an application creates every object; a second apply leaves them unchanged', async () => {
-    const file = e2e.manifest('app.yaml', app);
+    // Separate documents: kubectl validates a `kind: List` against /openapi/v2 in protobuf, which
+    // this server does not serve (README: not yet implemented).
+    const file = path.join(e2e.dir, 'app.yaml');
+    writeFileSync(file, app.items.map((item) => stringifyYaml(item, { version: '1.1' })).join('---\n'));
     const first = (await ok(['apply', '-f', file])).stdout;
     for (const line of ['configmap/web-config created', 'deployment.apps/web created', 'horizontalpodautoscaler.autoscaling/web created',
       'poddisruptionbudget.policy/web created', 'cronjob.batch/report created']) {
       expect(first).to.contain(line);
     }
-    const second = (await ok(['apply', '-f', file])).stdout;
-    expect(second.trim().split('\n').every((l) => l.endsWith(' unchanged')), second).to.equal(true);
+    // A budget's selector has patch strategy `replace`: kubectl's three-way patch always carries
+    // it, so kubectl says `configured` for it on kube-apiserver too; the object does not change.
+    const before = JSON.parse((await ok(['get', 'pdb', 'web', '-n', NS, '-o', 'json'])).stdout);
+    const second = (await ok(['apply', '-f', file])).stdout.trim().split('\n');
+    expect(second.filter((l) => !l.endsWith(' unchanged'))).to.deep.equal(['poddisruptionbudget.policy/web configured']);
+    const after = JSON.parse((await ok(['get', 'pdb', 'web', '-n', NS, '-o', 'json'])).stdout);
+    expect(after.metadata.resourceVersion).to.equal(before.metadata.resourceVersion);
   });
 
   it('get all finds the workloads through the `all` category', async () => {
@@ -111,7 +128,8 @@ describe('kubectl with the workload kinds', function () {
     await ok(['create', 'deployment', 'api', '-n', NS, '--image=nginx:1.27', '--replicas=2']);
     expect((await ok(['autoscale', 'deployment', 'api', '-n', NS, '--min=2', '--max=5', '--cpu-percent=70'])).stdout)
       .to.contain('horizontalpodautoscaler.autoscaling/api autoscaled');
-    const v1 = JSON.parse((await ok(['get', 'hpa.v1.autoscaling', 'api', '-n', NS, '-o', 'json'])).stdout);
+    // kubectl resolves `hpa.v1.autoscaling` through the short name to the preferred version; the full resource name asks for v1.
+    const v1 = JSON.parse((await ok(['get', 'horizontalpodautoscalers.v1.autoscaling', 'api', '-n', NS, '-o', 'json'])).stdout);
     expect(v1.apiVersion).to.equal('autoscaling/v1');
     expect(v1.spec).to.deep.include({ minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 70 });
     expect(v1.spec.scaleTargetRef).to.deep.include({ kind: 'Deployment', name: 'api', apiVersion: 'apps/v1' });

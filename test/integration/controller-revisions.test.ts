@@ -204,8 +204,8 @@ describe('ControllerRevision (apps/v1)', () => {
   describe('Table', () => {
     const uid = '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11';
     before(async () => {
-      // StatefulSet and DaemonSet are served: a revision whose owners are all missing would be
-      // garbage collected, so those owners exist (ReplicationController is not served here).
+      // The owners' kinds are served: a revision whose owners are all missing would be garbage
+      // collected, so those owners exist.
       const owner = async (resource: string, kind: string, name: string): Promise<string> => {
         const selector = { matchLabels: { app: name } };
         const template = { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
@@ -216,9 +216,14 @@ describe('ControllerRevision (apps/v1)', () => {
       const web = await owner('statefulsets', 'StatefulSet', 'web');
       const ds = await owner('daemonsets', 'DaemonSet', 'ds');
       const kubeProxy = await owner('daemonsets', 'DaemonSet', 'kube-proxy');
+      const rc = await t.post(`/api/v1/namespaces/${NS}/replicationcontrollers`, {
+        apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'rc' },
+        spec: { selector: { app: 'rc' }, template: { metadata: { labels: { app: 'rc' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+      });
+      expect(rc.status, rc.text).to.equal(201);
       const owned = (name: string, owners: Body[], rev: number) => t.post(path(), revision(name, { data: { n: rev }, revision: rev }, { ownerReferences: owners }));
       expect((await owned('tbl-sts', [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: web, controller: true }], 3)).status).to.equal(201);
-      expect((await owned('tbl-core', [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'rc', uid, controller: true }], 4)).status).to.equal(201);
+      expect((await owned('tbl-core', [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'rc', uid: rc.body.metadata.uid, controller: true }], 4)).status).to.equal(201);
       expect((await owned('tbl-none', [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds', uid: ds }], 5)).status).to.equal(201);
       expect((await owned('tbl-second', [
         { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', uid, controller: false },

@@ -21,8 +21,14 @@ import kubernetes
 from kubernetes import client
 
 
+EMIT_LOCK = threading.Lock()
+
+
 def emit(**fields):
-    print(json.dumps(fields), flush=True)
+    # One write per line, under a lock: the watch threads print concurrently.
+    with EMIT_LOCK:
+        sys.stdout.write(json.dumps(fields) + '\n')
+        sys.stdout.flush()
 
 
 def lists(ns):
