@@ -336,3 +336,8 @@ export function validateObjectMetaUpdate(newMeta: unknown, oldMeta: unknown, pat
   }
   return errs;
 }
+
+/** ValidateNonnegativeField of an optional number at `path` (absent is Go's zero and passes). */
+export function validateNonNegative(value: unknown, path: string): FieldError[] {
+  return typeof value === 'number' && value < 0 ? [fieldErrors.invalid(path, value, 'must be greater than or equal to 0')] : [];
+}

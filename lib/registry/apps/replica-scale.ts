@@ -6,8 +6,8 @@
  */
 import { ApiObject, SubresourceDef } from '../../scheme/types';
 import { Json } from '../core/json-fields';
-import { count, specOf, statusOf } from './replica-columns';
-import { labelSelectorString } from './replica-selector';
+import { count, specOf, statusOf } from '../core/template-columns';
+import { labelSelectorString } from '../../meta/label-format';
 
 /** The `scale` subresource of a kind whose spec.replicas defaults to 1. */
 export function replicaScaleSubresource(): SubresourceDef {

@@ -10,7 +10,7 @@ import { isDns1123Subdomain, isQualifiedName } from '../../meta/validation';
 import { Json, isObject, record, records, text } from '../core/json-fields';
 import { VolumeRules } from '../core/volumes/volume-list';
 import { validatePodTemplateSpec } from '../core/pod-template';
-import { goInt32s, goLabelSelector, invalidGo, invalidOmitted } from './go-values';
+import { goInt32s, goLabelSelector, invalidGo, invalidOmitted } from '../../meta/go-print';
 
 const MAX_PARALLELISM_FOR_INDEXED_JOB = 100_000;
 const MAX_FAILED_INDEXES_FOR_INDEXED_JOB = 100_000;

@@ -23,7 +23,8 @@ import { Json, isObject, record } from '../../core/json-fields';
 import { semanticEqual } from '../../core/semantic-equal';
 import { defaultPodTemplateSpec, podVolumeRules } from '../../core/pod-template';
 import { APPS_GROUP } from '../group';
-import { containerCells, formatLabelSelector, formatLabels } from '../stateful-workload-rules';
+import { templateContainerCells } from '../../core/template-columns';
+import { formatLabelSelector, formatLabels } from '../../../meta/label-format';
 import { daemonSetSchema } from './schema';
 import { validateDaemonSetSpec, validateDaemonSetStatusUpdate, validateDaemonSetUpdate } from './validation';
 
@@ -57,7 +58,7 @@ const daemonSetTable: TableColumns = {
     const spec = isObject(obj.spec) ? obj.spec : {};
     const status = statusOf(obj as ApiObject);
     const template = isObject(spec.template) ? spec.template : {};
-    const [containers, images] = containerCells(template);
+    const [containers, images] = templateContainerCells(template);
     return [
       obj.metadata?.name ?? '', count(status, 'desiredNumberScheduled'), count(status, 'currentNumberScheduled'), count(status, 'numberReady'),
       count(status, 'updatedNumberScheduled'), count(status, 'numberAvailable'), formatLabels((record(template, 'spec') ?? {}).nodeSelector),

@@ -11,7 +11,9 @@ import { Json, isObject, record } from '../../core/json-fields';
 import { semanticEqual } from '../../core/semantic-equal';
 import { validatePodTemplateSpec, validateTemplateNoActiveDeadline, validateTemplateRestartPolicy } from '../../core/pod-template';
 import { VolumeRules } from '../../core/volumes/volume-list';
-import { goLabelSelector, nonNegative, templateLabels, templateLabelsNotSelected } from '../stateful-workload-rules';
+import { templateLabels, templateLabelsNotSelected } from '../stateful-workload-rules';
+import { goLabelSelector } from '../../../meta/go-print';
+import { validateNonNegative as nonNegative } from '../../../meta/validation';
 
 /** getIntOrPercentValue: a valid percentage's number, an integer, or 0 (a string that is neither). */
 function intOrPercentValue(v: unknown): number {

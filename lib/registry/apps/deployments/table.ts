@@ -6,9 +6,9 @@
  */
 import { TableColumns, ageColumn, column, nameColumn } from '../../../meta/table';
 import { translateTimestampSince } from '../../../meta/human-duration';
-import { Json } from '../../core/json-fields';
-import { containerCells, containersColumn, count, imagesColumn, selectorColumn, specOf, statusOf } from '../replica-columns';
-import { labelSelectorString } from '../replica-selector';
+import { Json, record } from '../../core/json-fields';
+import { containersColumn, count, imagesColumn, selectorColumn, specOf, statusOf, templateContainerCells } from '../../core/template-columns';
+import { labelSelectorString } from '../../../meta/label-format';
 
 export const deploymentTable: TableColumns = {
   columns: [
@@ -24,7 +24,7 @@ export const deploymentTable: TableColumns = {
   cells: (obj, now) => {
     const spec = specOf(obj as Json);
     const status = statusOf(obj as Json);
-    const [containers, images] = containerCells(spec);
+    const [containers, images] = templateContainerCells(record(spec, 'template'));
     return [
       obj.metadata?.name ?? '',
       `${count(status, 'readyReplicas')}/${count(spec, 'replicas')}`,

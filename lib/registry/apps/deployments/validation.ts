@@ -8,7 +8,8 @@ import { FieldError, child, fieldErrors } from '../../../meta/field-errors';
 import { goIntOrString, isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../../meta/int-or-percent';
 import { Json, isObject } from '../../core/json-fields';
 import { VolumeRules } from '../../core/volumes/volume-list';
-import { nonNegative, validateReplicaSelectorAndTemplate } from '../replica-selector';
+import { validateReplicaSelectorAndTemplate } from '../replica-selector';
+import { validateNonNegative as nonNegative } from '../../../meta/validation';
 
 const PERCENT_RE = /^[0-9]+%$/;
 

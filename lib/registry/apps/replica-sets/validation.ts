@@ -6,7 +6,8 @@
 import { FieldError, child, fieldErrors } from '../../../meta/field-errors';
 import { Json } from '../../core/json-fields';
 import { VolumeRules } from '../../core/volumes/volume-list';
-import { nonNegative, validateReplicaSelectorAndTemplate } from '../replica-selector';
+import { validateReplicaSelectorAndTemplate } from '../replica-selector';
+import { validateNonNegative as nonNegative } from '../../../meta/validation';
 
 /** ValidateReplicaSetSpec over a defaulted spec. */
 export function validateReplicaSetSpec(spec: Json, volumes: VolumeRules, path = 'spec'): FieldError[] {

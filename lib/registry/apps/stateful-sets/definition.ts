@@ -21,7 +21,8 @@ import { Json, isObject } from '../../core/json-fields';
 import { semanticEqual } from '../../core/semantic-equal';
 import { podVolumeRules } from '../../core/pod-template';
 import { APPS_GROUP } from '../group';
-import { containerCells, labelSelectorString } from '../stateful-workload-rules';
+import { templateContainerCells } from '../../core/template-columns';
+import { labelSelectorString } from '../../../meta/label-format';
 import { statefulSetSchema } from './schema';
 import { defaultStatefulSet, dropDisabledFields, normalizeStatus, specOf } from './defaults';
 import { validateCollisionCountUpdate, validateStatefulSetSpec, validateStatefulSetStatus, validateStatefulSetUpdate } from './validation';
@@ -42,7 +43,7 @@ const statefulSetTable: TableColumns = {
   ],
   cells: (obj, now) => {
     const spec = isObject(obj.spec) ? obj.spec : {};
-    const [containers, images] = containerCells(spec.template);
+    const [containers, images] = templateContainerCells(spec.template);
     return [
       obj.metadata?.name ?? '', `${count(statusOf(obj as ApiObject), 'readyReplicas')}/${count(spec, 'replicas')}`,
       translateTimestampSince(obj.metadata?.creationTimestamp, now), containers, images,

@@ -13,9 +13,9 @@ import { goIntOrString, isNotMoreThan100Percent, validatePositiveIntOrPercent } 
 import { Json, isObject, record } from '../../core/json-fields';
 import { semanticEqual } from '../../core/semantic-equal';
 import { validateTemplateNoActiveDeadline, validateTemplateRestartPolicy } from '../../core/pod-template';
-import {
-  goLabelSelector, nonNegative, templateLabels, templateLabelsNotSelected, validateRequiredWorkloadSelector,
-} from '../stateful-workload-rules';
+import { templateLabels, templateLabelsNotSelected, validateRequiredWorkloadSelector } from '../stateful-workload-rules';
+import { goLabelSelector } from '../../../meta/go-print';
+import { validateNonNegative as nonNegative } from '../../../meta/validation';
 
 export const SPEC_UPDATE_FORBIDDEN = 'updates to statefulset spec for fields other than \'replicas\', \'ordinals\', \'template\', \'updateStrategy\', \'persistentVolumeClaimRetentionPolicy\' and \'minReadySeconds\' are forbidden';
 

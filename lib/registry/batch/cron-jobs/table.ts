@@ -8,7 +8,8 @@ import { translateTimestampSince } from '../../../meta/human-duration';
 import { ApiObject } from '../../../scheme/types';
 import { record } from '../../core/json-fields';
 import { doc } from '../descriptions';
-import { containerCells, formatLabelSelector, wideColumns } from '../table-cells';
+import { containersColumn, imagesColumn, podSpecContainerCells, selectorColumn } from '../../core/template-columns';
+import { formatLabelSelector } from '../../../meta/label-format';
 import { specOf, statusOf } from './validation';
 
 export const cronJobTable: TableColumns = {
@@ -20,14 +21,14 @@ export const cronJobTable: TableColumns = {
     column('Active', 'integer', doc('CronJobStatus', 'active')),
     column('Last Schedule', 'string', doc('CronJobStatus', 'lastScheduleTime')),
     ageColumn,
-    ...wideColumns,
+    containersColumn, imagesColumn, selectorColumn(doc('JobSpec', 'selector')),
   ],
   cells: (obj, now) => {
     const cj = obj as ApiObject;
     const spec = specOf(cj);
     const status = statusOf(cj);
     const jobSpec = record(record(spec, 'jobTemplate') ?? {}, 'spec') ?? {};
-    const [names, images] = containerCells(record(record(jobSpec, 'template') ?? {}, 'spec') ?? {});
+    const [names, images] = podSpecContainerCells(record(record(jobSpec, 'template') ?? {}, 'spec') ?? {});
     const suspend = typeof spec.suspend === 'boolean' ? (spec.suspend ? 'True' : 'False') : '<unset>';
     const last = typeof status.lastScheduleTime === 'string' ? translateTimestampSince(status.lastScheduleTime, now) : '<none>';
     return [

@@ -10,7 +10,8 @@ import { humanDuration, translateTimestampSince } from '../../../meta/human-dura
 import { ApiObject } from '../../../scheme/types';
 import { Json, record, records, text } from '../../core/json-fields';
 import { doc } from '../descriptions';
-import { containerCells, formatLabelSelector, wideColumns } from '../table-cells';
+import { containersColumn, imagesColumn, podSpecContainerCells, selectorColumn } from '../../core/template-columns';
+import { formatLabelSelector } from '../../../meta/label-format';
 import { specOf, statusOf } from './validation';
 
 const hasCondition = (status: Json, type: string) => records(status, 'conditions').some((c) => text(c, 'type') === type && text(c, 'status') === 'True');
@@ -46,13 +47,13 @@ export const jobTable: TableColumns = {
     column('Completions', 'string', doc('JobStatus', 'succeeded')),
     column('Duration', 'string', 'Time required to complete the job.'),
     ageColumn,
-    ...wideColumns,
+    containersColumn, imagesColumn, selectorColumn(doc('JobSpec', 'selector')),
   ],
   cells: (obj, now) => {
     const job = obj as ApiObject;
     const spec = specOf(job);
     const status = statusOf(job);
-    const [names, images] = containerCells(record(record(spec, 'template') ?? {}, 'spec') ?? {});
+    const [names, images] = podSpecContainerCells(record(record(spec, 'template') ?? {}, 'spec') ?? {});
     return [
       job.metadata?.name ?? '', jobStatusCell(job, status), completionsCell(spec, status), durationCell(status, now),
       translateTimestampSince(job.metadata?.creationTimestamp, now), names, images, formatLabelSelector(spec.selector),

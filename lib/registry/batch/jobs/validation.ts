@@ -12,7 +12,7 @@ import { ApiObject } from '../../../scheme/types';
 import { Json, isObject, record, records, text } from '../../core/json-fields';
 import { semanticEqual } from '../../core/semantic-equal';
 import { VolumeRules } from '../../core/volumes/volume-list';
-import { goLabelSelector, goStringMap, invalidGo } from '../go-values';
+import { goLabelSelector, goStringMap, invalidGo } from '../../../meta/go-print';
 import { isIndexed, validateIndexesFormat, validateJobSpecFields } from '../job-spec-validation';
 
 export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';

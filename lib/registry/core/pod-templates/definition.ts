@@ -10,16 +10,12 @@ import { decodeProblem } from '../../../scheme/decode-check';
 import { FeatureGates } from '../../../scheme/feature-gates';
 import { TableColumns, column, nameColumn } from '../../../meta/table';
 import { Naming } from '../../../naming';
-import { Json, isObject, record, records, text } from '../json-fields';
+import { Json, record } from '../json-fields';
+import { templateContainerCells } from '../template-columns';
+import { formatLabels } from '../../../meta/label-format';
 import { semanticEqual } from '../semantic-equal';
 import { defaultPodTemplateSpec, podVolumeRules, validatePodTemplateSpec } from '../pod-template';
 import { podTemplateSchema } from './schema';
-
-/** labels.FormatLabels: `k=v` sorted by key, comma separated; `<none>` when there are none. */
-function formatLabels(labels: unknown): string {
-  const entries = isObject(labels) ? Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : [];
-  return entries.length ? entries.map(([k, v]) => `${k}=${String(v)}`).join(',') : '<none>';
-}
 
 /** kubectl's NAME CONTAINERS IMAGES POD LABELS (printPodTemplate: no Age column). */
 const podTemplateTable: TableColumns = {
@@ -31,11 +27,9 @@ const podTemplateTable: TableColumns = {
   ],
   cells: (obj) => {
     const template = record(obj as Json, 'template') ?? {};
-    const containers = records(record(template, 'spec') ?? {}, 'containers');
+    const [containers, images] = templateContainerCells(template);
     return [
-      obj.metadata?.name ?? '',
-      containers.map((c) => text(c, 'name')).join(','),
-      containers.map((c) => text(c, 'image')).join(','),
+      obj.metadata?.name ?? '', containers, images,
       formatLabels(record(template, 'metadata')?.labels),
     ];
   },

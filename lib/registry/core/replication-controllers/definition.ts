@@ -16,11 +16,13 @@ import { translateTimestampSince } from '../../../meta/human-duration';
 import { Naming } from '../../../naming';
 import { statusSubresource } from '../../status-subresource';
 import { semanticEqual } from '../semantic-equal';
-import { Json, record, records, text } from '../json-fields';
+import { Json } from '../json-fields';
+import { containersColumn, imagesColumn, selectorColumn, templateContainerCells } from '../template-columns';
+import { selectorFromSetString } from '../../../meta/label-format';
 import { podVolumeRules } from '../pod-template';
 import { replicationControllerSchema } from './schema';
 import {
-  ReplicationControllerStatus, defaultReplicationController, selectorOf, selectorString, specOf, statusOf,
+  ReplicationControllerStatus, defaultReplicationController, selectorOf, specOf, statusOf,
   validateReplicationControllerSpec, validateReplicationControllerStatus,
 } from './validation';
 
@@ -37,20 +39,17 @@ const replicationControllerTable: TableColumns = {
     column('Current', 'integer', `Replicas is the most recently observed number of replicas. ${WHAT_IS}`),
     column('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
     ageColumn,
-    column('Containers', 'string', 'Names of each container in the template.', { priority: 1 }),
-    column('Images', 'string', 'Images referenced by each container in the template.', { priority: 1 }),
-    column('Selector', 'string', 'Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors', { priority: 1 }),
+    containersColumn, imagesColumn,
+    selectorColumn('Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors'),
   ],
   cells: (obj, now) => {
     const spec = specOf(obj as ApiObject);
     const status = statusOf(obj as ApiObject);
-    const containers = records(record(record(spec, 'template') ?? {}, 'spec') ?? {}, 'containers');
+    const [containers, images] = templateContainerCells(spec.template);
     return [
       obj.metadata?.name ?? '', desired(obj as ApiObject), status.replicas ?? 0, status.readyReplicas ?? 0,
-      translateTimestampSince(obj.metadata?.creationTimestamp, now),
-      containers.map((c) => text(c, 'name')).join(','),
-      containers.map((c) => text(c, 'image')).join(','),
-      selectorString(selectorOf(spec)) || '<none>',
+      translateTimestampSince(obj.metadata?.creationTimestamp, now), containers, images,
+      selectorFromSetString(selectorOf(spec)) || '<none>',
     ];
   },
 };
@@ -69,7 +68,7 @@ function normalizeStatus(status: ReplicationControllerStatus): Json {
 const replicationControllerScale: ScaleMapping = {
   specReplicas: desired,
   statusReplicas: (obj) => statusOf(obj).replicas ?? 0,
-  selector: (obj) => selectorString(selectorOf(specOf(obj))),
+  selector: (obj) => selectorFromSetString(selectorOf(specOf(obj))),
   withReplicas: (obj, replicas) => ({ ...obj, spec: { ...specOf(obj), replicas } }),
 };
 

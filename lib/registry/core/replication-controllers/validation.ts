@@ -5,6 +5,8 @@
  * required template whose pods restart Always and have no active deadline, non-negative counts.
  */
 import { FieldError, child, fieldErrors } from '../../../meta/field-errors';
+import { goStringMap } from '../../../meta/go-print';
+import { validateNonNegative as nonNegative } from '../../../meta/validation';
 import { ApiObject } from '../../../scheme/types';
 import { VolumeRules } from '../volumes/volume-list';
 import { Json, isObject, record } from '../json-fields';
@@ -30,11 +32,6 @@ export function selectorOf(spec: Json): Record<string, string> {
   return Object.fromEntries(Object.entries(sel).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
 }
 
-/** labels.SelectorFromSet(selector).String(): `k=v` pairs sorted by key, comma separated. */
-export function selectorString(selector: Record<string, string>): string {
-  return Object.keys(selector).sort().map((k) => `${k}=${selector[k]}`).join(',');
-}
-
 /**
  * SetDefaults_ReplicationController and the template's defaults: selector and labels from the
  * template's labels when empty, replicas 1. An absent template stays absent (a Go pointer).
@@ -52,15 +49,6 @@ export function defaultReplicationController(obj: ApiObject, volumes: VolumeRule
   }
   if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;
 }
-
-/** Go's %#v of a map[string]string (keys sorted; nil when absent), the bad value of the labels rule. */
-function goStringMap(m: Json | undefined): string {
-  if (!m) return 'map[string]string(nil)';
-  return `map[string]string{${Object.keys(m).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(String(m[k]))}`).join(', ')}}`;
-}
-
-const nonNegative = (v: unknown, path: string): FieldError[] =>
-  (typeof v === 'number' && v < 0 ? [fieldErrors.invalid(path, v, 'must be greater than or equal to 0')] : []);
 
 /** ValidateReplicationControllerSpec at `spec`. */
 export function validateReplicationControllerSpec(spec: Json, volumes: VolumeRules, path = 'spec'): FieldError[] {

@@ -1,15 +1,14 @@
 /**
- * The StatefulSet / DaemonSet shared rules: the selector string that a Scale's status.selector
- * and the DaemonSet's SELECTOR column carry (metav1.LabelSelectorAsSelector(...).String(), every
- * operator, sorted by key), FormatLabelSelector's <none> and <error>, labels.FormatLabels, and
- * Go's %#v of selectors and label maps as Kubernetes' messages print them.
+ * Label formats and Go printing shared by the workload kinds: the selector string that a Scale's
+ * status.selector and the SELECTOR columns carry (metav1.LabelSelectorAsSelector(...).String(),
+ * every operator, sorted by key), FormatLabelSelector's <none> and <error>, labels.FormatLabels,
+ * and Go's %#v of selectors and label maps as Kubernetes' messages print them.
  */
 import { expect } from 'chai';
-import {
-  formatLabelSelector, formatLabels, goLabelSelector, goStringMap, labelSelectorString,
-} from '../../../../lib/registry/apps/stateful-workload-rules';
+import { goLabelSelector, goStringMap } from '../../../lib/meta/go-print';
+import { formatLabelSelector, formatLabels, labelSelectorString } from '../../../lib/meta/label-format';
 
-describe('apps: StatefulSet and DaemonSet shared rules', () => {
+describe('label formats and Go printing (lib/meta)', () => {
   it('writes a selector as LabelSelectorAsSelector(...).String() does: every operator, sorted by key', () => {
     expect(labelSelectorString({
       matchLabels: { z: '1', app: 'web' },

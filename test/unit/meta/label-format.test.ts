@@ -1,12 +1,13 @@
 /**
- * The selector helpers Deployment and ReplicaSet share: the label-selector string Kubernetes
- * writes for a metav1.LabelSelector (the /scale subresource's status.selector, the wide tables'
- * SELECTOR), and Go's %#v of a selector and of a label map, which field errors print.
+ * The label-selector string Kubernetes writes for a metav1.LabelSelector (lib/meta/label-format.ts:
+ * the /scale subresource's status.selector, the wide tables' SELECTOR), and Go's %#v of a
+ * selector and of a label map, which field errors print (lib/meta/go-print.ts).
  */
 import { expect } from 'chai';
-import { goLabelSelector, goStringMap, labelSelectorString } from '../../../../lib/registry/apps/replica-selector';
+import { goLabelSelector, goStringMap } from '../../../lib/meta/go-print';
+import { labelSelectorString } from '../../../lib/meta/label-format';
 
-describe('apps replica selector helpers', () => {
+describe('label selector strings and Go printing (lib/meta)', () => {
   it('writes LabelSelectorAsSelector(...).String(): requirements sorted by key, In/NotIn values sorted', () => {
     expect(labelSelectorString({
       matchLabels: { tier: 'web', app: 'x' },
