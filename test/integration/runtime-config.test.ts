@@ -77,7 +77,7 @@ describe('--runtime-config', function () {
   });
 
   it('stops the start with one line on an unknown key or a switch the server cannot run with', async () => {
-    expect(await startFailureLine(['--runtime-config=batch/v1=false'])).to.equal('orch-apiserver: unknown api groups batch/v1');
+    expect(await startFailureLine(['--runtime-config=nosuchgroup/v1=false'])).to.equal('orch-apiserver: unknown api groups nosuchgroup/v1');
     expect(await startFailureLine(['--runtime-config=certificates.orch.io/v2=true']))
       .to.equal('orch-apiserver: group version certificates.orch.io/v2 that has not been registered');
     expect(await startFailureLine(['--runtime-config=coordination.orch.io/v1=false']))
