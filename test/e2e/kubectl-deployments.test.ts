@@ -93,7 +93,7 @@ describe('kubectl with Deployments and ReplicaSets', function () {
   it('explain reads the pod template of a Deployment, and a bad strategy is refused in Kubernetes\' words', async () => {
     const explained = (await ok(['explain', 'deployment.spec.template.spec.containers'])).stdout;
     // The shared PodSpec schema does not name Container as a Go type nor describe its fields yet: kubectl prints <[]Object>.
-    expect(explained).to.contain('KIND:       Deployment').and.to.match(/FIELD: containers <\[\]/).and.to.match(/image\s+<string>/).and.to.match(/name\s+<string> -required-/);
+    expect(explained).to.contain('KIND:       Deployment').and.to.match(/FIELD: containers <\[\]Container>/).and.to.match(/image\s+<string>/).and.to.match(/name\s+<string> -required-/);
     const refused = await fails(['create', '-f', e2e.manifest('bad.yaml', {
       apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bad' },
       spec: {

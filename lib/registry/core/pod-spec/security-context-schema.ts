@@ -2,50 +2,51 @@
  * Schemas of the security settings of a container (SecurityContext) and of a whole pod
  * (PodSecurityContext), with the option types they share (SELinux, Windows, seccomp, AppArmor).
  */
+import { goType } from '../../../scheme/type-names';
 import { Schema, atomicList, bool, int64, object, str } from '../../../scheme/schema';
 
 /** core/v1 Capabilities. */
-export const capabilities: Schema = object({
+export const capabilities: Schema = goType('io.k8s.api.core.v1.Capabilities', object({
   add: atomicList(str()),
   drop: atomicList(str()),
-});
+}));
 
 /** core/v1 SELinuxOptions. */
-export const seLinuxOptions: Schema = object({
+export const seLinuxOptions: Schema = goType('io.k8s.api.core.v1.SELinuxOptions', object({
   user: str(),
   role: str(),
   type: str(),
   level: str(),
-});
+}));
 
 /** core/v1 WindowsSecurityContextOptions. */
-export const windowsSecurityContextOptions: Schema = object({
+export const windowsSecurityContextOptions: Schema = goType('io.k8s.api.core.v1.WindowsSecurityContextOptions', object({
   gmsaCredentialSpecName: str(),
   gmsaCredentialSpec: str(),
   runAsUserName: str(),
   hostProcess: bool(),
-});
+}));
 
 /** core/v1 SeccompProfile. */
-export const seccompProfile: Schema = object({
+export const seccompProfile: Schema = goType('io.k8s.api.core.v1.SeccompProfile', object({
   type: str(),
   localhostProfile: str(),
-}, { required: ['type'] });
+}, { required: ['type'] }));
 
 /** core/v1 AppArmorProfile. */
-export const appArmorProfile: Schema = object({
+export const appArmorProfile: Schema = goType('io.k8s.api.core.v1.AppArmorProfile', object({
   type: str(),
   localhostProfile: str(),
-}, { required: ['type'] });
+}, { required: ['type'] }));
 
 /** core/v1 Sysctl. */
-export const sysctl: Schema = object({
+export const sysctl: Schema = goType('io.k8s.api.core.v1.Sysctl', object({
   name: str(),
   value: str(),
-}, { required: ['name', 'value'] });
+}, { required: ['name', 'value'] }));
 
 /** core/v1 SecurityContext. */
-export const securityContext: Schema = object({
+export const securityContext: Schema = goType('io.k8s.api.core.v1.SecurityContext', object({
   capabilities: capabilities,
   privileged: bool(),
   seLinuxOptions: seLinuxOptions,
@@ -58,10 +59,10 @@ export const securityContext: Schema = object({
   procMount: str(),
   seccompProfile: seccompProfile,
   appArmorProfile: appArmorProfile,
-});
+}));
 
 /** core/v1 PodSecurityContext. */
-export const podSecurityContext: Schema = object({
+export const podSecurityContext: Schema = goType('io.k8s.api.core.v1.PodSecurityContext', object({
   seLinuxOptions: seLinuxOptions,
   windowsOptions: windowsSecurityContextOptions,
   runAsUser: int64(),
@@ -75,4 +76,4 @@ export const podSecurityContext: Schema = object({
   seccompProfile: seccompProfile,
   appArmorProfile: appArmorProfile,
   seLinuxChangePolicy: str(),
-});
+}));

@@ -16,45 +16,45 @@ import { goType } from '../../../scheme/type-names';
 import { Schema, atomicList, bool, int32, int64, mapList, object, str, stringMap } from '../../../scheme/schema';
 
 /** core/v1 HostAlias. */
-export const hostAlias: Schema = object({
+export const hostAlias: Schema = goType('io.k8s.api.core.v1.HostAlias', object({
   ip: str(),
   hostnames: atomicList(str()),
-}, { required: ['ip'] });
+}, { required: ['ip'] }));
 
 /** core/v1 PodDNSConfigOption. */
-export const podDNSConfigOption: Schema = object({
+export const podDNSConfigOption: Schema = goType('io.k8s.api.core.v1.PodDNSConfigOption', object({
   name: str(),
   value: str(),
-});
+}));
 
 /** core/v1 PodDNSConfig. */
-export const podDNSConfig: Schema = object({
+export const podDNSConfig: Schema = goType('io.k8s.api.core.v1.PodDNSConfig', object({
   nameservers: atomicList(str()),
   searches: atomicList(str()),
   options: atomicList(podDNSConfigOption),
-});
+}));
 
 /** core/v1 PodReadinessGate. */
-export const podReadinessGate: Schema = object({
+export const podReadinessGate: Schema = goType('io.k8s.api.core.v1.PodReadinessGate', object({
   conditionType: str(),
-}, { required: ['conditionType'] });
+}, { required: ['conditionType'] }));
 
 /** core/v1 PodOS. */
-export const podOS: Schema = object({
+export const podOS: Schema = goType('io.k8s.api.core.v1.PodOS', object({
   name: str(),
-}, { required: ['name'] });
+}, { required: ['name'] }));
 
 /** core/v1 PodSchedulingGate. */
-export const podSchedulingGate: Schema = object({
+export const podSchedulingGate: Schema = goType('io.k8s.api.core.v1.PodSchedulingGate', object({
   name: str(),
-}, { required: ['name'] });
+}, { required: ['name'] }));
 
 /** core/v1 PodResourceClaim. */
-export const podResourceClaim: Schema = object({
+export const podResourceClaim: Schema = goType('io.k8s.api.core.v1.PodResourceClaim', object({
   name: str(),
   resourceClaimName: str(),
   resourceClaimTemplateName: str(),
-}, { required: ['name'] });
+}, { required: ['name'] }));
 
 /** core/v1 PodSpec. */
 export const podSpec: Schema = goType('io.k8s.api.core.v1.PodSpec', object({

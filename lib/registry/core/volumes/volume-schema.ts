@@ -4,6 +4,7 @@
  * secret references are local (LocalObjectReference) are declared here. List and struct
  * markers follow Kubernetes' types.go (items and sources are atomic lists, references atomic).
  */
+import { goType } from '../../../scheme/type-names';
 import { Schema, atomicList, bool, int32, int64, object, str, stringMap } from '../../../scheme/schema';
 import { objectMeta } from '../../../scheme/meta-schema';
 import { localObjectReference } from '../object-reference-schema';
@@ -19,38 +20,38 @@ const defaultMode = int32('Mode bits of created files by default: 0000 to 0777 (
 const optional = bool('Whether the referenced object (and, with items, its keys) must exist.');
 
 /** KeyToPath: one key of a ConfigMap or Secret projected to a relative path. */
-export const keyToPath: Schema = object({
+export const keyToPath: Schema = goType('io.k8s.api.core.v1.KeyToPath', object({
   key: str('The key to project.'),
   path: str('The relative path of the file; may not be absolute, contain ".." or start with "..".'),
   mode: int32('Mode bits of this file: 0000 to 0777; the volume defaultMode when unset.'),
-}, { required: ['key', 'path'] });
+}, { required: ['key', 'path'] }));
 
 /** ObjectFieldSelector (atomic): a field of the workload (downward API). */
-export const objectFieldSelector: Schema = object({
+export const objectFieldSelector: Schema = goType('io.k8s.api.core.v1.ObjectFieldSelector', object({
   apiVersion: str('Version of the schema the FieldPath is written in; "v1" when unset.'),
   fieldPath: str('Path of the field to select in the specified API version.'),
-}, { required: ['fieldPath'], ...atomic });
+}, { required: ['fieldPath'], ...atomic }));
 
 /** ResourceFieldSelector (atomic): a container resource (downward API). */
-export const resourceFieldSelector: Schema = object({
+export const resourceFieldSelector: Schema = goType('io.k8s.api.core.v1.ResourceFieldSelector', object({
   containerName: str('Container name: required for volumes, optional for env vars.'),
   resource: str('Required: resource to select, e.g. limits.cpu.'),
   divisor: quantity('Specifies the output format of the exposed resources; defaults to "1".'),
-}, { required: ['resource'], ...atomic });
+}, { required: ['resource'], ...atomic }));
 
 /** DownwardAPIVolumeFile: one workload field or container resource written to a file. */
-export const downwardAPIVolumeFile: Schema = object({
+export const downwardAPIVolumeFile: Schema = goType('io.k8s.api.core.v1.DownwardAPIVolumeFile', object({
   path: str('Required: the relative path of the file to be created; UTF-8, no "..".'),
   fieldRef: objectFieldSelector,
   resourceFieldRef: resourceFieldSelector,
   mode: int32('Mode bits of this file: 0000 to 0777; the volume defaultMode when unset.'),
-}, { required: ['path'] });
+}, { required: ['path'] }));
 
 const items = atomicList(keyToPath, 'Keys to project; without items every key becomes a file named by the key.');
 const downwardItems = atomicList(downwardAPIVolumeFile, 'Downward API volume files.');
 
 /** One entry of projected.sources: exactly one of its fields. */
-export const volumeProjection: Schema = object({
+export const volumeProjection: Schema = goType('io.k8s.api.core.v1.VolumeProjection', object({
   secret: object({ name: str('Name of the referent.'), items, optional }),
   configMap: object({ name: str('Name of the referent.'), items, optional }),
   downwardAPI: object({ items: downwardItems }),
@@ -59,7 +60,7 @@ export const volumeProjection: Schema = object({
     expirationSeconds: int64('Requested token lifetime: default 1 hour, at least 10 minutes.'),
     path: str('Path relative to the mount point of the file to project the token into.'),
   }, { required: ['path'] }),
-});
+}));
 
 /** Every pod volume source by field name, in Kubernetes' validation order. */
 export const volumeSources: Record<string, Schema> = {
@@ -140,7 +141,7 @@ export const volumeSources: Record<string, Schema> = {
 };
 
 /** Volume: a DNS-label name unique in the workload and exactly one source. */
-export const volume: Schema = object({
+export const volume: Schema = goType('io.k8s.api.core.v1.Volume', object({
   name: str('Name of the volume: a DNS label, unique within the workload.'),
   ...volumeSources,
-}, { required: ['name'] });
+}, { required: ['name'] }));
