@@ -24,3 +24,10 @@ export function expectInvalidCauses(res: HttpResponse, kind: string, causes: Cau
   expect(res.body.details.kind).to.equal(kind);
   expect((res.body.details.causes as Cause[]).map((c) => ({ field: c.field, reason: c.reason, message: c.message }))).to.have.deep.members(causes);
 }
+
+/** Request options asking for a meta/v1 Table (kubectl's printed columns). */
+export const TABLE = { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } };
+
+/** A merge patch of `url`. */
+export const mergePatch = (t: TestServer, url: string, patch: unknown): Promise<HttpResponse> =>
+  t.request('PATCH', url, { raw: JSON.stringify(patch), headers: { 'Content-Type': 'application/merge-patch+json' } });

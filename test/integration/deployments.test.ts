@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import { HttpResponse, eventually, startTestServer, TestServer } from '../helpers/server-harness';
-import { Cause, expectInvalidCauses, rejectedLeavingStore } from '../helpers/kind-checks';
+import { Cause, expectInvalidCauses, mergePatch, rejectedLeavingStore, TABLE } from '../helpers/kind-checks';
 import { decodeProtobuf, encodeProtobuf } from '../../lib/scheme/protobuf';
 
 const NS = 'deploys';
@@ -22,9 +22,7 @@ const template = (labels: Body = { app: 'web' }, spec: Body = {}): Body =>
   ({ metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx' }], ...spec } });
 const deployment = (name: string, spec: Body = {}, extra: Body = {}): Body =>
   ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec: { selector: SELECTOR, template: template(), ...spec }, ...extra });
-const TABLE = { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } };
-const merge = (t: TestServer, url: string, patch: unknown) =>
-  t.request('PATCH', url, { raw: JSON.stringify(patch), headers: { 'Content-Type': 'application/merge-patch+json' } });
+const merge = mergePatch;
 
 function expectInvalid(res: HttpResponse, causes: Cause[]): void {
   expectInvalidCauses(res, 'Deployment', causes);

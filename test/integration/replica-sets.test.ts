@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { HttpResponse, startTestServer, TestServer } from '../helpers/server-harness';
-import { Cause, expectInvalidCauses, rejectedLeavingStore } from '../helpers/kind-checks';
+import { Cause, expectInvalidCauses, mergePatch, rejectedLeavingStore, TABLE } from '../helpers/kind-checks';
 
 const NS = 'replicasets';
 const path = (name = '') => `/apis/apps/v1/namespaces/${NS}/replicasets${name ? `/${name}` : ''}`;
@@ -18,9 +18,7 @@ const template = (labels: Body = { app: 'web' }, spec: Body = {}): Body =>
   ({ metadata: { labels }, spec: { containers: [{ name: 'nginx', image: 'nginx' }], ...spec } });
 const replicaSet = (name: string, spec: Body = {}, extra: Body = {}): Body =>
   ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name }, spec: { selector: SELECTOR, template: template(), ...spec }, ...extra });
-const TABLE = { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } };
-const merge = (t: TestServer, url: string, patch: unknown) =>
-  t.request('PATCH', url, { raw: JSON.stringify(patch), headers: { 'Content-Type': 'application/merge-patch+json' } });
+const merge = mergePatch;
 
 function expectInvalid(res: HttpResponse, causes: Cause[]): void {
   expectInvalidCauses(res, 'ReplicaSet', causes);

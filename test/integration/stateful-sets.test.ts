@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import { HttpResponse, eventually, startTestServer, TestServer } from '../helpers/server-harness';
-import { Cause, expectInvalidCauses, rejectedLeavingStore } from '../helpers/kind-checks';
+import { Cause, expectInvalidCauses, rejectedLeavingStore, TABLE } from '../helpers/kind-checks';
 
 const NS = 'statefulsets';
 const path = (name = '') => `/apis/apps/v1/namespaces/${NS}/statefulsets${name ? `/${name}` : ''}`;
@@ -24,7 +24,6 @@ const claim = (name: string, extra: Body = {}): Body =>
 
 const FORBIDDEN = "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 const NONNEG = 'must be greater than or equal to 0';
-const TABLE = { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } };
 
 function expectInvalid(res: HttpResponse, causes: Cause[]): void {
   expectInvalidCauses(res, 'StatefulSet', causes);
