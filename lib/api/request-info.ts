@@ -5,6 +5,7 @@
  */
 import { errors } from '../meta/api-errors';
 import { parseBool } from './query';
+import { parseFieldSelectorSyntax, requirementFor } from '../meta/field-selector';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -17,6 +18,12 @@ export interface RequestInfo {
   namespace?: string;
   resource: string;
   name?: string;
+  /**
+   * The one object a list or watch asks for with a `metadata.name=` field selector, as
+   * kube-apiserver's request info takes it: authorization (a Role's `resourceNames`) and audit
+   * see it as the request's name. The handlers still list.
+   */
+  listName?: string;
   subresource?: string;
 }
 
@@ -94,5 +101,24 @@ export function parseRequestInfo(method: string, path: string, query: string): R
     case 'DELETE': verb = name ? 'delete' : 'deletecollection'; break;
     default: verb = method.toLowerCase();
   }
-  return { isResourceRequest: true, path, verb, apiPrefix, group, version, namespace, resource, name, subresource };
+  const listName = verb === 'list' || verb === 'watch' ? nameOfFieldSelector(query) : undefined;
+  return { isResourceRequest: true, path, verb, apiPrefix, group, version, namespace, resource, name, subresource, ...(listName ? { listName } : {}) };
+}
+
+/**
+ * The name a `metadata.name=` (or `==`) term of the fieldSelector parameter requires, when it is
+ * a valid path segment name (not `.` or `..`, no `/` or `%`); undefined otherwise, and when the
+ * selector does not parse (the list handler answers that).
+ */
+function nameOfFieldSelector(query: string): string | undefined {
+  const raw = query ? new URLSearchParams(query).get('fieldSelector') : null;
+  if (!raw) return undefined;
+  let name: string | undefined;
+  try {
+    name = requirementFor(parseFieldSelectorSyntax(raw), 'metadata.name');
+  } catch {
+    return undefined;
+  }
+  if (!name || name === '.' || name === '..' || name.includes('/') || name.includes('%')) return undefined;
+  return name;
 }

@@ -56,7 +56,7 @@ function attributesOf(ctx: Context, user: UserInfo | undefined): AuditAttributes
   return {
     user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,
     apiGroup: info.group, resource: info.resource, subresource: info.subresource,
-    namespace: info.namespace ?? '', name: info.name ?? '',
+    namespace: info.namespace ?? '', name: info.name ?? info.listName ?? '',
   };
 }
 
@@ -143,7 +143,7 @@ function baseEvent(ctx: Context, deps: AuditFilterDeps, config: RequestAuditConf
   if (info.isResourceRequest) {
     const ref: AuditObjectReference = { resource: info.resource };
     if (info.namespace) ref.namespace = info.namespace;
-    if (info.name) ref.name = info.name;
+    if (info.name ?? info.listName) ref.name = info.name ?? info.listName;
     if (info.group) ref.apiGroup = info.group;
     if (info.version) ref.apiVersion = info.version;
     if (info.subresource) ref.subresource = info.subresource;

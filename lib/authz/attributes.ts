@@ -27,7 +27,7 @@ export function attributesOf(user: UserInfo, info: RequestInfo, httpMethod = '')
   return {
     user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path, httpMethod,
     apiGroup: info.group, apiVersion: info.version, resource: info.resource, subresource: info.subresource ?? '',
-    namespace: info.namespace ?? '', name: info.name ?? '',
+    namespace: info.namespace ?? '', name: info.name ?? info.listName ?? '',
   };
 }
 

@@ -81,6 +81,14 @@ function unescapeValue(raw: string): string {
  * (`field label not supported: <field>`).
  */
 export function parseFieldSelector(s: string, allowedFields: string[]): FieldSelector {
+  const { requirements } = parseFieldSelectorSyntax(s);
+  const unknown = requirements.find((r) => !allowedFields.includes(r.field));
+  if (unknown) throw errors.badRequest(`field label not supported: ${unknown.field}`);
+  return { requirements };
+}
+
+/** A field selector's terms, whatever their fields (Kubernetes' fields.ParseSelector); 400 on bad syntax. */
+export function parseFieldSelectorSyntax(s: string): FieldSelector {
   const requirements: FieldRequirement[] = [];
   // Sorted as Kubernetes does, which decides which bad term is reported first.
   for (const term of splitTerms(s).sort()) {
@@ -90,8 +98,6 @@ export function parseFieldSelector(s: string, allowedFields: string[]): FieldSel
     const value = unescapeValue(parts.raw);
     requirements.push({ field: parts.field, operator: parts.op === '!=' ? '!=' : '=', value });
   }
-  const unknown = requirements.find((r) => !allowedFields.includes(r.field));
-  if (unknown) throw errors.badRequest(`field label not supported: ${unknown.field}`);
   return { requirements };
 }
 

@@ -2,7 +2,8 @@
  * RBAC decisions, end to end: one policy (roles of every shape, bound to users, groups and a
  * service account), then a table of who x request x expected answer. The expectations are what
  * kube-apiserver decides for the same policy under its RBAC semantics (rules only add; a
- * RoleBinding grants in its namespace; resourceNames never match list or create; `*\/status`;
+ * RoleBinding grants in its namespace; resourceNames never match list or create, but for a list or
+ * watch that names the object with a `metadata.name` field selector; `*\/status`;
  * non-resource URLs with `*` suffixes; system:discovery and system:public-info-viewer from the
  * bootstrap policy): an allowed request reaches the handler (200/201, or 404 when the object or
  * path does not exist), a refused one is 403 with Kubernetes' sentence.
@@ -107,6 +108,14 @@ describe('RBAC decisions (users x requests)', function () {
     { who: 'dora', method: 'GET', path: '/api/v1/namespaces/team/secrets/db-secret', status: 403 },
     { who: 'dora', method: 'GET', path: '/api/v1/namespaces/team/secrets', status: 403 },
     { who: 'dora', method: 'DELETE', path: '/api/v1/namespaces/team/secrets/app-secret', status: 403 },
+    // A list naming the object with a metadata.name field selector is a list of that name, as
+    // kube-apiserver authorizes it (kube-scheduler lists extension-apiserver-authentication so).
+    { who: 'dora', method: 'GET', path: '/api/v1/namespaces/team/secrets?fieldSelector=metadata.name%3Dapp-secret', status: 200 },
+    { who: 'dora', method: 'GET', path: '/api/v1/namespaces/team/secrets?fieldSelector=metadata.name%3D%3Dapp-secret%2Cmetadata.namespace%3Dteam', status: 200 },
+    { who: 'dora', method: 'GET', path: '/api/v1/namespaces/team/secrets?fieldSelector=metadata.name%3Ddb-secret', status: 403 },
+    { who: 'dora', method: 'GET', path: '/api/v1/namespaces/team/secrets?fieldSelector=metadata.name%21%3Dapp-secret', status: 403 },
+    { who: 'dora', method: 'GET', path: '/api/v1/namespaces/team/secrets?watch=1&fieldSelector=metadata.name%3Dapp-secret', status: 403,
+      message: 'secrets "app-secret" is forbidden: User "dora" cannot watch resource "secrets" in API group "" in the namespace "team"' },
     // A ClusterRole through a RoleBinding to a service account: that namespace only.
     { who: 'builder', method: 'GET', path: '/api/v1/namespaces/team/pods', status: 200 },
     { who: 'builder', method: 'GET', path: '/api/v1/namespaces/team/pods/p', status: 200 },

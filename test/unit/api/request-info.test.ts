@@ -19,6 +19,20 @@ describe('request info', () => {
     expect(parseRequestInfo('GET', '/api/v1/namespaces/ns/pods/p/status', '')).to.include({ verb: 'get', name: 'p', subresource: 'status' });
   });
 
+  it('a list or watch names one object through a metadata.name field selector, as kube-apiserver takes it for authorization', () => {
+    const q = (fs: string, extra = '') => `fieldSelector=${encodeURIComponent(fs)}${extra}`;
+    expect(parseRequestInfo('GET', '/api/v1/namespaces/kube-system/configmaps', q('metadata.name=extension-apiserver-authentication')))
+      .to.include({ verb: 'list', listName: 'extension-apiserver-authentication' });
+    expect(parseRequestInfo('GET', '/api/v1/namespaces/ns/configmaps', q('metadata.name==a,metadata.namespace=ns', '&watch=1'))).to.include({ verb: 'watch', listName: 'a' });
+    // Only an exact match of a valid path segment name; not for a get or a deletecollection.
+    for (const fs of ['metadata.name!=a', 'metadata.namespace=a', 'metadata.name=..', 'metadata.name=a/b', 'metadata.name=a%2Fb', 'metadata.name=', 'metadata.name']) {
+      expect(parseRequestInfo('GET', '/api/v1/namespaces/ns/configmaps', q(fs)).listName, fs).to.equal(undefined);
+    }
+    expect(parseRequestInfo('DELETE', '/api/v1/namespaces/ns/configmaps', q('metadata.name=a')).listName).to.equal(undefined);
+    const get = parseRequestInfo('GET', '/api/v1/namespaces/ns/configmaps/b', q('metadata.name=a'));
+    expect([get.verb, get.name, get.listName]).to.deep.equal(['get', 'b', undefined]);
+  });
+
   it('non-resource paths and bad segments', () => {
     expect(parseRequestInfo('GET', '/', '')).to.include({ isResourceRequest: false, verb: 'get' });
     expect(parseRequestInfo('GET', '/api/v1', '')).to.include({ isResourceRequest: false, apiPrefix: 'api' });
