@@ -6,7 +6,7 @@
  * differ between the two and stay with each kind; ValidateJobTemplateSpec is here as CronJob's.
  */
 import { FieldError, child, fieldErrors, index } from '../../meta/field-errors';
-import { isDns1123Subdomain, isQualifiedName } from '../../meta/validation';
+import { isDns1123Subdomain, isQualifiedName, validateNonNegative } from '../../meta/validation';
 import { Json, isObject, record, records, text } from '../core/json-fields';
 import { VolumeRules } from '../core/volumes/volume-list';
 import { validatePodTemplateSpec } from '../core/pod-template';
@@ -38,8 +38,7 @@ const goQuoted = (values: string[]) => `[${values.map((v) => JSON.stringify(v)).
 
 /** ValidateNonnegativeField. */
 export function nonNegative(spec: Json, key: string, path: string): FieldError[] {
-  const v = num(spec[key]);
-  return v !== undefined && v < 0 ? [fieldErrors.invalid(child(path, key), v, 'must be greater than or equal to 0')] : [];
+  return validateNonNegative(spec[key], child(path, key));
 }
 
 /** The completion mode, NonIndexed when unset. */

@@ -6,7 +6,7 @@
  * stored object already has 0.
  */
 import { FieldError, child, fieldErrors, index } from '../../../meta/field-errors';
-import { isDns1123Label, isPathSegmentName } from '../../../meta/validation';
+import { isDns1123Label, isPathSegmentName, validateNonNegative } from '../../../meta/validation';
 import { quantitySign, tryParseQuantity } from '../../../meta/quantity';
 import { goQuantity } from './go-quantity';
 import { validateResourceName } from '../../core/pod-spec/resources';
@@ -222,8 +222,7 @@ export function validateHpaStatus(obj: ApiObject): FieldError[] {
   const status = statusOf(obj);
   const errs: FieldError[] = [];
   for (const f of ['currentReplicas', 'desiredReplicas']) {
-    const v = status[f];
-    if (typeof v === 'number' && v < 0) errs.push(fieldErrors.invalid(child('status', f), v, 'must be greater than or equal to 0'));
+    errs.push(...validateNonNegative(status[f], child('status', f)));
   }
   return errs;
 }

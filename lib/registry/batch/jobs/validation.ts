@@ -7,7 +7,7 @@
  */
 import { FieldError, child, fieldErrors } from '../../../meta/field-errors';
 import { labelSelectorFromObject, matchesLabels } from '../../../meta/label-selector';
-import { isDns1123Label } from '../../../meta/validation';
+import { isDns1123Label, validateNonNegative } from '../../../meta/validation';
 import { ApiObject } from '../../../scheme/types';
 import { Json, isObject, record, records, text } from '../../core/json-fields';
 import { semanticEqual } from '../../core/semantic-equal';
@@ -202,8 +202,7 @@ function validateJobStatus(obj: ApiObject, old: ApiObject): FieldError[] {
   const spec = specOf(obj);
   const errs: FieldError[] = [];
   for (const key of ['active', 'succeeded', 'failed', 'ready', 'terminating']) {
-    const v = status[key];
-    if (typeof v === 'number' && v < 0) errs.push(fieldErrors.invalid(`status.${key}`, v, 'must be greater than or equal to 0'));
+    errs.push(...validateNonNegative(status[key], `status.${key}`));
   }
   const uncounted = record(status, 'uncountedTerminatedPods');
   if (uncounted) {

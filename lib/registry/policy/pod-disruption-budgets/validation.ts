@@ -4,6 +4,7 @@
  * budget's JSON. The spec is mutable (since 1.15), so an update validates as a create does,
  * except that selector values stored before label values were checked stay accepted.
  */
+import { validateNonNegative } from '../../../meta/validation';
 import { FieldError, child, fieldErrors } from '../../../meta/field-errors';
 import { labelSelectorFromObject } from '../../../meta/label-selector';
 import { MetaCondition, validateConditions } from '../../../meta/conditions';
@@ -77,8 +78,7 @@ export function validatePodDisruptionBudgetSpec(spec: PodDisruptionBudgetSpec, p
 export function validatePodDisruptionBudgetStatus(status: PodDisruptionBudgetStatus, path = 'status'): FieldError[] {
   const errs = validateConditions(status.conditions, child(path, 'conditions'));
   for (const f of ['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods'] as const) {
-    const v = status[f];
-    if (typeof v === 'number' && v < 0) errs.push(fieldErrors.invalid(child(path, f), v, 'must be greater than or equal to 0'));
+    errs.push(...validateNonNegative(status[f], child(path, f)));
   }
   return errs;
 }
