@@ -38,6 +38,7 @@ describe('kubectl with nodes', function () {
     const row = (name: string) => table.rows.find((r) => r.NAME === name);
     expect(row('nodes')).to.deep.include({ SHORTNAMES: 'no', APIVERSION: 'v1', NAMESPACED: 'false', KIND: 'Node' });
     expect(row('bindings')).to.deep.include({ APIVERSION: 'v1', NAMESPACED: 'true', KIND: 'Binding' });
+    expect((await ok(['get', 'namespace', 'kube-node-lease', '-o', 'name'])).stdout.trim(), 'the node lease namespace').to.equal('namespace/kube-node-lease');
   });
 
   it('get nodes prints STATUS, ROLES and VERSION; -o wide the addresses and system info', async () => {

@@ -20,6 +20,7 @@ import { persistentVolumeClaimSchema } from '../../../lib/registry/core/persiste
 import { persistentVolumeSchema } from '../../../lib/registry/core/persistent-volumes/schema';
 import { serviceAccountSchema } from '../../../lib/registry/core/service-accounts/schema';
 import { eventSchema } from '../../../lib/registry/core/events/schema';
+import { nodeSchema } from '../../../lib/registry/core/nodes/schema';
 import { csiDriverSchema } from '../../../lib/registry/storage/csi-drivers/schema';
 import { csiNodeSchema } from '../../../lib/registry/storage/csi-nodes/schema';
 import { csiStorageCapacitySchema } from '../../../lib/registry/storage/csi-storage-capacities/schema';
@@ -117,6 +118,7 @@ const SERVED: Array<[string, string, Schema]> = [
   [SV, 'CSIStorageCapacity', csiStorageCapacitySchema],
   ['v1', 'ServiceAccount', serviceAccountSchema],
   ['v1', 'Event', eventSchema],
+  ['v1', 'Node', nodeSchema],
 ];
 
 /** The valid objects of test/integration/storage-kinds.test.ts, pod-volumes.test.ts and service-accounts.test.ts. */
@@ -246,6 +248,38 @@ describe('protobuf for Pod, PersistentVolumeClaim, PersistentVolume and storage/
         status { replicas: 0 fullyLabeledReplicas: 0 observedGeneration: 0 readyReplicas: 0 availableReplicas: 0 }`);
       expect(encodeMessage('k8s.io.api.core.v1.ReplicationController', rc).toString('hex')).to.equal(vector.toString('hex'));
       expect(decodeMessage('k8s.io.api.core.v1.ReplicationController', vector)).to.deep.equal(rc);
+    });
+
+    it('Node (spec strings and bools written, nodeInfo and the kubelet port without omitempty, nil pointers not)', () => {
+      const nodeInfo = {
+        machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '',
+        kubeletVersion: 'v1.32.0', kubeProxyVersion: '', operatingSystem: 'linux', architecture: '',
+      };
+      const node = {
+        metadata: { name: 'n1' },
+        spec: { podCIDR: '10.0.0.0/24', podCIDRs: ['10.0.0.0/24'], taints: [{ key: 'k', effect: 'NoSchedule' }] },
+        status: { capacity: { cpu: '2' }, daemonEndpoints: { kubeletEndpoint: { Port: 10250 } }, nodeInfo },
+      };
+      const vector = protocEncode('k8s.io.api.core.v1.Node', `
+        metadata { name: "n1" generateName: "" namespace: "" selfLink: "" uid: "" resourceVersion: "" generation: 0 creationTimestamp {} }
+        spec { podCIDR: "10.0.0.0/24" externalID: "" providerID: "" unschedulable: false taints { key: "k" value: "" effect: "NoSchedule" } podCIDRs: "10.0.0.0/24" }
+        status {
+          capacity { key: "cpu" value { string: "2" } }
+          phase: ""
+          daemonEndpoints { kubeletEndpoint { Port: 10250 } }
+          nodeInfo { machineID: "" systemUUID: "" bootID: "" kernelVersion: "" osImage: "" containerRuntimeVersion: "" kubeletVersion: "v1.32.0" kubeProxyVersion: "" operatingSystem: "linux" architecture: "" }
+        }`);
+      expect(encodeMessage('k8s.io.api.core.v1.Node', node).toString('hex')).to.equal(vector.toString('hex'));
+      expect(decodeMessage('k8s.io.api.core.v1.Node', vector)).to.deep.equal(node);
+    });
+
+    it('Binding', () => {
+      const binding = { metadata: { name: 'p', namespace: 'default' }, target: { kind: 'Node', name: 'n1' } };
+      const vector = protocEncode('k8s.io.api.core.v1.Binding', `
+        metadata { name: "p" generateName: "" namespace: "default" selfLink: "" uid: "" resourceVersion: "" generation: 0 creationTimestamp {} }
+        target { kind: "Node" namespace: "" name: "n1" uid: "" apiVersion: "" resourceVersion: "" fieldPath: "" }`);
+      expect(encodeMessage('k8s.io.api.core.v1.Binding', binding).toString('hex')).to.equal(vector.toString('hex'));
+      expect(decodeMessage('k8s.io.api.core.v1.Binding', vector)).to.deep.equal(binding);
     });
 
     it('StorageClass', () => {
