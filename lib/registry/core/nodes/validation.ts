@@ -80,7 +80,7 @@ const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 /** A Taint as Go's %#v prints it (field.Duplicate's value). */
 function goTaint(t: Json): string {
-  const added = typeof t.timeAdded === 'string' ? `time.Date(${t.timeAdded})` : '(*v1.Time)(nil)';
+  const added = typeof t.timeAdded === 'string' ? '(*v1.Time)(0xc000000000)' : '(*v1.Time)(nil)';
   return `core.Taint{Key:${goQuote(text(t, 'key'))}, Value:${goQuote(text(t, 'value'))}, Effect:${goQuote(text(t, 'effect'))}, TimeAdded:${added}}`;
 }
 
