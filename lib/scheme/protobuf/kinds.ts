@@ -88,6 +88,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   // v1beta1 reuses v1's PartialObjectMetadata and has a list message of its own.
   { apiVersions: metaVersion('v1beta1'), protoPackage: META, kinds: ['PartialObjectMetadata'], lists: false },
   { apiVersions: metaVersion('v1beta1'), protoPackage: META_V1BETA1, kinds: ['PartialObjectMetadataList'], lists: false },
+  // networking.k8s.io/v1 (networking.orch.io/v1 in the orch flavor).
+  { apiVersions: groupVersion('networking', 'v1'), protoPackage: 'k8s.io.api.networking.v1', lists: true, kinds: ['Ingress', 'IngressClass', 'NetworkPolicy'] },
 ];
 
 /** Kinds every group version has (Kubernetes' AddToGroupVersion), whatever the apiVersion. */
