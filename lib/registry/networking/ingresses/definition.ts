@@ -13,11 +13,13 @@ import { statusSubresource } from '../../status-subresource';
 import { semanticEqual } from '../../core/semantic-equal';
 import { ingressSchema } from './schema';
 import { ingressTable } from './table';
-import { INGRESS_CLASS_ANNOTATION, ingressSpecOf, validateIngressCreate, validateIngressStatus, validateIngressUpdate } from './validation';
+import { ingressNames } from '../annotations';
+import { ingressSpecOf, validateIngressCreate, validateIngressStatus, validateIngressUpdate } from './validation';
 
 const KIND = 'Ingress';
 
 export function ingressResource(naming: Naming): ResourceDef {
+  const classAnnotation = ingressNames(naming).ingressClassAnnotation;
   return {
     group: naming.group('networking'), version: 'v1', kind: KIND, listKind: 'IngressList',
     resource: 'ingresses', singular: 'ingress', namespaced: true, shortNames: ['ing'], categories: ['all'],
@@ -36,13 +38,13 @@ export function ingressResource(naming: Naming): ResourceDef {
         // Go writes the value struct loadBalancer even when empty.
         obj.status = { loadBalancer: {} };
         const annotations = obj.metadata?.annotations ?? {};
-        if (INGRESS_CLASS_ANNOTATION in annotations && (ingressSpecOf(obj).ingressClassName ?? null) === null) {
-          ctx.warn?.(`annotation "${INGRESS_CLASS_ANNOTATION}" is deprecated, please use 'spec.ingressClassName' instead`);
+        if (classAnnotation in annotations && (ingressSpecOf(obj).ingressClassName ?? null) === null) {
+          ctx.warn?.(`annotation "${classAnnotation}" is deprecated, please use 'spec.ingressClassName' instead`);
         }
       },
       prepareForUpdate: (obj, old) => { obj.spec ??= {}; obj.status = old.status ?? { loadBalancer: {} }; },
       specChanged: (obj, old) => !semanticEqual(obj.spec ?? {}, old.spec ?? {}),
-      validate: (obj) => validateIngressCreate(obj),
+      validate: (obj) => validateIngressCreate(obj, classAnnotation),
       // Main writes carry the stored status and /status writes the stored spec: both are checked.
       validateUpdate: (obj, old) => [...validateIngressUpdate(obj, old), ...validateIngressStatus(obj)],
     },

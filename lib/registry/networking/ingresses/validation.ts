@@ -4,7 +4,8 @@
  * rules; hosts precise or `*.`-wildcard DNS names, never IPs; paths absolute for Exact and
  * Prefix and free of `//`, `/./`, `/../`, `%2f` and a `/..` or `/.` ending; each backend a
  * Service (name, port name xor number) or a typed resource, not both; the class name and TLS
- * secret names as object names; on create, the `kubernetes.io/ingress.class` annotation must
+ * secret names as object names; on create, the `kubernetes.io/ingress.class` annotation (the
+ * flavor's spelling, ../annotations.ts) must
  * match spec.ingressClassName when both are set. Updates keep accepting TLS secret names and
  * wildcard-host rules that an older server stored invalid.
  */
@@ -15,7 +16,6 @@ import { ApiObject } from '../../../scheme/types';
 import { invalidGo } from '../../../meta/go-print';
 import { isWildcardDns1123Subdomain, looksLikeIp, validateIp } from '../formats';
 
-export const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
 const INVALID_PATH_SUFFIXES = ['/..', '/.'];
@@ -154,13 +154,13 @@ export function validateIngressSpec(spec: Json, opts: Options, path = 'spec'): F
 }
 
 /** ValidateIngressCreate (the spec part, and the class annotation against the class field). */
-export function validateIngressCreate(obj: ApiObject): FieldError[] {
+export function validateIngressCreate(obj: ApiObject, classAnnotation: string): FieldError[] {
   const spec = ingressSpecOf(obj);
   const errs = validateIngressSpec(spec, { allowInvalidSecretName: false, allowInvalidWildcardHostRule: false });
   const annotations = obj.metadata?.annotations ?? {};
   const className = spec.ingressClassName;
-  if (INGRESS_CLASS_ANNOTATION in annotations && typeof className === 'string' && annotations[INGRESS_CLASS_ANNOTATION] !== className) {
-    errs.push(fieldErrors.invalid(`annotations.${INGRESS_CLASS_ANNOTATION}`, annotations[INGRESS_CLASS_ANNOTATION], 'must match `ingressClassName` when both are specified'));
+  if (classAnnotation in annotations && typeof className === 'string' && annotations[classAnnotation] !== className) {
+    errs.push(fieldErrors.invalid(`annotations.${classAnnotation}`, annotations[classAnnotation], 'must match `ingressClassName` when both are specified'));
   }
   return errs;
 }
