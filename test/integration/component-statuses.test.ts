@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { startTestServer, TestServer } from '../helpers/server-harness';
 import { TABLE } from '../helpers/kind-checks';
+import { decodeProtobuf } from '../../lib/scheme/protobuf';
 
 type Body = Record<string, any>;
 const CS = '/api/v1/componentstatuses';
@@ -65,6 +66,13 @@ describe('ComponentStatus (core/v1, read-only)', () => {
     expect(missing.status).to.equal(404);
     expect(missing.body).to.include({ kind: 'Status', reason: 'NotFound' });
     expect(missing.headers.warning).to.equal(WARNING);
+  });
+
+  it('answers in protobuf when asked', async () => {
+    const res = await t.get(`${CS}/etcd-0`, { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.headers['content-type']).to.equal('application/vnd.kubernetes.protobuf');
+    expect(decodeProtobuf(res.raw as Buffer)).to.deep.include({ kind: 'ComponentStatus', apiVersion: 'v1', conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }] });
   });
 
   it('filters a list by metadata.name and refuses other field labels', async () => {

@@ -22,7 +22,7 @@ export function ingressResource(naming: Naming): ResourceDef {
   const classAnnotation = ingressNames(naming).ingressClassAnnotation;
   return {
     group: naming.group('networking'), version: 'v1', kind: KIND, listKind: 'IngressList',
-    resource: 'ingresses', singular: 'ingress', namespaced: true, shortNames: ['ing'], categories: ['all'],
+    resource: 'ingresses', singular: 'ingress', namespaced: true, shortNames: ['ing'], categories: [],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     subresources: [statusSubresource(KIND, (status) => ({ ...status, loadBalancer: status.loadBalancer ?? {} }))],
     deleteReturnsStatus: false,
