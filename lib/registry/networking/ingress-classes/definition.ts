@@ -26,10 +26,9 @@ const ingressClassTable: TableColumns = {
   ],
   cells: (obj, now) => {
     const spec = ingressClassSpecOf(obj as ApiObject);
-    const p = spec.parameters;
-    const parameters = p && typeof p === 'object'
-      ? `${p.kind ?? ''}${typeof p.apiGroup === 'string' ? `.${p.apiGroup}` : ''}/${p.name ?? ''}` : '<none>';
-    return [obj.metadata?.name ?? '', spec.controller ?? '', parameters, translateTimestampSince(obj.metadata?.creationTimestamp, now)];
+    const p = spec.parameters && typeof spec.parameters === 'object' ? spec.parameters as Record<string, unknown> : undefined;
+    const parameters = p ? `${String(p.kind ?? '')}${typeof p.apiGroup === 'string' ? `.${p.apiGroup}` : ''}/${String(p.name ?? '')}` : '<none>';
+    return [obj.metadata?.name ?? '', String(spec.controller ?? ''), parameters, translateTimestampSince(obj.metadata?.creationTimestamp, now)];
   },
 };
 

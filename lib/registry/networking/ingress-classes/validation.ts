@@ -10,7 +10,7 @@ import { isDns1123Label, isDns1123Subdomain, isPathSegmentName } from '../../../
 import { ApiObject } from '../../../scheme/types';
 import { validateDomainPrefixedPath } from '../formats';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 const MAX_CONTROLLER_LENGTH = 250;
 const SCOPES = ['Cluster', 'Namespace'];
 
@@ -21,7 +21,7 @@ export const ingressClassSpecOf = (obj: ApiObject): Json => rec(obj.spec);
 /** SetDefaults_IngressClass. */
 export function defaultIngressClass(obj: ApiObject): void {
   const params = ingressClassSpecOf(obj).parameters;
-  if (params && typeof params === 'object' && !set(params.scope)) params.scope = 'Cluster';
+  if (params && typeof params === 'object' && !Array.isArray(params) && !set((params as Json).scope)) (params as Json).scope = 'Cluster';
 }
 
 function validateParameters(params: Json, path: string): FieldError[] {

@@ -8,7 +8,7 @@ import { ApiObject } from '../../../scheme/types';
 import { TableColumns, ageColumn, column, nameColumn } from '../../../meta/table';
 import { translateTimestampSince } from '../../../meta/human-duration';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
 
 /** formatHosts. */
@@ -46,7 +46,7 @@ export const ingressTable: TableColumns = {
   cells: (obj, now) => {
     const o = obj as ApiObject;
     const spec = (o.spec ?? {}) as Json;
-    const lb = ((o.status ?? {}) as Json).loadBalancer ?? {};
+    const lb = (((o.status ?? {}) as Json).loadBalancer ?? {}) as Json;
     return [
       o.metadata?.name ?? '', typeof spec.ingressClassName === 'string' ? spec.ingressClassName : '<none>',
       formatHosts(list(spec.rules)), formatAddresses(list(lb.ingress)), list(spec.tls).length ? '80, 443' : '80',

@@ -20,7 +20,7 @@ const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
 const INVALID_PATH_SUFFIXES = ['/..', '/.'];
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 interface Options { allowInvalidSecretName: boolean; allowInvalidWildcardHostRule: boolean }
 
 const rec = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? v as Json : {});

@@ -15,7 +15,7 @@ import { ApiObject } from '../../../scheme/types';
 import { portNameErrors, portNumErrors } from '../../core/pod-spec/ports';
 import { cidrContains, parseCidr, validateCidr } from '../formats';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
 const POLICY_TYPES = ['Ingress', 'Egress'];
 
@@ -43,19 +43,20 @@ export function defaultNetworkPolicy(obj: ApiObject): void {
 function validatePort(port: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (set(port.protocol) && !PROTOCOLS.includes(String(port.protocol))) errs.push(fieldErrors.notSupported(child(path, 'protocol'), port.protocol, PROTOCOLS));
-  const endPort = port.endPort;
+  // A nil *int32 is undefined; decode has checked that a set endPort is an integer.
+  const endPort = set(port.endPort) ? Number(port.endPort) : undefined;
   if (set(port.port)) {
     if (typeof port.port === 'number') {
       errs.push(...portNumErrors(port.port).map((m) => fieldErrors.invalid(child(path, 'port'), port.port, m)));
-      if (set(endPort)) {
+      if (endPort !== undefined) {
         if (endPort < port.port) errs.push(fieldErrors.invalid(child(path, 'endPort'), endPort, 'must be greater than or equal to `port`'));
         errs.push(...portNumErrors(endPort).map((m) => fieldErrors.invalid(child(path, 'endPort'), endPort, m)));
       }
     } else {
-      if (set(endPort)) errs.push(fieldErrors.invalid(child(path, 'endPort'), endPort, 'may not be specified when `port` is non-numeric'));
+      if (endPort !== undefined) errs.push(fieldErrors.invalid(child(path, 'endPort'), endPort, 'may not be specified when `port` is non-numeric'));
       errs.push(...portNameErrors(String(port.port)).map((m) => fieldErrors.invalid(child(path, 'port'), port.port, m)));
     }
-  } else if (set(endPort)) {
+  } else if (endPort !== undefined) {
     errs.push(fieldErrors.invalid(child(path, 'endPort'), endPort, 'may not be specified when `port` is not specified'));
   }
   return errs;
