@@ -92,4 +92,18 @@ describe('IngressClass (networking/v1)', () => {
     expect(rows.get('tbl-group')).to.deep.equal(['tbl-group', 'example.com/g', 'Params.k8s.example.com/p']);
     expect(rows.get('tbl-core')).to.deep.equal(['tbl-core', 'example.com/c', 'ConfigMap/cm']);
   });
+
+  describe('--runtime-config', () => {
+    let off: TestServer;
+    before(async () => { off = await startTestServer(['--flavor=kubernetes', '--runtime-config=networking.k8s.io/v1=false']); });
+    after(async () => { await off?.stop(); });
+
+    it('networking.k8s.io/v1=false takes the group version out of discovery and its paths', async () => {
+      expect((await off.get('/apis/networking.k8s.io/v1')).status).to.equal(404);
+      expect((await off.get('/apis/networking.k8s.io/v1/ingressclasses')).status).to.equal(404);
+      const groups = (await off.get('/apis')).body.groups.map((g: Body) => g.name);
+      expect(groups).not.to.include('networking.k8s.io');
+      expect(groups).to.include('apps');
+    });
+  });
 });
