@@ -80,6 +80,7 @@ import { authenticationHandlers } from '../authn/api/handlers';
 import { authorizationHandlers } from '../authz/api/handlers';
 import { evictionHandler } from '../api/eviction/handler';
 import { customKey } from '../api/resource-handler';
+import { componentStatusHandlers } from '../api/component-status/handler';
 import { builtinScaleHandlers } from '../api/handlers/scale';
 import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
 import { MetricsRegistry } from '../metrics/registry';
@@ -362,7 +363,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     naming, stores, authentication, generator: tokenGenerator,
     maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
   }), ...authorizationHandlers({ naming, chain: authorization.chain }), ...builtinScaleHandlers(resources),
-  [customKey('', 'v1', 'pods', 'eviction', 'create'), evictionHandler({ stores })]]);
+  [customKey('', 'v1', 'pods', 'eviction', 'create'), evictionHandler({ stores })],
+  ...componentStatusHandlers({ etcdCheck: () => storage.currentRevision(), timeoutMs: config.etcdHealthcheckTimeoutMs })]);
   // Custom resources: every CRD with accepted names served before the first request.
   const customResources = await startCustomResourceServing({
     config, naming, registry, storage, etcdMetrics, storageObjects, admission, customHandlers, probe, storageForResource,

@@ -4,6 +4,7 @@ import { namespaceExists } from './namespace-exists';
 import { namespaceAutoProvision } from './namespace-auto-provision';
 import { StorageClassLister } from './storage-classes';
 import { defaultStorageClass } from './default-storage-class';
+import { defaultIngressClass } from './default-ingress-class';
 import { storageObjectInUseProtection } from './storage-object-in-use-protection';
 import { persistentVolumeClaimResize } from './persistent-volume-claim-resize';
 import { certificateApproval } from './certificate-approval';
@@ -15,6 +16,7 @@ export const resourcePlugins: PluginFactories = {
   NamespaceExists: (d) => namespaceExists(d.namespaces),
   NamespaceAutoProvision: (d) => namespaceAutoProvision(d.namespaces, d.stores, `${d.naming.flavor === 'kubernetes' ? 'kube' : 'orch'}-apiserver`),
   DefaultStorageClass: (d) => defaultStorageClass(new StorageClassLister(d.stores, d.naming)),
+  DefaultIngressClass: (d) => defaultIngressClass(d.stores, d.naming),
   StorageObjectInUseProtection: (d) => storageObjectInUseProtection(d.naming),
   PersistentVolumeClaimResize: (d) => persistentVolumeClaimResize(new StorageClassLister(d.stores, d.naming)),
   CertificateApproval: (d) => certificateApproval(d.authorization, d.naming.group('certificates')),

@@ -42,6 +42,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     kinds: ['ConfigMap', 'Event', 'Namespace', 'PersistentVolume', 'PersistentVolumeClaim', 'Pod', 'PodTemplate', 'Secret', 'ServiceAccount'],
   },
   { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ReplicationController'] },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ComponentStatus'] },
   {
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
@@ -88,6 +89,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   // v1beta1 reuses v1's PartialObjectMetadata and has a list message of its own.
   { apiVersions: metaVersion('v1beta1'), protoPackage: META, kinds: ['PartialObjectMetadata'], lists: false },
   { apiVersions: metaVersion('v1beta1'), protoPackage: META_V1BETA1, kinds: ['PartialObjectMetadataList'], lists: false },
+  // networking.k8s.io/v1 (networking.orch.io/v1 in the orch flavor).
+  { apiVersions: groupVersion('networking', 'v1'), protoPackage: 'k8s.io.api.networking.v1', lists: true, kinds: ['Ingress', 'IngressClass', 'NetworkPolicy'] },
 ];
 
 /** Kinds every group version has (Kubernetes' AddToGroupVersion), whatever the apiVersion. */

@@ -182,6 +182,7 @@ describe('OpenAPI documents', () => {
         { group: 'batch', kind: 'DeleteOptions', version: 'v1' },
         { group: 'certificates.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'networking.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'policy', kind: 'DeleteOptions', version: 'v1' },
         { group: 'policy', kind: 'DeleteOptions', version: 'v1beta1' },
         { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
