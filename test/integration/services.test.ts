@@ -160,6 +160,20 @@ describe('Service (core/v1)', () => {
     expect(await taken(t, 'serviceips')).to.have.length(1);
   });
 
+  it('releases the node ports an update took when the update fails (validation, stale resourceVersion)', async () => {
+    const created = await t.post(path(), svc('upd', { ports: PORTS }));
+    expect(created.status, created.text).to.equal(201);
+    const invalid = await rejectedLeavingStore(t, path(), () => mergePatch(t, path('upd'), { spec: { type: 'NodePort', sessionAffinity: 'Sticky' } }));
+    expect(invalid.status).to.equal(422);
+    expect(await taken(t, 'servicenodeports')).to.deep.equal([]);
+    const stale = { ...created.body, spec: { ...created.body.spec, type: 'NodePort' } };
+    await mergePatch(t, path('upd'), { metadata: { labels: { bump: '1' } } });
+    const conflict = await t.put(path('upd'), stale);
+    expect(conflict.status, conflict.text).to.equal(409);
+    expect(await taken(t, 'servicenodeports')).to.deep.equal([]);
+    expect((await t.get(path('upd'))).body.spec.type).to.equal('ClusterIP');
+  });
+
   it('keeps the cluster IP immutable and the allocations on a PUT that leaves them out', async () => {
     const created = await t.post(path(), svc('keep', { type: 'NodePort', ports: PORTS }));
     const { clusterIP } = created.body.spec;
@@ -288,6 +302,9 @@ describe('Service on a dual-stack server', () => {
     expect(await taken(t, 'secondaryserviceips')).to.have.length(2);
     const headless = await t.post(path(), svc('headless', { clusterIP: 'None', ports: PORTS }));
     expect(headless.body.spec).to.deep.include({ ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'], clusterIPs: ['None'] });
+    // Dropping the secondary address needs SingleStack, in Kubernetes' words.
+    const reduce = await mergePatch(t, path('dual'), { spec: { clusterIPs: [dual.body.spec.clusterIPs[0]] } });
+    expectInvalid(reduce, [{ field: 'spec.ipFamilyPolicy', reason: 'FieldValueInvalid', message: 'Invalid value: "PreferDualStack": must be \'SingleStack\' to release the secondary cluster IP' }]);
     // Downgrading releases the secondary address once the service is written.
     const down = await mergePatch(t, path('dual'), { spec: { ipFamilyPolicy: 'SingleStack' } });
     expect(down.status, down.text).to.equal(200);
