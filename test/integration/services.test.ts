@@ -230,6 +230,12 @@ describe('Service (core/v1)', () => {
       });
     });
 
+    it('refuses topology annotations that disagree', async () => {
+      const res = await rejectedLeavingStore(t, path(), () => t.post(path(), svc('topo', { ports: PORTS }, {
+        metadata: { name: 'topo', annotations: { 'service.kubernetes.io/topology-mode': 'Auto', 'service.kubernetes.io/topology-aware-hints': 'Disabled' } } })));
+      expectInvalid(res, [{ field: 'metadata.annotations[service.kubernetes.io/topology-mode]', reason: 'FieldValueInvalid', message: 'Invalid value: "Auto": must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified' }]);
+    });
+
     it('refuses a name that is not a DNS-1035 label', async () => {
       const res = await t.post(path(), svc('1abc', { ports: PORTS }));
       expectInvalid(res, [{ field: 'metadata.name', reason: 'FieldValueInvalid', message: "Invalid value: \"1abc\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')" }]);
@@ -248,6 +254,8 @@ describe('Service (core/v1)', () => {
     expect(st.body.spec.type).to.equal('LoadBalancer');
     const bad = await mergePatch(t, `${path('lbs')}/status`, { status: { loadBalancer: { ingress: [{ hostname: '192.0.2.1' }] } } });
     expectInvalid(bad, [{ field: 'status.loadBalancer.ingress[0].hostname', reason: 'FieldValueInvalid', message: 'Invalid value: "192.0.2.1": must be a DNS name, not an IP address' }]);
+    const cond = await mergePatch(t, `${path('lbs')}/status`, { status: { conditions: [{ type: 'Ready', status: 'Maybe', reason: 'R', message: '', lastTransitionTime: '2026-01-02T03:04:05Z' }] } });
+    expectInvalid(cond, [{ field: 'status.conditions[0].status', reason: 'FieldValueNotSupported', message: 'Unsupported value: "Maybe": supported values: "False", "True", "Unknown"' }]);
     const table = await t.get(path('lbs'), TABLE);
     expect(table.body.rows[0].cells.slice(1, 5)).to.deep.equal(['LoadBalancer', created.body.spec.clusterIP, '192.0.2.10', `80:${created.body.spec.ports[0].nodePort}/TCP`]);
   });
