@@ -71,6 +71,14 @@ describe('Service (core/v1)', () => {
     expect(await taken(t, 'servicenodeports')).to.have.members(ports.map((p) => p - 30000));
   });
 
+  it('gives a LoadBalancer with allocateLoadBalancerNodePorts false no node port, but keeps a requested one', async () => {
+    const none = await t.post(path(), svc('lb-none', { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81, nodePort: 30007 }] }));
+    expect(none.status, none.text).to.equal(201);
+    expect(none.body.spec.ports.map((p: Body) => p.nodePort ?? 0)).to.deep.equal([0, 30007]);
+    expect(await taken(t, 'servicenodeports')).to.deep.equal([7]);
+    expect((await t.get(path('lb-none'), TABLE)).body.rows[0].cells[3]).to.equal('<pending>');
+  });
+
   it('exhausts a /29 after six services, then answers as Kubernetes and stores nothing', async () => {
     const ips = new Set<string>();
     for (let i = 0; i < 6; i++) {
