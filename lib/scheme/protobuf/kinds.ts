@@ -43,6 +43,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   },
   { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ReplicationController'] },
   { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ComponentStatus'] },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['Service'] },
   {
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
