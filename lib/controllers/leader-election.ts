@@ -274,14 +274,24 @@ export interface LeaderElectionTimes {
 }
 
 /**
- * The election of this server's controllers, as kube-controller-manager's: the Lease
- * `orch-controller-manager` (`kube-controller-manager`) in the system namespace; leading starts
- * fresh controllers, losing stops them.
+ * The Lease the server's controllers elect on: a name of their own in both flavors, never
+ * `kube-controller-manager` or `kube-scheduler`, so a real kube-controller-manager or
+ * kube-scheduler started beside the server (issue 40) becomes leader on its own Lease while the
+ * server's controllers keep theirs.
+ */
+export function controllerLeaseName(naming: Naming): string {
+  return naming.flavor === 'kubernetes' ? 'orch-apiserver-controller-manager' : 'orch-controller-manager';
+}
+
+/**
+ * The election of this server's controllers, as kube-controller-manager's (same durations and
+ * identity form) on the Lease `controllerLeaseName` in the system namespace; leading starts
+ * fresh controllers, losing stops them. Field manager: the name Kubernetes' controllers write as.
  */
 export function controllerManagerElector(controllers: ControllerManager, leases: GenericStore, naming: Naming, times: LeaderElectionTimes): LeaderElector {
-  const name = `${naming.flavor === 'kubernetes' ? 'kube' : 'orch'}-controller-manager`;
+  const fieldManager = `${naming.flavor === 'kubernetes' ? 'kube' : 'orch'}-controller-manager`;
   return new LeaderElector({
-    leases, namespace: naming.systemNamespace, name, identity: newIdentity(), fieldManager: name,
+    leases, namespace: naming.systemNamespace, name: controllerLeaseName(naming), identity: newIdentity(), fieldManager,
     leaseDurationMs: times.leaderElectLeaseDurationMs, renewDeadlineMs: times.leaderElectRenewDeadlineMs, retryPeriodMs: times.leaderElectRetryPeriodMs,
     onStartedLeading: () => controllers.startAll(),
     onStoppedLeading: () => controllers.stopAll(),

@@ -44,16 +44,24 @@ import { deploymentResource } from './apps/deployments/definition';
 import { replicaSetResource } from './apps/replica-sets/definition';
 import { cronJobResource } from './batch/cron-jobs/definition';
 import { jobResource } from './batch/jobs/definition';
+import { componentStatusResource } from './core/component-statuses/definition';
+import { ingressClassResource } from './networking/ingress-classes/definition';
+import { ingressResource } from './networking/ingresses/definition';
+import { networkPolicyResource } from './networking/network-policies/definition';
 import { horizontalPodAutoscalerV1Resource, horizontalPodAutoscalerV2Resource } from './autoscaling/horizontal-pod-autoscalers/definition';
+import { serviceResource } from './core/services/definition';
+import { ServiceNetwork, serviceNetworkOf } from './core/services/network';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
  * --event-ttl in seconds (absent or 0: events do not expire).
+ * `serviceNetwork`: --service-cluster-ip-range and --service-node-port-range (absent: kube's defaults).
  */
-export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates(), opts: { eventTtlSeconds?: number } = {}): ResourceDef[] {
+export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates(), opts: { eventTtlSeconds?: number; serviceNetwork?: ServiceNetwork } = {}): ResourceDef[] {
   return [
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     podTemplateResource(naming, gates),
+    serviceResource(opts.serviceNetwork ?? serviceNetworkOf('', '')),
     replicationControllerResource(naming, gates),
     nodeResource(naming, gates),
     bindingResource(),
@@ -81,5 +89,9 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     horizontalPodAutoscalerV2Resource(), horizontalPodAutoscalerV1Resource(),
     // policy/v1beta1: off unless --runtime-config=policy/v1beta1=true.
     podDisruptionBudgetV1beta1Resource(),
+    // networking.k8s.io/v1 in discovery's order.
+    ingressClassResource(naming), ingressResource(naming), networkPolicyResource(naming),
+    // core/v1 ComponentStatus: read-only, answered by lib/api/component-status/.
+    componentStatusResource(),
   ];
 }

@@ -27,6 +27,8 @@ import { decodeKv } from '../storage/storage-codec';
 import { ApiObject } from '../scheme/types';
 import { namingFor, Naming } from '../naming';
 import { builtinResources } from '../registry/builtin';
+import { serviceNetworkOf } from '../registry/core/services/network';
+import { ServiceAllocationRepair, storedServices } from '../registry/core/services/repair';
 import { FeatureGates } from '../scheme/feature-gates';
 import { applyRuntimeConfig } from './runtime-config';
 import { GenericStore } from '../registry/store';
@@ -81,6 +83,7 @@ import { authorizationHandlers } from '../authz/api/handlers';
 import { evictionHandler } from '../api/eviction/handler';
 import { bindingHandler } from '../api/binding/handler';
 import { customKey } from '../api/resource-handler';
+import { componentStatusHandlers } from '../api/component-status/handler';
 import { builtinScaleHandlers } from '../api/handlers/scale';
 import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
 import { MetricsRegistry } from '../metrics/registry';
@@ -150,7 +153,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const naming = namingFor(config.flavor);
   const gates = new FeatureGates(config.featureGates);
   // Before anything starts: a bad --runtime-config key stops the start with nothing to clean up.
-  const runtime = applyRuntimeConfig(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000) }), config, naming);
+  const serviceNetwork = serviceNetworkOf(config.serviceClusterIpRange, config.serviceNodePortRange);
+  const runtime = applyRuntimeConfig(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000), serviceNetwork }), config, naming);
   if (runtime.disabledGroupVersions.length || runtime.disabledResources.length) {
     logger.info('--runtime-config: not served', { groupVersions: runtime.disabledGroupVersions, resources: runtime.disabledResources });
   }
@@ -314,6 +318,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   controllers.add('pv-protection', () => PvProtectionController.forStores(stores.values(), naming));
   controllers.add('clusterrole-aggregation', () => ClusterRoleAggregationController.forStores(stores, naming.group('rbac.authorization')));
 
+  // The Service allocators' repair loop (services/repair.ts): every replica runs it, as every
+  // kube-apiserver does; its first run ends before the server serves.
+  const serviceStore = stores.get(storeKey('', 'v1', 'services')) as GenericStore | undefined;
+  const serviceRepair = serviceStore && primaryDuties ? new ServiceAllocationRepair({
+    storage: serviceStore.storage, prefix: serviceStore.deps.prefix, network: serviceNetwork,
+    listServices: () => storedServices(serviceStore.storage, serviceStore.collectionPrefix(), (kv) => serviceStore.decodeCurrent(kv)),
+  }) : undefined;
+  await serviceRepair?.start();
+
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   if (primaryDuties) {
     await authenticationInfo.start();
@@ -365,7 +378,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   }), ...authorizationHandlers({ naming, chain: authorization.chain }), ...builtinScaleHandlers(resources),
   [customKey('', 'v1', 'pods', 'eviction', 'create'), evictionHandler({ stores })],
   [customKey('', 'v1', 'pods', 'binding', 'create'), bindingHandler({ stores }, true)],
-  [customKey('', 'v1', 'bindings', undefined, 'create'), bindingHandler({ stores }, false)]]);
+  [customKey('', 'v1', 'bindings', undefined, 'create'), bindingHandler({ stores }, false)],
+  ...componentStatusHandlers({ etcdCheck: () => storage.currentRevision(), timeoutMs: config.etcdHealthcheckTimeoutMs })]);
   // Custom resources: every CRD with accepted names served before the first request.
   const customResources = await startCustomResourceServing({
     config, naming, registry, storage, etcdMetrics, storageObjects, admission, customHandlers, probe, storageForResource,
@@ -459,6 +473,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await controllers.shutdown();
       await customResources.stop();
       await authenticationInfo.stop();
+      await serviceRepair?.stop();
       compactor.stop();
       logCheck.stop();
       encryption?.stop();

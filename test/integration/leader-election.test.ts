@@ -217,3 +217,31 @@ describe('leader election when the leading server process is killed', function (
     await eventually(async () => (await follower!.get('/api/v1/namespaces/after-kill/serviceaccounts/default')).status === 200, 10_000, 50);
   });
 });
+
+describe('leader election beside a real kube-controller-manager (kubernetes flavor)', function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  const KUBE_LEASES = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases';
+  before(async () => { t = await startTestServer(['--flavor=kubernetes', ...ELECTION]); });
+  after(async () => { await t?.stop(); });
+
+  it('the server\'s controllers hold a Lease of their own name and leave kube-controller-manager\'s and kube-scheduler\'s free', async () => {
+    expect(leading(t)).to.equal(true);
+    const own = await t.get(`${KUBE_LEASES}/orch-apiserver-controller-manager`);
+    expect(own.status, own.text).to.equal(200);
+    expect(own.body.spec.holderIdentity).to.equal(identityOf(t));
+    expect((await t.get(`${KUBE_LEASES}/kube-controller-manager`)).status).to.equal(404);
+    expect((await t.get(`${KUBE_LEASES}/kube-scheduler`)).status).to.equal(404);
+  });
+
+  it('a kube-controller-manager taking its Lease does not stop the server\'s controllers', async () => {
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+    const kcm = await t.post(KUBE_LEASES, { metadata: { name: 'kube-controller-manager' },
+      spec: { holderIdentity: 'kcm-host_1', leaseDurationSeconds: 15, acquireTime: now, renewTime: now, leaseTransitions: 0 } });
+    expect(kcm.status, kcm.text).to.equal(201);
+    await sleep(LEASE_S * 1000 + 500);
+    expect(leading(t)).to.equal(true);
+    expect((await t.get(`${KUBE_LEASES}/kube-controller-manager`)).body.spec.holderIdentity).to.equal('kcm-host_1');
+    expect((await t.get(`${KUBE_LEASES}/orch-apiserver-controller-manager`)).body.spec.holderIdentity).to.equal(identityOf(t));
+  });
+});

@@ -45,6 +45,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['Node'] },
   // The body of pods/binding and bindings.
   { apiVersions: ['v1'], protoPackage: CORE, lists: false, kinds: ['Binding'] },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ComponentStatus'] },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['Service'] },
   {
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
@@ -91,6 +93,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   // v1beta1 reuses v1's PartialObjectMetadata and has a list message of its own.
   { apiVersions: metaVersion('v1beta1'), protoPackage: META, kinds: ['PartialObjectMetadata'], lists: false },
   { apiVersions: metaVersion('v1beta1'), protoPackage: META_V1BETA1, kinds: ['PartialObjectMetadataList'], lists: false },
+  // networking.k8s.io/v1 (networking.orch.io/v1 in the orch flavor).
+  { apiVersions: groupVersion('networking', 'v1'), protoPackage: 'k8s.io.api.networking.v1', lists: true, kinds: ['Ingress', 'IngressClass', 'NetworkPolicy'] },
 ];
 
 /** Kinds every group version has (Kubernetes' AddToGroupVersion), whatever the apiVersion. */

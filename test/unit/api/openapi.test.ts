@@ -111,6 +111,7 @@ describe('OpenAPI documents', () => {
         '/api/v1/persistentvolumes/{name}', '/api/v1/persistentvolumes/{name}/status',
         '/api/v1/namespaces/{namespace}/serviceaccounts/{name}', '/api/v1/namespaces/{namespace}/events/{name}',
         '/api/v1/nodes/{name}', '/api/v1/nodes/{name}/status', '/api/v1/namespaces/{namespace}/pods/{name}/ephemeralcontainers',
+        '/api/v1/namespaces/{namespace}/services/{name}', '/api/v1/namespaces/{namespace}/services/{name}/status',
       ]);
       for (const [p, op] of patches) {
         expect(op['x-kubernetes-action'], p).to.equal('patch');
@@ -183,6 +184,7 @@ describe('OpenAPI documents', () => {
         { group: 'batch', kind: 'DeleteOptions', version: 'v1' },
         { group: 'certificates.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'networking.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'policy', kind: 'DeleteOptions', version: 'v1' },
         { group: 'policy', kind: 'DeleteOptions', version: 'v1beta1' },
         { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
