@@ -174,6 +174,11 @@ describe('Node (core/v1)', () => {
       expect(res.body.spec).to.deep.equal({ podCIDR: '10.9.0.0/24', podCIDRs: ['10.9.0.0/24'], providerID: 'fake://e', unschedulable: true, taints: [{ key: 'a', effect: 'NoSchedule' }] });
     });
 
+    it('refuses a negative capacity in a status update once (ValidateNodeUpdate alone)', async () => {
+      const res = await rejectedLeavingStore(t, NODES, () => mergePatch(t, `${NODES}/upd/status`, { status: { capacity: { cpu: '-1' }, allocatable: { cpu: '1' } } }));
+      expectInvalidCauses(res, 'Node', [{ field: 'status.capacity.cpu', reason: 'FieldValueInvalid', message: 'Invalid value: "-1": must be greater than or equal to 0' }]);
+    });
+
     it('refuses repeated addresses in a status update', async () => {
       const addresses = [{ type: 'InternalIP', address: '10.0.0.9' }, { type: 'Hostname', address: 'h' }, { type: 'InternalIP', address: '10.0.0.9' }];
       const current = (await t.get(`${NODES}/upd`)).body;

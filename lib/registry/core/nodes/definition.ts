@@ -44,12 +44,16 @@ export function nodeResource(naming: Naming, gates: FeatureGates = new FeatureGa
     group: '', version: 'v1', kind: KIND, listKind: 'NodeList', resource: 'nodes', singular: 'node',
     namespaced: false, shortNames: ['no'], categories: [],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-    subresources: [statusSubresource(KIND, (status, current) => {
-      const out = normalizeNodeStatus(status);
-      const stored = isObject(current.status) ? current.status : {};
-      if (!gates.enabled('SupplementalGroupsPolicy') && !isObject(stored.features)) delete out.features;
-      return out;
-    })],
+    subresources: [{
+      ...statusSubresource(KIND, (status, current) => {
+        const out = normalizeNodeStatus(status);
+        const stored = isObject(current.status) ? current.status : {};
+        if (!gates.enabled('SupplementalGroupsPolicy') && !isObject(stored.features)) delete out.features;
+        return out;
+      }),
+      // nodeStatusStrategy.ValidateUpdate: ValidateNodeUpdate alone.
+      validateUpdate: (obj, old) => validateNodeUpdate(obj, old),
+    }],
     deleteReturnsStatus: true,
     nameValidation: 'dns-subdomain',
     schema: nodeSchema,
