@@ -8,6 +8,7 @@ import { secretResource } from './core/secrets/definition';
 import { podResource } from './core/pods/definition';
 import { podTemplateResource } from './core/pod-templates/definition';
 import { replicationControllerResource } from './core/replication-controllers/definition';
+import { nodeResource } from './core/nodes/definition';
 import { persistentVolumeClaimResource } from './core/persistent-volume-claims/definition';
 import { persistentVolumeResource } from './core/persistent-volumes/definition';
 import { storageClassResource } from './storage/storage-classes/definition';
@@ -53,6 +54,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     podTemplateResource(naming, gates),
     replicationControllerResource(naming, gates),
+    nodeResource(naming, gates),
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),

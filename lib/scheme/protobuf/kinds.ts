@@ -42,6 +42,9 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     kinds: ['ConfigMap', 'Event', 'Namespace', 'PersistentVolume', 'PersistentVolumeClaim', 'Pod', 'PodTemplate', 'Secret', 'ServiceAccount'],
   },
   { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ReplicationController'] },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['Node'] },
+  // The body of pods/binding and bindings.
+  { apiVersions: ['v1'], protoPackage: CORE, lists: false, kinds: ['Binding'] },
   {
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
