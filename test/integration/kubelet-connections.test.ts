@@ -11,6 +11,7 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import https from 'node:https';
+import http2 from 'node:http2';
 import { rmSync } from 'node:fs';
 import { startTestServer, type TestServer } from '../helpers/server-harness';
 import { startFakeKubelet, makeCert, type FakeKubelet } from '../helpers/fake-kubelet';
@@ -123,6 +124,31 @@ for (const [stackName, stackFlags] of STACKS) {
       expect(seen.method).to.equal('POST');
       expect(seen.headers.authorization).to.equal(undefined);
       expect(seen.clientCn).to.equal('kube-apiserver-kubelet-client');
+    });
+
+    it('an upgrade request on any other route is answered as usual, then the connection closes', async () => {
+      const { raw, head } = await upgrade(t, `/api/v1/namespaces/${NS}`, 'websocket', 'GET');
+      expect(head.status, head.text).to.equal(200);
+      expect(JSON.parse((await raw.rest()).toString())).to.deep.include({ kind: 'Namespace' });
+      expect(raw.closed).to.equal(true);
+    });
+
+    it('over HTTP/2 there is no upgrade: exec answers 400 `Upgrade request required`', async () => {
+      const admin = t.identity('h2-admin', ['system:masters']);
+      const session = http2.connect(t.server.url, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem, servername: 'localhost' });
+      try {
+        const stream = session.request({ ':method': 'POST', ':path': pods('p/exec?command=ls&stdout=true') });
+        stream.end();
+        let status = 0;
+        const chunks: Buffer[] = [];
+        stream.on('response', (h) => { status = Number(h[':status']); });
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        await new Promise((r) => stream.on('end', r));
+        expect(status).to.equal(400);
+        expect(JSON.parse(Buffer.concat(chunks).toString())).to.deep.include({ reason: 'BadRequest', message: 'Upgrade request required' });
+      } finally {
+        session.close();
+      }
     });
 
     it('pods/attach and pods/portforward over websocket: passed through to /attach and /portforward', async () => {
