@@ -448,6 +448,51 @@ describe('kubelet connections', () => {
     });
   });
 
+  describe('services/proxy', () => {
+    let app: FakeKubelet;
+    const svc = (name: string, port = 80) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ name: 'web', port, targetPort: 8443 }] } });
+    const eps = (name: string, subsets: Body[]) => ({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets });
+    before(async () => {
+      app = await startFakeKubelet({ host: OUTSIDE });
+      if (!(await t.get(pods('web'))).body?.status?.podIP) throw new Error('pods/proxy set-up did not run');
+      for (const name of ['svc', 'empty', 'stray']) {
+        const r = await t.post(`/api/v1/namespaces/${NS}/services`, svc(name));
+        expect(r.status, r.text).to.equal(201);
+      }
+      const ready = (ref: string) => [{ addresses: [{ ip: OUTSIDE, targetRef: { kind: 'Pod', namespace: NS, name: ref } }], ports: [{ name: 'web', port: app.port }] }];
+      for (const [name, subsets] of [['svc', ready('web')], ['empty', []], ['stray', ready('p')]] as const) {
+        const r = await t.post(`/api/v1/namespaces/${NS}/endpoints`, eps(name, subsets as Body[]));
+        expect(r.status, r.text).to.equal(201);
+      }
+    });
+    after(async () => { await app?.stop(); });
+
+    it('goes to a ready endpoint of the port asked for by number (its name looked up in the Service)', async () => {
+      const r = await t.get(`/api/v1/namespaces/${NS}/services/https:svc:80/proxy/hello?q=1`);
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body).to.deep.equal({ method: 'GET', path: '/hello', query: '?q=1', body: '' });
+      const named = await t.get(`/api/v1/namespaces/${NS}/services/https:svc:web/proxy/named`);
+      expect(named.status, named.text).to.equal(200);
+      expect(named.body.path).to.equal('/named');
+    });
+
+    it('no endpoint, no such port, an address that is no pod\'s: 503 with Kubernetes\' messages', async () => {
+      const cases: [string, string][] = [
+        ['empty:80', 'no endpoints available for service "empty"'],
+        ['svc:81', 'no service port 81 found for service "svc"'],
+        ['https:stray:80', 'no endpoints available for service "https:stray:80"'],
+      ];
+      for (const [id, message] of cases) {
+        const r = await t.get(`/api/v1/namespaces/${NS}/services/${id}/proxy/`);
+        expect(r.status, id).to.equal(503);
+        expect(r.body).to.deep.equal({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'ServiceUnavailable', code: 503 });
+      }
+      const missing = await t.get(`/api/v1/namespaces/${NS}/services/nope:80/proxy/`);
+      expect(missing.status).to.equal(404);
+      expect(missing.body.message).to.equal('services "nope" not found');
+    });
+  });
+
   it('discovery lists the connect subresources with their verbs', async () => {
     const r = await t.get('/api/v1');
     const byName = new Map<string, Body>(r.body.resources.map((x: Body) => [x.name, x]));
@@ -456,5 +501,6 @@ describe('kubelet connections', () => {
     expect(byName.get('pods/portforward')).to.deep.include({ kind: 'PodPortForwardOptions', verbs: ['create', 'get'] });
     expect(byName.get('pods/proxy')).to.deep.include({ kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
     expect(byName.get('nodes/proxy')).to.deep.include({ kind: 'NodeProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'], namespaced: false });
+    expect(byName.get('services/proxy')).to.deep.include({ kind: 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'], namespaced: true });
   });
 });
