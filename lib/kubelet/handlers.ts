@@ -98,7 +98,7 @@ export function kubeletHandlers(deps: KubeletHandlerDeps): CustomHandlers {
       ctx.body = null;
       return;
     }
-    const kubelet = await kubeletOf(stores, client, nodeName);
+    const kubelet = { ...await kubeletOf(stores, client, nodeName), skipVerify: opts.insecureSkipTLSVerifyBackend };
     const path = `/containerLogs/${enc(info.namespace!)}/${enc(name)}/${enc(container)}${opts.query ? `?${opts.query}` : ''}`;
     await streamLog(ctx, kubelet, client, path, name);
   });

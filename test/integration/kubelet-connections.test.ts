@@ -324,6 +324,13 @@ describe('kubelet connections', () => {
       expect(JSON.parse((await raw.rest()).toString()).message)
         .to.equal('error dialing backend: tls: failed to verify certificate: x509: certificate signed by unknown authority');
       expect(untrusted.requests).to.have.length(0);
+      const log = await t.get(pods('on-untrusted/log'));
+      expect(log.status).to.equal(500);
+      expect(log.body.message).to.equal(`Get "https://127.0.0.1:${untrusted.port}/containerLogs/${NS}/on-untrusted/app": tls: failed to verify certificate: x509: certificate signed by unknown authority`);
+      // pods/log may waive the check for one request, as kube-apiserver's insecureSkipTLSVerifyBackend does.
+      const waived = await t.get(pods('on-untrusted/log?insecureSkipTLSVerifyBackend=true'));
+      expect(waived.status, waived.text).to.equal(200);
+      expect(waived.text).to.equal(`log ${NS}/on-untrusted/app \n`);
     });
 
     it('a kubelet requiring a client certificate of another CA refuses the server: 500, error dialing backend', async () => {
