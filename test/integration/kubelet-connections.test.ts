@@ -12,7 +12,9 @@ import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import https from 'node:https';
 import http2 from 'node:http2';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { readAuditEvents } from '../helpers/audit-log';
 import { startTestServer, type TestServer } from '../helpers/server-harness';
 import { startFakeKubelet, makeCert, type FakeKubelet } from '../helpers/fake-kubelet';
 import { kubeletPki, nodeFor, RawUpgrade, type KubeletPki } from '../helpers/kubelet-setup';
@@ -182,7 +184,8 @@ describe('kubelet connections', () => {
     kubelet = await startFakeKubelet({ clientCaPem: pki.clientCa.certPem, ca: pki.servingCa });
     outside = await startFakeKubelet({ host: OUTSIDE, clientCaPem: pki.clientCa.certPem, ca: pki.servingCa });
     untrusted = await startFakeKubelet();
-    t = await startTestServer(pki.flags);
+    writeFileSync(path.join(pki.dir, 'policy.yaml'), 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n');
+    t = await startTestServer([...pki.flags, `--audit-policy-file=${path.join(pki.dir, 'policy.yaml')}`, `--audit-log-path=${path.join(pki.dir, 'audit.log')}`]);
     await setup(t, kubelet);
   });
   after(async () => {
@@ -379,6 +382,23 @@ describe('kubelet connections', () => {
       expect(JSON.parse((await ws.raw.rest()).toString()).message)
         .to.equal(`pods "p" is forbidden: User "reader" cannot get resource "pods/exec" in API group "" in the namespace "${NS}"`);
       expect(kubelet.requests.length).to.equal(before);
+    });
+
+    it('connect requests are audited as their verb on the subresource, refused ones too', async () => {
+      await upgrade(t, pods('p/exec?command=ls&stdout=true'), 'spdy', 'POST', logReader).then(({ raw }) => raw.rest());
+      const logs = await t.get(pods('p/log'), { identity: logReader });
+      expect(logs.status).to.equal(200);
+      let events: Body[] = [];
+      const deadline = Date.now() + 10_000;
+      const mine = () => readAuditEvents(path.join(pki.dir, 'audit.log')).filter((e) => e.user?.username === 'reader' && e.stage === 'ResponseComplete');
+      while (Date.now() < deadline && (events = mine()).filter((e) => ['exec', 'log'].includes(e.objectRef?.subresource)).length < 2) await new Promise((r) => setTimeout(r, 100));
+      const exec = events.find((e) => e.objectRef?.subresource === 'exec')!;
+      expect(exec).to.deep.include({ verb: 'create' });
+      expect(exec.objectRef).to.deep.include({ resource: 'pods', namespace: NS, name: 'p', subresource: 'exec' });
+      expect(exec.responseStatus.code).to.equal(403);
+      const log = events.find((e) => e.objectRef?.subresource === 'log')!;
+      expect(log).to.deep.include({ verb: 'get' });
+      expect(log.responseStatus.code).to.equal(200);
     });
 
     it('nodes/proxy is authorized as get on nodes/proxy', async () => {
