@@ -40,6 +40,9 @@ import { daemonSetResource } from './apps/daemon-sets/definition';
 import { statefulSetResource } from './apps/stateful-sets/definition';
 import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
 import { podDisruptionBudgetV1beta1Resource } from './policy/pod-disruption-budgets/v1beta1';
+import { endpointsResource } from './core/endpoints/definition';
+import { endpointSliceResource } from './discovery/endpoint-slices/definition';
+import { endpointSliceV1beta1Resource } from './discovery/endpoint-slices/v1beta1';
 import { deploymentResource } from './apps/deployments/definition';
 import { replicaSetResource } from './apps/replica-sets/definition';
 import { cronJobResource } from './batch/cron-jobs/definition';
@@ -61,6 +64,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
   return [
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     podTemplateResource(naming, gates),
+    endpointsResource(),
     serviceResource(opts.serviceNetwork ?? serviceNetworkOf('', '')),
     replicationControllerResource(naming, gates),
     nodeResource(naming, gates),
@@ -93,5 +97,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     ingressClassResource(naming), ingressResource(naming), networkPolicyResource(naming),
     // core/v1 ComponentStatus: read-only, answered by lib/api/component-status/.
     componentStatusResource(),
+    // discovery/v1 EndpointSlice, and v1beta1 over the same objects (off unless --runtime-config switches it on).
+    endpointSliceResource(naming), endpointSliceV1beta1Resource(naming),
   ];
 }

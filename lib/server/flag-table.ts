@@ -14,6 +14,7 @@ import { AUTHORIZATION_FLAGS } from '../authz/flags';
 import { ADMISSION_FLAGS } from '../admission/flags';
 import { SERVICE_ACCOUNT_FLAGS } from '../serviceaccount/flags';
 import { CERTIFICATE_FLAGS } from '../certificates/flags';
+import { KUBELET_FLAGS } from '../kubelet/flags';
 import { CONTROLLER_FLAGS } from '../controllers/flags';
 import { SERVICE_FLAGS } from '../registry/core/services/flags';
 import { AUDIT_FLAGS } from '../audit/flags';
@@ -51,6 +52,7 @@ export const FLAGS: readonly FlagDef[] = [
   ...ADMISSION_FLAGS,
   ...SERVICE_ACCOUNT_FLAGS,
   ...CERTIFICATE_FLAGS,
+  ...KUBELET_FLAGS,
   ...CONTROLLER_FLAGS,
   ...SERVICE_FLAGS,
   flag('runtime-config', 'runtimeConfig', boolMap(true), {},
