@@ -16,6 +16,7 @@ import { SERVICE_ACCOUNT_FLAGS } from '../serviceaccount/flags';
 import { CERTIFICATE_FLAGS } from '../certificates/flags';
 import { CONTROLLER_FLAGS } from '../controllers/flags';
 import { KUBERNETES_SERVICE_FLAGS } from '../controllers/kubernetes-service/flags';
+import { SERVICE_FLAGS } from '../registry/core/services/flags';
 import { AUDIT_FLAGS } from '../audit/flags';
 import { showHiddenVersionProblem } from '../metrics/registry';
 import { featureGatesHelp } from '../scheme/feature-gates';
@@ -53,6 +54,7 @@ export const FLAGS: readonly FlagDef[] = [
   ...SERVICE_ACCOUNT_FLAGS,
   ...CERTIFICATE_FLAGS,
   ...CONTROLLER_FLAGS,
+  ...SERVICE_FLAGS,
   flag('runtime-config', 'runtimeConfig', boolMap(true), {},
     'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\n'
     + 'v1=true|false for the core API group\n'

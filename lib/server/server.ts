@@ -27,6 +27,8 @@ import { decodeKv } from '../storage/storage-codec';
 import { ApiObject } from '../scheme/types';
 import { namingFor, Naming } from '../naming';
 import { builtinResources } from '../registry/builtin';
+import { serviceNetworkOf } from '../registry/core/services/network';
+import { ServiceAllocationRepair, storedServices } from '../registry/core/services/repair';
 import { FeatureGates } from '../scheme/feature-gates';
 import { applyRuntimeConfig } from './runtime-config';
 import { GenericStore } from '../registry/store';
@@ -150,7 +152,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const naming = namingFor(config.flavor);
   const gates = new FeatureGates(config.featureGates);
   // Before anything starts: a bad --runtime-config key stops the start with nothing to clean up.
-  const runtime = applyRuntimeConfig(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000) }), config, naming);
+  const serviceNetwork = serviceNetworkOf(config.serviceClusterIpRange, config.serviceNodePortRange);
+  const runtime = applyRuntimeConfig(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000), serviceNetwork }), config, naming);
   if (runtime.disabledGroupVersions.length || runtime.disabledResources.length) {
     logger.info('--runtime-config: not served', { groupVersions: runtime.disabledGroupVersions, resources: runtime.disabledResources });
   }
@@ -314,6 +317,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   controllers.add('pv-protection', () => PvProtectionController.forStores(stores.values(), naming));
   controllers.add('clusterrole-aggregation', () => ClusterRoleAggregationController.forStores(stores, naming.group('rbac.authorization')));
 
+  // The Service allocators' repair loop (services/repair.ts): every replica runs it, as every
+  // kube-apiserver does; its first run ends before the server serves.
+  const serviceStore = stores.get(storeKey('', 'v1', 'services')) as GenericStore | undefined;
+  const serviceRepair = serviceStore && primaryDuties ? new ServiceAllocationRepair({
+    storage: serviceStore.storage, prefix: serviceStore.deps.prefix, network: serviceNetwork,
+    listServices: () => storedServices(serviceStore.storage, serviceStore.collectionPrefix(), (kv) => serviceStore.decodeCurrent(kv)),
+  }) : undefined;
+  await serviceRepair?.start();
+
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   if (primaryDuties) {
     await authenticationInfo.start();
@@ -440,7 +452,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const port = listener?.port ?? 0;
   // The default/kubernetes Service and its endpoints, kept by every replica (--endpoint-reconciler-type).
   const kubernetesService = primaryDuties
-    ? startKubernetesService({ config, naming, stores, storage, securePort: port || config.securePort })
+    ? await startKubernetesService({ config, naming, stores, storage, securePort: port || config.securePort, serviceClusterIp: serviceNetwork.ipRanges[0]?.addressAt(0) })
     : undefined;
   health.markStarted();
   logger.info(serves ? 'serving' : 'running the controllers (serves no connections)', { url, flavor: naming.flavor, etcd: endpoints.join(','), worker: opts.worker?.index });
@@ -463,6 +475,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await controllers.shutdown();
       await customResources.stop();
       await authenticationInfo.stop();
+      await serviceRepair?.stop();
       compactor.stop();
       logCheck.stop();
       encryption?.stop();

@@ -1,9 +1,10 @@
 /**
- * The `default/kubernetes` endpoints kept by the server (kube-apiserver's lease endpoint
- * reconciler), against a real etcd: one server lists its advertise address and secure port in the
- * Endpoints and the EndpointSlice; two replicas on one etcd are both listed; a replica killed with
- * SIGKILL disappears once its lease has run out and the other has reconciled; a replica stopped
- * gracefully leaves at once; `--endpoint-reconciler-type=none` writes nothing.
+ * The `default/kubernetes` Service and endpoints kept by the server (kube-apiserver's lease
+ * endpoint reconciler), against a real etcd: one server creates the Service on the first address
+ * of the range and lists its advertise address and secure port in the Endpoints and the
+ * EndpointSlice; two replicas on one etcd are both listed; a replica killed with SIGKILL
+ * disappears once its lease has run out and the other has reconciled; a replica stopped
+ * gracefully leaves at once; `--endpoint-reconciler-type=none` writes the Service only.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,8 +26,17 @@ describe('the default/kubernetes endpoints kept by the server', function () {
 
   describe('one server', () => {
     let t: TestServer;
-    before(async () => { t = await startTestServer(['--advertise-address=127.0.0.2']); });
+    before(async () => { t = await startTestServer(['--advertise-address=127.0.0.2', '--service-cluster-ip-range=10.96.0.0/12']); });
     after(async () => { await t?.stop(); });
+
+    it('creates the Service kubernetes on the first address of --service-cluster-ip-range, port 443 to the secure port', async () => {
+      const svc = await eventually(async () => { const r = await t.get('/api/v1/namespaces/default/services/kubernetes'); return r.status === 200 && r.body; });
+      expect(svc.metadata.labels).to.deep.equal({ component: 'apiserver', provider: 'kubernetes' });
+      expect(svc.spec).to.deep.include({ clusterIP: '10.96.0.1', type: 'ClusterIP', sessionAffinity: 'None' });
+      expect(svc.spec.clusterIPs).to.deep.equal(['10.96.0.1']);
+      expect(svc.spec.ports).to.deep.equal([{ name: 'https', protocol: 'TCP', port: 443, targetPort: t.server.port }]);
+      expect(svc.spec.selector).to.equal(undefined);
+    });
 
     it('writes the Endpoints: the advertise address on the secure port, named https, not mirrored', async () => {
       const ep = await eventually(() => endpointsOf(t));
@@ -64,12 +74,15 @@ describe('the default/kubernetes endpoints kept by the server', function () {
     });
   });
 
-  it('--endpoint-reconciler-type=none writes nothing', async () => {
+  it('--endpoint-reconciler-type=none writes no lease and no endpoints, and still creates the Service', async () => {
     const t = await startTestServer(['--endpoint-reconciler-type=none']);
     try {
-      // Another kind written after start is visible: the reconciler, had it run, would have written first.
-      await new Promise((r) => setTimeout(r, 1_000));
+      // The Service is written by the same round that, with the lease reconciler, writes the endpoints first.
+      const svc = await eventually(async () => { const r = await t.get('/api/v1/namespaces/default/services/kubernetes'); return r.status === 200 && r.body; });
+      expect(svc.spec.clusterIP).to.equal('10.0.0.1');
+      await new Promise((r) => setTimeout(r, 500));
       expect((await t.get(EP)).status).to.equal(404);
+      expect((await t.get(`/apis/${t.server.naming.group('discovery')}/v1/namespaces/default/endpointslices/kubernetes`)).status).to.equal(404);
       const { kvs } = await t.server.storage.range('/registry/masterleases/');
       expect(kvs).to.deep.equal([]);
     } finally {

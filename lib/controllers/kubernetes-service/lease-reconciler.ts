@@ -9,7 +9,7 @@
  * them); a replica that died stops renewing its key, which etcd drops within the TTL, and the next
  * reconcile of any replica removes it. On graceful stop a replica deletes its key and writes the
  * endpoints without itself at once. It creates the Service when it is missing and the server
- * serves Services (never updates one). Write conflicts between replicas are left to the next round.
+ * serves Services (never updates one), with --endpoint-reconciler-type=none too. Write conflicts between replicas are left to the next round.
  */
 import { GenericStore } from '../../registry/store';
 import { deleteObject } from '../../registry/delete';
@@ -38,6 +38,8 @@ export interface KubernetesServiceOptions {
   service?: { store: GenericStore; clusterIP: string };
   /** The field manager of the writes (`kube-apiserver` in the kubernetes flavor). */
   fieldManager: string;
+  /** false (--endpoint-reconciler-type=none): only the Service is kept; no lease, no endpoints. */
+  writeEndpoints?: boolean;
   leaseTtlSeconds?: number;
   intervalMs?: number;
 }
@@ -54,16 +56,22 @@ export class KubernetesServiceReconciler {
 
   private leaseKey(ip = this.o.ip): string { return `${this.o.prefix}/masterleases/${ip}`; }
 
-  /** Reconciles now and then every interval; failures are logged and retried next round. */
-  start(): void {
+  /**
+   * Reconciles now and then every interval; failures are logged and retried next round. Resolves
+   * after the first round (the server awaits it before it reports started, so that the Service
+   * holds its address before any client's Service can ask for one).
+   */
+  start(): Promise<void> {
     const round = () => {
-      if (this.stopped || this.running) return;
+      if (this.stopped || this.running) return this.running;
       this.running = this.reconcile(true).catch((err) => { logger.warn('kubernetes service: reconcile failed; will retry', { error: (err as Error).message }); })
         .finally(() => { this.running = undefined; });
+      return this.running;
     };
-    round();
+    const first = round();
     this.timer = setInterval(round, this.o.intervalMs ?? RECONCILE_INTERVAL_MS);
     this.timer.unref();
+    return first ?? Promise.resolve();
   }
 
   /** Graceful stop: this replica's lease key goes, and the endpoints are written without it. */
@@ -71,6 +79,7 @@ export class KubernetesServiceReconciler {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.running;
+    if (this.o.writeEndpoints === false) return;
     try {
       const { kv } = await this.o.storage.get(this.leaseKey());
       if (kv) await this.o.storage.delete(kv.key, kv.modRevision);
@@ -82,6 +91,7 @@ export class KubernetesServiceReconciler {
 
   /** One round: renew the lease (`renew`), then make the objects match the live leases. */
   async reconcile(renew: boolean): Promise<void> {
+    if (this.o.writeEndpoints === false) { await this.ensureService(); return; }
     if (renew) await this.renewLease();
     const ips = await this.liveIps();
     if (renew && !ips.includes(this.o.ip)) ips.push(this.o.ip);

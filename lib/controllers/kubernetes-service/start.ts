@@ -1,9 +1,9 @@
 /**
  * Builds the `default/kubernetes` reconciler from the server's configuration and stores
- * (lib/server/server.ts calls it once listening): undefined with --endpoint-reconciler-type=none.
- * The Service itself is created only where Services are served with a service IP range
- * (`serviceClusterIp`, the first address of --service-cluster-ip-range); the Endpoints and the
- * EndpointSlice are written whatever the range.
+ * (lib/server/server.ts calls it once listening). With --endpoint-reconciler-type=none it keeps the
+ * Service only, as kube-apiserver's kubernetesservice controller runs whatever the reconciler.
+ * The Service itself is created when Services are served (`--runtime-config` may switch them off),
+ * on `serviceClusterIp`, the first address of --service-cluster-ip-range's primary range.
  */
 import type { ServerConfig } from '../../config';
 import { Naming } from '../../naming';
@@ -25,8 +25,8 @@ export interface KubernetesServiceDeps {
   serviceClusterIp?: string;
 }
 
-export function startKubernetesService(d: KubernetesServiceDeps): KubernetesServiceReconciler | undefined {
-  if (d.config.endpointReconcilerType === 'none') return undefined;
+/** Resolves once the first round is done (the Service, lease and endpoints written, or the failure logged). */
+export async function startKubernetesService(d: KubernetesServiceDeps): Promise<KubernetesServiceReconciler | undefined> {
   const endpoints = d.stores.get(storeKey('', 'v1', 'endpoints')) as GenericStore | undefined;
   if (!endpoints || !d.securePort) return undefined;
   const { address, warning } = chooseAdvertiseAddress(d.config.advertiseAddress, d.config.bindAddress);
@@ -37,7 +37,8 @@ export function startKubernetesService(d: KubernetesServiceDeps): KubernetesServ
     endpoints, endpointSlices: d.stores.get(storeKey(d.naming.group('discovery'), 'v1', 'endpointslices')) as GenericStore | undefined,
     service: services && d.serviceClusterIp ? { store: services, clusterIP: d.serviceClusterIp } : undefined,
     fieldManager: d.naming.flavor === 'kubernetes' ? 'kube-apiserver' : 'orch-apiserver',
+    writeEndpoints: d.config.endpointReconcilerType !== 'none',
   });
-  reconciler.start();
+  await reconciler.start();
   return reconciler;
 }
