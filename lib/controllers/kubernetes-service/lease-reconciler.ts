@@ -23,6 +23,8 @@ import {
 /** kube-apiserver's DefaultEndpointReconcilerTTL and DefaultEndpointReconcilerInterval. */
 export const LEASE_TTL_SECONDS = 15;
 export const RECONCILE_INTERVAL_MS = 10_000;
+/** How long a graceful stop tries to leave the endpoints. */
+const STOP_TIMEOUT_MS = 3_000;
 
 export interface KubernetesServiceOptions {
   /** This replica's advertise address and secure port. */
@@ -81,9 +83,14 @@ export class KubernetesServiceReconciler {
     await this.running;
     if (this.o.writeEndpoints === false) return;
     try {
-      const { kv } = await this.o.storage.get(this.leaseKey());
-      if (kv) await this.o.storage.delete(kv.key, kv.modRevision);
-      await this.reconcile(false);
+      // Bounded: with etcd unreachable the lease runs out by itself, and shutdown must not wait on it.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timed out')), STOP_TIMEOUT_MS); });
+      await Promise.race([(async () => {
+        const { kv } = await this.o.storage.get(this.leaseKey());
+        if (kv) await this.o.storage.delete(kv.key, kv.modRevision);
+        await this.reconcile(false);
+      })(), timeout]).finally(() => clearTimeout(timer));
     } catch (err) {
       logger.warn('kubernetes service: could not remove this replica from the endpoints', { error: (err as Error).message });
     }
