@@ -13,6 +13,7 @@
  */
 import { GenericStore } from '../../registry/store';
 import { deleteObject } from '../../registry/delete';
+import { semanticEqual } from '../../registry/core/semantic-equal';
 import { ApiObject } from '../../scheme/types';
 import { Storage } from '../../storage/interfaces';
 import { logger } from '../../logger';
@@ -163,9 +164,9 @@ export class KubernetesServiceReconciler {
       await store.create(ctx, fresh(), opts);
       return;
     }
-    const same = JSON.stringify([current.endpoints, current.ports, current.metadata?.labels]) === JSON.stringify([
-      (fields.endpoints as Array<Record<string, unknown>>), fields.ports ?? undefined, labels]);
-    if (same) return;
+    // As the endpoints adapter: endpoints, ports and labels compared semantically (empty = absent).
+    if (semanticEqual(current.endpoints, fields.endpoints) && semanticEqual(current.ports, fields.ports)
+      && semanticEqual(current.metadata?.labels, labels)) return;
     await store.updateWith(ctx, KUBERNETES, (cur) => ({ ...cur, ...fields, ports: fields.ports, metadata: { ...cur.metadata, labels } }),
       { ...opts, precondition: current.metadata?.resourceVersion });
   }
