@@ -46,8 +46,6 @@ export interface ServerConfig {
   bindAddress: string; advertiseAddress: string; externalHostname: string;
   /** How the default/kubernetes Service's endpoints are kept (lib/controllers/kubernetes-service/). */
   endpointReconcilerType: 'lease' | 'none';
-  /** Accepted without effect (kube-apiserver's master-count reconciler). */
-  apiserverCount: number;
   tlsCertFile: string; tlsPrivateKeyFile: string;
   clientCaFile: string; tokenAuthFile: string;
   anonymousAuth: boolean; enableBootstrapTokenAuth: boolean;

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import os from 'node:os';
 import { chooseAdvertiseAddress } from '../../../lib/controllers/kubernetes-service/advertise';
 import { endpointsCorrect, kubernetesEndpoints, sliceFields } from '../../../lib/controllers/kubernetes-service/endpoints-adapter';
+import { parseFlags } from '../../../lib/server/flags';
 
 const nic = (address: string, family: 'IPv4' | 'IPv6', internal = false): os.NetworkInterfaceInfo =>
   ({ address, family, internal, netmask: '', mac: '', cidr: null, ...(family === 'IPv6' ? { scopeid: 0 } : {}) }) as os.NetworkInterfaceInfo;
@@ -29,6 +30,12 @@ describe('kubernetes service reconciler', () => {
       expect(choice.address).to.equal('127.0.0.1');
       expect(choice.warning).to.match(/set --advertise-address/);
     });
+  });
+
+  it('--endpoint-reconciler-type: lease by default, none accepted, master-count refused', () => {
+    expect(parseFlags([]).endpointReconcilerType).to.equal('lease');
+    expect(parseFlags(['--endpoint-reconciler-type=none']).endpointReconcilerType).to.equal('none');
+    expect(() => parseFlags(['--endpoint-reconciler-type=master-count'])).to.throw(/endpoint-reconciler-type/);
   });
 
   describe('the objects', () => {
