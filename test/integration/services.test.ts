@@ -73,6 +73,14 @@ describe('Service (core/v1)', () => {
     expect(await taken(t, 'servicenodeports')).to.have.members(ports.map((p) => p - 30000));
   });
 
+  it('gives a LoadBalancer with allocateLoadBalancerNodePorts false no node port, but keeps a requested one', async () => {
+    const none = await t.post(path(), svc('lb-none', { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81, nodePort: 30007 }] }));
+    expect(none.status, none.text).to.equal(201);
+    expect(none.body.spec.ports.map((p: Body) => p.nodePort ?? 0)).to.deep.equal([0, 30007]);
+    expect(await taken(t, 'servicenodeports')).to.deep.equal([7]);
+    expect((await t.get(path('lb-none'), TABLE)).body.rows[0].cells[3]).to.equal('<pending>');
+  });
+
   it('exhausts a /29 after five services (the first address is the kubernetes Service\'s), then answers as Kubernetes and stores nothing', async () => {
     const ips = new Set<string>();
     for (let i = 0; i < 5; i++) {
@@ -162,6 +170,20 @@ describe('Service (core/v1)', () => {
     expect(await taken(t, 'serviceips')).to.have.length(1);
   });
 
+  it('releases the node ports an update took when the update fails (validation, stale resourceVersion)', async () => {
+    const created = await t.post(path(), svc('upd', { ports: PORTS }));
+    expect(created.status, created.text).to.equal(201);
+    const invalid = await rejectedLeavingStore(t, path(), () => mergePatch(t, path('upd'), { spec: { type: 'NodePort', sessionAffinity: 'Sticky' } }));
+    expect(invalid.status).to.equal(422);
+    expect(await taken(t, 'servicenodeports')).to.deep.equal([]);
+    const stale = { ...created.body, spec: { ...created.body.spec, type: 'NodePort' } };
+    await mergePatch(t, path('upd'), { metadata: { labels: { bump: '1' } } });
+    const conflict = await t.put(path('upd'), stale);
+    expect(conflict.status, conflict.text).to.equal(409);
+    expect(await taken(t, 'servicenodeports')).to.deep.equal([]);
+    expect((await t.get(path('upd'))).body.spec.type).to.equal('ClusterIP');
+  });
+
   it('keeps the cluster IP immutable and the allocations on a PUT that leaves them out', async () => {
     const created = await t.post(path(), svc('keep', { type: 'NodePort', ports: PORTS }));
     const { clusterIP } = created.body.spec;
@@ -218,6 +240,12 @@ describe('Service (core/v1)', () => {
       });
     });
 
+    it('refuses topology annotations that disagree', async () => {
+      const res = await rejectedLeavingStore(t, path(), () => t.post(path(), svc('topo', { ports: PORTS }, {
+        metadata: { name: 'topo', annotations: { 'service.kubernetes.io/topology-mode': 'Auto', 'service.kubernetes.io/topology-aware-hints': 'Disabled' } } })));
+      expectInvalid(res, [{ field: 'metadata.annotations[service.kubernetes.io/topology-mode]', reason: 'FieldValueInvalid', message: 'Invalid value: "Auto": must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified' }]);
+    });
+
     it('refuses a name that is not a DNS-1035 label', async () => {
       const res = await t.post(path(), svc('1abc', { ports: PORTS }));
       expectInvalid(res, [{ field: 'metadata.name', reason: 'FieldValueInvalid', message: "Invalid value: \"1abc\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')" }]);
@@ -236,6 +264,8 @@ describe('Service (core/v1)', () => {
     expect(st.body.spec.type).to.equal('LoadBalancer');
     const bad = await mergePatch(t, `${path('lbs')}/status`, { status: { loadBalancer: { ingress: [{ hostname: '192.0.2.1' }] } } });
     expectInvalid(bad, [{ field: 'status.loadBalancer.ingress[0].hostname', reason: 'FieldValueInvalid', message: 'Invalid value: "192.0.2.1": must be a DNS name, not an IP address' }]);
+    const cond = await mergePatch(t, `${path('lbs')}/status`, { status: { conditions: [{ type: 'Ready', status: 'Maybe', reason: 'R', message: '', lastTransitionTime: '2026-01-02T03:04:05Z' }] } });
+    expectInvalid(cond, [{ field: 'status.conditions[0].status', reason: 'FieldValueNotSupported', message: 'Unsupported value: "Maybe": supported values: "False", "True", "Unknown"' }]);
     const table = await t.get(path('lbs'), TABLE);
     expect(table.body.rows[0].cells.slice(1, 5)).to.deep.equal(['LoadBalancer', created.body.spec.clusterIP, '192.0.2.10', `80:${created.body.spec.ports[0].nodePort}/TCP`]);
   });
@@ -290,6 +320,9 @@ describe('Service on a dual-stack server', () => {
     expect(await taken(t, 'secondaryserviceips')).to.have.length(2);
     const headless = await t.post(path(), svc('headless', { clusterIP: 'None', ports: PORTS }));
     expect(headless.body.spec).to.deep.include({ ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'], clusterIPs: ['None'] });
+    // Dropping the secondary address needs SingleStack, in Kubernetes' words.
+    const reduce = await mergePatch(t, path('dual'), { spec: { clusterIPs: [dual.body.spec.clusterIPs[0]] } });
+    expectInvalid(reduce, [{ field: 'spec.ipFamilyPolicy', reason: 'FieldValueInvalid', message: 'Invalid value: "PreferDualStack": must be \'SingleStack\' to release the secondary cluster IP' }]);
     // Downgrading releases the secondary address once the service is written.
     const down = await mergePatch(t, path('dual'), { spec: { ipFamilyPolicy: 'SingleStack' } });
     expect(down.status, down.text).to.equal(200);

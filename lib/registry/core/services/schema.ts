@@ -12,7 +12,8 @@ const enumStr = (description: string, values: string[]): Schema => ({ ...str(des
 
 export const servicePort: Schema = goType('io.k8s.api.core.v1.ServicePort', object({
   name: str('The name of this port within the service. This must be a DNS_LABEL. All ports within a ServiceSpec must have unique names. When considering the endpoints for a Service, this must match the \'name\' field in the EndpointPort. Optional if only one ServicePort is defined on this service.'),
-  protocol: enumStr('The IP protocol for this port. Supports "TCP", "UDP", and "SCTP". Default is TCP.', ['SCTP', 'TCP', 'UDP']),
+  // The default makes `protocol` optional as a list-map key for server-side apply, as in Kubernetes' OpenAPI.
+  protocol: { ...enumStr('The IP protocol for this port. Supports "TCP", "UDP", and "SCTP". Default is TCP.', ['SCTP', 'TCP', 'UDP']), default: 'TCP' },
   appProtocol: str('The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand. This field follows standard Kubernetes label syntax.'),
   port: int32('The port that will be exposed by this service.'),
   targetPort: { ...intOrString, description: 'Number or name of the port to access on the pods targeted by the service. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME. If this is a string, it will be looked up as a named port in the target Pod\'s container ports. If this is not specified, the value of the \'port\' field is used (an identity map).' },

@@ -9,6 +9,7 @@ import { FieldError, child, fieldErrors, index } from '../../../meta/field-error
 import { isDns1123Label, isDns1123Subdomain, isQualifiedName, validateLabels } from '../../../meta/validation';
 import { portNumErrors, validatePortNumOrName } from '../pod-spec/ports';
 import { validIp, validateClusterIPsRelatedFields, validateClusterIPsUpdate, validateIPFamiliesUpdate } from './cluster-ip-validation';
+import { validateConditions, MetaCondition } from '../../../meta/conditions';
 import { parseCidr, parseIp } from './ip-range';
 import {
   ServicePort, ServiceSpec, ServiceStatus, externallyAccessible, isHeadless, needsHealthCheck, portsOf,
@@ -103,7 +104,7 @@ function validateLoadBalancerClass(spec: ServiceSpec, old?: ServiceSpec): FieldE
 
 /** ValidateService without the object meta (the store checks that): errors in Kubernetes' order. */
 export function validateServiceSpec(spec: ServiceSpec, annotations: Record<string, string> = {}): FieldError[] {
-  const errs: FieldError[] = [];
+  const errs: FieldError[] = [...validateTopologyAnnotations(annotations)];
   const ports = portsOf(spec);
   const headless = isHeadless(spec);
   if (ports.length === 0 && !headless && spec.type !== 'ExternalName') errs.push(fieldErrors.required('spec.ports'));
@@ -190,8 +191,22 @@ export function validateServiceSpecUpdate(spec: ServiceSpec, old: ServiceSpec): 
   ];
 }
 
-/** ValidateLoadBalancerStatus at status.loadBalancer. */
+/** ValidateServiceStatusUpdate: the load-balancer status (ValidateLoadBalancerStatus) and the conditions. */
 export function validateServiceStatus(status: ServiceStatus, spec: ServiceSpec): FieldError[] {
+  return [...validateLoadBalancerStatus(status, spec), ...validateConditions(status.conditions as MetaCondition[] | undefined, 'status.conditions')];
+}
+
+/** The topology annotations: the deprecated one, when both are given, must agree with topology-mode. */
+export function validateTopologyAnnotations(annotations: Record<string, string>): FieldError[] {
+  const hints = annotations['service.kubernetes.io/topology-aware-hints'];
+  const mode = annotations['service.kubernetes.io/topology-mode'];
+  if (hints === undefined || mode === undefined || hints === mode) return [];
+  return [fieldErrors.invalid('metadata.annotations[service.kubernetes.io/topology-mode]', mode,
+    'must match annotations[service.kubernetes.io/topology-aware-hints] when both are specified')];
+}
+
+/** ValidateLoadBalancerStatus at status.loadBalancer. */
+function validateLoadBalancerStatus(status: ServiceStatus, spec: ServiceSpec): FieldError[] {
   const errs: FieldError[] = [];
   const ingress = status.loadBalancer?.ingress ?? [];
   const path = 'status.loadBalancer.ingress';

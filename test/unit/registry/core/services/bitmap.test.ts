@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import { AllocationBitmap } from '../../../../../lib/registry/core/services/bitmap';
 import { parsePortRange, parseServiceCidrs, serviceNetworkOf } from '../../../../../lib/registry/core/services/network';
-import { parseIp } from '../../../../../lib/registry/core/services/ip-range';
+import { formatIp, parseCidr, parseIp } from '../../../../../lib/registry/core/services/ip-range';
+import { FlagError, parseFlags } from '../../../../../lib/server/flags';
 
 describe('Service allocation bitmap (Kubernetes encoding)', () => {
   it('writes big.Int.Bytes(): offset 0 is the lowest bit of the last byte', () => {
@@ -48,5 +49,25 @@ describe('Service allocation bitmap (Kubernetes encoding)', () => {
     expect(parsePortRange('30000+2767')).to.deep.equal({ base: 30000, size: 2768 });
     expect(parsePortRange('3-1')).to.deep.equal({ problem: 'end port cannot be less than start port: 3-1' });
     expect(parsePortRange('1-70000')).to.deep.equal({ problem: 'the port range cannot be greater than 65535: 1-70000' });
+  });
+
+  it('takes the flags on the command line with kube-apiserver\'s defaults, and refuses bad ones at start', () => {
+    const c = parseFlags([]);
+    expect([c.serviceClusterIpRange, c.serviceNodePortRange]).to.deep.equal(['10.0.0.0/24', '30000-32767']);
+    expect(parseFlags(['--service-cluster-ip-range=10.96.0.0/12,fd00::/108']).serviceClusterIpRange).to.equal('10.96.0.0/12,fd00::/108');
+    const refused = (argv: string[]) => { try { parseFlags(argv); } catch (err) { return err as FlagError; } throw new Error('accepted'); };
+    const e = refused(['--service-cluster-ip-range=fd00::/64']);
+    expect([e.code, e.message]).to.deep.equal(['InvalidValue', 'invalid value "fd00::/64" for --service-cluster-ip-range: specified --service-cluster-ip-range is too large; for 128-bit addresses, the mask must be >= 108']);
+    expect(refused(['--service-node-port-range=30000-']).code).to.equal('InvalidValue');
+  });
+
+  it('reads and prints addresses as Go\'s net package (RFC 5952 for IPv6, IPv4-mapped as IPv4)', () => {
+    const show = (s: string) => { const p = parseIp(s); return p && formatIp(p.value, p.family); };
+    expect(['fd00:0:0:0:0:0:0:1', '2001:DB8::FFFF', '::ffff:10.0.0.1', '1:0:0:1:0:0:0:1', '::', '010.0.0.1'].map(show))
+      .to.deep.equal(['fd00::1', '2001:db8::ffff', '10.0.0.1', '1:0:0:1::1', '::', '10.0.0.1']);
+    expect(['10.0.0.256', '1::2::3', 'fd00::g', ''].map(parseIp)).to.deep.equal([undefined, undefined, undefined, undefined]);
+    expect(parseCidr('10.0.0.7/24')?.text).to.equal('10.0.0.0/24');
+    expect(parseCidr('fd00::5/120')?.text).to.equal('fd00::/120');
+    expect(parseCidr('10.0.0.0/33')).to.equal(undefined);
   });
 });
