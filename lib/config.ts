@@ -44,6 +44,8 @@ export interface ServerConfig {
   /** 0: listen on a free port chosen by the OS. */
   securePort: number;
   bindAddress: string; advertiseAddress: string; externalHostname: string;
+  /** How the default/kubernetes Service's endpoints are kept (lib/controllers/kubernetes-service/). */
+  endpointReconcilerType: 'lease' | 'none';
   tlsCertFile: string; tlsPrivateKeyFile: string;
   clientCaFile: string; tokenAuthFile: string;
   anonymousAuth: boolean; enableBootstrapTokenAuth: boolean;

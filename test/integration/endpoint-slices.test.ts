@@ -178,6 +178,22 @@ describe('EndpointSlice at discovery v1beta1 (--runtime-config)', () => {
     expect(list.items.every((i: Body) => i.apiVersion === `${group}/v1beta1` || i.apiVersion === undefined)).to.equal(true);
   });
 
+  it('speaks protobuf at v1beta1 (as release-1.20 controllers do): topology is map field 5, and the bytes PUT back store the same slice', async () => {
+    const PB = 'application/vnd.kubernetes.protobuf';
+    const res = await t.get(beta('from-v1'), { headers: { Accept: PB } });
+    expect(res.status).to.equal(200);
+    // Endpoint.topology (5) entry {key(1) "kubernetes.io/hostname", value(2) "node-2"}.
+    const key = Buffer.from('kubernetes.io/hostname');
+    const entry = Buffer.concat([Buffer.from([0x0a, key.length]), key, Buffer.from([0x12, 6]), Buffer.from('node-2')]);
+    expect(res.raw!.includes(Buffer.concat([Buffer.from([0x2a, entry.length]), entry])), res.raw!.toString('hex')).to.equal(true);
+    const before = (await t.get(v1('from-v1'))).body;
+    const put = await t.request('PUT', beta('from-v1'), { raw: res.raw!, headers: { 'Content-Type': PB, Accept: 'application/json' } });
+    expect(put.status, put.text).to.equal(200);
+    const after = (await t.get(v1('from-v1'))).body;
+    expect(after.endpoints).to.deep.equal(before.endpoints);
+    expect(after.metadata.generation).to.equal(before.metadata.generation);
+  });
+
   it('validates a v1beta1 write as v1 (the converted object), storing nothing when it is bad', async () => {
     const res = await rejectedLeavingStore(t, v1(), () => t.post(beta(), {
       apiVersion: `${group}/v1beta1`, kind: 'EndpointSlice', metadata: { name: 'bad-beta' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.9.0.2'], topology: { 'bad key!': 'x' } }],

@@ -22,7 +22,9 @@ type Body = Record<string, any>;
 async function taken(t: TestServer, key: string): Promise<number[]> {
   const { kv } = await t.server.storage.get(`/registry/ranges/${key}`);
   if (!kv) return [];
-  return AllocationBitmap.fromBytes(1 << 20, 0, Buffer.from(JSON.parse(kv.value.toString('utf8')).data, 'base64')).taken();
+  const offsets = AllocationBitmap.fromBytes(1 << 20, 0, Buffer.from(JSON.parse(kv.value.toString('utf8')).data, 'base64')).taken();
+  // Offset 0, the range's first address, is the Service default/kubernetes the server keeps (created before it serves).
+  return key === 'serviceips' ? offsets.filter((o) => o !== 0) : offsets;
 }
 
 describe('Service allocators on two replicas of one etcd', function () {
