@@ -30,8 +30,12 @@ export interface FuzzServer {
   stop(): Promise<void>;
 }
 
-/** Keys that the server's own loops rewrite on their own schedule (leader leases). */
-const churning = (key: string) => key.startsWith('/registry/leases/') || key.startsWith('/registry/events/');
+/**
+ * Keys that the server's own loops rewrite on their own schedule: leader leases, events, and the
+ * default/kubernetes endpoints' lease keys (renewed every 10 s, each replica its own).
+ */
+const churning = (key: string) => key.startsWith('/registry/leases/') || key.startsWith('/registry/events/')
+  || key.startsWith('/registry/masterleases/');
 
 export async function startFuzzServer(): Promise<FuzzServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-fuzz-'));

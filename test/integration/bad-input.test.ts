@@ -27,8 +27,8 @@ describe('bad input', () => {
   before(async () => {
     // Without background writes that would move the store's revision under withoutWrites: the
     // namespace controllers' (default account, root-CA ConfigMap) and the controllers' Lease
-    // renewed every 2 s.
-    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS, '--leader-elect=false']);
+    // renewed every 2 s, and the default/kubernetes endpoints' lease key renewed every 10 s.
+    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS, '--leader-elect=false', '--endpoint-reconciler-type=none']);
     expect((await t.post('/api/v1/namespaces', { metadata: { name: NS } })).status).to.equal(201);
     existing = (await t.post(cmPath(), configMap('existing', { data: { k: 'v' } }))).body;
     expect(existing.metadata.uid).to.be.a('string');

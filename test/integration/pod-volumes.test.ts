@@ -34,7 +34,7 @@ describe('Pod volumes and status', () => {
     // Pod storage and validation: the ServiceAccount plugin (its account lookup and token volume) is the admission suite's.
     // Without background writes that would move the store's revision under the 'nothing stored'
     // checks: the namespace controllers' (default account, root-CA ConfigMap) and the Lease.
-    t = await startTestServer(['--disable-admission-plugins=ServiceAccount', WITHOUT_NAMESPACE_DEFAULTS, '--leader-elect=false']);
+    t = await startTestServer(['--disable-admission-plugins=ServiceAccount', WITHOUT_NAMESPACE_DEFAULTS, '--leader-elect=false', '--endpoint-reconciler-type=none']);
     expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);
     await untilStoreQuiet(t, podPath());
   });

@@ -79,8 +79,8 @@ describe('service-account controllers', () => {
   const caPem = () => t.server.pki.caCertPem;
 
   // Without leader election: both replicas below run their controllers (they must not fight),
-  // and no lease renewal moves etcd's revision in the write-loop check.
-  before(async () => { t = await startTestServer(['--leader-elect=false']); });
+  // and no lease renewal (the controllers' or the default/kubernetes endpoints') moves etcd's revision in the write-loop check.
+  before(async () => { t = await startTestServer(['--leader-elect=false', '--endpoint-reconciler-type=none']); });
   after(async () => { await t?.stop(); });
 
   describe('default ServiceAccount and root CA ConfigMap', () => {
