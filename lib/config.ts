@@ -94,6 +94,9 @@ export interface ServerConfig {
   rootCaFile: string;
   /** The CA of the built-in CSR signers (both or neither; empty: the server's CA). */
   clusterSigningCertFile: string; clusterSigningKeyFile: string; clusterSigningDurationMs: number;
+  /** The server's connections to kubelets (lib/kubelet/flags.ts): client pair, CA (empty: not verified), address types in order, timeout. */
+  kubeletClientCertificate: string; kubeletClientKey: string; kubeletCertificateAuthority: string;
+  kubeletPreferredAddressTypes: string[]; kubeletTimeoutMs: number;
   /** Which in-process controllers run: `*`, `name`, `-name` (lib/controllers/enabled.ts). */
   controllers: string[];
   /** Controllers run only in the replica holding the controller-manager Lease (lib/controllers/leader-election.ts). */

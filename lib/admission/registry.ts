@@ -18,6 +18,7 @@ import { podSecurityPlugins } from './pod-security/index';
 import { podPlugins } from './pod/index';
 import { resourcePlugins } from './resources/index';
 import { imagePolicyPlugins } from './imagepolicy/index';
+import { nodePlugins } from './nodes/index';
 
 const basicPlugins: PluginFactories = {
   AlwaysAdmit: () => ({ name: 'AlwaysAdmit', admit: async () => undefined }),
@@ -31,7 +32,7 @@ const basicPlugins: PluginFactories = {
 };
 
 const FACTORIES: PluginFactories = {
-  ...basicPlugins, ...webhookPlugins, ...podSecurityPlugins, ...podPlugins, ...resourcePlugins, ...imagePolicyPlugins,
+  ...basicPlugins, ...webhookPlugins, ...podSecurityPlugins, ...podPlugins, ...resourcePlugins, ...imagePolicyPlugins, ...nodePlugins,
 };
 
 export interface BuiltAdmission {

@@ -84,7 +84,8 @@ export function parseRequestInfo(method: string, path: string, query: string): R
     else namespace = undefined; // the namespace object itself
   }
   const [resource, rawName, subresource, ...extra] = rest;
-  if (extra.length) throw errors.notFoundPath();
+  // The path a proxy subresource forwards (`.../pods/<name>/proxy/<path>`); nothing else has more segments.
+  if (extra.length && subresource !== 'proxy') throw errors.notFoundPath();
   const name = rawName === undefined ? undefined : decodeSegment('name', rawName);
   if (namespace !== undefined) checkSegment('namespace', namespace);
   if (name !== undefined) checkSegment('name', name);

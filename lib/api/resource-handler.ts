@@ -78,10 +78,12 @@ export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutS
       throw errors.methodNotAllowed();
     }
     let verbs = def.verbs;
+    let connect = false;
     if (info.subresource !== undefined) {
       const sub = def.subresources.find((r) => r.name === info.subresource);
       if (!sub) throw errors.notFoundPath();
       verbs = sub.verbs;
+      connect = sub.connect === true;
     }
     if (!verbs.includes(info.verb)) throw errors.methodNotAllowed();
     // POST goes to a collection; on an object path only a subresource (e.g. eviction) takes it.
@@ -91,7 +93,8 @@ export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutS
     const user = ctx.state.user as UserInfo | undefined;
     const customHandler = custom.get(customKey(info.group, info.version, info.resource, info.subresource, info.verb));
     if (customHandler) {
-      negotiateResponse(ctx.get('accept'), 'object', undefined);
+      // A connect subresource answers what the kubelet or pod answers (logs, a proxied page): no Accept to check.
+      if (!connect) negotiateResponse(ctx.get('accept'), 'object', undefined);
       await customHandler({ ctx, info, def, store, user });
       return;
     }

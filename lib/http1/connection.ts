@@ -16,7 +16,7 @@
  *    and a response given whole (end(body)) is one TLS record; a body of unknown length is
  *    chunked (close-delimited for an HTTP/1.0 client); header names canonical, as Go writes them;
  *  - keep-alive: HTTP/1.1 by default, HTTP/1.0 on request; "Connection: close" from either side,
- *    or a request asking to upgrade (nothing here upgrades), closes after the response; a response
+ *    or a request asking to upgrade, closes after the response; a response
  *    given before its request body was read closes the connection unless what is left of the body
  *    is small (read and dropped, as Go does);
  *  - Expect: 100-continue answered at once (Node's default), any other expectation with 417
@@ -28,10 +28,14 @@
  *    between requests for idleTimeoutMs is closed.
  * A client that goes away (end or reset of the socket) aborts the request in flight: its
  * request emits 'aborted' and 'close', and its response 'close', which ends a watch.
+ * Upgrades: a request asking for one (without a body) is offered (lib/http/upgrade.ts); a handler
+ * that tunnels it takes the raw socket, and the connection lets go of it (handOver). Any other
+ * upgrade request is answered as usual and the connection closes after it.
  */
 import type { TLSSocket } from 'node:tls';
 import { ServerRequest, ServerResponse, type Exchange, type OutgoingValue, type StreamOwner } from '../http/messages';
 import { answerAndClose } from '../http/closing';
+import { asksUpgrade, offerUpgrade, type UpgradeSocket } from '../http/upgrade';
 import type { ListenerLimits } from '../http/limits';
 import { checkTrailerLine, MAX_CHUNK_LINE, parseChunkSize } from './chunked-body';
 import { ProtocolError, REFUSAL_ANSWERS } from './protocol-error';
@@ -111,13 +115,17 @@ export class H1Connection implements StreamOwner {
   /** `onError`: a fault of this server's own (not of the client's bytes); the connection is cut and the server goes on. */
   constructor(readonly socket: TLSSocket, private readonly limits: ListenerLimits, private readonly onRequest: RequestListener,
     private readonly onError: (err: Error) => void = () => undefined, private readonly onRefusal?: RefusalListener) {
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('data', this.dataListener);
     // The client ended its side: what is in flight is abandoned (the socket ends with it, allowHalfOpen being off).
-    socket.on('end', () => this.onClose());
-    socket.on('close', () => this.onClose());
-    socket.on('error', () => this.onClose());
-    socket.on('drain', () => this.current?.res.drained());
+    socket.on('end', this.closeListener);
+    socket.on('close', this.closeListener);
+    socket.on('error', this.closeListener);
+    socket.on('drain', this.drainListener);
   }
+
+  private readonly dataListener = (chunk: Buffer): void => this.onData(chunk);
+  private readonly closeListener = (): void => this.onClose();
+  private readonly drainListener = (): void => this.current?.res.drained();
 
   // ---- reading ----
 
@@ -216,6 +224,7 @@ export class H1Connection implements StreamOwner {
     if (body === Body.None) {
       ex.body = Body.Done;
       ex.req.pushEnd();
+      if (asksUpgrade(head.headers)) offerUpgrade(ex.req, () => this.handOver(ex));
     }
     try {
       this.onRequest(ex.req, ex.res);
@@ -409,6 +418,31 @@ export class H1Connection implements StreamOwner {
     ex.closed = true;
     ex.req.closeFromStream(aborted);
     ex.res.closeFromStream();
+  }
+
+  // ---- upgrades ----
+
+  /**
+   * Lets go of the socket for a tunnel: nothing more is read or written here, the bytes read past
+   * the request head go with it, and the exchange closes (its response was never begun).
+   */
+  private handOver(ex: H1Exchange): UpgradeSocket | undefined {
+    if (this.closed || this.current !== ex || ex.closed || ex.res.headersSent || ex.pendingHead || ex.responseEnded) return undefined;
+    const sock = this.socket;
+    sock.off('data', this.dataListener);
+    sock.off('end', this.closeListener);
+    sock.off('close', this.closeListener);
+    sock.off('error', this.closeListener);
+    sock.off('drain', this.drainListener);
+    const head = Buffer.from(this.input.bytes);
+    this.closed = true;
+    this.clearTimers();
+    this.input.clear();
+    this.current = undefined;
+    // Held until the tunnel reads it: bytes arriving before then wait in the socket.
+    sock.pause();
+    this.closeExchange(ex, false);
+    return { socket: sock, head };
   }
 
   // ---- ending ----

@@ -8,6 +8,7 @@ import { secretResource } from './core/secrets/definition';
 import { podResource } from './core/pods/definition';
 import { podTemplateResource } from './core/pod-templates/definition';
 import { replicationControllerResource } from './core/replication-controllers/definition';
+import { nodeResource } from './core/nodes/definition';
 import { persistentVolumeClaimResource } from './core/persistent-volume-claims/definition';
 import { persistentVolumeResource } from './core/persistent-volumes/definition';
 import { storageClassResource } from './storage/storage-classes/definition';
@@ -38,6 +39,9 @@ import { daemonSetResource } from './apps/daemon-sets/definition';
 import { statefulSetResource } from './apps/stateful-sets/definition';
 import { podDisruptionBudgetResource } from './policy/pod-disruption-budgets/definition';
 import { podDisruptionBudgetV1beta1Resource } from './policy/pod-disruption-budgets/v1beta1';
+import { endpointsResource } from './core/endpoints/definition';
+import { endpointSliceResource } from './discovery/endpoint-slices/definition';
+import { endpointSliceV1beta1Resource } from './discovery/endpoint-slices/v1beta1';
 import { deploymentResource } from './apps/deployments/definition';
 import { replicaSetResource } from './apps/replica-sets/definition';
 import { cronJobResource } from './batch/cron-jobs/definition';
@@ -52,7 +56,9 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
   return [
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     podTemplateResource(naming, gates),
+    endpointsResource(),
     replicationControllerResource(naming, gates),
+    nodeResource(naming, gates),
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),
@@ -77,5 +83,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     horizontalPodAutoscalerV2Resource(), horizontalPodAutoscalerV1Resource(),
     // policy/v1beta1: off unless --runtime-config=policy/v1beta1=true.
     podDisruptionBudgetV1beta1Resource(),
+    // discovery/v1 EndpointSlice, and v1beta1 over the same objects (off unless --runtime-config switches it on).
+    endpointSliceResource(naming), endpointSliceV1beta1Resource(naming),
   ];
 }

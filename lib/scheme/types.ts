@@ -121,6 +121,12 @@ export interface SubresourceDef {
    * is the same for every kind that has one.
    */
   scale?: ScaleMapping;
+  /**
+   * A connect subresource (pods/log, exec, attach, portforward, proxy; nodes/proxy, services/proxy):
+   * answered by a handler that reaches the kubelet or the pod (lib/kubelet), not by the store.
+   * Discovery lists it; OpenAPI does not describe it (its `kind` is an options kind, not a body).
+   */
+  connect?: boolean;
 }
 
 /** How an object with a `/scale` subresource maps to an autoscaling/v1 Scale. */

@@ -14,6 +14,7 @@ import { AUTHORIZATION_FLAGS } from '../authz/flags';
 import { ADMISSION_FLAGS } from '../admission/flags';
 import { SERVICE_ACCOUNT_FLAGS } from '../serviceaccount/flags';
 import { CERTIFICATE_FLAGS } from '../certificates/flags';
+import { KUBELET_FLAGS } from '../kubelet/flags';
 import { CONTROLLER_FLAGS } from '../controllers/flags';
 import { AUDIT_FLAGS } from '../audit/flags';
 import { showHiddenVersionProblem } from '../metrics/registry';
@@ -61,6 +62,7 @@ export const FLAGS: readonly FlagDef[] = [
   ...ADMISSION_FLAGS,
   ...SERVICE_ACCOUNT_FLAGS,
   ...CERTIFICATE_FLAGS,
+  ...KUBELET_FLAGS,
   ...CONTROLLER_FLAGS,
   flag('runtime-config', 'runtimeConfig', boolMap(true), {},
     'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\n'

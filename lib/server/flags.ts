@@ -13,6 +13,7 @@ import { authenticationFlagsProblem } from '../authn/flags';
 import { authorizationFlagsProblem } from '../authz/flags';
 import { admissionFlagsProblem } from '../admission/flags';
 import { certificateFlagsProblem } from '../certificates/flags';
+import { kubeletFlagsProblem } from '../kubelet/flags';
 import { controllerFlagsProblem } from '../controllers/flags';
 import { auditFlagsProblem } from '../audit/flags';
 import { FLAGS } from './flag-table';
@@ -83,6 +84,7 @@ function checkCombinations(c: ServerConfig): void {
     ?? storageFlagsProblem(c)
     ?? authenticationFlagsProblem(c)
     ?? certificateFlagsProblem(c)
+    ?? kubeletFlagsProblem(c)
     ?? authorizationFlagsProblem(c)
     ?? auditFlagsProblem(c)
     ?? controllerFlagsProblem(c)

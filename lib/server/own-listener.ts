@@ -11,6 +11,7 @@ import tls from 'node:tls';
 import type { ListenerLimits } from '../http/limits';
 import { answerClientErrors, closeSilentConnections, connectionWindow, http1Settings, MAX_READ_FRAME_SIZE, STREAM_WINDOW } from './listener-options';
 import { H1Connection } from '../http1/connection';
+import { routeUpgradeRequests } from './upgrade-requests';
 import { H2ServerSession, type H2SessionOptions } from '../http2/server-session';
 
 export interface OwnH2Listener {
@@ -47,6 +48,8 @@ export function createOwnH2Listener(tlsOptions: tls.TlsOptions, l: ListenerLimit
     noDelay: true,
   });
   nodeHttp1.on('request', (req, res) => server.emit('request', req, res));
+  // Upgrade requests (exec, attach, port-forward, proxies) take the same path, offered for a tunnel.
+  routeUpgradeRequests(nodeHttp1, server);
   answerClientErrors(nodeHttp1);
   const sessions = new Set<H2ServerSession>();
   const options = sessionOptions(l);

@@ -6,6 +6,7 @@
 import http2 from 'node:http2';
 import { createOwnH2Listener } from './own-listener';
 import { withTurnBudget } from './turn-budget';
+import { routeUpgradeRequests } from './upgrade-requests';
 import type { ListenerLimits } from '../http/limits';
 import { applyListenerLimits, listenerLimits, listenerOptions } from './listener-options';
 import { koaCallback } from './koa-callback';
@@ -27,6 +28,9 @@ import { decodeKv } from '../storage/storage-codec';
 import { ApiObject } from '../scheme/types';
 import { namingFor, Naming } from '../naming';
 import { builtinResources } from '../registry/builtin';
+import { withConnectSubresources } from '../registry/core/connect-subresources';
+import { KubeletClient } from '../kubelet/client';
+import { kubeletHandlers } from '../kubelet/handlers';
 import { FeatureGates } from '../scheme/feature-gates';
 import { applyRuntimeConfig } from './runtime-config';
 import { GenericStore } from '../registry/store';
@@ -151,7 +155,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const naming = namingFor(config.flavor);
   const gates = new FeatureGates(config.featureGates);
   // Before anything starts: a bad --runtime-config key stops the start with nothing to clean up.
-  const runtime = applyRuntimeConfig(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000) }), config, naming);
+  // Pods, Nodes and Services with their connect subresources (log, exec, ..., proxy), answered by lib/kubelet.
+  const runtime = applyRuntimeConfig(withConnectSubresources(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000) })), config, naming);
+  // The kubelet client's files are read now: a bad path stops the start.
+  const kubeletClient = KubeletClient.fromConfig(config);
   if (runtime.disabledGroupVersions.length || runtime.disabledResources.length) {
     logger.info('--runtime-config: not served', { groupVersions: runtime.disabledGroupVersions, resources: runtime.disabledResources });
   }
@@ -369,7 +376,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     naming, stores, authentication, generator: tokenGenerator,
     maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
   }), ...authorizationHandlers({ naming, chain: authorization.chain }), ...builtinScaleHandlers(resources),
-  [customKey('', 'v1', 'pods', 'eviction', 'create'), evictionHandler({ stores })]]);
+  [customKey('', 'v1', 'pods', 'eviction', 'create'), evictionHandler({ stores })],
+  ...kubeletHandlers({ stores, client: kubeletClient })]);
   // Custom resources: every CRD with accepted names served before the first request.
   const customResources = await startCustomResourceServing({
     config, naming, registry, storage, etcdMetrics, storageObjects, admission, customHandlers, probe, storageForResource,
@@ -418,6 +426,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       }, handler);
       h2.setTimeout(0);
       applyListenerLimits(h2, limits);
+      // HTTP/1.1 upgrade requests (exec, attach, port-forward, proxies): offered for a tunnel.
+      routeUpgradeRequests(h2, h2);
       const nodeSessions = new Set<http2.ServerHttp2Session>();
       h2.on('session', (s) => { nodeSessions.add(s); s.on('close', () => nodeSessions.delete(s)); });
       server = h2;

@@ -70,6 +70,7 @@ export function kindDefinitions(w: SchemaWriter, defs: readonly ResourceDef[]): 
   }
   for (const def of defs) {
     for (const sub of def.subresources) {
+      if (sub.connect) continue;
       const group = sub.group ?? def.group;
       const version = sub.version ?? def.version;
       const name = definitionName(group, version, sub.kind);

@@ -140,6 +140,7 @@ export function resourcePaths(def: ResourceDef): PathItem[] {
   if (collectionOps.length) items.push({ path: collection, parameters: nsParams, operations: collectionOps });
   if (itemOps.length) items.push({ path: `${collection}/{name}`, parameters: [P.name(kind), ...nsParams], operations: itemOps });
   for (const sub of def.subresources) {
+    if (sub.connect) continue;
     items.push({ path: `${collection}/{name}/${sub.name}`, parameters: [P.name(kind), ...nsParams], operations: subresourceOperations(def, sub, op, `${scope}${kind}`) });
   }
   if (def.namespaced && has('list')) {

@@ -42,6 +42,13 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     kinds: ['ConfigMap', 'Event', 'Namespace', 'PersistentVolume', 'PersistentVolumeClaim', 'Pod', 'PodTemplate', 'Secret', 'ServiceAccount'],
   },
   { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ReplicationController'] },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['Node'] },
+  // The body of pods/binding and bindings.
+  { apiVersions: ['v1'], protoPackage: CORE, lists: false, kinds: ['Binding'] },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['Endpoints'] },
+  { apiVersions: groupVersion('discovery', 'v1'), protoPackage: 'k8s.io.api.discovery.v1', lists: true, kinds: ['EndpointSlice'] },
+  // discovery v1beta1 EndpointSlice (off unless --runtime-config switches it on).
+  { apiVersions: groupVersion('discovery', 'v1beta1'), protoPackage: 'k8s.io.api.discovery.v1beta1', lists: true, kinds: ['EndpointSlice'] },
   {
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
