@@ -19,6 +19,8 @@ export interface Naming {
   systemNamespace: string;
   publicNamespace: string;
   defaultNamespace: string;
+  /** Where node agents keep their heartbeat Leases (`orch-node-lease` / `kube-node-lease`): created at start-up, deletable. */
+  nodeLeaseNamespace: string;
   /** The `spec.finalizers` token the namespace controller owns. */
   namespaceFinalizer: string;
   /** Prefix of schema extensions: `x-orch-` / `x-kubernetes-`. */
@@ -62,6 +64,7 @@ function make(flavor: Flavor): Naming {
     systemNamespace: `${system}-system`,
     publicNamespace: `${system}-public`,
     defaultNamespace: 'default',
+    nodeLeaseNamespace: `${system}-node-lease`,
     namespaceFinalizer: flavor === 'orch' ? 'orch' : 'kubernetes',
     schemaExtensionPrefix: flavor === 'orch' ? 'x-orch-' : 'x-kubernetes-',
     group: (short: string) => `${short}.${domain}`,

@@ -1,4 +1,7 @@
-/** Creates the namespaces that always exist (default, system, public), retrying while etcd comes up. */
+/**
+ * Creates the namespaces that always exist (default, system, public, and the node lease namespace
+ * kube-apiserver's system-namespaces controller creates too), retrying while etcd comes up.
+ */
 import { GenericStore } from '../registry/store';
 import { Naming } from '../naming';
 import { logger } from '../logger';
@@ -6,7 +9,7 @@ import { logger } from '../logger';
 const ATTEMPTS = 30;
 
 export async function bootstrapNamespaces(store: GenericStore, naming: Naming): Promise<void> {
-  for (const name of [naming.defaultNamespace, naming.systemNamespace, naming.publicNamespace]) {
+  for (const name of [naming.defaultNamespace, naming.systemNamespace, naming.publicNamespace, naming.nodeLeaseNamespace]) {
     for (let attempt = 1; ; attempt++) {
       try {
         // Read first, as Kubernetes' system-namespaces controller does: a namespace that exists

@@ -38,7 +38,7 @@ export class NodeAuthorizer implements Authorizer, RuleResolver {
   constructor(private readonly graph: NodeGraph, private readonly rules: readonly PolicyRule[], naming: Naming) {
     this.storageGroup = naming.group('storage');
     this.coordinationGroup = naming.group('coordination');
-    this.leaseNamespace = naming.flavor === 'kubernetes' ? 'kube-node-lease' : 'orch-node-lease';
+    this.leaseNamespace = naming.nodeLeaseNamespace;
   }
 
   authorize(a: AuthorizationAttributes): AuthorizationResult {
