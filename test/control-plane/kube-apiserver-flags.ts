@@ -16,9 +16,10 @@ export const SERVICE_CIDR = '10.96.0.0/12';
 /**
  * Group versions that 1.20's components use and that are off by default in a 1.32 server:
  * the scheduler waits for a policy/v1beta1 PodDisruptionBudget informer, and the controller-manager's
- * EndpointSlice and CronJob controllers use discovery.k8s.io/v1beta1 and batch/v1beta1.
+ * EndpointSlice controllers use discovery.k8s.io/v1beta1. (Its CronJob controller uses batch/v1beta1,
+ * which 1.32 no longer has: the controller-manager skips that controller, and nothing here needs it.)
  */
-export const RUNTIME_CONFIG = ['policy/v1beta1', 'discovery.k8s.io/v1beta1', 'batch/v1beta1'];
+export const RUNTIME_CONFIG = ['policy/v1beta1', 'discovery.k8s.io/v1beta1'];
 
 export function kubeApiserverFlags(f: ControlPlaneFiles, etcdEndpoint: string): string[] {
   return [
