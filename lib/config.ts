@@ -139,6 +139,10 @@ export interface ServerConfig {
   etcdKeepaliveIntervalMs: number; etcdKeepaliveTimeoutMs: number;
   /** --event-ttl: how long events are kept after their last write (an etcd lease); 0: until deleted. */
   eventTtlMs: number;
+  /** --service-cluster-ip-range: one CIDR, or two of different families (dual stack), checked as kube-apiserver does. */
+  serviceClusterIpRange: string;
+  /** --service-node-port-range: `30000-32767`, `30000+2767` or one port. */
+  serviceNodePortRange: string;
   /** --etcd-healthcheck-timeout / --etcd-readycheck-timeout: the etcd checks' timeouts (each probes etcd at most every half of it). */
   etcdHealthcheckTimeoutMs: number; etcdReadycheckTimeoutMs: number;
   // --- E: encryption at rest ---

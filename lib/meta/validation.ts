@@ -6,7 +6,7 @@
 import { FieldError, child, fieldErrors, index } from './field-errors';
 
 /** How a kind's names are checked (Kubernetes' ValidateNameFunc choices). */
-export type NameValidation = 'dns-subdomain' | 'dns-label' | 'path-segment';
+export type NameValidation = 'dns-subdomain' | 'dns-label' | 'dns-1035-label' | 'path-segment';
 
 /** What validateObjectMeta needs to know about the kind. */
 export interface ObjectMetaOptions {
@@ -134,6 +134,7 @@ export function validateName(value: string, how: NameValidation, prefix = false)
   switch (how) {
     case 'dns-subdomain': return isDns1123Subdomain(prefix ? maskTrailingDash(value) : value);
     case 'dns-label': return isDns1123Label(prefix ? maskTrailingDash(value) : value);
+    case 'dns-1035-label': return isDns1035Label(prefix ? maskTrailingDash(value) : value);
     case 'path-segment': return isPathSegmentName(value, prefix);
   }
 }

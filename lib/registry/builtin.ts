@@ -47,16 +47,20 @@ import { replicaSetResource } from './apps/replica-sets/definition';
 import { cronJobResource } from './batch/cron-jobs/definition';
 import { jobResource } from './batch/jobs/definition';
 import { horizontalPodAutoscalerV1Resource, horizontalPodAutoscalerV2Resource } from './autoscaling/horizontal-pod-autoscalers/definition';
+import { serviceResource } from './core/services/definition';
+import { ServiceNetwork, serviceNetworkOf } from './core/services/network';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
  * --event-ttl in seconds (absent or 0: events do not expire).
+ * `serviceNetwork`: --service-cluster-ip-range and --service-node-port-range (absent: kube's defaults).
  */
-export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates(), opts: { eventTtlSeconds?: number } = {}): ResourceDef[] {
+export function builtinResources(naming: Naming, gates: FeatureGates = new FeatureGates(), opts: { eventTtlSeconds?: number; serviceNetwork?: ServiceNetwork } = {}): ResourceDef[] {
   return [
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     podTemplateResource(naming, gates),
     endpointsResource(),
+    serviceResource(opts.serviceNetwork ?? serviceNetworkOf('', '')),
     replicationControllerResource(naming, gates),
     nodeResource(naming, gates),
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),

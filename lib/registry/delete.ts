@@ -85,7 +85,10 @@ export async function deleteObject(store: GenericStore, ctx: StrategyContext, na
     }
     if (wopts.dryRun) return { object: store.output(current), removed: true };
     const res = await store.storage.delete(key, kv.modRevision);
-    if (res.ok) return { object: store.outputStored(current, kv.value, kv.modRevision), removed: true };
+    if (res.ok) {
+      await store.afterRemoval(current);
+      return { object: store.outputStored(current, kv.value, kv.modRevision), removed: true };
+    }
   }
   throw errors.conflict(store.gr, name, 'the object is being changed too often; please retry');
 }

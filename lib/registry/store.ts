@@ -4,13 +4,13 @@
  * compares mod_revision (create: the key must be absent). See list.ts and delete.ts for the
  * read-many and delete pipelines.
  */
-import { ApiObject, ObjectMeta, ResourceDef, StrategyContext, apiVersionOf } from '../scheme/types';
+import { ApiObject, ObjectMeta, ResourceDef, StoreEnvironment, StrategyContext, apiVersionOf } from '../scheme/types';
 import { Storage, KeyValue, PutOptions } from '../storage/interfaces';
 import { decodeKv, encodeForStorage, withStoredForm } from '../storage/storage-codec';
 import { GroupResource, errors } from '../meta/api-errors';
 import { FieldError, fieldErrors } from '../meta/field-errors';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../meta/validation';
-import type { Admission } from './admission-attributes';
+import type { Admission, AdmissionAttributes } from './admission-attributes';
 import { Cacher } from '../storage/cacher/cacher';
 import { planGet } from './read-plan';
 import { openReadSource } from './read-source';
@@ -168,6 +168,26 @@ export class GenericStore {
     // Mutating admission may have replaced the object (a webhook's patch).
     obj = attrs.object;
     meta = (obj.metadata ??= {}) as ObjectMeta;
+    // Storage work of the kind (the Service allocators), undone below when the write fails.
+    const finish = this.def.storageHooks?.beginCreate ? await this.def.storageHooks.beginCreate(obj, this.hookEnv(), opts.dryRun) : undefined;
+    try {
+      const created = await this.validateAndCreate(ctx, obj, meta, attrs, opts, generated);
+      await finish?.(true);
+      return created;
+    } catch (err) {
+      await finish?.(false);
+      throw err;
+    }
+  }
+
+  /** What the kind's storage hooks receive: the etcd storage and key prefix. */
+  hookEnv(): StoreEnvironment {
+    return { storage: this.deps.storage, prefix: this.deps.prefix };
+  }
+
+  private async validateAndCreate(ctx: StrategyContext, obj: ApiObject, meta: ObjectMeta, attrs: AdmissionAttributes,
+    opts: WriteOptions, generated: boolean): Promise<ApiObject> {
+    const s = this.def.strategy;
     this.validateOrThrow(obj, [
       ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameValidation: this.def.nameValidation }),
       ...(s.validate?.(obj, ctx) ?? []),
@@ -315,13 +335,30 @@ export class GenericStore {
    */
   async writeUpdate(ctx: StrategyContext, kv: KeyValue, current: ApiObject, input: ApiObject, opts: WriteOptions,
     conflictIsFinal: boolean, cached: boolean, subresource?: string): Promise<ApiObject | undefined> {
-    const s = this.def.strategy;
     const name = current.metadata?.name as string;
     const attrs = { operation: 'UPDATE' as const, resource: this.def, subresource, namespace: ctx.namespace, name, object: input, oldObject: current, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx };
     await this.deps.admission.admit(attrs);
     // Mutating admission may have replaced the object (a webhook's patch).
     const obj = attrs.object;
     obj.metadata ??= {};
+    // Storage work of the kind (not for subresource writes), finished once the write is decided.
+    const hooks = subresource ? undefined : this.def.storageHooks;
+    const finish = hooks?.beginUpdate ? await hooks.beginUpdate(obj, current, this.hookEnv(), opts.dryRun) : undefined;
+    let result: ApiObject | undefined;
+    try {
+      result = await this.validateAndWrite(ctx, kv, current, obj, attrs, opts, conflictIsFinal, cached);
+    } catch (err) {
+      await finish?.(false);
+      throw err;
+    }
+    await finish?.(result !== undefined);
+    return result;
+  }
+
+  private async validateAndWrite(ctx: StrategyContext, kv: KeyValue, current: ApiObject, obj: ApiObject,
+    attrs: AdmissionAttributes, opts: WriteOptions, conflictIsFinal: boolean, cached: boolean): Promise<ApiObject | undefined> {
+    const s = this.def.strategy;
+    const name = current.metadata?.name as string;
     this.validateOrThrow(obj, [
       ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameValidation: this.def.nameValidation }),
       ...validateObjectMetaUpdate(obj.metadata, current.metadata),
@@ -350,8 +387,14 @@ export class GenericStore {
       if (conflictIsFinal) throw errors.modified(this.gr, name);
       return undefined;
     }
+    if (removing) await this.afterRemoval(current);
     obj.metadata = { ...obj.metadata, resourceVersion: String(removing ? kv.modRevision : res.revision) };
     return written === undefined ? this.output(obj) : this.outputWritten(obj, written.stored, written.value, res.revision);
+  }
+
+  /** After an object left etcd: the kind's afterDelete hook (a failure there is the hook's to log). */
+  async afterRemoval(removed: ApiObject): Promise<void> {
+    await this.def.storageHooks?.afterDelete?.(removed, this.hookEnv());
   }
 
   /** Deleted, with nothing left that keeps it. */

@@ -161,7 +161,7 @@ export interface ResourceDef {
   /** Objects expire this many seconds after their last write (Event: `--event-ttl`); absent: never. */
   ttlSeconds?: number;
   /** Name validation: DNS subdomain (default), DNS label, or path segment. */
-  nameValidation: 'dns-subdomain' | 'dns-label' | 'path-segment';
+  nameValidation: 'dns-subdomain' | 'dns-label' | 'dns-1035-label' | 'path-segment';
   /** The kind's structural schema (patch strategies, list/map types, OpenAPI). */
   schema: Schema;
   /** The kind's Table columns (kubectl's printed columns); without them the default Name / Created At table. */
@@ -198,6 +198,33 @@ export interface ResourceDef {
    * instead of using `storageVersion` and `strategy.decorate`. Absent: those paths are unchanged.
    */
   versioning?: ObjectVersioning;
+  /**
+   * Work on storage beyond the object's own key that a write needs (Kubernetes' BeginCreate,
+   * BeginUpdate and AfterDelete: the Service allocators). Absent for almost every kind.
+   */
+  storageHooks?: StorageHooks;
+}
+
+/**
+ * What the store hands a kind's storage hooks: its etcd storage (lib/storage's Storage, opaque at
+ * this floor) and key prefix (`--etcd-prefix`).
+ */
+export interface StoreEnvironment { readonly storage: object; readonly prefix: string }
+
+/** Called by the store when a write ends: `success` says whether the object was written. */
+export type WriteFinisher = (success: boolean) => Promise<void>;
+
+/**
+ * Asynchronous hooks around the store's etcd transaction (lib/registry/README.md): begin* run
+ * after mutating admission and before validation (they may fill fields validation then checks,
+ * and throw an ApiError to refuse), and return the finisher the store calls once the object is
+ * written or the write failed; afterDelete runs once the object is removed from etcd.
+ * Status writes (`subresource`) do not call them.
+ */
+export interface StorageHooks {
+  beginCreate?(obj: ApiObject, env: StoreEnvironment, dryRun: boolean): Promise<WriteFinisher>;
+  beginUpdate?(obj: ApiObject, old: ApiObject, env: StoreEnvironment, dryRun: boolean): Promise<WriteFinisher>;
+  afterDelete?(obj: ApiObject, env: StoreEnvironment): Promise<void>;
 }
 
 /** How a def's objects are converted between this version and the versions they are stored at. */

@@ -16,6 +16,7 @@ import { SERVICE_ACCOUNT_FLAGS } from '../serviceaccount/flags';
 import { CERTIFICATE_FLAGS } from '../certificates/flags';
 import { KUBELET_FLAGS } from '../kubelet/flags';
 import { CONTROLLER_FLAGS } from '../controllers/flags';
+import { SERVICE_FLAGS } from '../registry/core/services/flags';
 import { AUDIT_FLAGS } from '../audit/flags';
 import { showHiddenVersionProblem } from '../metrics/registry';
 import { featureGatesHelp } from '../scheme/feature-gates';
@@ -64,6 +65,7 @@ export const FLAGS: readonly FlagDef[] = [
   ...CERTIFICATE_FLAGS,
   ...KUBELET_FLAGS,
   ...CONTROLLER_FLAGS,
+  ...SERVICE_FLAGS,
   flag('runtime-config', 'runtimeConfig', boolMap(true), {},
     'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\n'
     + 'v1=true|false for the core API group\n'

@@ -31,6 +31,8 @@ import { builtinResources } from '../registry/builtin';
 import { withConnectSubresources } from '../registry/core/connect-subresources';
 import { KubeletClient } from '../kubelet/client';
 import { kubeletHandlers } from '../kubelet/handlers';
+import { serviceNetworkOf } from '../registry/core/services/network';
+import { ServiceAllocationRepair, storedServices } from '../registry/core/services/repair';
 import { FeatureGates } from '../scheme/feature-gates';
 import { applyRuntimeConfig } from './runtime-config';
 import { GenericStore } from '../registry/store';
@@ -155,8 +157,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const naming = namingFor(config.flavor);
   const gates = new FeatureGates(config.featureGates);
   // Before anything starts: a bad --runtime-config key stops the start with nothing to clean up.
+  const serviceNetwork = serviceNetworkOf(config.serviceClusterIpRange, config.serviceNodePortRange);
   // Pods, Nodes and Services with their connect subresources (log, exec, ..., proxy), answered by lib/kubelet.
-  const runtime = applyRuntimeConfig(withConnectSubresources(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000) })), config, naming);
+  const runtime = applyRuntimeConfig(withConnectSubresources(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000), serviceNetwork })), config, naming);
   // The kubelet client's files are read now: a bad path stops the start.
   const kubeletClient = KubeletClient.fromConfig(config);
   if (runtime.disabledGroupVersions.length || runtime.disabledResources.length) {
@@ -327,6 +330,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   controllers.add('pv-protection', () => PvProtectionController.forStores(stores.values(), naming));
   controllers.add('clusterrole-aggregation', () => ClusterRoleAggregationController.forStores(stores, naming.group('rbac.authorization')));
 
+  // The Service allocators' repair loop (services/repair.ts): every replica runs it, as every
+  // kube-apiserver does; its first run ends before the server serves.
+  const serviceStore = stores.get(storeKey('', 'v1', 'services')) as GenericStore | undefined;
+  const serviceRepair = serviceStore && primaryDuties ? new ServiceAllocationRepair({
+    storage: serviceStore.storage, prefix: serviceStore.deps.prefix, network: serviceNetwork,
+    listServices: () => storedServices(serviceStore.storage, serviceStore.collectionPrefix(), (kv) => serviceStore.decodeCurrent(kv)),
+  }) : undefined;
+  await serviceRepair?.start();
+
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   if (primaryDuties) {
     await authenticationInfo.start();
@@ -473,6 +485,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await controllers.shutdown();
       await customResources.stop();
       await authenticationInfo.stop();
+      await serviceRepair?.stop();
       compactor.stop();
       logCheck.stop();
       encryption?.stop();

@@ -6,7 +6,7 @@
  * hold every component's output; the directory is removed after a run that passed, and kept
  * (its path printed) after one that failed.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -100,6 +100,20 @@ export class ControlPlaneCluster {
       const port = await freePortPair();
       this.nodes.push(startHollowNode({ name, nodeDir, kubeletPort: port, logDir: this.logDir }));
     }
+  }
+
+  /** Writes `<dir>/<file>`: a kubeconfig that presents `token` alone (no client certificate). */
+  async tokenKubeconfig(file: string, token: string): Promise<string> {
+    const p = path.join(this.dir, file);
+    const config = {
+      apiVersion: 'v1', kind: 'Config',
+      clusters: [{ name: 'c', cluster: { server: this.url, 'certificate-authority-data': Buffer.from(this.files!.pki.caCertPem).toString('base64') } }],
+      users: [{ name: 'u', user: { token } }],
+      contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'c',
+    };
+    writeFileSync(p, JSON.stringify(config), { mode: 0o600 });
+    return p;
   }
 
   /** The components' log tails, for failure messages. */

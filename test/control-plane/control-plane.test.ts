@@ -9,18 +9,21 @@
  * are Kubernetes' own: every assertion is about what the server served them.
  * The components' logs are in the run directory, kept (and named) when a test fails.
  */
+import { X509Certificate } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { ControlPlaneCluster } from './cluster';
 import { SERVICE_CIDR } from './kube-apiserver-flags';
 import { makeCsrPem } from '../helpers/csr-request';
 import { newBootstrapToken } from '../helpers/bootstrap-token';
-import { KubectlResult } from '../helpers/kubectl';
+import { KubectlResult, kubectlFor } from '../helpers/kubectl';
 
 const NODES = ['orch-cp-node-0', 'orch-cp-node-1'];
 const NS = 'cp-e2e';
 const IMAGE = 'registry.k8s.io/pause:3.2';
 const IMAGE_2 = 'registry.k8s.io/pause:3.1';
 
+/** A JSON object kubectl printed, read field by field as the assertions need. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = any;
 
@@ -124,10 +127,12 @@ describe('a Kubernetes 1.20 control plane (controller-manager, scheduler, hollow
         signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'key encipherment', 'client auth'],
       },
     };
+    // As a kubelet bootstraps: a kubeconfig with the bootstrap token alone.
+    const asBootstrap = kubectlFor(await cluster.tokenKubeconfig('bootstrap.kubeconfig', token.token), `${cluster.dir}/kube-cache-bootstrap`, 60_000);
     const file = `${cluster.dir}/csr.json`;
-    (await import('node:fs')).writeFileSync(file, JSON.stringify(csr));
-    const asBootstrap = await kubectl(['--token', token.token, '--username=', 'create', '-f', file]);
-    expect(asBootstrap.code, `create as the bootstrap token: ${asBootstrap.stderr}`).to.equal(0);
+    writeFileSync(file, JSON.stringify(csr));
+    const created = await asBootstrap(['create', '-f', file]);
+    expect(created.code, `create as the bootstrap token: ${created.stderr}`).to.equal(0);
     const signed = await eventually('the CSR approved and signed', 60_000, async () => {
       const c = await getJson(['csr', 'cp-node-csr']);
       expect(c.spec.username, 'the requester').to.equal(`system:bootstrap:${token.id}`);
@@ -135,7 +140,6 @@ describe('a Kubernetes 1.20 control plane (controller-manager, scheduler, hollow
       expect(c.status.certificate, 'certificate').to.be.a('string');
       return c;
     });
-    const { X509Certificate } = await import('node:crypto');
     const cert = new X509Certificate(Buffer.from(signed.status.certificate, 'base64'));
     expect(cert.subject).to.include('CN=system:node:orch-cp-node-9');
     expect(cert.checkIssued(new X509Certificate(cluster.files!.pki.caCertPem)), 'signed by the cluster CA').to.equal(true);

@@ -10,6 +10,7 @@ import { certificateApproval } from './certificate-approval';
 import { certificateSigning } from './certificate-signing';
 import { certificateSubjectRestriction } from './certificate-subject-restriction';
 import { ownerReferencesPermissionEnforcement } from './owner-references-permission-enforcement';
+import { denyServiceExternalIPs } from './deny-service-external-ips';
 
 export const resourcePlugins: PluginFactories = {
   NamespaceExists: (d) => namespaceExists(d.namespaces),
@@ -20,5 +21,6 @@ export const resourcePlugins: PluginFactories = {
   CertificateApproval: (d) => certificateApproval(d.authorization, d.naming.group('certificates')),
   CertificateSigning: (d) => certificateSigning(d.authorization, d.naming.group('certificates')),
   CertificateSubjectRestriction: (d) => certificateSubjectRestriction(d.naming.group('certificates'), `${d.naming.labelDomain}/kube-apiserver-client`),
+  DenyServiceExternalIPs: () => denyServiceExternalIPs(),
   OwnerReferencesPermissionEnforcement: (d) => ownerReferencesPermissionEnforcement(d.authorization, () => [...d.stores.values()].map((s) => s.def)),
 };

@@ -110,6 +110,7 @@ describe('OpenAPI documents', () => {
         '/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}', '/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}/status',
         '/api/v1/persistentvolumes/{name}', '/api/v1/persistentvolumes/{name}/status',
         '/api/v1/namespaces/{namespace}/serviceaccounts/{name}', '/api/v1/namespaces/{namespace}/events/{name}',
+        '/api/v1/namespaces/{namespace}/services/{name}', '/api/v1/namespaces/{namespace}/services/{name}/status',
       ]);
       for (const [p, op] of patches) {
         expect(op['x-kubernetes-action'], p).to.equal('patch');

@@ -19,6 +19,7 @@ import { replicationControllerSchema } from '../../../lib/registry/core/replicat
 import { persistentVolumeClaimSchema } from '../../../lib/registry/core/persistent-volume-claims/schema';
 import { persistentVolumeSchema } from '../../../lib/registry/core/persistent-volumes/schema';
 import { serviceAccountSchema } from '../../../lib/registry/core/service-accounts/schema';
+import { serviceSchema } from '../../../lib/registry/core/services/schema';
 import { eventSchema } from '../../../lib/registry/core/events/schema';
 import { csiDriverSchema } from '../../../lib/registry/storage/csi-drivers/schema';
 import { csiNodeSchema } from '../../../lib/registry/storage/csi-nodes/schema';
@@ -116,6 +117,7 @@ const SERVED: Array<[string, string, Schema]> = [
   [SV, 'CSINode', csiNodeSchema],
   [SV, 'CSIStorageCapacity', csiStorageCapacitySchema],
   ['v1', 'ServiceAccount', serviceAccountSchema],
+  ['v1', 'Service', serviceSchema],
   ['v1', 'Event', eventSchema],
 ];
 
@@ -246,6 +248,29 @@ describe('protobuf for Pod, PersistentVolumeClaim, PersistentVolume and storage/
         status { replicas: 0 fullyLabeledReplicas: 0 observedGeneration: 0 readyReplicas: 0 availableReplicas: 0 }`);
       expect(encodeMessage('k8s.io.api.core.v1.ReplicationController', rc).toString('hex')).to.equal(vector.toString('hex'));
       expect(decodeMessage('k8s.io.api.core.v1.ReplicationController', vector)).to.deep.equal(rc);
+    });
+
+    it('Service (pointer policies written only when set, the Go value fields always, the status struct empty)', () => {
+      const svc = {
+        metadata: { name: 'web', namespace: 'default' },
+        spec: {
+          ports: [{ protocol: 'TCP', port: 80, targetPort: 8080 }], selector: { app: 'web' }, clusterIP: '10.0.0.1', clusterIPs: ['10.0.0.1'],
+          type: 'ClusterIP', sessionAffinity: 'None', ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack', internalTrafficPolicy: 'Cluster',
+        },
+        status: { loadBalancer: {} },
+      };
+      const vector = protocEncode('k8s.io.api.core.v1.Service', `
+        metadata { name: "web" generateName: "" namespace: "default" selfLink: "" uid: "" resourceVersion: "" generation: 0 creationTimestamp {} }
+        spec {
+          ports { name: "" protocol: "TCP" port: 80 targetPort { type: 0 intVal: 8080 strVal: "" } nodePort: 0 }
+          selector { key: "app" value: "web" }
+          clusterIP: "10.0.0.1" type: "ClusterIP" sessionAffinity: "None" loadBalancerIP: "" externalName: "" externalTrafficPolicy: ""
+          healthCheckNodePort: 0 publishNotReadyAddresses: false ipFamilyPolicy: "SingleStack" clusterIPs: "10.0.0.1" ipFamilies: "IPv4"
+          internalTrafficPolicy: "Cluster"
+        }
+        status { loadBalancer {} }`);
+      expect(encodeMessage('k8s.io.api.core.v1.Service', svc).toString('hex')).to.equal(vector.toString('hex'));
+      expect((decodeMessage('k8s.io.api.core.v1.Service', vector) as Obj).spec).to.deep.equal(svc.spec);
     });
 
     it('StorageClass', () => {
