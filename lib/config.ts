@@ -44,6 +44,10 @@ export interface ServerConfig {
   /** 0: listen on a free port chosen by the OS. */
   securePort: number;
   bindAddress: string; advertiseAddress: string; externalHostname: string;
+  /** How the default/kubernetes Service's endpoints are kept (lib/controllers/kubernetes-service/). */
+  endpointReconcilerType: 'lease' | 'none';
+  /** Accepted without effect (kube-apiserver's master-count reconciler). */
+  apiserverCount: number;
   tlsCertFile: string; tlsPrivateKeyFile: string;
   /**
    * --allow-privileged: whether pods (and pod templates) may run privileged containers; false

@@ -17,6 +17,7 @@ import { CERTIFICATE_FLAGS } from '../certificates/flags';
 import { KUBELET_FLAGS } from '../kubelet/flags';
 import { CONTROLLER_FLAGS } from '../controllers/flags';
 import { SERVICE_FLAGS } from '../registry/core/services/flags';
+import { KUBERNETES_SERVICE_FLAGS } from '../controllers/kubernetes-service/flags';
 import { AUDIT_FLAGS } from '../audit/flags';
 import { showHiddenVersionProblem } from '../metrics/registry';
 import { featureGatesHelp } from '../scheme/feature-gates';
@@ -42,6 +43,7 @@ export const FLAGS: readonly FlagDef[] = [
     'IP address to listen on (0.0.0.0 or :: for all interfaces).', { check: requiredIp }),
   flag('advertise-address', 'advertiseAddress', text, '',
     'IP address advertised to clients; empty uses --bind-address.', { check: mustBeIp }),
+  ...KUBERNETES_SERVICE_FLAGS,
   flag('external-hostname', 'externalHostname', text, '',
     'Host name used in generated URLs and the serving certificate.'),
   flag('tls-cert-file', 'tlsCertFile', text, '',

@@ -62,6 +62,7 @@ import { TokenCleaner } from '../controllers/token-cleaner';
 import { BootstrapSigner } from '../controllers/bootstrap-signer';
 import { CsrCleaner } from '../controllers/csr-cleaner';
 import { ServerUrlHolder } from '../controllers/server-url';
+import { startKubernetesService } from '../controllers/kubernetes-service/start';
 import { loadSigningAuthority, SigningController } from '../certificates/signing-controller';
 import { ApprovingController } from '../certificates/approving-controller';
 import { controllerManagerElector } from '../controllers/leader-election';
@@ -466,6 +467,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     return { server, sessions, sockets, tracker: new RequestTracker(server), port };
   }
   const port = listener?.port ?? 0;
+  // The default/kubernetes Service and its endpoints, kept by every replica (--endpoint-reconciler-type).
+  const kubernetesService = primaryDuties
+    ? startKubernetesService({ config, naming, stores, storage, securePort: port || config.securePort })
+    : undefined;
   health.markStarted();
   logger.info(serves ? 'serving' : 'running the controllers (serves no connections)', { url, flavor: naming.flavor, etcd: endpoints.join(','), worker: opts.worker?.index });
 
@@ -473,6 +478,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const stop = () => {
     stopping ??= (async () => {
       health.startShutdown();
+      // First this replica leaves the kubernetes Service's endpoints, so that clients stop being sent here.
+      await kubernetesService?.stop();
       if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
       // Stop accepting, end the watches cleanly, let requests in flight finish (graceful-shutdown.ts).
       if (listener) await drainServer({ ...listener, app }, config.shutdownWatchTerminationGracePeriodMs, DRAIN_TIMEOUT_MS);

@@ -1,6 +1,7 @@
 /**
  * Protobuf for the workload and storage kinds (Pod, PersistentVolumeClaim, PersistentVolume and
- * storage/v1's StorageClass, VolumeAttachment, CSIDriver, CSINode, CSIStorageCapacity) and ServiceAccount:
+ * storage/v1's StorageClass, VolumeAttachment, CSIDriver, CSINode, CSIStorageCapacity), ServiceAccount, Endpoints
+ * and EndpointSlice (discovery v1 and v1beta1):
  * - every field each served schema has survives JSON -> protobuf -> JSON: the objects are
  *   generated from the schemas themselves, so a field the schema serves and proto/ lacks (which
  *   protobuf would silently drop) fails here;
@@ -26,6 +27,8 @@ import { csiNodeSchema } from '../../../lib/registry/storage/csi-nodes/schema';
 import { csiStorageCapacitySchema } from '../../../lib/registry/storage/csi-storage-capacities/schema';
 import { storageClassSchema } from '../../../lib/registry/storage/storage-classes/schema';
 import { volumeAttachmentSchema } from '../../../lib/registry/storage/volume-attachments/schema';
+import { endpointsSchema } from '../../../lib/registry/core/endpoints/schema';
+import { endpointSliceSchema, endpointSliceV1beta1Schema } from '../../../lib/registry/discovery/endpoint-slices/schema';
 import { ApiObject } from '../../../lib/scheme/types';
 
 const UID = '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11';
@@ -119,6 +122,10 @@ const SERVED: Array<[string, string, Schema]> = [
   ['v1', 'ServiceAccount', serviceAccountSchema],
   ['v1', 'Service', serviceSchema],
   ['v1', 'Event', eventSchema],
+  ['v1', 'Endpoints', endpointsSchema],
+  ['discovery.k8s.io/v1', 'EndpointSlice', endpointSliceSchema],
+  // v1beta1's own shape (topology where v1 has zone and deprecatedTopology).
+  ['discovery.k8s.io/v1beta1', 'EndpointSlice', endpointSliceV1beta1Schema],
 ];
 
 /** The valid objects of test/integration/storage-kinds.test.ts, pod-volumes.test.ts and service-accounts.test.ts. */
@@ -184,7 +191,7 @@ describe('protobuf for Pod, PersistentVolumeClaim, PersistentVolume and storage/
 
   describe('every field of the served schema round trips', () => {
     for (const [apiVersion, kind, schema] of SERVED) {
-      it(kind, () => roundTrip(withMicroTimes(fullObject(apiVersion, kind, schema))));
+      it(`${kind} (${apiVersion})`, () => roundTrip(withMicroTimes(fullObject(apiVersion, kind, schema))));
     }
   });
 

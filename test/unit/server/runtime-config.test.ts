@@ -45,6 +45,13 @@ describe('applyRuntimeConfig', () => {
     expect(served({ 'api/all': true })).to.include('policy/v1beta1/poddisruptionbudgets');
   });
 
+  it('serves discovery v1 EndpointSlice by default and v1beta1 only when switched on (release-1.20 controllers use it)', () => {
+    expect(served({})).to.include('discovery.orch.io/v1/endpointslices');
+    expect(served({})).not.to.include('discovery.orch.io/v1beta1/endpointslices');
+    expect(served({ 'discovery.orch.io/v1beta1': true })).to.include('discovery.orch.io/v1beta1/endpointslices');
+    expect(served({ 'discovery.orch.io/v1': false })).not.to.include('discovery.orch.io/v1/endpointslices');
+  });
+
   it('switches a group-version off and leaves the rest', () => {
     const s = served({ 'certificates.orch.io/v1': false });
     expect(s.filter((k) => k.startsWith('certificates.'))).to.deep.equal([]);
@@ -128,7 +135,7 @@ describe('applyRuntimeConfig', () => {
 
   it('reports what it switched off', () => {
     const r = applyRuntimeConfig(all, { runtimeConfig: { 'certificates.orch.io/v1': false, 'storage.orch.io/v1/csinodes': false }, authorizationMode: [], leaderElect: false }, naming);
-    expect(r.disabledGroupVersions).to.deep.equal(['certificates.orch.io/v1', 'policy/v1beta1']);
+    expect(r.disabledGroupVersions).to.deep.equal(['certificates.orch.io/v1', 'policy/v1beta1', 'discovery.orch.io/v1beta1']);
     expect(r.disabledResources).to.deep.equal(['storage.orch.io/v1/csinodes']);
   });
 });

@@ -6,7 +6,7 @@
  * or by a change of labels; `deprecatedTopology` not writable at v1; PUT does not create but may
  * omit the resourceVersion. kubectl's NAME ADDRESSTYPE PORTS ENDPOINTS AGE table.
  */
-import { ApiObject, ResourceDef } from '../../../scheme/types';
+import { ApiObject, ResourceDef, StrategyContext } from '../../../scheme/types';
 import { decodeProblem } from '../../../scheme/decode-check';
 import { Naming } from '../../../naming';
 import { semanticEqual } from '../../core/semantic-equal';
@@ -22,6 +22,11 @@ export function generationChanged(obj: ApiObject, old: ApiObject): boolean {
   const rest = ({ apiVersion: _a, kind: _k, metadata, ...fields }: ApiObject) => ({ fields, labels: metadata?.labels ?? {} });
   return !semanticEqual(rest(obj), rest(old));
 }
+
+/** The server's own `default/kubernetes` write (no request user) may carry a loopback advertise address. */
+const ownKubernetesSlice = (obj: ApiObject, ctx: StrategyContext): { allowLoopback: boolean } => ({
+  allowLoopback: !ctx.user && obj.metadata?.name === 'kubernetes' && (obj.metadata?.namespace ?? ctx.namespace) === 'default',
+});
 
 export function endpointSliceResource(naming: Naming): ResourceDef {
   return {
@@ -41,8 +46,8 @@ export function endpointSliceResource(naming: Naming): ResourceDef {
       prepareForCreate: (obj) => { defaultEndpointSlice(obj); dropTopologyOnV1(obj); },
       prepareForUpdate: (obj, old) => { defaultEndpointSlice(obj); dropTopologyOnV1(obj, old); },
       specChanged: generationChanged,
-      validate: (obj) => validateEndpointSlice(obj),
-      validateUpdate: (obj, old) => validateEndpointSliceUpdate(obj, old),
+      validate: (obj, ctx) => validateEndpointSlice(obj, ownKubernetesSlice(obj, ctx)),
+      validateUpdate: (obj, old, ctx) => validateEndpointSliceUpdate(obj, old, ownKubernetesSlice(obj, ctx)),
     },
   };
 }

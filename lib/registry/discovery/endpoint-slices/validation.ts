@@ -64,7 +64,7 @@ function validateFqdn(value: string, path: string): FieldError[] {
   return [];
 }
 
-function validateEndpoint(ep: Endpoint, addressType: string, path: string): FieldError[] {
+function validateEndpoint(ep: Endpoint, addressType: string, path: string, allowLoopback: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const addressPath = child(path, 'addresses');
   const addresses = ep.addresses ?? [];
@@ -73,8 +73,8 @@ function validateEndpoint(ep: Endpoint, addressType: string, path: string): Fiel
   addresses.forEach((a, i) => {
     const p = index(addressPath, i);
     const address = String(a ?? '');
-    if (addressType === 'IPv4') errs.push(...validateIpv4(address, p), ...validateEndpointIp(address, p));
-    else if (addressType === 'IPv6') errs.push(...validateIpv6(address, p), ...validateEndpointIp(address, p));
+    if (addressType === 'IPv4') errs.push(...validateIpv4(address, p), ...validateEndpointIp(address, p, { allowLoopback }));
+    else if (addressType === 'IPv6') errs.push(...validateIpv6(address, p), ...validateEndpointIp(address, p, { allowLoopback }));
     else if (addressType === 'FQDN') errs.push(...validateFqdn(address, p));
   });
   if (set(ep.nodeName)) errs.push(...invalidEach(isDns1123Subdomain(String(ep.nodeName)), child(path, 'nodeName'), ep.nodeName));
@@ -121,22 +121,25 @@ function validatePorts(ports: EndpointPort[]): FieldError[] {
   return errs;
 }
 
-/** ValidateEndpointSlice (the metadata is the store's). */
-export function validateEndpointSlice(obj: ApiObject): FieldError[] {
+/**
+ * ValidateEndpointSlice (the metadata is the store's). `allowLoopback`: the server's own write of
+ * `default/kubernetes` for a replica advertising a loopback address (../../core/endpoint-ip.ts).
+ */
+export function validateEndpointSlice(obj: ApiObject, opts: { allowLoopback?: boolean } = {}): FieldError[] {
   const errs: FieldError[] = [];
   const addressType = typeof obj.addressType === 'string' ? obj.addressType : '';
   if (!addressType) errs.push(fieldErrors.required('addressType'));
   else if (!ADDRESS_TYPES.includes(addressType)) errs.push(fieldErrors.notSupported('addressType', addressType, ADDRESS_TYPES));
   const endpoints = endpointsOf(obj);
   if (endpoints.length > MAX_ENDPOINTS) errs.push(fieldErrors.tooMany('endpoints', endpoints.length, MAX_ENDPOINTS));
-  else endpoints.forEach((ep, i) => errs.push(...validateEndpoint(ep ?? {}, addressType, index('endpoints', i))));
+  else endpoints.forEach((ep, i) => errs.push(...validateEndpoint(ep ?? {}, addressType, index('endpoints', i), !!opts.allowLoopback)));
   errs.push(...validatePorts(portsOf(obj)));
   return errs;
 }
 
 /** ValidateEndpointSliceUpdate: addressType may not change. */
-export function validateEndpointSliceUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
-  const errs = validateEndpointSlice(obj);
+export function validateEndpointSliceUpdate(obj: ApiObject, old: ApiObject, opts: { allowLoopback?: boolean } = {}): FieldError[] {
+  const errs = validateEndpointSlice(obj, opts);
   if ((obj.addressType ?? '') !== (old.addressType ?? '')) errs.push(fieldErrors.immutable('addressType', obj.addressType ?? ''));
   return errs;
 }
