@@ -24,6 +24,8 @@ export interface RequestInfo {
    * see it as the request's name. The handlers still list.
    */
   listName?: string;
+  /** A list's or watch's `fieldSelector` as given (the Node authorizer reads `spec.nodeName=` from it). */
+  fieldSelector?: string;
   subresource?: string;
 }
 
@@ -103,7 +105,11 @@ export function parseRequestInfo(method: string, path: string, query: string): R
     default: verb = method.toLowerCase();
   }
   const listName = verb === 'list' || verb === 'watch' ? nameOfFieldSelector(query) : undefined;
-  return { isResourceRequest: true, path, verb, apiPrefix, group, version, namespace, resource, name, subresource, ...(listName ? { listName } : {}) };
+  const fieldSelector = (verb === 'list' || verb === 'watch') && query ? new URLSearchParams(query).get('fieldSelector') ?? undefined : undefined;
+  return {
+    isResourceRequest: true, path, verb, apiPrefix, group, version, namespace, resource, name, subresource,
+    ...(listName ? { listName } : {}), ...(fieldSelector ? { fieldSelector } : {}),
+  };
 }
 
 /**

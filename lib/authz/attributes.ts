@@ -21,6 +21,8 @@ export interface AuthorizationAttributes {
   subresource: string;
   namespace: string;
   name: string;
+  /** A list's or watch's field selector as the request gave it (Kubernetes' GetFieldSelector). */
+  fieldSelector?: string;
 }
 
 export function attributesOf(user: UserInfo, info: RequestInfo, httpMethod = ''): AuthorizationAttributes {
@@ -28,6 +30,7 @@ export function attributesOf(user: UserInfo, info: RequestInfo, httpMethod = '')
     user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path, httpMethod,
     apiGroup: info.group, apiVersion: info.version, resource: info.resource, subresource: info.subresource ?? '',
     namespace: info.namespace ?? '', name: info.name ?? info.listName ?? '',
+    ...(info.fieldSelector ? { fieldSelector: info.fieldSelector } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { podResource } from './core/pods/definition';
 import { podTemplateResource } from './core/pod-templates/definition';
 import { replicationControllerResource } from './core/replication-controllers/definition';
 import { nodeResource } from './core/nodes/definition';
+import { bindingResource } from './core/bindings/definition';
 import { persistentVolumeClaimResource } from './core/persistent-volume-claims/definition';
 import { persistentVolumeResource } from './core/persistent-volumes/definition';
 import { storageClassResource } from './storage/storage-classes/definition';
@@ -63,6 +64,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     serviceResource(opts.serviceNetwork ?? serviceNetworkOf('', '')),
     replicationControllerResource(naming, gates),
     nodeResource(naming, gates),
+    bindingResource(),
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),

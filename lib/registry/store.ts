@@ -4,7 +4,7 @@
  * compares mod_revision (create: the key must be absent). See list.ts and delete.ts for the
  * read-many and delete pipelines.
  */
-import { ApiObject, ObjectMeta, ResourceDef, StoreEnvironment, StrategyContext, apiVersionOf } from '../scheme/types';
+import { ApiObject, ObjectMeta, ResourceDef, StoreEnvironment, StrategyContext, SubresourceDef, apiVersionOf } from '../scheme/types';
 import { Storage, KeyValue, PutOptions } from '../storage/interfaces';
 import { decodeKv, encodeForStorage, withStoredForm } from '../storage/storage-codec';
 import { GroupResource, errors } from '../meta/api-errors';
@@ -362,7 +362,7 @@ export class GenericStore {
     this.validateOrThrow(obj, [
       ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameValidation: this.def.nameValidation }),
       ...validateObjectMetaUpdate(obj.metadata, current.metadata),
-      ...(s.validateUpdate?.(obj, current, ctx) ?? s.validate?.(obj, ctx) ?? []),
+      ...(this.subresourceValidation(attrs.subresource)?.(obj, current, ctx) ?? s.validateUpdate?.(obj, current, ctx) ?? s.validate?.(obj, ctx) ?? []),
     ]);
     await this.deps.admission.validate(attrs);
     s.canonicalize?.(obj);
@@ -395,6 +395,11 @@ export class GenericStore {
   /** After an object left etcd: the kind's afterDelete hook (a failure there is the hook's to log). */
   async afterRemoval(removed: ApiObject): Promise<void> {
     await this.def.storageHooks?.afterDelete?.(removed, this.hookEnv());
+  }
+
+  /** The update validation of a subresource that has its own (SubresourceDef.validateUpdate). */
+  private subresourceValidation(subresource: string | undefined): SubresourceDef['validateUpdate'] {
+    return subresource ? this.def.subresources.find((r) => r.name === subresource)?.validateUpdate : undefined;
   }
 
   /** Deleted, with nothing left that keeps it. */

@@ -116,6 +116,12 @@ export interface SubresourceDef {
    */
   applyUpdate?(incoming: ApiObject, current: ApiObject): ApiObject;
   /**
+   * For writes through the subresource: its own update validation, in place of the strategy's
+   * validateUpdate (Kubernetes' per-subresource strategy, e.g. pods/ephemeralcontainers). Absent:
+   * the strategy's.
+   */
+  validateUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): FieldError[];
+  /**
    * For a `scale` subresource (kind Scale, group autoscaling, version v1): how the kind's
    * object reads and writes as an autoscaling/v1 Scale. The handler (lib/api/handlers/scale.ts)
    * is the same for every kind that has one.

@@ -88,6 +88,7 @@ import { AuthenticationInfoController } from '../controllers/authentication-info
 import { authenticationHandlers } from '../authn/api/handlers';
 import { authorizationHandlers } from '../authz/api/handlers';
 import { evictionHandler } from '../api/eviction/handler';
+import { bindingHandler } from '../api/binding/handler';
 import { customKey } from '../api/resource-handler';
 import { builtinScaleHandlers } from '../api/handlers/scale';
 import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
@@ -390,7 +391,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
   }), ...authorizationHandlers({ naming, chain: authorization.chain }), ...builtinScaleHandlers(resources),
   [customKey('', 'v1', 'pods', 'eviction', 'create'), evictionHandler({ stores })],
-  ...kubeletHandlers({ stores, client: kubeletClient })]);
+  ...kubeletHandlers({ stores, client: kubeletClient }),
+  [customKey('', 'v1', 'pods', 'binding', 'create'), bindingHandler({ stores }, true)],
+  [customKey('', 'v1', 'bindings', undefined, 'create'), bindingHandler({ stores }, false)]]);
   // Custom resources: every CRD with accepted names served before the first request.
   const customResources = await startCustomResourceServing({
     config, naming, registry, storage, etcdMetrics, storageObjects, admission, customHandlers, probe, storageForResource,

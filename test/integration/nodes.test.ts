@@ -243,6 +243,18 @@ describe('Node (core/v1)', () => {
     });
   });
 
+  describe('the node lease namespace', () => {
+    it('exists from the start, and may be deleted (it is not immortal, as in kube-apiserver)', async () => {
+      const ns = await t.get('/api/v1/namespaces/orch-node-lease');
+      expect(ns.status, ns.text).to.equal(200);
+      expect(ns.body.status.phase).to.equal('Active');
+      const del = await t.del('/api/v1/namespaces/orch-node-lease');
+      expect(del.status, del.text).to.equal(200);
+      expect(del.body.status.phase).to.equal('Terminating');
+      expect((await t.del('/api/v1/namespaces/orch-system')).status, 'the system namespace stays immortal').to.equal(403);
+    });
+  });
+
   describe('protobuf', () => {
     it('round-trips a node with every spec and status field through protobuf', async () => {
       const full = node('proto-1', {

@@ -168,7 +168,7 @@ export function nodeRestriction(stores: StoreIndex, naming: Naming): AdmissionPl
   return {
     name: 'NodeRestriction',
     resources: ['/pods', '/nodes', '/persistentvolumeclaims', '/serviceaccounts', `${coordination}/leases`, `${storage}/csinodes`],
-    async validate(a) {
+    async admit(a) {
       const node = nodeNameOf(a);
       if (node === undefined) return undefined;
       if (!node) throw forbid(a, `could not determine node from user ${JSON.stringify(userOf(a).name)}`);

@@ -8,7 +8,7 @@
  */
 import { CustomScope } from '../../api/resource-handler';
 import { StoreIndex, storeKey } from '../../registry/store-index';
-import { readBodyAs, writeOptionsOf } from '../../api/handlers/scope';
+import { readBodyAs, requestStrategyContext, writeOptionsOf } from '../../api/handlers/scope';
 import { writeObject } from '../../api/response-writer';
 import { errors } from '../../meta/api-errors';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
@@ -64,6 +64,14 @@ export function tokenRequestHandler(deps: TokenRequestDeps) {
     if (errs.length) throw errors.invalid('TokenRequest', deps.bodyKind.group, '', errs);
 
     const account = await store('serviceaccounts').get(namespace, name);
+    // Admission (NodeRestriction, webhooks) sees a CREATE of serviceaccounts/token carrying the TokenRequest, as TokenREST runs it.
+    const accounts = store('serviceaccounts');
+    const attrs = {
+      operation: 'CREATE' as const, resource: accounts.def, subresource: 'token', namespace, name,
+      object: { ...body, spec }, dryRun, ctx: requestStrategyContext(s.ctx, namespace, s.user),
+    };
+    await accounts.deps.admission.admit(attrs);
+    await accounts.deps.admission.validate(attrs);
     let pod: ObjectRef | undefined;
     let secret: ObjectRef | undefined;
     const ref = spec.boundObjectRef;

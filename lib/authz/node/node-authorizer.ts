@@ -15,6 +15,7 @@ import { rulesAllow } from '../rbac/rule-match';
 import { PolicyRule } from '../../registry/rbac/types';
 import { UserInfo } from '../../meta/user';
 import { Naming } from '../../naming';
+import { parseFieldSelectorSyntax, requirementFor } from '../../meta/field-selector';
 import { NodeGraph, VertexKind } from './graph';
 
 const NODE_USER_PREFIX = 'system:node:';
@@ -28,6 +29,16 @@ export function nodeIdentity(user: UserInfo): string | undefined {
 
 const ALLOWED = allow('');
 const NOTHING = noOpinion('');
+
+/** The node a `spec.nodeName=<node>` (or `==`) field selector asks for; undefined without one or when it does not parse. */
+function selectedNodeName(selector: string | undefined): string | undefined {
+  if (!selector) return undefined;
+  try {
+    return requirementFor(parseFieldSelectorSyntax(selector), 'spec.nodeName');
+  } catch {
+    return undefined;
+  }
+}
 
 export class NodeAuthorizer implements Authorizer, RuleResolver {
   private readonly storageGroup: string;
@@ -144,7 +155,9 @@ export class NodeAuthorizer implements Authorizer, RuleResolver {
       case '':
         if (a.verb === 'get') return this.getOnly(node, 'pod', a);
         if (a.verb === 'list' || a.verb === 'watch') {
-          return a.name ? this.related(node, 'pod', a) : noOpinion('can only list/watch pods with spec.nodeName field selector');
+          if (a.name) return this.related(node, 'pod', a);
+          // AuthorizeNodeWithSelectors (on in 1.32): its own pods, by `spec.nodeName=<node>`.
+          return selectedNodeName(a.fieldSelector) === node ? ALLOWED : noOpinion('can only list/watch pods with spec.nodeName field selector');
         }
         if (a.verb === 'create' || a.verb === 'delete') return ALLOWED;
         break;

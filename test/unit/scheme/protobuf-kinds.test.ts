@@ -22,6 +22,7 @@ import { persistentVolumeSchema } from '../../../lib/registry/core/persistent-vo
 import { serviceAccountSchema } from '../../../lib/registry/core/service-accounts/schema';
 import { serviceSchema } from '../../../lib/registry/core/services/schema';
 import { eventSchema } from '../../../lib/registry/core/events/schema';
+import { nodeSchema } from '../../../lib/registry/core/nodes/schema';
 import { csiDriverSchema } from '../../../lib/registry/storage/csi-drivers/schema';
 import { csiNodeSchema } from '../../../lib/registry/storage/csi-nodes/schema';
 import { csiStorageCapacitySchema } from '../../../lib/registry/storage/csi-storage-capacities/schema';
@@ -126,6 +127,7 @@ const SERVED: Array<[string, string, Schema]> = [
   ['discovery.k8s.io/v1', 'EndpointSlice', endpointSliceSchema],
   // v1beta1's own shape (topology where v1 has zone and deprecatedTopology).
   ['discovery.k8s.io/v1beta1', 'EndpointSlice', endpointSliceV1beta1Schema],
+  ['v1', 'Node', nodeSchema],
 ];
 
 /** The valid objects of test/integration/storage-kinds.test.ts, pod-volumes.test.ts and service-accounts.test.ts. */
@@ -278,6 +280,38 @@ describe('protobuf for Pod, PersistentVolumeClaim, PersistentVolume and storage/
         status { loadBalancer {} }`);
       expect(encodeMessage('k8s.io.api.core.v1.Service', svc).toString('hex')).to.equal(vector.toString('hex'));
       expect((decodeMessage('k8s.io.api.core.v1.Service', vector) as Obj).spec).to.deep.equal(svc.spec);
+    });
+
+    it('Node (spec strings and bools written, nodeInfo and the kubelet port without omitempty, nil pointers not)', () => {
+      const nodeInfo = {
+        machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '',
+        kubeletVersion: 'v1.32.0', kubeProxyVersion: '', operatingSystem: 'linux', architecture: '',
+      };
+      const node = {
+        metadata: { name: 'n1' },
+        spec: { podCIDR: '10.0.0.0/24', podCIDRs: ['10.0.0.0/24'], taints: [{ key: 'k', effect: 'NoSchedule' }] },
+        status: { capacity: { cpu: '2' }, daemonEndpoints: { kubeletEndpoint: { Port: 10250 } }, nodeInfo },
+      };
+      const vector = protocEncode('k8s.io.api.core.v1.Node', `
+        metadata { name: "n1" generateName: "" namespace: "" selfLink: "" uid: "" resourceVersion: "" generation: 0 creationTimestamp {} }
+        spec { podCIDR: "10.0.0.0/24" externalID: "" providerID: "" unschedulable: false taints { key: "k" value: "" effect: "NoSchedule" } podCIDRs: "10.0.0.0/24" }
+        status {
+          capacity { key: "cpu" value { string: "2" } }
+          phase: ""
+          daemonEndpoints { kubeletEndpoint { Port: 10250 } }
+          nodeInfo { machineID: "" systemUUID: "" bootID: "" kernelVersion: "" osImage: "" containerRuntimeVersion: "" kubeletVersion: "v1.32.0" kubeProxyVersion: "" operatingSystem: "linux" architecture: "" }
+        }`);
+      expect(encodeMessage('k8s.io.api.core.v1.Node', node).toString('hex')).to.equal(vector.toString('hex'));
+      expect(decodeMessage('k8s.io.api.core.v1.Node', vector)).to.deep.equal(node);
+    });
+
+    it('Binding', () => {
+      const binding = { metadata: { name: 'p', namespace: 'default' }, target: { kind: 'Node', name: 'n1' } };
+      const vector = protocEncode('k8s.io.api.core.v1.Binding', `
+        metadata { name: "p" generateName: "" namespace: "default" selfLink: "" uid: "" resourceVersion: "" generation: 0 creationTimestamp {} }
+        target { kind: "Node" namespace: "" name: "n1" uid: "" apiVersion: "" resourceVersion: "" fieldPath: "" }`);
+      expect(encodeMessage('k8s.io.api.core.v1.Binding', binding).toString('hex')).to.equal(vector.toString('hex'));
+      expect(decodeMessage('k8s.io.api.core.v1.Binding', vector)).to.deep.equal(binding);
     });
 
     it('StorageClass', () => {

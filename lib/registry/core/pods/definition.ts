@@ -17,6 +17,7 @@ import { podQOSClass } from './qos';
 import { validatePodSpecUpdate } from './update';
 import { initialPodStatus, normalizePodStatusIPs, validatePodStatusUpdate } from './status';
 import { podTable } from './table';
+import { ephemeralContainersSubresource } from './ephemeral-containers';
 
 const specOf = (obj: ApiObject): Json => {
   if (!isObject(obj.spec)) obj.spec = {};
@@ -42,7 +43,10 @@ export function podResource(naming: Naming, gates: FeatureGates = new FeatureGat
       },
     },
     // The budget-respecting delete (lib/api/eviction/); the body is a policy/v1 (or v1beta1) Eviction.
-    { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] }],
+    { name: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
+    // A scheduler's bind (lib/api/binding/); the body is a core/v1 Binding.
+    { name: 'binding', kind: 'Binding', verbs: ['create'] },
+    ephemeralContainersSubresource(volumes, `${naming.labelDomain}/config.mirror`)],
     deleteReturnsStatus: false,
     nameValidation: 'dns-subdomain',
     schema: podSchema,
