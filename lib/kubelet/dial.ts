@@ -20,7 +20,9 @@ export function hostPort(b: Backend): string {
 
 /** The TLS options for a backend: the kubelet client's for a kubelet, the proxy transport's otherwise. */
 export function tlsFor(b: Backend, client: KubeletClient): tls.ConnectionOptions {
-  return b.kubelet ? client.tlsOptions(b.host) : proxyTlsOptions(b.host);
+  if (!b.kubelet) return proxyTlsOptions(b.host);
+  const opts = client.tlsOptions(b.host);
+  return b.skipVerify ? { ...opts, rejectUnauthorized: false } : opts;
 }
 
 export function dial(b: Backend, client: KubeletClient): Promise<Duplex> {

@@ -53,6 +53,13 @@ export function genericServerResponse(code: number, resource: string, name: stri
   return reason ? new ApiError(code, reason, message, details) : new ReasonlessError(code, 'Unknown', message, details);
 }
 
+/** crypto/tls alert names of the alerts a kubelet sends when it refuses a client. */
+const TLS_ALERTS: Record<number, string> = {
+  40: 'handshake failure', 42: 'bad certificate', 43: 'unsupported certificate', 44: 'revoked certificate',
+  45: 'expired certificate', 46: 'unknown certificate', 48: 'unknown certificate authority', 70: 'protocol version not supported',
+  80: 'internal error', 116: 'certificate required',
+};
+
 /** Go's text of a failed dial or TLS handshake to `host:port` (net.OpError, crypto/tls, x509). */
 export function dialErrorText(err: NodeJS.ErrnoException, host: string, port: number): string {
   const addr = `${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -69,8 +76,9 @@ export function dialErrorText(err: NodeJS.ErrnoException, host: string, port: nu
     case 'CERT_HAS_EXPIRED': return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
     case 'ERR_TLS_CERT_ALTNAME_INVALID': return `tls: failed to verify certificate: x509: certificate is valid for other names, not ${host}`;
     default:
-      // A TLS alert from the peer (it refused our client certificate, or none was given).
-      if (/alert/i.test(err.message)) return `remote error: tls: ${err.message.replace(/^.*alert /i, '').replace(/:.*$/, '').toLowerCase()}`;
-      return `dial tcp ${addr}: ${err.message}`;
+      // A TLS alert from the peer (it refused our client certificate, or none was given), as Go names it.
+      const alert = /alert number (\d+)/i.exec(err.message);
+      if (alert) return `remote error: tls: ${TLS_ALERTS[Number(alert[1])] ?? `alert(${alert[1]})`}`;
+      return `dial tcp ${addr}: ${err.message.trim()}`;
   }
 }

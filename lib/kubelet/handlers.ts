@@ -98,7 +98,7 @@ export function kubeletHandlers(deps: KubeletHandlerDeps): CustomHandlers {
       ctx.body = null;
       return;
     }
-    const kubelet = await kubeletOf(stores, client, nodeName);
+    const kubelet = { ...await kubeletOf(stores, client, nodeName), skipVerify: opts.insecureSkipTLSVerifyBackend };
     const path = `/containerLogs/${enc(info.namespace!)}/${enc(name)}/${enc(container)}${opts.query ? `?${opts.query}` : ''}`;
     await streamLog(ctx, kubelet, client, path, name);
   });
@@ -138,9 +138,9 @@ export function kubeletHandlers(deps: KubeletHandlerDeps): CustomHandlers {
     }
     // An empty path is redirected to one ending in '/' (kube's proxyRedirectsforRootPath).
     if (rest === '' && !ctx.path.endsWith('/') && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      ctx.body = null;
       ctx.status = 301;
       ctx.set('Location', `${ctx.path}/${ctx.querystring ? `?${ctx.querystring}` : ''}`);
-      ctx.body = null;
       return;
     }
     await forwardProxy(ctx, backend, client, `${path}${ctx.querystring ? `?${ctx.querystring}` : ''}`, prefix);

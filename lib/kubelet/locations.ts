@@ -25,6 +25,8 @@ export interface Backend {
   port: number;
   /** The kubelet itself (its client certificate and CA apply), or another backend (a pod, an endpoint). */
   kubelet: boolean;
+  /** The kubelet's certificate is not checked (pods/log?insecureSkipTLSVerifyBackend=true). */
+  skipVerify?: boolean;
 }
 
 /** Kubernetes' NewServiceUnavailable: 503, no details and no Retry-After. */

@@ -36,6 +36,8 @@ export interface LogOptions {
   container?: string;
   query: string;
   follow: boolean;
+  /** The kubelet's serving certificate is not checked for this request (kube's InsecureSkipTLSVerifyTransport). */
+  insecureSkipTLSVerifyBackend: boolean;
 }
 
 /** PodLogOptions from the query, validated (422 PodLogOptions with Kubernetes' causes), and the kubelet's query. */
@@ -71,7 +73,7 @@ export function logOptions(q: URLSearchParams, podName: string): LogOptions {
   if (sinceTime) out.push(['sinceTime', sinceTime.toISOString().replace(/\.\d{3}Z$/, 'Z')]);
   if (tailLines !== undefined) out.push(['tailLines', String(tailLines)]);
   if (limitBytes !== undefined) out.push(['limitBytes', String(limitBytes)]);
-  return { container: q.get('container') || undefined, query: encode(out), follow };
+  return { container: q.get('container') || undefined, query: encode(out), follow, insecureSkipTLSVerifyBackend: boolParam(q, 'insecureSkipTLSVerifyBackend') };
 }
 
 /** PodExecOptions / PodAttachOptions: the kubelet's query (`input`, `output`, `error`, `tty`, each `command`). */
