@@ -6,7 +6,7 @@
  * hold every component's output; the directory is removed after a run that passed, and kept
  * (its path printed) after one that failed.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -73,6 +73,10 @@ export class ControlPlaneCluster {
     this.refusedFlags = refused;
     this.unknownRuntimeConfig = unknownRuntimeConfig;
     this.server = await this.timed('server', () => startServerProcess([...accepted, ...serverOwnFlags(files)], { timeoutMs: 60_000 }));
+    // The server's request log beside the components' (who asked what, and what it answered).
+    const serverLog = createWriteStream(path.join(this.logDir, 'server.log'));
+    this.server.process.stderr!.on('data', (chunk: Buffer | string) => serverLog.write(chunk));
+    this.server.process.once('exit', () => serverLog.end());
     const admin = parseYaml(readFileSync(this.server.kubeconfigPath, 'utf8')) as { clusters: Array<{ cluster: { server: string } }> };
     this.url = admin.clusters[0].cluster.server;
     this.kubectl = kubectlFor(this.server.kubeconfigPath, path.join(this.dir, 'kube-cache'), 60_000);
