@@ -15,6 +15,7 @@ JOBS ?=
 RUN_SUITES := node dist/test/run/main.js $(if $(JOBS),--jobs=$(JOBS))
 
 .PHONY: install build run test test-unit test-integration test-e2e test-fuzz bench clean reliability
+.PHONY: test-control-plane
 
 ## install: npm ci when node_modules is missing or older than package-lock.json (never through a
 ## node_modules that is a symbolic link: npm ci would empty the directory it points to); as root, with
@@ -89,6 +90,14 @@ test-fuzz: build
 	FUZZ_RUNS=$(FUZZ_RUNS) $(MOCHA_SUITE) --timeout 0 'dist/test/fuzz/**/*.test.js'
 
 ## bench: run the benchmark driver.
+## test-control-plane: kube-controller-manager, kube-scheduler and two hollow kubelets (Kubernetes
+## 1.20.2, built once from Debian's source package by test/control-plane/build.sh and cached in
+## ~/.cache/orch-apiserver/kube-1.20.2) run against the server; kubectl 1.32 checks the cluster.
+## Not part of make test (root: hollow kubelets run in mount namespaces of their own).
+test-control-plane: build
+	test/control-plane/build.sh
+	$(MOCHA_SUITE) --timeout 600000 dist/test/control-plane/*.test.js
+
 bench: build
 	node dist/test/bench/run.js $(ARGS)
 

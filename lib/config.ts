@@ -47,6 +47,17 @@ export interface ServerConfig {
   /** How the default/kubernetes Service's endpoints are kept (lib/controllers/kubernetes-service/). */
   endpointReconcilerType: 'lease' | 'none';
   tlsCertFile: string; tlsPrivateKeyFile: string;
+  /**
+   * --allow-privileged: whether pods (and pod templates) may run privileged containers; false
+   * refuses them in validation as kube-apiserver does (lib/registry/core/pod-spec/capabilities.ts).
+   */
+  allowPrivileged: boolean;
+  /**
+   * --proxy-client-cert-file / --proxy-client-key-file: the front-proxy client identity the server
+   * presents to extension API servers (the aggregation layer, issue 43); checked at start to load
+   * as a matching pair (lib/server/proxy-client.ts), kept here for the aggregator to read.
+   */
+  proxyClientCertFile: string; proxyClientKeyFile: string;
   clientCaFile: string; tokenAuthFile: string;
   anonymousAuth: boolean; enableBootstrapTokenAuth: boolean;
   /** Authenticating proxy: headers trusted only from certificates of requestheaderClientCaFile. */

@@ -10,13 +10,30 @@ import { ApiObject, SubresourceDef } from '../scheme/types';
  * fields of disabled gates (it receives the stored object for "already in use" checks).
  */
 export function statusSubresource(kind: string,
-  normalize?: (status: Record<string, unknown>, current: ApiObject) => Record<string, unknown>): SubresourceDef {
+  normalize?: (status: Record<string, unknown>, current: ApiObject) => Record<string, unknown>,
+  opts: StatusOptions = {}): SubresourceDef {
   return {
     name: 'status', kind, verbs: ['get', 'patch', 'update'],
     applyUpdate: (incoming, current) => {
       const given = incoming.status;
       const status = given && typeof given === 'object' && !Array.isArray(given) ? { ...(given as Record<string, unknown>) } : {};
-      return { ...current, status: normalize ? normalize(status, current) : status };
+      const out: ApiObject = { ...current, status: normalize ? normalize(status, current) : status };
+      if (opts.annotationsFromRequest) {
+        const { annotations: _stored, ...rest } = current.metadata ?? {};
+        const annotations = incoming.metadata?.annotations;
+        out.metadata = annotations === undefined ? rest : { ...rest, annotations };
+      }
+      return out;
     },
   };
+}
+
+export interface StatusOptions {
+  /**
+   * The write's metadata.annotations replace the stored ones, as Kubernetes' status strategies
+   * that keep only the spec and labels of the stored object (the apps workloads'): the 1.20
+   * deployment controller writes the `deployment.kubernetes.io/revision` annotation with
+   * UpdateStatus, and `kubectl rollout undo` needs it.
+   */
+  annotationsFromRequest?: boolean;
 }

@@ -49,6 +49,17 @@ export const FLAGS: readonly FlagDef[] = [
   flag('tls-cert-file', 'tlsCertFile', text, '',
     'Serving certificate (PEM); empty generates one under <data-dir>/pki.'),
   flag('tls-private-key-file', 'tlsPrivateKeyFile', text, '', 'Key of --tls-cert-file (PEM).'),
+  flag('allow-privileged', 'allowPrivileged', bool, true,
+    'If true, allow privileged containers; false refuses pods and pod templates with a privileged container '
+    + '(spec.containers[i].securityContext.privileged: Forbidden: disallowed by cluster policy). '
+    + 'kube-apiserver\'s default is false; true here, as this server always admitted them.'),
+  flag('proxy-client-cert-file', 'proxyClientCertFile', text, '',
+    'Client certificate (PEM) that proves the identity of the server when it calls out during a request: the front-proxy identity '
+    + 'it will present to extension API servers when the aggregation layer proxies to them (issue 43; nothing uses it before). '
+    + 'It should be signed by the CA of --requestheader-client-ca-file, which kube-system/extension-apiserver-authentication publishes. '
+    + 'Checked at start to load with --proxy-client-key-file as a matching pair.'),
+  flag('proxy-client-key-file', 'proxyClientKeyFile', text, '',
+    'Private key (PEM) of --proxy-client-cert-file.'),
   ...AUTHENTICATION_FLAGS,
   ...AUTHORIZATION_FLAGS,
   ...ADMISSION_FLAGS,

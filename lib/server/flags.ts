@@ -80,6 +80,7 @@ function unexpected(arg: string): FlagError {
  */
 function checkCombinations(c: ServerConfig): void {
   const problem: FlagProblem | undefined = givenTogether('tls-cert-file', c.tlsCertFile, 'tls-private-key-file', c.tlsPrivateKeyFile)
+    ?? givenTogether('proxy-client-cert-file', c.proxyClientCertFile, 'proxy-client-key-file', c.proxyClientKeyFile)
     ?? storageFlagsProblem(c)
     ?? authenticationFlagsProblem(c)
     ?? certificateFlagsProblem(c)

@@ -81,6 +81,8 @@ import { loadServiceAccountKeys, ServiceAccountKeys } from '../serviceaccount/ke
 import { claimNames } from '../serviceaccount/claims';
 import { TokenGenerator } from '../serviceaccount/token-generator';
 import { loadRequestHeaderPool } from '../authn/request-header';
+import { loadProxyClientIdentity } from './proxy-client';
+import { setAllowPrivileged } from '../registry/core/pod-spec/capabilities';
 import { TokenFileAuthenticator } from '../authn/token-file';
 import { AuthenticationInfoController } from '../controllers/authentication-info-controller';
 import { authenticationHandlers } from '../authn/api/handlers';
@@ -184,6 +186,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // Read before anything starts: a bad file stops the start with nothing to clean up.
   const requestheaderCa = config.requestheaderClientCaFile ? loadRequestHeaderPool(config.requestheaderClientCaFile) : undefined;
   const rootCaPem = config.rootCaFile ? readRootCaFile(config.rootCaFile) : pki.caCertPem;
+  // --proxy-client-*: the front-proxy identity for the aggregation layer (issue 43), checked now.
+  const proxyClient = loadProxyClientIdentity(config.proxyClientCertFile, config.proxyClientKeyFile);
+  if (proxyClient) logger.info('--proxy-client-cert-file: front-proxy client identity loaded', { subject: proxyClient.subject });
+  // --allow-privileged: read by every pod and pod template validation (as kube's capabilities.Setup).
+  setAllowPrivileged(config.allowPrivileged);
   const clientCa = config.clientCaFile ? CertificatePool.fromFile(config.clientCaFile, '--client-ca-file') : CertificatePool.fromPem(pki.caCertPem, pki.caCertFile);
   // The serving pair and the client CA, reloaded from disk when they change (lib/server/tls-reload.ts).
   const servingTls = new ServingTls({

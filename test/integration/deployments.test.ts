@@ -180,6 +180,23 @@ describe('Deployment (apps/v1)', function () {
       expect((await t.get(path('with-status/status'))).body.status).to.deep.equal(status);
     });
 
+    it('takes annotations but not labels from a /status write (the 1.20 deployment controller writes the revision there)', async () => {
+      const created = (await t.post(path(), deployment('revision', { replicas: 1 }))).body;
+      const res = await t.put(path('revision/status'), {
+        ...created, metadata: { ...created.metadata, labels: { changed: 'yes' }, annotations: { 'deployment.kubernetes.io/revision': '1' } },
+        status: { observedGeneration: 1, replicas: 1 },
+      });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.metadata.annotations).to.deep.equal({ 'deployment.kubernetes.io/revision': '1' });
+      expect(res.body.metadata.labels).to.deep.equal(created.metadata.labels);
+      // kubectl rollout undo's JSON patch replaces /metadata/annotations: it must exist now.
+      const undo = await t.request('PATCH', path('revision'), {
+        raw: JSON.stringify([{ op: 'replace', path: '/metadata/annotations', value: { 'deployment.kubernetes.io/revision': '1' } }]),
+        headers: { 'Content-Type': 'application/json-patch+json' },
+      });
+      expect(undo.status, undo.text).to.equal(200);
+    });
+
     it('refuses a bad status (ValidateDeploymentStatusUpdate)', async () => {
       const created = (await t.post(path(), deployment('bad-status'))).body;
       const res = await rejectedLeavingStore(t, path(), () => t.put(path('bad-status/status'), {

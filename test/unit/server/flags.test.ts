@@ -302,6 +302,20 @@ describe('parseFlags', () => {
         .to.include({ tlsCertFile: 'a.crt', tlsPrivateKeyFile: 'a.key' });
     });
 
+    it('requires --proxy-client-cert-file and --proxy-client-key-file together', () => {
+      const err = flagError(['--proxy-client-key-file=p.key']);
+      expect(err.message).to.equal('--proxy-client-cert-file and --proxy-client-key-file must be given together');
+      expect(err.flag).to.equal('proxy-client-cert-file');
+      expect(parseFlags(['--proxy-client-cert-file=p.crt', '--proxy-client-key-file=p.key']))
+        .to.include({ proxyClientCertFile: 'p.crt', proxyClientKeyFile: 'p.key' });
+    });
+
+    it('takes --allow-privileged, true unless given false (kube-apiserver\'s start scripts give it)', () => {
+      expect(parseFlags([]).allowPrivileged).to.equal(true);
+      expect(parseFlags(['--allow-privileged=false']).allowPrivileged).to.equal(false);
+      expect(parseFlags(['--allow-privileged']).allowPrivileged).to.equal(true);
+    });
+
     it('requires --etcd-certfile and --etcd-keyfile together', () => {
       expect(flagError(['--etcd-keyfile=e.key']).code).to.equal('IncompatibleFlags');
     });

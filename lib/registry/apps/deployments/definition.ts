@@ -46,7 +46,7 @@ export function deploymentResource(naming: Naming, gates: FeatureGates = new Fea
     group: APPS_GROUP, version: 'v1', kind: KIND, listKind: 'DeploymentList', resource: 'deployments', singular: 'deployment',
     namespaced: true, shortNames: ['deploy'], categories: ['all'],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-    subresources: [statusSubresource(KIND, (status) => { const out = { status }; omitZeros(out); return out.status; }), replicaScaleSubresource()],
+    subresources: [statusSubresource(KIND, (status) => { const out = { status }; omitZeros(out); return out.status; }, { annotationsFromRequest: true }), replicaScaleSubresource()],
     deleteReturnsStatus: false,
     nameValidation: 'dns-subdomain',
     schema: deploymentSchema,

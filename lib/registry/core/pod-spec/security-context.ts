@@ -2,11 +2,12 @@
  * Container and pod security contexts as Kubernetes' validation checks them: user and group
  * IDs in range, procMount, seccomp and AppArmor profiles, sysctl names, the fsGroup change and
  * supplemental groups policies, and the combinations Kubernetes refuses. Privileged containers
- * are allowed, as with kube-apiserver's --allow-privileged=true.
+ * are allowed unless the server runs with --allow-privileged=false (capabilities.ts).
  */
 import { FieldError, child, fieldErrors, index } from '../../../meta/field-errors';
 import { Json, isObject, items, record, records, text } from '../json-fields';
 import { validateLocalDescendingPath } from '../volumes/local-path';
+import { privilegedAllowed } from './capabilities';
 
 const ID_MSG = 'must be between 0 and 2147483647, inclusive';
 const PROC_MOUNTS = ['Default', 'Unmasked'];
@@ -58,7 +59,9 @@ function validateAppArmor(profile: Json | undefined, path: string): FieldError[]
 /** ValidateSecurityContext of a container; `hostUsers` is the pod's (Unmasked needs a user namespace). */
 export function validateContainerSecurityContext(sc: Json | undefined, hostUsers: boolean, path: string): FieldError[] {
   if (!sc) return [];
-  const errs = [...validateId(sc.runAsUser, child(path, 'runAsUser')), ...validateId(sc.runAsGroup, child(path, 'runAsGroup'))];
+  const errs: FieldError[] = [];
+  if (sc.privileged === true && !privilegedAllowed()) errs.push(fieldErrors.forbidden(child(path, 'privileged'), 'disallowed by cluster policy'));
+  errs.push(...validateId(sc.runAsUser, child(path, 'runAsUser')), ...validateId(sc.runAsGroup, child(path, 'runAsGroup')));
   const procMount = sc.procMount;
   if (typeof procMount === 'string') {
     if (!PROC_MOUNTS.includes(procMount)) errs.push(fieldErrors.notSupported(child(path, 'procMount'), procMount, PROC_MOUNTS));
