@@ -99,6 +99,8 @@ export interface ServerConfig {
   /** The server's connections to kubelets (lib/kubelet/flags.ts): client pair, CA (empty: not verified), address types in order, timeout. */
   kubeletClientCertificate: string; kubeletClientKey: string; kubeletCertificateAuthority: string;
   kubeletPreferredAddressTypes: string[]; kubeletTimeoutMs: number;
+  /** --kubelet-https (true): false dials kubelets in plain HTTP (kube-apiserver until 1.21; hollow kubelets). */
+  kubeletHttps: boolean;
   /** Which in-process controllers run: `*`, `name`, `-name` (lib/controllers/enabled.ts). */
   controllers: string[];
   /** Controllers run only in the replica holding the controller-manager Lease (lib/controllers/leader-election.ts). */

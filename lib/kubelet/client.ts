@@ -20,6 +20,8 @@ export interface KubeletClientOptions {
   caFile?: string;
   timeoutMs: number;
   preferredAddressTypes: readonly string[];
+  /** false: kubelets are dialled in plain HTTP (--kubelet-https=false). */
+  https?: boolean;
 }
 
 export class KubeletClient {
@@ -28,6 +30,8 @@ export class KubeletClient {
   private readonly ca?: Buffer;
   readonly timeoutMs: number;
   readonly preferredAddressTypes: readonly string[];
+  /** The scheme kubelets are dialled with. */
+  readonly scheme: 'http' | 'https';
 
   constructor(opts: KubeletClientOptions) {
     const read = (file: string | undefined, flag: string) => {
@@ -43,12 +47,14 @@ export class KubeletClient {
     this.ca = read(opts.caFile, 'kubelet-certificate-authority');
     this.timeoutMs = opts.timeoutMs;
     this.preferredAddressTypes = opts.preferredAddressTypes;
+    this.scheme = opts.https === false ? 'http' : 'https';
   }
 
   static fromConfig(c: ServerConfig): KubeletClient {
     return new KubeletClient({
       certFile: c.kubeletClientCertificate || undefined, keyFile: c.kubeletClientKey || undefined,
       caFile: c.kubeletCertificateAuthority || undefined, timeoutMs: c.kubeletTimeoutMs, preferredAddressTypes: c.kubeletPreferredAddressTypes,
+      https: c.kubeletHttps,
     });
   }
 

@@ -75,7 +75,10 @@ export function dialErrorText(err: NodeJS.ErrnoException, host: string, port: nu
       return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
     case 'CERT_HAS_EXPIRED': return 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid';
     case 'ERR_TLS_CERT_ALTNAME_INVALID': return `tls: failed to verify certificate: x509: certificate is valid for other names, not ${host}`;
+    case 'ERR_SSL_WRONG_VERSION_NUMBER': return 'tls: first record does not look like a TLS handshake';
     default:
+      // OpenSSL's words for a peer that does not speak TLS (a plain-HTTP kubelet), in Go's.
+      if (/wrong version number/i.test(err.message)) return 'tls: first record does not look like a TLS handshake';
       // A TLS alert from the peer (it refused our client certificate, or none was given), as Go names it.
       const alert = /alert number (\d+)/i.exec(err.message);
       if (alert) return `remote error: tls: ${TLS_ALERTS[Number(alert[1])] ?? `alert(${alert[1]})`}`;

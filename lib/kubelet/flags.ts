@@ -6,7 +6,7 @@
  * lib/server/flags.ts; read by lib/kubelet/client.ts.
  */
 import type { ServerConfig } from '../config';
-import { duration, flag, givenTogether, list, text, type FlagDef, type FlagProblem } from '../flag-definitions';
+import { bool, duration, flag, givenTogether, list, text, type FlagDef, type FlagProblem } from '../flag-definitions';
 
 /** Kubernetes' NodeAddressType values. */
 export const NODE_ADDRESS_TYPES = ['Hostname', 'InternalIP', 'ExternalIP', 'InternalDNS', 'ExternalDNS'] as const;
@@ -21,6 +21,9 @@ export const KUBELET_FLAGS: readonly FlagDef[] = [
     'List of the preferred NodeAddressTypes to use for kubelet connections.',
     { check: (v: string[]) => (v.length ? undefined : 'must name at least one address type') }),
   flag('kubelet-timeout', 'kubeletTimeoutMs', duration, 5_000, 'Timeout for kubelet operations.'),
+  flag('kubelet-https', 'kubeletHttps', bool, true,
+    'Use https for kubelet connections (kube-apiserver had it until 1.21). false dials kubelets in plain HTTP: only for '
+    + 'kubelets that serve no TLS, such as kubemark\'s hollow kubelets; never across an untrusted network.'),
 ];
 
 /** The client pair: both files or neither. */

@@ -58,7 +58,7 @@ export async function kubeletOf(stores: StoreIndex, client: KubeletClient, nodeN
     throw plainError(`no preferred addresses found; known addresses: [${known}]`);
   }
   const reported = Number(obj(obj(status.daemonEndpoints).kubeletEndpoint).Port);
-  return { scheme: 'https', host, port: Number.isInteger(reported) && reported > 0 ? reported : DEFAULT_KUBELET_PORT, kubelet: true };
+  return { scheme: client.scheme, host, port: Number.isInteger(reported) && reported > 0 ? reported : DEFAULT_KUBELET_PORT, kubelet: true };
 }
 
 /** Every container name of the pod, in VisitContainers' order: init, regular, ephemeral. */

@@ -40,6 +40,8 @@ export function kubeApiserverFlags(f: ControlPlaneFiles, etcdEndpoint: string): 
     `--proxy-client-cert-file=${f.proxyClientCert}`, `--proxy-client-key-file=${f.proxyClientKey}`,
     `--kubelet-client-certificate=${f.kubeletClientCert}`, `--kubelet-client-key=${f.kubeletClientKey}`,
     '--kubelet-preferred-address-types=Hostname',
+    // kube-apiserver 1.20's flag: hollow kubelets serve plain HTTP (kubemark gives them no TLS).
+    '--kubelet-https=false',
     `--runtime-config=${RUNTIME_CONFIG.map((gv) => `${gv}=true`).join(',')}`,
   ];
 }
@@ -48,14 +50,15 @@ export function kubeApiserverFlags(f: ControlPlaneFiles, etcdEndpoint: string): 
  * Not kube-apiserver's: the data dir (the PKI made before the start is in it), Kubernetes' names,
  * and none of the server's own controllers, which kube-controller-manager runs here (two copies of
  * the namespace, garbage-collector, token, CSR or root-CA controllers would fight over the same
- * objects). Without leader election the server's controllers take no Lease, which leaves
- * `kube-system/kube-controller-manager` to kube-controller-manager.
+ * objects). Leader election stays on: the server's controllers elect on a Lease of their own
+ * name (`orch-apiserver-controller-manager`), which leaves `kube-system/kube-controller-manager` to
+ * kube-controller-manager.
  */
 export function serverOwnFlags(f: ControlPlaneFiles): string[] {
   const off = ['namespace', 'garbagecollector', 'ephemeral-volume', 'serviceaccount', 'serviceaccount-token',
     'root-ca-cert-publisher', 'clusterrole-aggregation', 'pvc-protection', 'pv-protection',
     'csrsigning', 'csrapproving', 'csrcleaner', 'tokencleaner', 'bootstrapsigner'];
-  return [`--data-dir=${f.dataDir}`, '--flavor=kubernetes', `--controllers=${off.map((c) => `-${c}`).join(',')}`, '--leader-elect=false'];
+  return [`--data-dir=${f.dataDir}`, '--flavor=kubernetes', `--controllers=${off.map((c) => `-${c}`).join(',')}`];
 }
 
 /** Splits `flags` into those the server takes and those it does not have; drops unknown runtime-config keys. */
