@@ -13,27 +13,9 @@ import { errors } from '../../meta/api-errors';
 import { Naming } from '../../naming';
 import { ApiObject } from '../../scheme/types';
 import { StoreIndex, storeKey } from '../../registry/store-index';
-import { decodeFromStorage } from '../../storage/storage-codec';
+import { listStoredObjects } from './stored-objects';
 import { ingressNames } from '../../registry/networking/annotations';
 import { admissionForbidden } from './admission-forbidden';
-
-/** The IngressClasses the plugin reads: from the watch cache (etcd when the server runs without one). */
-async function listIngressClasses(stores: StoreIndex, key: string): Promise<ApiObject[]> {
-  const store = stores.get(key);
-  if (!store) return [];
-  const prefix = store.collectionPrefix();
-  const cache = store.deps.cache;
-  const kvs = cache?.ready ? cache.list(prefix).kvs : (await store.storage.range(prefix)).kvs;
-  const out: ApiObject[] = [];
-  for (const kv of kvs) {
-    try {
-      out.push(decodeFromStorage(kv.value, kv.modRevision));
-    } catch {
-      // An undecodable class is no class to pick (the store reports it on reads).
-    }
-  }
-  return out;
-}
 
 /** The DefaultIngressClass plugin over the server's IngressClasses. */
 export function defaultIngressClass(stores: StoreIndex, naming: Naming): AdmissionPlugin {
@@ -49,7 +31,7 @@ export function defaultIngressClass(stores: StoreIndex, naming: Naming): Admissi
       const spec = (attrs.object.spec ??= {}) as { ingressClassName?: string | null };
       if (spec.ingressClassName !== undefined && spec.ingressClassName !== null) return;
       if (names.ingressClassAnnotation in (attrs.object.metadata?.annotations ?? {})) return;
-      const defaults = (await listIngressClasses(stores, key))
+      const defaults = (await listStoredObjects(stores, key))
         .filter((c) => c.metadata?.annotations?.[names.isDefaultClassAnnotation] === 'true');
       if (!defaults.length) return;
       if (defaults.length > 1) {

@@ -6,7 +6,7 @@
  */
 import { ApiObject } from '../../scheme/types';
 import { StoreIndex, storeKey } from '../../registry/store-index';
-import { decodeFromStorage } from '../../storage/storage-codec';
+import { listStoredObjects } from './stored-objects';
 import { Naming } from '../../naming';
 import { StorageNames, storageNames } from '../../registry/core/storage-annotations';
 
@@ -22,20 +22,7 @@ export class StorageClassLister {
 
   /** Every class; none when the server does not serve storage classes. */
   async list(): Promise<ApiObject[]> {
-    const store = this.stores.get(this.key);
-    if (!store) return [];
-    const prefix = store.collectionPrefix();
-    const cache = store.deps.cache;
-    const kvs = cache?.ready ? cache.list(prefix).kvs : (await store.storage.range(prefix)).kvs;
-    const out: ApiObject[] = [];
-    for (const kv of kvs) {
-      try {
-        out.push(decodeFromStorage(kv.value, kv.modRevision));
-      } catch {
-        // An undecodable class is no class to pick (the store reports it on reads).
-      }
-    }
-    return out;
+    return listStoredObjects(this.stores, this.key);
   }
 
   /** The class of that name (any cached version), or undefined. */
