@@ -11,7 +11,6 @@
 import { AdmissionPlugin } from '../interfaces';
 import { errors } from '../../meta/api-errors';
 import { Naming } from '../../naming';
-import { ApiObject } from '../../scheme/types';
 import { StoreIndex, storeKey } from '../../registry/store-index';
 import { listStoredObjects } from './stored-objects';
 import { ingressNames } from '../../registry/networking/annotations';
