@@ -111,7 +111,7 @@ export function kubeletHandlers(deps: KubeletHandlerDeps): CustomHandlers {
     let path: string;
     if (kind === 'portforward') {
       const qs = portForwardQuery(q);
-      path = `/portforward/${enc(info.namespace!)}/${enc(name)}${qs ? `?${qs}` : ''}`;
+      path = `/portForward/${enc(info.namespace!)}/${enc(name)}${qs ? `?${qs}` : ''}`;
     } else {
       const opts = streamOptions(q, kind === 'exec');
       const container = chooseContainer(pod, name, opts.container);

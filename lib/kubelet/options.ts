@@ -2,7 +2,7 @@
  * The query options of the connect subresources, read as kube-apiserver's parameter codec reads
  * them (PodLogOptions, PodExecOptions, PodAttachOptions, PodPortForwardOptions), PodLogOptions
  * validated with Kubernetes' field paths and messages, and written as the kubelet's query
- * (url.Values.Encode: keys sorted): /containerLogs, /exec, /attach, /portforward.
+ * (url.Values.Encode: keys sorted): /containerLogs, /exec, /attach, /portForward (capital F, as the kubelet registers it).
  */
 import { errors } from '../meta/api-errors';
 import { fieldErrors, type FieldError } from '../meta/field-errors';

@@ -208,23 +208,26 @@ describe('a Kubernetes 1.20 control plane (controller-manager, scheduler, hollow
     });
   });
 
-  it('kubectl logs and exec reach a hollow kubelet through the server', async () => {
+  it('kubectl logs, exec and port-forward reach a hollow kubelet through the server', async () => {
     const [pod] = await expectRunning('app=web', 10);
     const nodeName: string = pod.spec.nodeName;
     const node = await getJson(['node', nodeName]);
     const port: number = node.status.daemonEndpoints.kubeletEndpoint.Port;
     const logs = await kubectl(['logs', '-n', NS, pod.metadata.name]);
     const exec = await kubectl(['exec', '-n', NS, pod.metadata.name, '--', 'true']);
-    console.log(`      logs: code ${logs.code}, ${logs.stdout.trim().slice(0, 200)} ${logs.stderr.trim()}\n      exec: code ${exec.code}, ${exec.stdout.trim().slice(0, 200)} ${exec.stderr.trim()}`);
+    const pf = await kubectl(['port-forward', '-n', NS, `pod/${pod.metadata.name}`, '0:80', '--pod-running-timeout=10s'], 20_000);
+    console.log(`      logs: code ${logs.code}, ${logs.stdout.trim().slice(0, 200)} ${logs.stderr.trim()}\n      exec: code ${exec.code}, ${exec.stdout.trim().slice(0, 200)} ${exec.stderr.trim()}\n      port-forward: code ${pf.code}, ${pf.stderr.trim().slice(0, 300)}`);
     // The server dialled the node by its Hostname address at the kubelet port of its status
     // (--kubelet-https=false: hollow kubelets serve plain HTTP); what comes back is the hollow
     // kubelet's own answer (its fake runtime's output, or its error), not a dial error.
-    for (const [what, r] of [['logs', logs], ['exec', exec]] as const) {
+    for (const [what, r] of [['logs', logs], ['exec', exec], ['port-forward', pf]] as const) {
       expect(r.stderr, `${what} reached the kubelet`).to.not.match(/error dialing backend|dial tcp|connection refused|no such host|tls:/);
     }
     // The fake runtime keeps no log files, and its streaming server has no URL: these are its words.
     expect(logs.stdout + logs.stderr).to.contain('failed to read log file');
     expect(exec.stderr).to.contain('URL is not set');
+    // port-forward too: the kubelet's /portForward route (capital F) answered, with the same words.
+    expect(pf.stderr).to.contain('unable to upgrade connection: URL is not set');
     expect(port, 'the kubelet port the Node reports').to.be.greaterThan(0);
   });
 

@@ -6,7 +6,7 @@
  *  - GET /containerLogs/{ns}/{pod}/{container}?...: `log {ns}/{pod}/{container} {query}\n`;
  *    with follow=true, `line 1\n`, then `line 2\n` when the test calls releaseFollow(), then the end;
  *    pod `missing`: 404 `pods "missing" not found`;
- *  - upgrades on /exec, /attach, /portforward and any other path: SPDY/3.1 or websocket answered
+ *  - upgrades on /exec, /attach, /portForward and any other path: SPDY/3.1 or websocket answered
  *    101 and every byte echoed back; a websocket offering `v5.channel.k8s.io` on /exec is answered
  *    in that channel protocol as a kubelet would run the command `echo`: its arguments on stdout
  *    (channel 1), then a Success status (channel 3) and a close frame; a path containing

@@ -153,7 +153,7 @@ for (const [stackName, stackFlags] of STACKS) {
       }
     });
 
-    it('pods/attach and pods/portforward over websocket: passed through to /attach and /portforward', async () => {
+    it('pods/attach and pods/portforward over websocket: passed through to /attach and /portForward', async () => {
       const a = await upgrade(t, pods('p/attach?container=app&stdout=true'), 'websocket', 'GET');
       expect(a.head.status, a.head.text).to.equal(101);
       a.raw.write('attach-bytes');
@@ -166,7 +166,7 @@ for (const [stackName, stackFlags] of STACKS) {
       f.raw.close();
       const urls = kubelet.requests.map((q) => q.url);
       expect(urls).to.include(`/attach/${NS}/p/app?output=1`);
-      expect(urls).to.include(`/portforward/${NS}/p?port=8080`);
+      expect(urls).to.include(`/portForward/${NS}/p?port=8080`);
     });
   });
 }
