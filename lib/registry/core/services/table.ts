@@ -7,22 +7,13 @@
 import { TableColumns, ageColumn, column, nameColumn } from '../../../meta/table';
 import { translateTimestampSince } from '../../../meta/human-duration';
 import { formatLabels } from '../../../meta/label-format';
+import { loadBalancerAddresses } from '../../load-balancer-status';
 import type { ApiObject } from '../../../scheme/types';
 import { ServiceSpec, ServiceStatus, portsOf, specOf, statusOf } from './spec';
 
 /** makePortString. */
 export function portString(spec: ServiceSpec): string {
   return portsOf(spec).map((p) => (p.nodePort && p.nodePort > 0 ? `${p.port}:${p.nodePort}/${p.protocol}` : `${p.port}/${p.protocol}`)).join(',');
-}
-
-/** loadBalancerStatusStringer (wide: not clipped): ingress IPs or host names, sorted, once each. */
-function loadBalancerString(status: ServiceStatus): string {
-  const out = new Set<string>();
-  for (const ing of status.loadBalancer?.ingress ?? []) {
-    if (ing.ip) out.add(ing.ip);
-    else if (ing.hostname) out.add(ing.hostname);
-  }
-  return [...out].sort().join(',');
 }
 
 /** getServiceExternalIP. */
@@ -33,7 +24,7 @@ export function externalIpString(spec: ServiceSpec, status: ServiceStatus): stri
     case 'NodePort':
       return external.length ? external.join(',') : '<none>';
     case 'LoadBalancer': {
-      const lb = loadBalancerString(status);
+      const lb = loadBalancerAddresses(status.loadBalancer?.ingress);
       if (external.length) return [...(lb ? lb.split(',') : []), ...external].join(',');
       return lb || '<pending>';
     }

@@ -7,6 +7,7 @@
 import { ApiObject } from '../../../scheme/types';
 import { TableColumns, ageColumn, column, nameColumn } from '../../../meta/table';
 import { translateTimestampSince } from '../../../meta/human-duration';
+import { loadBalancerAddresses } from '../../load-balancer-status';
 
 type Json = Record<string, unknown>;
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
@@ -24,16 +25,6 @@ export function formatHosts(rules: Json[]): string {
   return more ? `${hosts.join(',')} + ${rules.length - max} more...` : hosts.join(',');
 }
 
-/** ingressLoadBalancerStatusStringer (wide). */
-export function formatAddresses(ingress: Json[]): string {
-  const set = new Set<string>();
-  for (const i of ingress) {
-    if (i.ip) set.add(String(i.ip));
-    else if (i.hostname) set.add(String(i.hostname));
-  }
-  return [...set].sort().join(',');
-}
-
 export const ingressTable: TableColumns = {
   columns: [
     nameColumn,
@@ -49,7 +40,7 @@ export const ingressTable: TableColumns = {
     const lb = (((o.status ?? {}) as Json).loadBalancer ?? {}) as Json;
     return [
       o.metadata?.name ?? '', typeof spec.ingressClassName === 'string' ? spec.ingressClassName : '<none>',
-      formatHosts(list(spec.rules)), formatAddresses(list(lb.ingress)), list(spec.tls).length ? '80, 443' : '80',
+      formatHosts(list(spec.rules)), loadBalancerAddresses(list(lb.ingress)), list(spec.tls).length ? '80, 443' : '80',
       translateTimestampSince(o.metadata?.creationTimestamp, now),
     ];
   },
