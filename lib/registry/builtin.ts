@@ -8,6 +8,7 @@ import { secretResource } from './core/secrets/definition';
 import { podResource } from './core/pods/definition';
 import { podTemplateResource } from './core/pod-templates/definition';
 import { replicationControllerResource } from './core/replication-controllers/definition';
+import { resourceQuotaResource } from './core/resource-quotas/definition';
 import { nodeResource } from './core/nodes/definition';
 import { bindingResource } from './core/bindings/definition';
 import { persistentVolumeClaimResource } from './core/persistent-volume-claims/definition';
@@ -67,6 +68,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     endpointsResource(),
     serviceResource(opts.serviceNetwork ?? serviceNetworkOf('', '')),
     replicationControllerResource(naming, gates),
+    resourceQuotaResource(),
     nodeResource(naming, gates),
     bindingResource(),
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),

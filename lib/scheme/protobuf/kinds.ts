@@ -51,6 +51,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   // discovery v1beta1 EndpointSlice (off unless --runtime-config switches it on).
   { apiVersions: groupVersion('discovery', 'v1beta1'), protoPackage: 'k8s.io.api.discovery.v1beta1', lists: true, kinds: ['EndpointSlice'] },
   { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['Service'] },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ResourceQuota'] },
   {
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
