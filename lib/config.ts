@@ -103,6 +103,8 @@ export interface ServerConfig {
   kubeletHttps: boolean;
   /** Which in-process controllers run: `*`, `name`, `-name` (lib/controllers/enabled.ts). */
   controllers: string[];
+  /** --resource-quota-sync-period: how often the resourcequota controller recalculates every quota (lib/controllers/resource-quota/). */
+  resourceQuotaSyncPeriodMs: number;
   /** Controllers run only in the replica holding the controller-manager Lease (lib/controllers/leader-election.ts). */
   leaderElect: boolean;
   leaderElectLeaseDurationMs: number; leaderElectRenewDeadlineMs: number; leaderElectRetryPeriodMs: number;

@@ -19,6 +19,7 @@ import { podPlugins } from './pod/index';
 import { resourcePlugins } from './resources/index';
 import { imagePolicyPlugins } from './imagepolicy/index';
 import { nodePlugins } from './nodes/index';
+import { resourceQuotaPlugins } from './resourcequota/index';
 
 const basicPlugins: PluginFactories = {
   AlwaysAdmit: () => ({ name: 'AlwaysAdmit', admit: async () => undefined }),
@@ -32,7 +33,7 @@ const basicPlugins: PluginFactories = {
 };
 
 const FACTORIES: PluginFactories = {
-  ...basicPlugins, ...webhookPlugins, ...podSecurityPlugins, ...podPlugins, ...resourcePlugins, ...imagePolicyPlugins, ...nodePlugins,
+  ...basicPlugins, ...webhookPlugins, ...podSecurityPlugins, ...podPlugins, ...resourcePlugins, ...imagePolicyPlugins, ...nodePlugins, ...resourceQuotaPlugins,
 };
 
 export interface BuiltAdmission {

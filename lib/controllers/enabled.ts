@@ -9,6 +9,7 @@ export const CONTROLLERS = [
   'namespace', 'garbagecollector', 'ephemeral-volume', 'serviceaccount', 'serviceaccount-token', 'root-ca-cert-publisher',
   'clusterrole-aggregation', 'pvc-protection', 'pv-protection', 'csrsigning', 'csrapproving',
   'tokencleaner', 'bootstrapsigner', 'csrcleaner',
+  'resourcequota',
 ] as const;
 export type ControllerName = typeof CONTROLLERS[number];
 

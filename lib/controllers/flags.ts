@@ -11,8 +11,10 @@ export const CONTROLLER_FLAGS: readonly FlagDef[] = [
   flag('controllers', 'controllers', list(), ['*'],
     'Controllers to run: "*" all on by default, "name" one more, "-name" one less (namespace, garbagecollector, '
     + 'ephemeral-volume, serviceaccount, serviceaccount-token, root-ca-cert-publisher, clusterrole-aggregation, '
-    + 'pvc-protection, pv-protection, csrsigning, csrapproving, csrcleaner; off by default: tokencleaner, bootstrapsigner).',
+    + 'pvc-protection, pv-protection, csrsigning, csrapproving, csrcleaner, resourcequota; off by default: tokencleaner, bootstrapsigner).',
     { check: checkControllerEntries }),
+  flag('resource-quota-sync-period', 'resourceQuotaSyncPeriodMs', duration, 300_000,
+    'How often the resourcequota controller recalculates the usage of every ResourceQuota (kube-controller-manager\'s flag).'),
   flag('leader-elect', 'leaderElect', bool, true,
     'Run the controllers only in the replica that holds the controller-manager Lease (leader election).'),
   flag('leader-elect-lease-duration', 'leaderElectLeaseDurationMs', duration, 15_000,
