@@ -4,7 +4,7 @@
  * against the namespace's quotas (check.ts), and writes each changed quota's status.used once,
  * with a compare on its resourceVersion, before any of the batch's objects is written. A quota
  * whose write lost the race is read again from etcd and the requests admitted so far are checked
- * again against it (up to three rounds, as Kubernetes); so concurrent creates, from any number
+ * again against it (up to ten rounds; Kubernetes stops at three); so concurrent creates, from any number
  * of servers on one etcd, never take a quota past its hard limits. A dry run is checked, never
  * charged.
  */
@@ -28,7 +28,8 @@ interface Pending {
   refused?: string;
 }
 
-const MAX_ROUNDS = 3;
+// Kubernetes gives up after 3; two replicas racing for one quota lose more often than that.
+const MAX_ROUNDS = 10;
 
 const copyStates = (states: QuotaState[]): QuotaState[] => states.map((s) => ({ ...s, used: new Map(s.used) }));
 
