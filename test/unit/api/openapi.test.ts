@@ -112,6 +112,7 @@ describe('OpenAPI documents', () => {
         '/api/v1/namespaces/{namespace}/serviceaccounts/{name}', '/api/v1/namespaces/{namespace}/events/{name}',
         '/api/v1/nodes/{name}', '/api/v1/nodes/{name}/status', '/api/v1/namespaces/{namespace}/pods/{name}/ephemeralcontainers',
         '/api/v1/namespaces/{namespace}/services/{name}', '/api/v1/namespaces/{namespace}/services/{name}/status',
+        '/api/v1/namespaces/{namespace}/resourcequotas/{name}', '/api/v1/namespaces/{namespace}/resourcequotas/{name}/status',
       ]);
       for (const [p, op] of patches) {
         expect(op['x-kubernetes-action'], p).to.equal('patch');
