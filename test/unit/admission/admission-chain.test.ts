@@ -167,8 +167,10 @@ describe('buildAdmission', () => {
   it('leaves out disabled plugins and reports enabled ones with nothing to act on', async () => {
     const { chain, inert } = await buildAdmission(deps(['--disable-admission-plugins=NamespaceLifecycle']), new PluginConfigs());
     expect(chain.names()).not.to.include('NamespaceLifecycle').and.not.include('AlwaysDeny');
-    // Quotas and limit ranges are not served: known names without a plugin.
-    expect(inert).to.include.members(['LimitRanger', 'ResourceQuota']);
+    // Limit ranges are not served: a known name without a plugin. ResourceQuota has its plugin.
+    expect(inert).to.include.members(['LimitRanger']);
+    expect(inert).not.to.include('ResourceQuota');
+    expect(chain.names()).to.include('ResourceQuota');
     expect(inert).not.to.include('NamespaceLifecycle');
   });
 
