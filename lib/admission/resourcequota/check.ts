@@ -116,7 +116,8 @@ export function checkRequest(states: QuotaState[], input: CheckInput, evaluator:
           + `used: ${prettyPrint(mask(state.used, exceeded))}, limited: ${prettyPrint(mask(state.hard, exceeded))}`,
       };
     }
-    next.set(i, newUsage);
+    // A quota the request adds nothing to is not written (Kubernetes skips an unchanged used).
+    if (requested.size) next.set(i, newUsage);
   }
   for (const [i, used] of next) states[i].used = used;
   return { ok: true, changed: [...next.keys()] };

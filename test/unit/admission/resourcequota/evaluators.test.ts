@@ -114,6 +114,11 @@ describe('checkRequest (the ResourceQuota plugin\'s decision)', () => {
     expect(used).to.deep.equal([{ 'count/configmaps': '2' }, { pods: '0' }]);
   });
 
+  it('changes no quota that matches but is charged nothing (a pod under a quota on an extended resource it does not request)', () => {
+    const { result } = run([quota('gpu', { 'requests.example.com/gpu': '4' })], create('pods', pod({ containers: [container('a', { cpu: '1' })] })));
+    expect(result).to.deep.equal({ ok: true, changed: [] });
+  });
+
   it('refuses past a hard limit naming only the exceeded resources, and charges nothing', () => {
     const quotas = [quota('ok', { 'requests.memory': '1Gi' }), quota('full', { 'requests.cpu': '1', pods: '10' }, { 'requests.cpu': '900m', pods: '1' })];
     const { result, used } = run(quotas, create('pods', pod({ containers: [container('a', { cpu: '200m', memory: '1Mi' })] })));
