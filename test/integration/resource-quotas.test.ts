@@ -243,6 +243,17 @@ describe('ResourceQuota (core/v1), its admission plugin and controller', functio
       await eventually(async () => (await used('rq-ctrl', 'objects'))['count/configmaps'] === '2', 10_000);
     });
 
+    it('gives a pod\'s compute usage back when it turns Succeeded (count/pods stays)', async () => {
+      await makeQuota('rq-ctrl', 'pods', { hard: { pods: '5', 'count/pods': '5' } });
+      expect((await t.post(pods('rq-ctrl'), pod('done'))).status).to.equal(201);
+      expect(await used('rq-ctrl', 'pods')).to.deep.equal({ 'count/pods': '1', pods: '1' });
+      const current = (await t.get(`${pods('rq-ctrl')}/done`)).body;
+      const res = await t.put(`${pods('rq-ctrl')}/done/status`, { ...current, status: { ...current.status, phase: 'Succeeded' } });
+      expect(res.status, res.text).to.equal(200);
+      await eventually(async () => (await used('rq-ctrl', 'pods')).pods === '0', 10_000);
+      expect(await used('rq-ctrl', 'pods')).to.deep.equal({ 'count/pods': '1', pods: '0' });
+    });
+
     it('follows spec.hard changes into status.hard', async () => {
       expect((await mergePatch(t, quotas('rq-ctrl', 'objects'), { spec: { hard: { 'count/configmaps': '4', secrets: '3' } } })).status).to.equal(200);
       const got = await eventually(async () => {

@@ -7,7 +7,7 @@
  * status.hard; all quotas every `resyncMs` (kube's --resource-quota-sync-period, 5 minutes),
  * which also corrects a charge the admission plugin made for an object whose write then failed;
  * and the quotas of a namespace when an object they may count there is deleted, or a pod, service
- * or claim of it changes (replenishment). The objects are followed through the watch caches
+ * or claim of it changes its usage (replenishment; adds are charged by the admission plugin). The objects are followed through the watch caches
  * (ResourceFeed) of pods, services and claims, and of every other resource a quota counts as its
  * quotas name it (custom resources included).
  */
@@ -19,7 +19,7 @@ import { ResourceFeed } from '../../registry/resource-feed';
 import { Naming } from '../../naming';
 import { logger } from '../../logger';
 import { EvaluatorRegistry } from '../../admission/resourcequota/evaluators/index';
-import { equals, parseResourceList } from '../../admission/resourcequota/resource-list';
+import { equals, parseResourceList, toJson } from '../../admission/resourcequota/resource-list';
 import { WorkQueue } from '../work-queue';
 import { chargedResources, computeStatus } from './usage';
 
@@ -149,12 +149,28 @@ export class ResourceQuotaController {
     if (this.stopped || this.feeds.has(key)) return;
     const store = this.find(group, resource);
     if (!store) return;
-    // Pods, services and claims change usage on update too; other objects only by going.
+    // Pods, services and claims change usage on update too (a pod turning terminal, a claim
+    // growing): an update whose usage differs replenishes, as Kubernetes' replenishment does. An
+    // add never does (the admission plugin charged it; a recalculation racing in-flight charges
+    // could undercount). Other objects replenish only by going.
     const full = group === '' && ALWAYS_FOLLOWED.includes(resource);
+    const evaluator = this.evaluators.get(group, resource);
+    const usageByKey = new Map<string, string>();
+    const usageText = (o: ApiObject) => JSON.stringify(toJson(evaluator.usage(o)));
     let started = false;
     const feed = new ResourceFeed(store, {
-      upsert: (o) => { if (started && full) this.replenish(o); },
-      remove: (o) => { if (started) this.replenish(o); },
+      upsert: (o) => {
+        if (!full) return;
+        const k = keyOf(o);
+        const before = usageByKey.get(k);
+        const now = usageText(o);
+        usageByKey.set(k, now);
+        if (started && before !== undefined && before !== now) this.replenish(o);
+      },
+      remove: (o) => {
+        usageByKey.delete(keyOf(o));
+        if (started) this.replenish(o);
+      },
     }, LABEL, full ? {} : { metadataOnly: true, readsOnly: [] });
     this.feeds.set(key, feed);
     try {
