@@ -112,6 +112,12 @@ describe('ResourceQuota (core/v1), its admission plugin and controller', functio
       });
     }
 
+    it('refuses a hard limit that is no quantity while decoding (400, nothing stored)', async () => {
+      const res = await rejectedLeavingStore(t, quotas('rq-kind'), () => t.post(quotas('rq-kind'), quota('lots', { hard: { pods: 'lots' } })));
+      expect(res.status, res.text).to.equal(400);
+      expect(res.body.message).to.contain("quantities must match the regular expression");
+    });
+
     it('keeps scopes immutable', async () => {
       await makeQuota('rq-kind', 'scoped', { hard: { pods: '3' }, scopes: ['NotTerminating'] });
       const res = await rejectedLeavingStore(t, quotas('rq-kind'), () => mergePatch(t, quotas('rq-kind', 'scoped'), { spec: { scopes: ['Terminating'] } }));

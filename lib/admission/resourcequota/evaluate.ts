@@ -26,6 +26,8 @@ interface Pending {
   reject(err: unknown): void;
   /** Why it is refused, once checked. */
   refused?: string;
+  /** Its charge kept losing the race for a quota: answered 409 Conflict, to be retried. */
+  gaveUp?: boolean;
 }
 
 // Kubernetes gives up after 3; two replicas racing for one quota lose more often than that.
@@ -92,7 +94,7 @@ export class QuotaEvaluator {
       }));
       if (!lost.length) break;
       if (round + 1 >= MAX_ROUNDS) {
-        for (const p of pending) if (!p.refused) p.refused = 'conflict';
+        for (const p of pending) if (!p.refused) p.gaveUp = true;
         break;
       }
       // Check the requests admitted so far again, against fresh copies of the quotas that lost.
@@ -101,7 +103,7 @@ export class QuotaEvaluator {
       pending = pending.filter((p) => !p.refused);
     }
     for (const p of batch) {
-      if (p.refused === 'conflict') p.reject(errors.conflict({ group: '', resource: 'resourcequotas' }, '', 'the quota is being changed too often; please retry'));
+      if (p.gaveUp) p.reject(errors.conflict({ group: '', resource: 'resourcequotas' }, '', 'the quota is being changed too often; please retry'));
       else if (p.refused) p.reject(admissionForbidden(p.attrs, p.refused));
       else p.resolve();
     }
