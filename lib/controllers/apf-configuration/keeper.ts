@@ -6,9 +6,9 @@
  *
  * - the producer (ensure.ts): a first pass at start, retried every second for up to five
  *   minutes (the start fails after that, as the hook does), then a pass every minute; besides,
- *   a change to or removal of an object with a bootstrap name brings the next pass forward, so a
- *   deleted suggested object or a stomped mandatory one is back within a moment rather than a
- *   minute (the end state is Kubernetes').
+ *   a change to or removal of an object with a bootstrap name or the autoupdate annotation brings
+ *   the next pass forward, so a deleted suggested object or a stomped mandatory one is back within
+ *   a moment rather than a minute (the end state is Kubernetes').
  * - the consumer's status (dangling.ts): every FlowSchema's `Dangling` condition, rewritten
  *   through `/status` when the level it names appears or goes.
  *
@@ -22,7 +22,7 @@ import { StoreIndex, storeKey } from '../../registry/store-index';
 import { Naming } from '../../naming';
 import { HealthChecks } from '../../api/health';
 import {
-  MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS,
+  AUTO_UPDATE_ANNOTATION, MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS,
 } from '../../registry/flowcontrol/bootstrap-configuration';
 import { EnsureTarget, ensureBootstrapConfiguration } from './ensure';
 import { CONSUMER_FIELD_MANAGER, danglingUpToDate, desiredDangling, priorityLevelNameOf, withDangling } from './dangling';
@@ -98,12 +98,12 @@ export class ApfConfigurationKeeper {
     schedule();
     this.feeds = [
       new ResourceFeed(this.fsStore, {
-        upsert: (o) => { this.flowSchemas.set(o.metadata?.name ?? '', o); this.changed(o.metadata?.name); },
-        remove: (o) => { this.flowSchemas.delete(o.metadata?.name ?? ''); this.changed(o.metadata?.name); },
+        upsert: (o) => { this.flowSchemas.set(o.metadata?.name ?? '', o); this.changed(o); },
+        remove: (o) => { this.flowSchemas.delete(o.metadata?.name ?? ''); this.changed(o); },
       }, 'apf flowschemas'),
       new ResourceFeed(this.plStore, {
-        upsert: (o) => { this.levels.add(o.metadata?.name ?? ''); this.changed(o.metadata?.name); },
-        remove: (o) => { this.levels.delete(o.metadata?.name ?? ''); this.changed(o.metadata?.name); },
+        upsert: (o) => { this.levels.add(o.metadata?.name ?? ''); this.changed(o); },
+        remove: (o) => { this.levels.delete(o.metadata?.name ?? ''); this.changed(o); },
       }, 'apf prioritylevelconfigurations'),
     ];
     for (const feed of this.feeds) await feed.start();
@@ -125,10 +125,12 @@ export class ApfConfigurationKeeper {
     }
   }
 
-  private changed(name: string | undefined): void {
+  /** A bootstrap object, or one that carries the autoupdate annotation (a candidate for removal), brings the next pass forward. */
+  private changed(obj: ApiObject): void {
     if (this.stopped) return;
     this.statusTimer ??= setTimeout(() => { this.statusTimer = undefined; void this.syncStatus(); }, 20);
-    if (name && BOOTSTRAP_NAMES.has(name) && !this.nudge) {
+    const concerns = BOOTSTRAP_NAMES.has(obj.metadata?.name ?? '') || obj.metadata?.annotations?.[AUTO_UPDATE_ANNOTATION] !== undefined;
+    if (concerns && !this.nudge) {
       this.nudge = setTimeout(() => { this.nudge = undefined; void this.runPass(); }, this.opts.nudgeDelayMs ?? 200);
     }
   }

@@ -30,6 +30,8 @@ import { storageClassSchema } from '../../../lib/registry/storage/storage-classe
 import { volumeAttachmentSchema } from '../../../lib/registry/storage/volume-attachments/schema';
 import { endpointsSchema } from '../../../lib/registry/core/endpoints/schema';
 import { endpointSliceSchema, endpointSliceV1beta1Schema } from '../../../lib/registry/discovery/endpoint-slices/schema';
+import { flowSchemaSchema } from '../../../lib/registry/flowcontrol/flow-schemas/schema';
+import { priorityLevelConfigurationSchema } from '../../../lib/registry/flowcontrol/priority-level-configurations/schema';
 import { ApiObject } from '../../../lib/scheme/types';
 
 const UID = '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11';
@@ -119,6 +121,8 @@ const SERVED: Array<[string, string, Schema]> = [
   [SV, 'VolumeAttachment', volumeAttachmentSchema],
   [SV, 'CSIDriver', csiDriverSchema],
   [SV, 'CSINode', csiNodeSchema],
+  ['flowcontrol.apiserver.k8s.io/v1', 'FlowSchema', flowSchemaSchema],
+  ['flowcontrol.apiserver.k8s.io/v1', 'PriorityLevelConfiguration', priorityLevelConfigurationSchema],
   [SV, 'CSIStorageCapacity', csiStorageCapacitySchema],
   ['v1', 'ServiceAccount', serviceAccountSchema],
   ['v1', 'Service', serviceSchema],
