@@ -342,9 +342,12 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     listServices: () => storedServices(serviceStore.storage, serviceStore.collectionPrefix(), (kv) => serviceStore.decodeCurrent(kv)),
   }) : undefined;
   await serviceRepair?.start();
-  // API priority and fairness' bootstrap configuration and FlowSchema conditions, kept on every
-  // replica (Kubernetes' priority-and-fairness-config-producer post-start hook), not elected.
-  const apfConfiguration = config.enablePriorityAndFairness && primaryDuties ? ApfConfigurationKeeper.forStores(stores, naming, { log: logger, health }) : undefined;
+  // API priority and fairness' bootstrap configuration, kept on every replica (Kubernetes'
+  // priority-and-fairness-config-producer post-start hook runs whatever
+  // --enable-priority-and-fairness says), and FlowSchema conditions while that flag is on.
+  const apfConfiguration = primaryDuties
+    ? ApfConfigurationKeeper.forStores(stores, naming, { log: logger, health, writeConditions: config.enablePriorityAndFairness })
+    : undefined;
   await apfConfiguration?.start();
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);

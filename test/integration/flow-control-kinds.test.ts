@@ -5,7 +5,7 @@
  * ones back, an operator's autoupdate=false respected, unwanted autoupdate objects removed),
  * defaults, validation rows (422 with Kubernetes' causes, nothing stored), the Dangling
  * condition the config consumer writes, status only through /status, kubectl's tables,
- * protobuf, and --enable-priority-and-fairness=false.
+ * protobuf, and --enable-priority-and-fairness=false (no conditions; the bootstrap still kept).
  */
 import { expect } from 'chai';
 import { HttpResponse, eventually, startTestServer, TestServer } from '../helpers/server-harness';
@@ -370,12 +370,14 @@ describe('--enable-priority-and-fairness=false', () => {
   before(async () => { t = await startTestServer(['--flavor=kubernetes', '--enable-priority-and-fairness=false']); });
   after(async () => { await t?.stop(); });
 
-  it('serves the kinds but neither creates the bootstrap objects nor writes conditions', async () => {
-    expect((await t.get(FS)).body.items).to.deep.equal([]);
+  it('still keeps the bootstrap configuration (the producer hook runs regardless) but writes no conditions', async () => {
+    const names = ((await t.get(FS)).body.items as Body[]).map((i) => i.metadata.name);
+    expect(names).to.include.members(['exempt', 'catch-all', 'probes', 'global-default']);
+    expect((await t.get('/readyz/poststarthook/priority-and-fairness-config-producer')).status).to.equal(200);
     const res: HttpResponse = await t.post(FS, flowSchema('lonely', { priorityLevelConfiguration: { name: 'none' }, rules: RULES }));
     expect(res.status, res.text).to.equal(201);
     await sleep(500);
     expect((await t.get(`${FS}/lonely`)).body.status).to.deep.equal({});
-    expect((await t.get('/readyz/poststarthook/priority-and-fairness-config-producer')).status).to.not.equal(200);
+    expect((await t.get(`${FS}/exempt`)).body.status).to.deep.equal({});
   });
 });

@@ -1,16 +1,17 @@
 /**
- * API priority and fairness' configuration, kept on every replica while
- * --enable-priority-and-fairness is on (not leader-elected: Kubernetes runs it as the
- * `priority-and-fairness-config-producer` post-start hook of every kube-apiserver, and the
- * config consumer's status writes in every one too):
+ * API priority and fairness' configuration, kept on every replica (not leader-elected: Kubernetes
+ * runs it as the `priority-and-fairness-config-producer` post-start hook of every kube-apiserver
+ * that serves the flowcontrol kinds, whatever --enable-priority-and-fairness says, and the config
+ * consumer's status writes in every one that has priority and fairness on):
  *
  * - the producer (ensure.ts): a first pass at start, retried every second for up to five
  *   minutes (the start fails after that, as the hook does), then a pass every minute; besides,
  *   a change to or removal of an object with a bootstrap name or the autoupdate annotation brings
  *   the next pass forward, so a deleted suggested object or a stomped mandatory one is back within
  *   a moment rather than a minute (the end state is Kubernetes').
- * - the consumer's status (dangling.ts): every FlowSchema's `Dangling` condition, rewritten
- *   through `/status` when the level it names appears or goes.
+ * - the consumer's status (dangling.ts), only with `writeConditions` (priority and fairness on):
+ *   every FlowSchema's `Dangling` condition, rewritten through `/status` when the level it names
+ *   appears or goes.
  *
  * `/readyz/poststarthook/priority-and-fairness-config-producer` fails until the first pass is done.
  */
@@ -38,6 +39,8 @@ export interface KeeperOptions {
   periodMs?: number;
   /** How long the first pass is retried (Kubernetes: five minutes). */
   firstPassTimeoutMs?: number;
+  /** Keep FlowSchemas' Dangling conditions (the config consumer: --enable-priority-and-fairness). */
+  writeConditions: boolean;
   /** How soon after a change to a bootstrap object the next pass runs. */
   nudgeDelayMs?: number;
 }
@@ -128,7 +131,7 @@ export class ApfConfigurationKeeper {
   /** A bootstrap object, or one that carries the autoupdate annotation (a candidate for removal), brings the next pass forward. */
   private changed(obj: ApiObject): void {
     if (this.stopped) return;
-    this.statusTimer ??= setTimeout(() => { this.statusTimer = undefined; void this.syncStatus(); }, 20);
+    if (this.opts.writeConditions) this.statusTimer ??= setTimeout(() => { this.statusTimer = undefined; void this.syncStatus(); }, 20);
     const concerns = BOOTSTRAP_NAMES.has(obj.metadata?.name ?? '') || obj.metadata?.annotations?.[AUTO_UPDATE_ANNOTATION] !== undefined;
     if (concerns && !this.nudge) {
       this.nudge = setTimeout(() => { this.nudge = undefined; void this.runPass(); }, this.opts.nudgeDelayMs ?? 200);
