@@ -53,6 +53,12 @@ describe('RuntimeClass (node/v1) and the RuntimeClass plugin', () => {
       expect((await t.get(path('crud'))).status).to.equal(404);
     });
 
+    it('stores the overhead in canonical form, rounded up to milli units', async () => {
+      const res = await t.post(path(), rc('canonical', { handler: 'runc', overhead: { podFixed: { cpu: '0.25', memory: '1.5Gi', 'ephemeral-storage': '0.0001' } } }));
+      expect(res.status, res.text).to.equal(201);
+      expect(res.body.overhead.podFixed).to.deep.equal({ cpu: '250m', memory: '1536Mi', 'ephemeral-storage': '1m' });
+    });
+
     it('creates on PUT, and refuses an update without a resourceVersion', async () => {
       const put = await t.put(path('by-put'), rc('by-put', { handler: 'crun' }));
       expect(put.status, put.text).to.equal(201);

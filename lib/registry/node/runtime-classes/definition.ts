@@ -12,8 +12,21 @@ import { TableColumns, ageColumn, column, nameColumn } from '../../../meta/table
 import { translateTimestampSince } from '../../../meta/human-duration';
 import { runtimeClassSchema } from './schema';
 import { validateRuntimeClass, validateRuntimeClassUpdate } from './validation';
+import { canonicalResourceList } from '../../core/resource-quantities';
 
 const KIND = 'RuntimeClass';
+type RuntimeClassJson = ApiObject & { handler?: unknown; overhead?: { podFixed?: unknown } };
+
+/**
+ * What Go's decoding and defaults make of a class: `handler` written always (no omitempty), and
+ * overhead.podFixed in canonical form rounded up to milli units (SetDefaults_ResourceList).
+ */
+function defaultRuntimeClass(obj: ApiObject): void {
+  const rc = obj as RuntimeClassJson;
+  rc.handler ??= '';
+  const overhead = rc.overhead;
+  if (overhead && typeof overhead === 'object' && overhead.podFixed) overhead.podFixed = canonicalResourceList(overhead.podFixed);
+}
 
 /** printRuntimeClass. Kubernetes describes the Handler column with ObjectMeta's (absent) `handler` doc: empty. */
 const runtimeClassTable: TableColumns = {
@@ -38,9 +51,9 @@ export function runtimeClassResource(naming: Naming): ResourceDef {
       allowCreateOnUpdate: true,
       allowUnconditionalUpdate: false,
       checkDecode: (obj) => decodeProblem(obj, runtimeClassSchema, KIND),
-      // Go writes `handler` always (no omitempty).
-      prepareForCreate: (obj) => { (obj as ApiObject & { handler?: unknown }).handler ??= ''; },
-      prepareForUpdate: (obj) => { (obj as ApiObject & { handler?: unknown }).handler ??= ''; },
+      default: defaultRuntimeClass,
+      prepareForCreate: defaultRuntimeClass,
+      prepareForUpdate: (obj) => defaultRuntimeClass(obj),
       validate: (obj) => validateRuntimeClass(obj),
       validateUpdate: (obj, old) => validateRuntimeClassUpdate(obj, old),
     },
