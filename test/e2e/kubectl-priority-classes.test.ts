@@ -24,6 +24,15 @@ describe('kubectl with PriorityClasses and RuntimeClasses', function () {
       [['runtimeclasses', 'node.k8s.io/v1', 'false', 'RuntimeClass']]);
   });
 
+  it("/apis lists scheduling and node at kube-apiserver's places: apiextensions, scheduling, coordination, node, discovery", async () => {
+    const groups = (JSON.parse((await ok(['get', '--raw', '/apis'])).stdout).groups as Array<{ name: string }>).map((g) => g.name);
+    const at = (name: string) => groups.indexOf(name);
+    expect(at('scheduling.k8s.io')).to.equal(at('apiextensions.k8s.io') + 1);
+    expect(at('coordination.k8s.io')).to.equal(at('scheduling.k8s.io') + 1);
+    expect(at('node.k8s.io')).to.equal(at('coordination.k8s.io') + 1);
+    expect(at('discovery.k8s.io')).to.equal(at('node.k8s.io') + 1);
+  });
+
   it('create priorityclass, get pc, and pods that get its priority', async () => {
     expect((await ok(['create', 'priorityclass', 'high', '--value=1000', '--description=for the important pods'])).stdout)
       .to.contain('priorityclass.scheduling.k8s.io/high created');
