@@ -99,6 +99,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: metaVersion('v1beta1'), protoPackage: META_V1BETA1, kinds: ['PartialObjectMetadataList'], lists: false },
   // networking.k8s.io/v1 (networking.orch.io/v1 in the orch flavor).
   { apiVersions: groupVersion('networking', 'v1'), protoPackage: 'k8s.io.api.networking.v1', lists: true, kinds: ['Ingress', 'IngressClass', 'NetworkPolicy'] },
+  // events.k8s.io/v1 (events.orch.io/v1 in the orch flavor), served over the core/v1 Events.
+  { apiVersions: groupVersion('events', 'v1'), protoPackage: 'k8s.io.api.events.v1', lists: true, kinds: ['Event'] },
 ];
 
 /** Kinds every group version has (Kubernetes' AddToGroupVersion), whatever the apiVersion. */
