@@ -13,6 +13,7 @@ import { decodeProtobuf } from '../../lib/scheme/protobuf';
 
 const NS = 'events-v1';
 type Body = Record<string, any>;
+const QUALIFIED = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 const newEvent = (name: string, extra: Body = {}): Body => ({
   kind: 'Event', metadata: { name },
@@ -110,10 +111,14 @@ describe('Event (events.k8s.io/v1) over the core/v1 Events', () => {
   describe('validation at events/v1 (ValidateEventCreate / ValidateEventUpdate)', () => {
     const invalid: Array<[string, Body, Cause[]]> = [
       ['no eventTime', { eventTime: undefined }, [{ field: 'eventTime', reason: 'FieldValueRequired', message: 'Required value' }]],
-      ['no reportingController', { reportingController: undefined }, [{ field: 'reportingController', reason: 'FieldValueRequired', message: 'Required value' }]],
+      // Kubernetes also runs IsQualifiedName on the empty name: two more causes.
+      ['no reportingController', { reportingController: undefined }, [
+        { field: 'reportingController', reason: 'FieldValueRequired', message: 'Required value' },
+        { field: 'reportingController', reason: 'FieldValueInvalid', message: 'Invalid value: "": name part must be non-empty' },
+        { field: 'reportingController', reason: 'FieldValueInvalid', message: `Invalid value: "": ${QUALIFIED}` }]],
       ['a reportingController that is not a qualified name', { reportingController: 'a b' }, [{
         field: 'reportingController', reason: 'FieldValueInvalid',
-        message: "Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+        message: `Invalid value: "a b": ${QUALIFIED}`,
       }]],
       ['no reportingInstance', { reportingInstance: undefined }, [{ field: 'reportingInstance', reason: 'FieldValueRequired', message: 'Required value' }]],
       ['a reportingInstance over 128 characters', { reportingInstance: 'i'.repeat(129) }, [{ field: 'reportingInstance', reason: 'FieldValueInvalid', message: 'Invalid value: "": can have at most 128 characters' }]],
@@ -207,5 +212,30 @@ describe('Event (events.k8s.io/v1) over the core/v1 Events', () => {
     const core = (await t.get('/api/v1')).body.resources.find((r: Body) => r.name === 'events');
     expect(v1).to.deep.include({ kind: 'Event', namespaced: true, shortNames: ['ev'] });
     expect(v1.storageVersionHash).to.equal(core.storageVersionHash);
+  });
+});
+
+describe('--event-ttl at events.k8s.io/v1', function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer(['--event-ttl=2s']);
+    expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);
+  });
+  after(async () => { await t?.stop(); });
+
+  it('etcd deletes an event written at events/v1 that long after its write, in both groups', async () => {
+    const group = t.server.naming.group('events');
+    const v1 = `/apis/${group}/v1/namespaces/${NS}/events`;
+    expect((await t.post(v1, { apiVersion: `${group}/v1`, ...newEvent('brief') })).status).to.equal(201);
+    expect((await t.get(`/api/v1/namespaces/${NS}/events/brief`)).status).to.equal(200);
+    const deadline = Date.now() + 15_000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      status = (await t.get(`${v1}/brief?resourceVersion=0`)).status;
+    }
+    expect(status, 'expired').to.equal(404);
+    expect((await t.get(`/api/v1/namespaces/${NS}/events/brief`)).status).to.equal(404);
   });
 });
