@@ -167,6 +167,15 @@ describe('Event (events.k8s.io/v1) over the core/v1 Events', () => {
     });
   });
 
+  it('takes the series heartbeat client-go\'s event recorder sends (a strategic merge patch)', async () => {
+    expect((await t.post(v1Path(), body('beat'))).status).to.equal(201);
+    const series = { count: 5, lastObservedTime: '2026-01-02T03:09:00.000002Z' };
+    const res = await t.request('PATCH', v1Path('beat'), { raw: JSON.stringify({ series }), headers: { 'Content-Type': 'application/strategic-merge-patch+json' } });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.series).to.deep.equal(series);
+    expect((await t.get(corePath('beat'))).body.series).to.deep.equal(series);
+  });
+
   it('filters by Kubernetes\' events/v1 field labels and refuses the core ones', async () => {
     const names = async (selector: string) => {
       const res = await t.get(`${v1Path()}?fieldSelector=${encodeURIComponent(selector)}`);
