@@ -20,6 +20,7 @@ import { resourcePlugins } from './resources/index';
 import { imagePolicyPlugins } from './imagepolicy/index';
 import { nodePlugins } from './nodes/index';
 import { runtimeClassPlugins } from './runtimeclass/index';
+import { eventRateLimitPlugins } from './eventratelimit/index';
 
 const basicPlugins: PluginFactories = {
   AlwaysAdmit: () => ({ name: 'AlwaysAdmit', admit: async () => undefined }),
@@ -35,6 +36,7 @@ const basicPlugins: PluginFactories = {
 const FACTORIES: PluginFactories = {
   ...basicPlugins, ...webhookPlugins, ...podSecurityPlugins, ...podPlugins, ...resourcePlugins, ...imagePolicyPlugins, ...nodePlugins,
   ...runtimeClassPlugins,
+  ...eventRateLimitPlugins,
 };
 
 export interface BuiltAdmission {

@@ -19,6 +19,7 @@ import { csiNodeResource } from './storage/csi-nodes/definition';
 import { csiStorageCapacityResource } from './storage/csi-storage-capacities/definition';
 import { serviceAccountResource } from './core/service-accounts/definition';
 import { eventResource } from './core/events/definition';
+import { eventV1Resource } from './events/events/definition';
 import { roleResource } from './rbac/roles/definition';
 import { clusterRoleResource } from './rbac/cluster-roles/definition';
 import { roleBindingResource } from './rbac/role-bindings/definition';
@@ -105,5 +106,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     priorityClassResource(naming),
     // node.k8s.io/v1 RuntimeClass.
     runtimeClassResource(naming),
+    // events.k8s.io/v1 Event over the core/v1 Events' keys and cache (core/v1 Event, listed before it, owns them).
+    eventV1Resource(naming, opts.eventTtlSeconds),
   ];
 }

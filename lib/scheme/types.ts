@@ -191,6 +191,14 @@ export interface ResourceDef {
    */
   storageVersion?: string;
   /**
+   * Set with `storageVersion` when this def serves, in another group, the objects of a kind
+   * stored in `storageGroup` (events.k8s.io/v1 Event over the core/v1 Events: Kubernetes'
+   * cohabitating resources). The resource name, and so the etcd keys and watch cache, are the
+   * other kind's; the def's `versioning` converts between the two shapes. The storage (and its
+   * encryption rules and metrics) is that of `storageGroup`'s resource. Absent: this def's group.
+   */
+  storageGroup?: string;
+  /**
    * `false`: not served unless `--runtime-config` switches its group version (or resource) on, as
    * a version Kubernetes no longer serves (policy/v1beta1). Absent: the level's default (GA and
    * beta on, alpha off).

@@ -266,7 +266,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const { resources } = runtime;
   for (const def of resources) {
     if (def.virtual) continue;
-    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage: storageForResource(groupResourceString(def.group, def.resource)), prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
+    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage: storageForResource(groupResourceString(def.storageGroup ?? def.group, def.resource)), prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
   }
   // One watch cache per resource: one etcd watch feeds every list, get and watch of it. The
   // versions of one resource (served-version.ts) share their keys, so they share its cache.

@@ -103,6 +103,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: groupVersion('scheduling', 'v1'), protoPackage: 'k8s.io.api.scheduling.v1', lists: true, kinds: ['PriorityClass'] },
   // node.k8s.io/v1 (node.orch.io/v1 in the orch flavor).
   { apiVersions: groupVersion('node', 'v1'), protoPackage: 'k8s.io.api.node.v1', lists: true, kinds: ['RuntimeClass'] },
+  // events.k8s.io/v1 (events.orch.io/v1 in the orch flavor), served over the core/v1 Events.
+  { apiVersions: groupVersion('events', 'v1'), protoPackage: 'k8s.io.api.events.v1', lists: true, kinds: ['Event'] },
 ];
 
 /** Kinds every group version has (Kubernetes' AddToGroupVersion), whatever the apiVersion. */

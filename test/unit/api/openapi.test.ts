@@ -186,6 +186,7 @@ describe('OpenAPI documents', () => {
         { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'discovery.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'discovery.orch.io', kind: 'DeleteOptions', version: 'v1beta1' },
+        { group: 'events.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'networking.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'node.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'policy', kind: 'DeleteOptions', version: 'v1' },
