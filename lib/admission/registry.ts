@@ -19,6 +19,7 @@ import { podPlugins } from './pod/index';
 import { resourcePlugins } from './resources/index';
 import { imagePolicyPlugins } from './imagepolicy/index';
 import { nodePlugins } from './nodes/index';
+import { limitRangerPlugins } from './limitranger/index';
 
 const basicPlugins: PluginFactories = {
   AlwaysAdmit: () => ({ name: 'AlwaysAdmit', admit: async () => undefined }),
@@ -33,6 +34,7 @@ const basicPlugins: PluginFactories = {
 
 const FACTORIES: PluginFactories = {
   ...basicPlugins, ...webhookPlugins, ...podSecurityPlugins, ...podPlugins, ...resourcePlugins, ...imagePolicyPlugins, ...nodePlugins,
+  ...limitRangerPlugins,
 };
 
 export interface BuiltAdmission {
