@@ -53,6 +53,13 @@ describe('LimitRange (core/v1) and LimitRanger', () => {
       expect((await t.get(lrs(NS, 'defaults'))).status).to.equal(404);
     });
 
+    it('names a LimitRange created without a name with a UUID, as Kubernetes\' PrepareForCreate does', async () => {
+      const res = await t.post(lrs(), { apiVersion: 'v1', kind: 'LimitRange', metadata: { generateName: 'ignored-' }, spec: { limits: [{ type: 'Pod', max: { cpu: '1' } }] } });
+      expect(res.status, res.text).to.equal(201);
+      expect(res.body.metadata.name).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect((await t.del(lrs(NS, res.body.metadata.name))).status).to.equal(200);
+    });
+
     it('PUT creates a missing LimitRange (AllowCreateOnUpdate)', async () => {
       const res = await t.put(lrs(NS, 'put-created'), limitRange('put-created', { type: 'Pod', max: { memory: '2Gi' } }));
       expect(res.status, res.text).to.equal(201);

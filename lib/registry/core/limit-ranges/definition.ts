@@ -6,8 +6,9 @@
  * every quantity rounded up to milli units and written canonically), validation by
  * ./validation.ts on create and update alike, no status and no generation. kubectl's table
  * (printLimitRange: NAME, CREATED AT in RFC 3339) is the default one, so the def sets no `table`.
- * PUT may create and needs no resourceVersion.
+ * PUT may create and needs no resourceVersion; a LimitRange created without a name gets a UUID.
  */
+import { randomUUID } from 'node:crypto';
 import { ApiObject, ResourceDef } from '../../../scheme/types';
 import { decodeProblem } from '../../../scheme/decode-check';
 import { Json, isObject, record } from '../json-fields';
@@ -61,7 +62,12 @@ export function limitRangeResource(): ResourceDef {
       allowUnconditionalUpdate: true,
       checkDecode: (obj) => decodeProblem(obj, limitRangeSchema, KIND),
       default: defaultLimitRange,
-      prepareForCreate: defaultLimitRange,
+      // Kubernetes' PrepareForCreate: a LimitRange sent without a name is named with a UUID (before generateName is looked at).
+      prepareForCreate: (obj) => {
+        const meta = obj.metadata ??= {};
+        if (!meta.name) meta.name = randomUUID();
+        defaultLimitRange(obj);
+      },
       prepareForUpdate: defaultLimitRange,
       validate: (obj) => validateLimitRangeSpec(obj.spec as Json | undefined),
       validateUpdate: (obj) => validateLimitRangeSpec(obj.spec as Json | undefined),
