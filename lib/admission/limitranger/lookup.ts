@@ -3,8 +3,8 @@
  * (Kubernetes' informer lister), and, when the cache holds none for the namespace, Kubernetes'
  * live lookup: a direct read from etcd, remembered per namespace for 30 seconds (liveTTL) in a
  * cache of at most 10000 namespaces, one read at a time per namespace (singleflight). A
- * LimitRange created a moment ago, not yet in the watch cache, is so honoured at once. Without a
- * ready watch cache every lookup reads etcd.
+ * LimitRange created a moment ago, not yet in the watch cache, is so honoured at once. A server
+ * without watch caches reads etcd on every lookup (etcd stands in for the informer).
  */
 import { ApiObject } from '../../scheme/types';
 import { KeyValue } from '../../storage/interfaces';
@@ -32,7 +32,9 @@ export class LimitRangeLookup {
     const store = this.store();
     if (!store || !namespace) return [];
     const cache = store.deps.cache;
-    if (cache?.ready) {
+    // Without a watch cache (--watch-cache=false) etcd stands in for the informer: read every time.
+    if (!cache) return (await this.liveLookup(store, namespace)).items;
+    if (cache.ready) {
       const cached = this.decode(cache.list(store.collectionPrefix(namespace)).kvs);
       if (cached.length) return cached;
     }

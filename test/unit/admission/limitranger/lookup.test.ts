@@ -61,6 +61,15 @@ describe('LimitRanger lookup', () => {
     expect(reads).to.have.length(1);
   });
 
+  it('reads etcd every time when the server runs without watch caches', async () => {
+    const { store, reads } = fakeStore([kv('team', 'a', 5)], { ready: false, kvs: [] });
+    (store.deps as { cache?: unknown }).cache = undefined;
+    const lookup = new LimitRangeLookup(() => store);
+    await lookup.forNamespace('team');
+    await lookup.forNamespace('team');
+    expect(reads).to.have.length(2);
+  });
+
   it('finds nothing when LimitRanges are not served', async () => {
     expect(await new LimitRangeLookup(() => undefined).forNamespace('team')).to.deep.equal([]);
   });
