@@ -19,6 +19,7 @@ import { podPlugins } from './pod/index';
 import { resourcePlugins } from './resources/index';
 import { imagePolicyPlugins } from './imagepolicy/index';
 import { nodePlugins } from './nodes/index';
+import { runtimeClassPlugins } from './runtimeclass/index';
 import { limitRangerPlugins } from './limitranger/index';
 
 const basicPlugins: PluginFactories = {
@@ -34,6 +35,7 @@ const basicPlugins: PluginFactories = {
 
 const FACTORIES: PluginFactories = {
   ...basicPlugins, ...webhookPlugins, ...podSecurityPlugins, ...podPlugins, ...resourcePlugins, ...imagePolicyPlugins, ...nodePlugins,
+  ...runtimeClassPlugins,
   ...limitRangerPlugins,
 };
 

@@ -55,6 +55,8 @@ import { networkPolicyResource } from './networking/network-policies/definition'
 import { horizontalPodAutoscalerV1Resource, horizontalPodAutoscalerV2Resource } from './autoscaling/horizontal-pod-autoscalers/definition';
 import { serviceResource } from './core/services/definition';
 import { ServiceNetwork, serviceNetworkOf } from './core/services/network';
+import { priorityClassResource } from './scheduling/priority-classes/definition';
+import { runtimeClassResource } from './node/runtime-classes/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -101,5 +103,9 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     componentStatusResource(),
     // discovery/v1 EndpointSlice, and v1beta1 over the same objects (off unless --runtime-config switches it on).
     endpointSliceResource(naming), endpointSliceV1beta1Resource(naming),
+    // scheduling.k8s.io/v1 PriorityClass.
+    priorityClassResource(naming),
+    // node.k8s.io/v1 RuntimeClass.
+    runtimeClassResource(naming),
   ];
 }

@@ -88,6 +88,12 @@ export interface Strategy {
   fieldSet?(obj: ApiObject): Record<string, string>;
   /** Field-selector fields this kind supports beyond metadata.name / metadata.namespace. */
   selectableFields?: string[];
+  /**
+   * Refuses a DELETE of one object by name whatever its state (Kubernetes' REST Delete overrides:
+   * the system PriorityClasses): the reason, answered 403 Forbidden. deletecollection does not
+   * consult it, as Kubernetes' does not.
+   */
+  deleteRefusal?(name: string): string | undefined;
   /** Mark a first delete request on the object (e.g. Namespace phase Terminating). */
   onDeleteRequested?(obj: ApiObject): void;
   /** Besides metadata.finalizers, something else keeps the object (e.g. Namespace spec.finalizers). */

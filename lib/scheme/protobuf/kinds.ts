@@ -100,6 +100,10 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: metaVersion('v1beta1'), protoPackage: META_V1BETA1, kinds: ['PartialObjectMetadataList'], lists: false },
   // networking.k8s.io/v1 (networking.orch.io/v1 in the orch flavor).
   { apiVersions: groupVersion('networking', 'v1'), protoPackage: 'k8s.io.api.networking.v1', lists: true, kinds: ['Ingress', 'IngressClass', 'NetworkPolicy'] },
+  // scheduling.k8s.io/v1 (scheduling.orch.io/v1 in the orch flavor).
+  { apiVersions: groupVersion('scheduling', 'v1'), protoPackage: 'k8s.io.api.scheduling.v1', lists: true, kinds: ['PriorityClass'] },
+  // node.k8s.io/v1 (node.orch.io/v1 in the orch flavor).
+  { apiVersions: groupVersion('node', 'v1'), protoPackage: 'k8s.io.api.node.v1', lists: true, kinds: ['RuntimeClass'] },
 ];
 
 /** Kinds every group version has (Kubernetes' AddToGroupVersion), whatever the apiVersion. */

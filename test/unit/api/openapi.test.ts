@@ -188,9 +188,11 @@ describe('OpenAPI documents', () => {
         { group: 'discovery.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'discovery.orch.io', kind: 'DeleteOptions', version: 'v1beta1' },
         { group: 'networking.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'node.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'policy', kind: 'DeleteOptions', version: 'v1' },
         { group: 'policy', kind: 'DeleteOptions', version: 'v1beta1' },
         { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'scheduling.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'storage.orch.io', kind: 'DeleteOptions', version: 'v1' },
       ]);
     });
