@@ -7,6 +7,7 @@ import { configMapResource } from './core/configmaps/definition';
 import { secretResource } from './core/secrets/definition';
 import { podResource } from './core/pods/definition';
 import { podTemplateResource } from './core/pod-templates/definition';
+import { limitRangeResource } from './core/limit-ranges/definition';
 import { replicationControllerResource } from './core/replication-controllers/definition';
 import { nodeResource } from './core/nodes/definition';
 import { bindingResource } from './core/bindings/definition';
@@ -67,6 +68,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
   return [
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     podTemplateResource(naming, gates),
+    limitRangeResource(),
     endpointsResource(),
     serviceResource(opts.serviceNetwork ?? serviceNetworkOf('', '')),
     replicationControllerResource(naming, gates),

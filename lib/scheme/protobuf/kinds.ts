@@ -47,6 +47,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['v1'], protoPackage: CORE, lists: false, kinds: ['Binding'] },
   { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ComponentStatus'] },
   { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['Endpoints'] },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['LimitRange'] },
   { apiVersions: groupVersion('discovery', 'v1'), protoPackage: 'k8s.io.api.discovery.v1', lists: true, kinds: ['EndpointSlice'] },
   // discovery v1beta1 EndpointSlice (off unless --runtime-config switches it on).
   { apiVersions: groupVersion('discovery', 'v1beta1'), protoPackage: 'k8s.io.api.discovery.v1beta1', lists: true, kinds: ['EndpointSlice'] },

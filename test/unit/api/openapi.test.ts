@@ -105,6 +105,7 @@ describe('OpenAPI documents', () => {
         '/api/v1/namespaces/{name}', '/api/v1/namespaces/{name}/status',
         '/api/v1/namespaces/{namespace}/pods/{name}', '/api/v1/namespaces/{namespace}/pods/{name}/status',
         '/api/v1/namespaces/{namespace}/podtemplates/{name}', '/api/v1/namespaces/{namespace}/endpoints/{name}',
+        '/api/v1/namespaces/{namespace}/limitranges/{name}',
         '/api/v1/namespaces/{namespace}/replicationcontrollers/{name}', '/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status',
         '/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale',
         '/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}', '/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}/status',

@@ -16,6 +16,7 @@ import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/messa
 import { Schema } from '../../../lib/scheme/schema';
 import { podSchema } from '../../../lib/registry/core/pods/schema';
 import { podTemplateSchema } from '../../../lib/registry/core/pod-templates/schema';
+import { limitRangeSchema } from '../../../lib/registry/core/limit-ranges/schema';
 import { replicationControllerSchema } from '../../../lib/registry/core/replication-controllers/schema';
 import { persistentVolumeClaimSchema } from '../../../lib/registry/core/persistent-volume-claims/schema';
 import { persistentVolumeSchema } from '../../../lib/registry/core/persistent-volumes/schema';
@@ -126,6 +127,7 @@ const SERVED: Array<[string, string, Schema]> = [
   ['v1', 'Event', eventSchema],
   ['v1', 'Node', nodeSchema],
   ['v1', 'Endpoints', endpointsSchema],
+  ['v1', 'LimitRange', limitRangeSchema],
   ['discovery.k8s.io/v1', 'EndpointSlice', endpointSliceSchema],
   // v1beta1's own shape (topology where v1 has zone and deprecatedTopology).
   ['discovery.k8s.io/v1beta1', 'EndpointSlice', endpointSliceV1beta1Schema],
@@ -302,6 +304,27 @@ describe('protobuf for Pod, PersistentVolumeClaim, PersistentVolume and storage/
         }`);
       expect(encodeMessage('k8s.io.api.core.v1.Node', node).toString('hex')).to.equal(vector.toString('hex'));
       expect(decodeMessage('k8s.io.api.core.v1.Node', vector)).to.deep.equal(node);
+    });
+
+    it('LimitRange (the item type written even when empty, ResourceList keys sorted)', () => {
+      const lr = {
+        metadata: { name: 'limits', namespace: 'default' },
+        spec: { limits: [{ type: 'Container', max: { memory: '1Gi', cpu: '2' }, default: { cpu: '2' }, maxLimitRequestRatio: { cpu: '4' } }, { type: '' }] },
+      };
+      const vector = protocEncode('k8s.io.api.core.v1.LimitRange', `
+        metadata { name: "limits" generateName: "" namespace: "default" selfLink: "" uid: "" resourceVersion: "" generation: 0 creationTimestamp {} }
+        spec {
+          limits {
+            type: "Container"
+            max { key: "cpu" value { string: "2" } }
+            max { key: "memory" value { string: "1Gi" } }
+            default { key: "cpu" value { string: "2" } }
+            maxLimitRequestRatio { key: "cpu" value { string: "4" } }
+          }
+          limits { type: "" }
+        }`);
+      expect(encodeMessage('k8s.io.api.core.v1.LimitRange', lr).toString('hex')).to.equal(vector.toString('hex'));
+      expect(decodeMessage('k8s.io.api.core.v1.LimitRange', vector)).to.deep.equal(lr);
     });
 
     it('Binding', () => {
