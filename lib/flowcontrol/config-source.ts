@@ -5,6 +5,7 @@
  * start, before the configuration keeper has created them; or a server not serving the kinds),
  * the bootstrap configuration is used. Changes are digested together after a short debounce.
  */
+import { randomUUID } from 'node:crypto';
 import { ResourceFeed } from '../registry/resource-feed';
 import type { GenericStore } from '../registry/store';
 import type { ApiObject } from '../scheme/types';
@@ -21,8 +22,16 @@ export class ConfigSource {
   private pending?: NodeJS.Timeout;
   private started = false;
 
-  constructor(private readonly dispatcher: Dispatcher, private readonly bootstrap: FlowControlConfiguration,
+  private readonly bootstrap: FlowControlConfiguration;
+
+  constructor(private readonly dispatcher: Dispatcher, bootstrap: FlowControlConfiguration,
     stores: { flowSchemas?: GenericStore; priorityLevels?: GenericStore }) {
+    // Until the objects are stored they have no uid: each bootstrap object gets one for this
+    // process's life, so that the response headers always name something.
+    this.bootstrap = {
+      flowSchemas: bootstrap.flowSchemas.map((o) => ({ ...o, metadata: { ...o.metadata, uid: o.metadata.uid ?? randomUUID() } })),
+      priorityLevels: bootstrap.priorityLevels.map((o) => ({ ...o, metadata: { ...o.metadata, uid: o.metadata.uid ?? randomUUID() } })),
+    };
     const follow = <T>(store: GenericStore | undefined, into: Map<string, T>, label: string) => {
       if (!store) return;
       this.feeds.push(new ResourceFeed(store, {

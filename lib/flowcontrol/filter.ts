@@ -87,6 +87,7 @@ export function priorityAndFairness(opts: FilterOptions): (ctx: Context, next: N
 
     const work = estimateWork({ verb: info.verb, isResourceRequest: info.isResourceRequest, resource: info.resource, name: info.name ?? info.listName, query: new URLSearchParams(ctx.querystring) },
       info.isResourceRequest ? opts.counts(info) : NO_COUNTS, level.maxSeats);
+    flow?.estimatedSeats.observe(Math.max(work.initialSeats, work.finalSeats));
     const f = Dispatcher.flowOf(c);
     const arrived = performance.now();
     let settleLater: ((o: Ticket | RejectReason) => void) | undefined;

@@ -25,6 +25,7 @@ export interface FlowRecorder {
   waitRejected: HistogramChild;
   execution: HistogramChild;
   queueLength: HistogramChild;
+  estimatedSeats: HistogramChild;
 }
 
 export class FlowControlMetrics {
@@ -36,6 +37,7 @@ export class FlowControlMetrics {
   private readonly wait;
   private readonly execution;
   private readonly queueLength;
+  private readonly estimatedSeats;
   private readonly concurrencyLimit;
   private readonly nominal;
   private readonly current;
@@ -59,6 +61,8 @@ export class FlowControlMetrics {
       buckets: DURATION_BUCKETS, help: 'Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem' });
     this.queueLength = registry.histogram({ name: 'apiserver_flowcontrol_request_queue_length_after_enqueue', labelNames,
       buckets: QUEUE_LENGTH_BUCKETS, help: 'Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued' });
+    this.estimatedSeats = registry.histogram({ name: 'apiserver_flowcontrol_work_estimated_seats', labelNames, buckets: [1, 2, 4, 10],
+      help: 'Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness' });
     this.concurrencyLimit = registry.gauge({ name: 'apiserver_flowcontrol_request_concurrency_limit', labelNames: ['priority_level'], deprecatedVersion: '1.30.0',
       help: 'Nominal number of execution seats configured for each priority level' });
     this.nominal = registry.gauge({ name: 'apiserver_flowcontrol_nominal_limit_seats', labelNames: ['priority_level'], stability: 'BETA',
@@ -83,6 +87,7 @@ export class FlowControlMetrics {
         waitRejected: this.wait.labels(level, flowSchema, 'false'),
         execution: this.execution.labels(level, flowSchema, type),
         queueLength: this.queueLength.labels(level, flowSchema),
+        estimatedSeats: this.estimatedSeats.labels(level, flowSchema),
       };
       this.flows.set(key, r);
     }

@@ -44,11 +44,14 @@ export class QueueSet {
   private waitingSeats = 0;
   private activeQueues = 0;
   private currentR = 0;
-  private lastSync = performance.now();
+  private lastSync: number;
   private enqueues = 0;
   private robin = -1;
 
-  constructor(readonly config: QueuingConfig, public concurrencyLimit: number, private readonly onChange: () => void = () => {}) {
+  /** `now`: milliseconds (tests drive a fake clock). */
+  constructor(readonly config: QueuingConfig, public concurrencyLimit: number, private readonly onChange: () => void = () => {},
+    private readonly now: () => number = () => performance.now()) {
+    this.lastSync = now();
     for (let i = 0; i < config.queues; i++) this.queues.push({ index: i, waiting: [], nextDispatchR: 0, seatsInUse: 0, executing: 0 });
   }
 
@@ -171,7 +174,7 @@ export class QueueSet {
     this.seatsInUse += seats;
     this.executing++;
     if (queue) { queue.seatsInUse += seats; queue.executing++; }
-    const started = performance.now();
+    const started = this.now();
     let done = false;
     const release = (n: number) => {
       this.syncTime();
@@ -182,7 +185,7 @@ export class QueueSet {
       finish: () => {
         if (done) return;
         done = true;
-        const actual = (performance.now() - started) / 1000;
+        const actual = (this.now() - started) / 1000;
         release(seats);
         this.executing--;
         if (queue) {
@@ -204,7 +207,7 @@ export class QueueSet {
 
   /** Advances virtual time to now (kube's syncTimeLocked). */
   private syncTime(): void {
-    const now = performance.now();
+    const now = this.now();
     const dt = (now - this.lastSync) / 1000;
     this.lastSync = now;
     if (this.activeQueues > 0) this.currentR += dt * Math.min(this.demand, this.concurrencyLimit) / this.activeQueues;
