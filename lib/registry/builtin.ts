@@ -54,6 +54,8 @@ import { networkPolicyResource } from './networking/network-policies/definition'
 import { horizontalPodAutoscalerV1Resource, horizontalPodAutoscalerV2Resource } from './autoscaling/horizontal-pod-autoscalers/definition';
 import { serviceResource } from './core/services/definition';
 import { ServiceNetwork, serviceNetworkOf } from './core/services/network';
+import { flowSchemaResource } from './flowcontrol/flow-schemas/definition';
+import { priorityLevelConfigurationResource } from './flowcontrol/priority-level-configurations/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -99,5 +101,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     componentStatusResource(),
     // discovery/v1 EndpointSlice, and v1beta1 over the same objects (off unless --runtime-config switches it on).
     endpointSliceResource(naming), endpointSliceV1beta1Resource(naming),
+    // flowcontrol.apiserver.k8s.io/v1: API priority and fairness, in discovery's order.
+    flowSchemaResource(naming.group('flowcontrol.apiserver')), priorityLevelConfigurationResource(naming.group('flowcontrol.apiserver')),
   ];
 }

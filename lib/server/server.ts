@@ -87,6 +87,7 @@ import { loadProxyClientIdentity } from './proxy-client';
 import { setAllowPrivileged } from '../registry/core/pod-spec/capabilities';
 import { TokenFileAuthenticator } from '../authn/token-file';
 import { AuthenticationInfoController } from '../controllers/authentication-info-controller';
+import { ApfConfigurationKeeper } from '../controllers/apf-configuration/keeper';
 import { authenticationHandlers } from '../authn/api/handlers';
 import { authorizationHandlers } from '../authz/api/handlers';
 import { evictionHandler } from '../api/eviction/handler';
@@ -343,6 +344,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     listServices: () => storedServices(serviceStore.storage, serviceStore.collectionPrefix(), (kv) => serviceStore.decodeCurrent(kv)),
   }) : undefined;
   await serviceRepair?.start();
+  // API priority and fairness' bootstrap configuration and FlowSchema conditions, kept on every
+  // replica (Kubernetes' priority-and-fairness-config-producer post-start hook), not elected.
+  const apfConfiguration = config.enablePriorityAndFairness && primaryDuties ? ApfConfigurationKeeper.forStores(stores, naming, { log: logger, health }) : undefined;
+  await apfConfiguration?.start();
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   if (primaryDuties) {
@@ -508,6 +513,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await customResources.stop();
       await authenticationInfo.stop();
       await serviceRepair?.stop();
+      await apfConfiguration?.stop();
       compactor.stop();
       logCheck.stop();
       encryption?.stop();

@@ -80,6 +80,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['policy/v1beta1'], protoPackage: 'k8s.io.api.policy.v1beta1', lists: false, kinds: ['Eviction'] },
   // policy/v1beta1 PodDisruptionBudget (off unless --runtime-config switches it on).
   { apiVersions: ['policy/v1beta1'], protoPackage: 'k8s.io.api.policy.v1beta1', lists: true, kinds: ['PodDisruptionBudget'] },
+  // API priority and fairness: flowcontrol.apiserver.k8s.io/v1 (flowcontrol.apiserver.orch.io/v1 in the orch flavor).
+  { apiVersions: groupVersion('flowcontrol.apiserver', 'v1'), protoPackage: 'k8s.io.api.flowcontrol.v1', lists: true, kinds: ['FlowSchema', 'PriorityLevelConfiguration'] },
   ...['v1', 'v1beta1'].map((v) => ({
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
     kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],
