@@ -16,15 +16,10 @@ export const BOOTSTRAP_MANDATORY_FLOW_SCHEMAS: readonly FlowSchema[] = MANDATORY
 export const BOOTSTRAP_SUGGESTED_PRIORITY_LEVELS: readonly PriorityLevelConfiguration[] = SUGGESTED_PRIORITY_LEVELS;
 export const BOOTSTRAP_SUGGESTED_FLOW_SCHEMAS: readonly FlowSchema[] = SUGGESTED_FLOW_SCHEMAS;
 
-/**
- * The whole bootstrap configuration: what a fresh kube-apiserver creates. `coordinationGroup` is
- * the served name of coordination.k8s.io (another in the orch flavor), so that the
- * leader-election rules match the Leases this server serves.
- */
-export function bootstrapConfiguration(coordinationGroup = 'coordination.k8s.io'): { flowSchemas: FlowSchema[]; priorityLevels: PriorityLevelConfiguration[] } {
-  const rename = (g: string) => (g === 'coordination.k8s.io' ? coordinationGroup : g);
-  const flowSchemas = [...BOOTSTRAP_MANDATORY_FLOW_SCHEMAS, ...BOOTSTRAP_SUGGESTED_FLOW_SCHEMAS].map((f) => ({
-    ...f, spec: { ...f.spec, rules: f.spec.rules?.map((r) => ({ ...r, resourceRules: r.resourceRules?.map((rr) => ({ ...rr, apiGroups: rr.apiGroups.map(rename) })) })) },
-  }));
-  return { flowSchemas, priorityLevels: [...BOOTSTRAP_MANDATORY_PRIORITY_LEVELS, ...BOOTSTRAP_SUGGESTED_PRIORITY_LEVELS] };
+/** The whole bootstrap configuration: what a fresh kube-apiserver creates. */
+export function bootstrapConfiguration(): { flowSchemas: FlowSchema[]; priorityLevels: PriorityLevelConfiguration[] } {
+  return {
+    flowSchemas: [...BOOTSTRAP_MANDATORY_FLOW_SCHEMAS, ...BOOTSTRAP_SUGGESTED_FLOW_SCHEMAS],
+    priorityLevels: [...BOOTSTRAP_MANDATORY_PRIORITY_LEVELS, ...BOOTSTRAP_SUGGESTED_PRIORITY_LEVELS],
+  };
 }

@@ -42,7 +42,7 @@ export function buildFlowControl(opts: FlowControlOptions): FlowControl {
   const metrics = opts.metrics.enabled ? new FlowControlMetrics(opts.metrics) : undefined;
   const dispatcher = new Dispatcher({ serverConcurrencyLimit: opts.serverConcurrencyLimit, metrics });
   const group = opts.naming.group('flowcontrol.apiserver');
-  const source = new ConfigSource(dispatcher, bootstrapConfiguration(opts.naming.group('coordination')), {
+  const source = new ConfigSource(dispatcher, bootstrapConfiguration(), {
     flowSchemas: opts.stores.get(storeKey(group, 'v1', 'flowschemas')),
     priorityLevels: opts.stores.get(storeKey(group, 'v1', 'prioritylevelconfigurations')),
   });
@@ -53,10 +53,14 @@ export function buildFlowControl(opts: FlowControlOptions): FlowControl {
       watchers: () => cache?.watcherCount ?? 0,
     };
   };
+  // The orch flavor serves coordination.orch.io where the bootstrap objects say coordination.k8s.io.
+  const suffix = `.${opts.naming.domain}`;
+  const groupAlias = opts.naming.domain === 'k8s.io' ? undefined
+    : (g: string) => (g.endsWith(suffix) ? `${g.slice(0, -suffix.length)}.k8s.io` : undefined);
   const waitLimitMs = Math.min(MAX_WAIT_MS, opts.requestTimeoutMs > 0 ? opts.requestTimeoutMs / 4 : MAX_WAIT_MS / 4);
   return {
     dispatcher,
-    middleware: (terminations) => priorityAndFairness({ dispatcher, isLongRunning: opts.isLongRunning, isHealthProbe: opts.isHealthProbe, counts, waitLimitMs, metrics, terminations }),
+    middleware: (terminations) => priorityAndFairness({ dispatcher, groupAlias, isLongRunning: opts.isLongRunning, isHealthProbe: opts.isHealthProbe, counts, waitLimitMs, metrics, terminations }),
     async start() {
       await source.start();
       dispatcher.start();

@@ -178,7 +178,7 @@ function sameQueuing(a: QueuingConfig, b: QueuingConfig): boolean {
 
 function cacheKey(d: RequestDigest): string {
   const where = d.isResourceRequest
-    ? `r\0${d.apiGroup}\0${d.resource}\0${d.subresource ?? ''}\0${d.namespace ?? ''}`
+    ? `r\0${d.apiGroup}\0${d.apiGroupAlias ?? ''}\0${d.resource}\0${d.subresource ?? ''}\0${d.namespace ?? ''}`
     : `n\0${d.path}`;
   return `${d.user.name}\0${d.user.groups.join('\x01')}\0${d.verb}\0${where}`;
 }

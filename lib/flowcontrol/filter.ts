@@ -30,6 +30,8 @@ export interface FilterOptions {
   dispatcher: Dispatcher;
   /** Long-running requests (watch included; the filter tells watches apart itself). */
   isLongRunning(info: RequestInfo): boolean;
+  /** A served group's name in Kubernetes' spelling, when the flavor spells it otherwise. */
+  groupAlias?(group: string): string | undefined;
   /** Health probes: classified, but never queued and no seat taken (as the plain in-flight limits). */
   isHealthProbe(info: RequestInfo): boolean;
   /** The stored-object and watcher counts of a request's resource (seats). */
@@ -60,7 +62,7 @@ export function priorityAndFairness(opts: FilterOptions): (ctx: Context, next: N
     const user = ctx.state.user as UserInfo | undefined;
     const digest: RequestDigest = {
       user: user ?? { name: '', groups: [] }, isResourceRequest: info.isResourceRequest, verb: info.verb,
-      apiGroup: info.group, resource: info.resource, subresource: info.subresource, namespace: info.namespace, path: info.path,
+      apiGroup: info.group, apiGroupAlias: opts.groupAlias?.(info.group), resource: info.resource, subresource: info.subresource, namespace: info.namespace, path: info.path,
     };
     const c = dispatcher.classify(digest);
     const level = c.level;

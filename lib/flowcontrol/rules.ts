@@ -2,7 +2,7 @@
  * Whether a FlowSchema matches a request, rule by rule as kube-apiserver 1.32
  * (k8s.io/apiserver pkg/util/flowcontrol/rule.go): a rule matches when one of its subjects is
  * the user and, for a resource request, one resource rule matches (verb, `resource/subresource`,
- * API group, cluster scope or namespace), for any other request one non-resource rule (verb, URL:
+ * API group (in this server's spelling or Kubernetes'), cluster scope or namespace), for any other request one non-resource rule (verb, URL:
  * exact, `*`, or a prefix: `/foo/*` and `/foo` both match `/foo/bar`).
  */
 import type { FlowSchema, NonResourcePolicyRule, PolicyRulesWithSubjects, RequestDigest, ResourcePolicyRule, Subject } from './types';
@@ -41,7 +41,7 @@ function matchesResourceRule(d: RequestDigest, r: ResourcePolicyRule): boolean {
   if (!contains(d.verb, r.verbs, '*')) return false;
   const resource = d.subresource ? `${d.resource}/${d.subresource}` : d.resource;
   if (!contains(resource, r.resources, '*')) return false;
-  if (!contains(d.apiGroup, r.apiGroups, '*')) return false;
+  if (!contains(d.apiGroup, r.apiGroups, '*') && !(d.apiGroupAlias !== undefined && contains(d.apiGroupAlias, r.apiGroups, '*'))) return false;
   if (!d.namespace) return r.clusterScope === true;
   return contains(d.namespace, r.namespaces ?? [], '*');
 }

@@ -73,6 +73,11 @@ export interface RequestDigest {
   verb: string;
   /** Resource requests. */
   apiGroup: string;
+  /**
+   * The same group in Kubernetes' spelling where this server's flavor names it otherwise
+   * (`coordination.orch.io` -> `coordination.k8s.io`): the bootstrap objects name kube's groups.
+   */
+  apiGroupAlias?: string;
   resource: string;
   subresource?: string;
   namespace?: string;

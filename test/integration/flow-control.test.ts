@@ -102,13 +102,45 @@ describe('API priority and fairness (flow control)', function () {
     expect(probe.headers[PL_HEADER]).to.equal(admin.headers[PL_HEADER]);
     expect(probe.headers[FS_HEADER]).to.not.equal(admin.headers[FS_HEADER]);
     expect(user.headers[PL_HEADER]).to.not.equal(admin.headers[PL_HEADER]);
-    // Where the objects are served, the uids are theirs.
+    // Once the configuration keeper has stored the objects, the uids are the stored objects'.
     const fs = await t.get('/apis/flowcontrol.apiserver.orch.io/v1/flowschemas/exempt');
-    if (fs.status === 200) {
-      expect(admin.headers[FS_HEADER]).to.equal(fs.body.metadata.uid);
-      const pl = await t.get('/apis/flowcontrol.apiserver.orch.io/v1/prioritylevelconfigurations/exempt');
-      expect(admin.headers[PL_HEADER]).to.equal(pl.body.metadata.uid);
+    const pl = await t.get('/apis/flowcontrol.apiserver.orch.io/v1/prioritylevelconfigurations/exempt');
+    const gd = await t.get('/apis/flowcontrol.apiserver.orch.io/v1/flowschemas/global-default');
+    expect([fs.status, pl.status, gd.status]).to.deep.equal([200, 200, 200]);
+    const matches = async () => {
+      const [a, u] = [await t.get('/api/v1/namespaces/default'), await t.get(`/api/v1/namespaces/${NS}/configmaps/one`, { identity: alice })];
+      return a.headers[FS_HEADER] === fs.body.metadata.uid && a.headers[PL_HEADER] === pl.body.metadata.uid && u.headers[FS_HEADER] === gd.body.metadata.uid;
+    };
+    let ok = false;
+    for (let i = 0; i < 100 && !(ok = await matches()); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(ok, 'the headers name the stored objects').to.equal(true);
+  });
+
+  it('follows FlowSchema changes: a new schema classifies at once, one naming a missing level is skipped', async () => {
+    const carol = t.identity('carol');
+    const FS = '/apis/flowcontrol.apiserver.orch.io/v1/flowschemas';
+    const schema = (name: string, level: string, precedence: number) => ({
+      apiVersion: 'flowcontrol.apiserver.orch.io/v1', kind: 'FlowSchema', metadata: { name },
+      spec: {
+        priorityLevelConfiguration: { name: level }, matchingPrecedence: precedence, distinguisherMethod: { type: 'ByUser' },
+        rules: [{ subjects: [{ kind: 'User', user: { name: 'carol' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] }] }],
+      },
+    });
+    const dangling = await t.post(FS, schema('carol-dangling', 'no-such-level', 40));
+    expect(dangling.status, dangling.text).to.equal(201);
+    const created = await t.post(FS, schema('carol-high', 'workload-high', 50));
+    expect(created.status, created.text).to.equal(201);
+    const plHigh = await t.get('/apis/flowcontrol.apiserver.orch.io/v1/prioritylevelconfigurations/workload-high');
+    let r = await t.get('/api/v1/namespaces/default', { identity: carol });
+    for (let i = 0; i < 100 && r.headers[FS_HEADER] !== created.body.metadata.uid; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      r = await t.get('/api/v1/namespaces/default', { identity: carol });
     }
+    // carol-dangling comes first by precedence but names no level: carol-high decides.
+    expect(r.headers[FS_HEADER]).to.equal(created.body.metadata.uid);
+    expect(r.headers[PL_HEADER]).to.equal(plHigh.body.metadata.uid);
+    expect((await t.del(`${FS}/carol-high`)).status).to.equal(200);
+    expect((await t.del(`${FS}/carol-dangling`)).status).to.equal(200);
   });
 
   it('refuses a burst from one user with 429 and Retry-After, leaving masters and leader election untouched', async () => {
@@ -154,7 +186,8 @@ describe('API priority and fairness (flow control)', function () {
     // alice costs bob CPU time, which no dispatcher can give back. What fair queuing promises is
     // that alice's requests beyond her share wait in her own queues: bob's p99 with alice at 10x
     // the server's 3 seats stays within 2x of his p99 with alice at them (measured in alternating
-    // rounds, so that drift in the machine's load falls on both). The idle p99 is logged.
+    // rounds, so that drift in the machine's load falls on both; the median round's ratio). The idle
+    // p99 is logged.
     await new Promise((r) => setTimeout(r, 2500)); // Retry-After windows of the last test pass.
     const timeBob = async (n: number): Promise<number[]> => {
       const out: number[] = [];
@@ -184,14 +217,20 @@ describe('API priority and fairness (flow control)', function () {
       return samples;
     };
     const idle = await timeBob(50);
+    const ratios: number[] = [];
     const atCapacity: number[] = [];
     const flooded: number[] = [];
-    for (let round = 0; round < 4; round++) {
-      atCapacity.push(...await withAlice(3, 50));
-      flooded.push(...await withAlice(30, 50));
+    for (let round = 0; round < 8; round++) {
+      const cap = await withAlice(3, 60);
+      const flood = await withAlice(30, 60);
+      atCapacity.push(...cap);
+      flooded.push(...flood);
+      ratios.push(p99(flood) / p99(cap));
     }
-    const ratio = p99(flooded) / p99(atCapacity);
-    const summary = `bob's p99: idle ${p99(idle).toFixed(1)} ms, alice at capacity ${p99(atCapacity).toFixed(1)} ms, alice at 10x ${p99(flooded).toFixed(1)} ms`;
+    // The median round: one round disturbed by the machine's other work does not decide.
+    const ratio = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+    const summary = `bob's p99: idle ${p99(idle).toFixed(1)} ms, alice at capacity ${p99(atCapacity).toFixed(1)} ms, alice at 10x ${p99(flooded).toFixed(1)} ms; `
+      + `per-round ratios ${ratios.map((x) => x.toFixed(2)).join(' ')}`;
     console.log(`      ${summary}`);
     expect(ratio, summary).to.be.at.most(2);
   });

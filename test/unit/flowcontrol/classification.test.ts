@@ -92,3 +92,16 @@ describe('flowcontrol classification (Kubernetes 1.32 bootstrap configuration)',
     expect(x.level('catch-all')!.limits.nominalCL).to.equal(600);
   });
 });
+
+describe('flowcontrol classification in the orch flavor', () => {
+  it('matches the bootstrap objects\' kube group names against the served group\'s kube spelling', () => {
+    const d = new Dispatcher({ serverConcurrencyLimit: 600 });
+    d.configure(bootstrapConfiguration());
+    const lease = (alias?: string): RequestDigest => ({
+      user: { name: 'system:kube-controller-manager', groups: ['system:authenticated'] }, isResourceRequest: true, verb: 'update',
+      apiGroup: 'coordination.orch.io', apiGroupAlias: alias, resource: 'leases', namespace: 'kube-system', path: '/x',
+    });
+    expect(d.classify(lease('coordination.k8s.io')).flowSchema.metadata.name).to.equal('system-leader-election');
+    expect(d.classify(lease()).flowSchema.metadata.name).to.equal('kube-controller-manager');
+  });
+});
