@@ -70,6 +70,7 @@ import { ApprovingController } from '../certificates/approving-controller';
 import { controllerManagerElector } from '../controllers/leader-election';
 import { bootstrapNamespaces } from './bootstrap';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap';
+import { bootstrapSystemPriorityClasses } from './priority-class-bootstrap';
 import { logger, setLogLevel } from '../logger';
 import { loadProtoRoot } from '../scheme/protobuf';
 import { registerProtobufSerializer } from '../api/negotiation';
@@ -268,7 +269,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const { resources } = runtime;
   for (const def of resources) {
     if (def.virtual) continue;
-    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage: storageForResource(groupResourceString(def.group, def.resource)), prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
+    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage: storageForResource(groupResourceString(def.storageGroup ?? def.group, def.resource)), prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
   }
   // One watch cache per resource: one etcd watch feeds every list, get and watch of it. The
   // versions of one resource (served-version.ts) share their keys, so they share its cache.
@@ -324,6 +325,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   bootstrapped = true;
   // The default RBAC policy, reconciled before the policy index starts (and so before serving).
   await ensureBootstrapPolicy({ stores, naming, log: logger, health });
+  // The two system PriorityClasses (kube's scheduling/bootstrap-system-priority-classes hook), before serving.
+  await bootstrapSystemPriorityClasses({ stores, group: naming.group('scheduling'), log: logger, health });
   // The --controllers of this server, started together below (controllers/manager.ts).
   const controllers = new ControllerManager(config.controllers, (m) => logger.warn(m));
   controllers.add('namespace', () => new NamespaceController(namespaces, () => namespacedContents(stores), naming.namespaceFinalizer));

@@ -167,9 +167,10 @@ describe('buildAdmission', () => {
   it('leaves out disabled plugins and reports enabled ones with nothing to act on', async () => {
     const { chain, inert } = await buildAdmission(deps(['--disable-admission-plugins=NamespaceLifecycle']), new PluginConfigs());
     expect(chain.names()).not.to.include('NamespaceLifecycle').and.not.include('AlwaysDeny');
-    // Quotas and limit ranges are not served: known names without a plugin.
-    expect(inert).to.include.members(['LimitRanger', 'ResourceQuota']);
-    expect(inert).not.to.include('NamespaceLifecycle');
+    // Quotas are not served: a known name without a plugin. LimitRanger acts on LimitRanges.
+    expect(inert).to.include.members(['ResourceQuota']);
+    expect(inert).not.to.include('NamespaceLifecycle').and.not.include('LimitRanger');
+    expect(chain.names()).to.include('LimitRanger');
   });
 
   it('stops on a plugin that cannot be made, naming it', async () => {
