@@ -56,10 +56,10 @@ import { networkPolicyResource } from './networking/network-policies/definition'
 import { horizontalPodAutoscalerV1Resource, horizontalPodAutoscalerV2Resource } from './autoscaling/horizontal-pod-autoscalers/definition';
 import { serviceResource } from './core/services/definition';
 import { ServiceNetwork, serviceNetworkOf } from './core/services/network';
-import { priorityClassResource } from './scheduling/priority-classes/definition';
-import { runtimeClassResource } from './node/runtime-classes/definition';
 import { flowSchemaResource } from './flowcontrol/flow-schemas/definition';
 import { priorityLevelConfigurationResource } from './flowcontrol/priority-level-configurations/definition';
+import { priorityClassResource } from './scheduling/priority-classes/definition';
+import { runtimeClassResource } from './node/runtime-classes/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -106,13 +106,13 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     componentStatusResource(),
     // discovery/v1 EndpointSlice, and v1beta1 over the same objects (off unless --runtime-config switches it on).
     endpointSliceResource(naming), endpointSliceV1beta1Resource(naming),
+    // flowcontrol.apiserver.k8s.io/v1: API priority and fairness, in discovery's order.
+    flowSchemaResource(naming.group('flowcontrol.apiserver')), priorityLevelConfigurationResource(naming.group('flowcontrol.apiserver')),
     // scheduling.k8s.io/v1 PriorityClass.
     priorityClassResource(naming),
     // node.k8s.io/v1 RuntimeClass.
     runtimeClassResource(naming),
     // events.k8s.io/v1 Event over the core/v1 Events' keys and cache (core/v1 Event, listed before it, owns them).
     eventV1Resource(naming, opts.eventTtlSeconds),
-    // flowcontrol.apiserver.k8s.io/v1: API priority and fairness, in discovery's order.
-    flowSchemaResource(naming.group('flowcontrol.apiserver')), priorityLevelConfigurationResource(naming.group('flowcontrol.apiserver')),
   ];
 }

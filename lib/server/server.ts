@@ -11,6 +11,8 @@ import type { ListenerLimits } from '../http/limits';
 import { applyListenerLimits, listenerLimits, listenerOptions } from './listener-options';
 import { koaCallback } from './koa-callback';
 import { turnQueueBound } from './max-inflight';
+import { isHealthProbe, isLongRunning } from './long-running';
+import { buildFlowControl } from '../flowcontrol/build';
 import { drainServer, RequestTracker } from './graceful-shutdown';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -419,17 +421,24 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // The flags limit the server: each serving worker of --workers gets its share.
   const readOnlyLimit = workerShare(config.maxRequestsInflight, opts.worker);
   const mutatingLimit = workerShare(config.maxMutatingRequestsInflight, opts.worker);
+  // API priority and fairness in place of the in-flight limits (kube needs a positive server limit).
+  const flowControl = config.enablePriorityAndFairness && readOnlyLimit + mutatingLimit > 0
+    ? buildFlowControl({ stores, naming, metrics, serverConcurrencyLimit: readOnlyLimit + mutatingLimit, requestTimeoutMs: config.requestTimeoutMs, isLongRunning, isHealthProbe })
+    : undefined;
+  await flowControl?.start();
   const app = buildApp({
     naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, slis, audit: audit.filter,
-    inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters },
+    inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters }, flowControl,
     requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance,
   });
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
   const listener = serves ? await listen() : undefined;
   async function listen() {
     const limits = listenerLimits(config, opts.listener);
-    const handler = withTurnBudget(koaCallback(app), REQUESTS_PER_TURN, turnQueueBound(readOnlyLimit, mutatingLimit));
+    const handler = withTurnBudget(koaCallback(app), REQUESTS_PER_TURN,
+      // Priority and fairness bounds its own queues (queue-full): no second bound in front of it.
+      flowControl ? undefined : turnQueueBound(readOnlyLimit, mutatingLimit));
     // Certificate, key, client CAs, --tls-min-version and --tls-cipher-suites (TLS 1.3 with
     // AES-128-GCM first, as Go's crypto/tls prefers on AES hardware: ~15% cheaper per byte than
     // OpenSSL's default AES-256-GCM, which big lists feel).
@@ -505,6 +514,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       authentication.close();
       await authorization.stop();
       await admission.stop();
+      await flowControl?.stop();
       await controllers.shutdown();
       await customResources.stop();
       await authenticationInfo.stop();

@@ -29,6 +29,7 @@ import { workersBench } from './workers.bench';
 import { abBench } from './ab.bench';
 import { h2FloorBench } from './h2-floor.bench';
 import { httpStacksBench } from './http-stacks.bench';
+import { apfBench } from './apf.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -41,6 +42,7 @@ const BENCHMARKS: Benchmark[] = [
   newConnectionBench,
   workersBench,
   httpStacksBench,
+  apfBench,
 ];
 /** Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own). */
 const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench];
