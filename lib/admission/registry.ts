@@ -3,7 +3,7 @@
  * order, each made by its factory from the server's deps and its configuration, plus the steps
  * that are part of storage in kube-apiserver and always run (RBAC escalation checks).
  *
- * Plugins whose kinds this server does not serve (quotas, limit ranges, nodes, runtime and
+ * Plugins whose kinds this server does not serve (quotas, nodes, runtime and
  * ingress classes, ...) are known names with nothing to act on: enabling them is accepted, and
  * the start logs them once.
  */
@@ -19,6 +19,9 @@ import { podPlugins } from './pod/index';
 import { resourcePlugins } from './resources/index';
 import { imagePolicyPlugins } from './imagepolicy/index';
 import { nodePlugins } from './nodes/index';
+import { runtimeClassPlugins } from './runtimeclass/index';
+import { eventRateLimitPlugins } from './eventratelimit/index';
+import { limitRangerPlugins } from './limitranger/index';
 import { resourceQuotaPlugins } from './resourcequota/index';
 
 const basicPlugins: PluginFactories = {
@@ -33,7 +36,11 @@ const basicPlugins: PluginFactories = {
 };
 
 const FACTORIES: PluginFactories = {
-  ...basicPlugins, ...webhookPlugins, ...podSecurityPlugins, ...podPlugins, ...resourcePlugins, ...imagePolicyPlugins, ...nodePlugins, ...resourceQuotaPlugins,
+  ...basicPlugins, ...webhookPlugins, ...podSecurityPlugins, ...podPlugins, ...resourcePlugins, ...imagePolicyPlugins, ...nodePlugins,
+  ...runtimeClassPlugins,
+  ...eventRateLimitPlugins,
+  ...limitRangerPlugins,
+  ...resourceQuotaPlugins,
 };
 
 export interface BuiltAdmission {

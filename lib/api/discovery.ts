@@ -168,7 +168,7 @@ export function buildApiResourceList(gv: GroupVersion, resources: readonly Resou
     const entry: APIResource = { name: r.resource, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: [...r.verbs] };
     withList(withList(entry, 'shortNames', r.shortNames), 'categories', r.categories);
     // Only what is stored has a storage version (not TokenReview and the other virtual kinds).
-    if (!r.virtual) entry.storageVersionHash = storageVersionHash(r.group, r.storageVersion ?? r.version, r.kind);
+    if (!r.virtual) entry.storageVersionHash = storageVersionHash(r.storageGroup ?? r.group, r.storageVersion ?? r.version, r.kind);
     out.push(entry);
     for (const s of [...r.subresources].sort(byName((x) => x.name))) {
       const sub: APIResource = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: [...s.verbs] };

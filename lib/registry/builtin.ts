@@ -7,6 +7,7 @@ import { configMapResource } from './core/configmaps/definition';
 import { secretResource } from './core/secrets/definition';
 import { podResource } from './core/pods/definition';
 import { podTemplateResource } from './core/pod-templates/definition';
+import { limitRangeResource } from './core/limit-ranges/definition';
 import { replicationControllerResource } from './core/replication-controllers/definition';
 import { resourceQuotaResource } from './core/resource-quotas/definition';
 import { nodeResource } from './core/nodes/definition';
@@ -20,6 +21,7 @@ import { csiNodeResource } from './storage/csi-nodes/definition';
 import { csiStorageCapacityResource } from './storage/csi-storage-capacities/definition';
 import { serviceAccountResource } from './core/service-accounts/definition';
 import { eventResource } from './core/events/definition';
+import { eventV1Resource } from './events/events/definition';
 import { roleResource } from './rbac/roles/definition';
 import { clusterRoleResource } from './rbac/cluster-roles/definition';
 import { roleBindingResource } from './rbac/role-bindings/definition';
@@ -55,6 +57,10 @@ import { networkPolicyResource } from './networking/network-policies/definition'
 import { horizontalPodAutoscalerV1Resource, horizontalPodAutoscalerV2Resource } from './autoscaling/horizontal-pod-autoscalers/definition';
 import { serviceResource } from './core/services/definition';
 import { ServiceNetwork, serviceNetworkOf } from './core/services/network';
+import { flowSchemaResource } from './flowcontrol/flow-schemas/definition';
+import { priorityLevelConfigurationResource } from './flowcontrol/priority-level-configurations/definition';
+import { priorityClassResource } from './scheduling/priority-classes/definition';
+import { runtimeClassResource } from './node/runtime-classes/definition';
 
 /**
  * `gates`: the --feature-gates the kinds read (defaults when omitted); `eventTtlSeconds`:
@@ -65,6 +71,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
   return [
     namespaceResource(naming), configMapResource(), secretResource(naming), podResource(naming, gates),
     podTemplateResource(naming, gates),
+    limitRangeResource(),
     endpointsResource(),
     serviceResource(opts.serviceNetwork ?? serviceNetworkOf('', '')),
     replicationControllerResource(naming, gates),
@@ -101,5 +108,13 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     componentStatusResource(),
     // discovery/v1 EndpointSlice, and v1beta1 over the same objects (off unless --runtime-config switches it on).
     endpointSliceResource(naming), endpointSliceV1beta1Resource(naming),
+    // flowcontrol.apiserver.k8s.io/v1: API priority and fairness, in discovery's order.
+    flowSchemaResource(naming.group('flowcontrol.apiserver')), priorityLevelConfigurationResource(naming.group('flowcontrol.apiserver')),
+    // scheduling.k8s.io/v1 PriorityClass.
+    priorityClassResource(naming),
+    // node.k8s.io/v1 RuntimeClass.
+    runtimeClassResource(naming),
+    // events.k8s.io/v1 Event over the core/v1 Events' keys and cache (core/v1 Event, listed before it, owns them).
+    eventV1Resource(naming, opts.eventTtlSeconds),
   ];
 }

@@ -114,7 +114,7 @@ export class GenericStore {
 
   /** The bytes to store: labelled with the storage version. */
   encode(obj: ApiObject): Buffer {
-    const stored = this.def.storageVersion ? { ...obj, apiVersion: apiVersionOf({ group: this.def.group, version: this.def.storageVersion }) } : obj;
+    const stored = this.def.storageVersion ? { ...obj, apiVersion: apiVersionOf({ group: this.def.storageGroup ?? this.def.group, version: this.def.storageVersion }) } : obj;
     return encodeForStorage(stored, this.deps.storageMediaType);
   }
 

@@ -88,6 +88,12 @@ export interface Strategy {
   fieldSet?(obj: ApiObject): Record<string, string>;
   /** Field-selector fields this kind supports beyond metadata.name / metadata.namespace. */
   selectableFields?: string[];
+  /**
+   * Refuses a DELETE of one object by name whatever its state (Kubernetes' REST Delete overrides:
+   * the system PriorityClasses): the reason, answered 403 Forbidden. deletecollection does not
+   * consult it, as Kubernetes' does not.
+   */
+  deleteRefusal?(name: string): string | undefined;
   /** Mark a first delete request on the object (e.g. Namespace phase Terminating). */
   onDeleteRequested?(obj: ApiObject): void;
   /** Besides metadata.finalizers, something else keeps the object (e.g. Namespace spec.finalizers). */
@@ -184,6 +190,14 @@ export interface ResourceDef {
    * the same; lib/registry/served-version.ts builds such a def). Absent: stored as served.
    */
   storageVersion?: string;
+  /**
+   * Set with `storageVersion` when this def serves, in another group, the objects of a kind
+   * stored in `storageGroup` (events.k8s.io/v1 Event over the core/v1 Events: Kubernetes'
+   * cohabitating resources). The resource name, and so the etcd keys and watch cache, are the
+   * other kind's; the def's `versioning` converts between the two shapes. The storage (and its
+   * encryption rules and metrics) is that of `storageGroup`'s resource. Absent: this def's group.
+   */
+  storageGroup?: string;
   /**
    * `false`: not served unless `--runtime-config` switches its group version (or resource) on, as
    * a version Kubernetes no longer serves (policy/v1beta1). Absent: the level's default (GA and

@@ -16,6 +16,7 @@ import { SERVICE_ACCOUNT_FLAGS } from '../serviceaccount/flags';
 import { CERTIFICATE_FLAGS } from '../certificates/flags';
 import { KUBELET_FLAGS } from '../kubelet/flags';
 import { CONTROLLER_FLAGS } from '../controllers/flags';
+import { FLOWCONTROL_FLAGS } from '../flowcontrol/flags';
 import { KUBERNETES_SERVICE_FLAGS } from '../controllers/kubernetes-service/flags';
 import { SERVICE_FLAGS } from '../registry/core/services/flags';
 import { AUDIT_FLAGS } from '../audit/flags';
@@ -84,9 +85,7 @@ export const FLAGS: readonly FlagDef[] = [
     'Concurrent non-mutating requests; 0 is unlimited.'),
   flag('max-mutating-requests-inflight', 'maxMutatingRequestsInflight', int(0, INT_MAX), 200,
     'Concurrent mutating requests; 0 is unlimited.'),
-  flag('enable-priority-and-fairness', 'enablePriorityAndFairness', bool, true,
-    `Without effect here: API priority and fairness is not built, so the plain in-flight limits (--max-requests-inflight, --max-mutating-requests-inflight) always apply. ${WITHOUT_EFFECT}`,
-    { withoutEffect: true }),
+  ...FLOWCONTROL_FLAGS,
   flag('request-timeout', 'requestTimeoutMs', duration, 60_000, 'Time limit of a non-long-running request.'),
   flag('min-request-timeout', 'minRequestTimeout', int(0, INT_MAX), 1800,
     'Seconds; a watch times out after a random time between this and twice this.'),

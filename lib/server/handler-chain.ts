@@ -1,7 +1,7 @@
 /**
  * The Koa application: one ordered list of filters in front of the routers.
  *   errors+log -> request-info -> request timeout -> authentication -> impersonation
- *   -> in-flight limits -> authorization -> resources, or non-resource routes -> 404
+ *   -> priority and fairness (or the in-flight limits) -> authorization -> resources, or non-resource routes -> 404
  * Every error, from any layer, leaves through writeError as a Status.
  */
 import Koa from 'koa';
@@ -68,6 +68,8 @@ export interface AppDeps {
   audit?: AuditFilterDeps;
   /** --max-requests-inflight, --max-mutating-requests-inflight (0: unlimited), --max-inflight-exempt-masters; absent: no limits. */
   inflight?: { readOnlyLimit: number; mutatingLimit: number; exemptMasters: boolean };
+  /** API priority and fairness (--enable-priority-and-fairness): in place of the in-flight limits when given. */
+  flowControl?: { middleware(terminations?: TerminationMetrics): (ctx: Context, next: Next) => Promise<void> };
   /** --request-timeout in ms; absent or 0: none (a client's `timeout` parameter still applies). */
   requestTimeoutMs?: number;
 }
@@ -237,7 +239,9 @@ export function buildApp(deps: AppDeps): Koa {
   if (deps.audit) app.use(auditFilter(deps.audit));
   app.use(impersonation(deps.authorizer, deps.naming.group('authentication')));
   // After impersonation, before authorization: where kube-apiserver puts its in-flight limits.
-  if (deps.inflight && (deps.inflight.readOnlyLimit > 0 || deps.inflight.mutatingLimit > 0)) {
+  if (deps.flowControl) {
+    app.use(deps.flowControl.middleware(terminations));
+  } else if (deps.inflight && (deps.inflight.readOnlyLimit > 0 || deps.inflight.mutatingLimit > 0)) {
     app.use(maxInflight({ ...deps.inflight, terminations }));
   }
   app.use(authorize(deps.authorizer, authMetrics, deps.naming.group('authorization')));

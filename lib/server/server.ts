@@ -11,6 +11,8 @@ import type { ListenerLimits } from '../http/limits';
 import { applyListenerLimits, listenerLimits, listenerOptions } from './listener-options';
 import { koaCallback } from './koa-callback';
 import { turnQueueBound } from './max-inflight';
+import { isHealthProbe, isLongRunning } from './long-running';
+import { buildFlowControl } from '../flowcontrol/build';
 import { drainServer, RequestTracker } from './graceful-shutdown';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -69,6 +71,7 @@ import { ApprovingController } from '../certificates/approving-controller';
 import { controllerManagerElector } from '../controllers/leader-election';
 import { bootstrapNamespaces } from './bootstrap';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap';
+import { bootstrapSystemPriorityClasses } from './priority-class-bootstrap';
 import { logger, setLogLevel } from '../logger';
 import { loadProtoRoot } from '../scheme/protobuf';
 import { registerProtobufSerializer } from '../api/negotiation';
@@ -86,6 +89,7 @@ import { loadProxyClientIdentity } from './proxy-client';
 import { setAllowPrivileged } from '../registry/core/pod-spec/capabilities';
 import { TokenFileAuthenticator } from '../authn/token-file';
 import { AuthenticationInfoController } from '../controllers/authentication-info-controller';
+import { ApfConfigurationKeeper } from '../controllers/apf-configuration/keeper';
 import { authenticationHandlers } from '../authn/api/handlers';
 import { authorizationHandlers } from '../authz/api/handlers';
 import { evictionHandler } from '../api/eviction/handler';
@@ -266,7 +270,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const { resources } = runtime;
   for (const def of resources) {
     if (def.virtual) continue;
-    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage: storageForResource(groupResourceString(def.group, def.resource)), prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
+    stores.set(storeKey(def.group, def.version, def.resource), new GenericStore(def, { storage: storageForResource(groupResourceString(def.storageGroup ?? def.group, def.resource)), prefix: config.etcdPrefix.replace(/\/+$/, ''), admission, continueTtlMs: config.continueTokenTtlMs, storageMediaType: config.storageMediaType }));
   }
   // One watch cache per resource: one etcd watch feeds every list, get and watch of it. The
   // versions of one resource (served-version.ts) share their keys, so they share its cache.
@@ -322,6 +326,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   bootstrapped = true;
   // The default RBAC policy, reconciled before the policy index starts (and so before serving).
   await ensureBootstrapPolicy({ stores, naming, log: logger, health });
+  // The two system PriorityClasses (kube's scheduling/bootstrap-system-priority-classes hook), before serving.
+  await bootstrapSystemPriorityClasses({ stores, group: naming.group('scheduling'), log: logger, health });
   // The --controllers of this server, started together below (controllers/manager.ts).
   const controllers = new ControllerManager(config.controllers, (m) => logger.warn(m));
   controllers.add('namespace', () => new NamespaceController(namespaces, () => namespacedContents(stores), naming.namespaceFinalizer));
@@ -344,6 +350,13 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     listServices: () => storedServices(serviceStore.storage, serviceStore.collectionPrefix(), (kv) => serviceStore.decodeCurrent(kv)),
   }) : undefined;
   await serviceRepair?.start();
+  // API priority and fairness' bootstrap configuration, kept on every replica (Kubernetes'
+  // priority-and-fairness-config-producer post-start hook runs whatever
+  // --enable-priority-and-fairness says), and FlowSchema conditions while that flag is on.
+  const apfConfiguration = primaryDuties
+    ? ApfConfigurationKeeper.forStores(stores, naming, { log: logger, health, writeConditions: config.enablePriorityAndFairness })
+    : undefined;
+  await apfConfiguration?.start();
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   if (primaryDuties) {
@@ -411,17 +424,24 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // The flags limit the server: each serving worker of --workers gets its share.
   const readOnlyLimit = workerShare(config.maxRequestsInflight, opts.worker);
   const mutatingLimit = workerShare(config.maxMutatingRequestsInflight, opts.worker);
+  // API priority and fairness in place of the in-flight limits (kube needs a positive server limit).
+  const flowControl = config.enablePriorityAndFairness && readOnlyLimit + mutatingLimit > 0
+    ? buildFlowControl({ stores, naming, metrics, serverConcurrencyLimit: readOnlyLimit + mutatingLimit, requestTimeoutMs: config.requestTimeoutMs, isLongRunning, isHealthProbe })
+    : undefined;
+  await flowControl?.start();
   const app = buildApp({
     naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, slis, audit: audit.filter,
-    inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters },
+    inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters }, flowControl,
     requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance,
   });
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
   const listener = serves ? await listen() : undefined;
   async function listen() {
     const limits = listenerLimits(config, opts.listener);
-    const handler = withTurnBudget(koaCallback(app), REQUESTS_PER_TURN, turnQueueBound(readOnlyLimit, mutatingLimit));
+    const handler = withTurnBudget(koaCallback(app), REQUESTS_PER_TURN,
+      // Priority and fairness bounds its own queues (queue-full): no second bound in front of it.
+      flowControl ? undefined : turnQueueBound(readOnlyLimit, mutatingLimit));
     // Certificate, key, client CAs, --tls-min-version and --tls-cipher-suites (TLS 1.3 with
     // AES-128-GCM first, as Go's crypto/tls prefers on AES hardware: ~15% cheaper per byte than
     // OpenSSL's default AES-256-GCM, which big lists feel).
@@ -497,10 +517,12 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       authentication.close();
       await authorization.stop();
       await admission.stop();
+      await flowControl?.stop();
       await controllers.shutdown();
       await customResources.stop();
       await authenticationInfo.stop();
       await serviceRepair?.stop();
+      await apfConfiguration?.stop();
       compactor.stop();
       logCheck.stop();
       encryption?.stop();

@@ -29,6 +29,7 @@ import { workersBench } from './workers.bench';
 import { abBench } from './ab.bench';
 import { h2FloorBench } from './h2-floor.bench';
 import { httpStacksBench } from './http-stacks.bench';
+import { apfBench } from './apf.bench';
 import { quotaBench } from './quota.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
@@ -42,6 +43,7 @@ const BENCHMARKS: Benchmark[] = [
   newConnectionBench,
   workersBench,
   httpStacksBench,
+  apfBench,
   quotaBench,
 ];
 /** Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own). */

@@ -31,7 +31,7 @@ const CATALOGUE = builtinResources(naming);
  * Tables whose Name column is not the first but the last, as Kubernetes prints them: Events
  * (kubectl's LAST SEEN TYPE REASON OBJECT ... NAME, Name at priority 1).
  */
-const NAME_NOT_FIRST = new Set(['core/v1/events']);
+const NAME_NOT_FIRST = new Set(['core/v1/events', 'events.orch.io/v1/events', 'events.k8s.io/v1/events']);
 
 const gvr = (d: ResourceDef) => `${d.group || 'core'}/${d.version}/${d.resource}`;
 const prefixOf = (d: ResourceDef) => (d.group ? `/apis/${d.group}/${d.version}` : `/api/${d.version}`);
@@ -57,7 +57,9 @@ function objectOf(d: ResourceDef, name: string): FixtureBody & { metadata: Recor
 }
 
 /** A name for one check of one kind; it carries the version, as v1 and v1beta1 of a kind share their objects. */
-const nameFor = (d: ResourceDef, check: string) => `ek-${check}-${d.version}`;
+// A def served over another group's objects (events.k8s.io Event over core/v1 Event) shares its
+// names: its group's first label keeps the two apart.
+const nameFor = (d: ResourceDef, check: string) => `ek-${check}-${d.storageGroup !== undefined ? `${d.group.split('.')[0]}-` : ''}${d.version}`;
 
 function expectStatus(res: HttpResponse, code: number | number[], reason?: string): void {
   const codes = Array.isArray(code) ? code : [code];

@@ -1,6 +1,7 @@
 /**
  * The in-flight limits over HTTPS on a real etcd (`--max-requests-inflight=4
- * --max-mutating-requests-inflight=2`): a client-certificate user outside system:masters with
+ * --max-mutating-requests-inflight=2`, with `--enable-priority-and-fairness=false`: the limits
+ * priority and fairness falls back to; flow-control.test.ts covers it switched on): a client-certificate user outside system:masters with
  * every RBAC right fills the mutating seats with creates that a validating webhook holds for a
  * few seconds. The next create is refused 429 TooManyRequests with Retry-After and stores
  * nothing; reads, a watch and /healthz are still served; system:masters is served past the
@@ -31,7 +32,7 @@ describe('Overload: --max-requests-inflight and --max-mutating-requests-inflight
     t.post(`/api/v1/namespaces/${NS}/configmaps`, body, identity ? { identity } : {});
 
   before(async () => {
-    t = await startTestServer(['--max-requests-inflight=4', '--max-mutating-requests-inflight=2']);
+    t = await startTestServer(['--max-requests-inflight=4', '--max-mutating-requests-inflight=2', '--enable-priority-and-fairness=false']);
     hooks = await startAdmissionWebhookServer();
     configs = new WebhookConfigs(t);
     expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);

@@ -153,7 +153,7 @@ describe('server process', function () {
         expect((await p.exited).code).to.equal(1);
         const warnings = p.stderr().split('\n').filter((l) => l.includes('"level":"warn"')).map((l) => JSON.parse(l));
         expect(warnings.map((w) => [w.message, w.flags])).to.deep.equal([['these flags are accepted but have no effect here',
-          ['--enable-priority-and-fairness', '--cors-allowed-origins', '--profiling', '--v']]]);
+          ['--cors-allowed-origins', '--profiling', '--v']]]);
         expect(p.stderr()).to.contain('unknown api groups nosuch/v1');
       } finally {
         await cleanUp(p, dir);

@@ -9,6 +9,7 @@ import { podNodeSelectorPlugin, readPodNodeSelectorConfig } from './pod-node-sel
 import { podTolerationRestrictionPlugin } from './pod-toleration-restriction';
 import { readTolerationRestrictionConfig } from './pod-toleration-restriction-config';
 import { priorityPlugin } from './priority';
+import { storedPriorityClasses } from './priority-classes';
 import { securityContextDenyPlugin } from './security-context-deny';
 import { serviceAccountPlugin } from './service-account';
 
@@ -31,5 +32,5 @@ export const podPlugins: PluginFactories = {
   PodNodeSelector: (d) => podNodeSelectorPlugin(d.naming, d.namespaces, readPodNodeSelectorConfig(d.pluginConfig)),
   PodTolerationRestriction: (d) => podTolerationRestrictionPlugin(d.naming, d.namespaces, readTolerationRestrictionConfig(d.pluginConfig)),
   ExtendedResourceToleration: (d) => extendedResourceTolerationPlugin(d.naming),
-  Priority: () => priorityPlugin(),
+  Priority: (d) => priorityPlugin(storedPriorityClasses(d.stores, d.naming.group('scheduling')), d.naming.group('scheduling')),
 };

@@ -24,6 +24,8 @@ export async function handleDelete(s: ResourceScope): Promise<void> {
   const body = await readDeleteOptionsBody(s);
   const opts = parseDeleteOptions(body, new URLSearchParams(s.ctx.querystring));
   const dryRun = wopts.dryRun || (Array.isArray(body?.dryRun) && (body?.dryRun as unknown[]).includes('All'));
+  const refusal = s.store.def.strategy.deleteRefusal?.(s.info.name as string);
+  if (refusal) throw errors.forbidden({ group: s.store.def.group, resource: s.store.def.resource }, s.info.name as string, refusal);
   const result = await deleteObject(s.store, strategyContext(s), s.info.name as string, opts, { ...wopts, dryRun });
   const code = !result.removed && opts.orphanDependents === false ? 202 : 200;
   if (result.removed && s.store.def.deleteReturnsStatus) {

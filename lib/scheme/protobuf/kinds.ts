@@ -47,6 +47,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['v1'], protoPackage: CORE, lists: false, kinds: ['Binding'] },
   { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['ComponentStatus'] },
   { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['Endpoints'] },
+  { apiVersions: ['v1'], protoPackage: CORE, lists: true, kinds: ['LimitRange'] },
   { apiVersions: groupVersion('discovery', 'v1'), protoPackage: 'k8s.io.api.discovery.v1', lists: true, kinds: ['EndpointSlice'] },
   // discovery v1beta1 EndpointSlice (off unless --runtime-config switches it on).
   { apiVersions: groupVersion('discovery', 'v1beta1'), protoPackage: 'k8s.io.api.discovery.v1beta1', lists: true, kinds: ['EndpointSlice'] },
@@ -81,6 +82,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['policy/v1beta1'], protoPackage: 'k8s.io.api.policy.v1beta1', lists: false, kinds: ['Eviction'] },
   // policy/v1beta1 PodDisruptionBudget (off unless --runtime-config switches it on).
   { apiVersions: ['policy/v1beta1'], protoPackage: 'k8s.io.api.policy.v1beta1', lists: true, kinds: ['PodDisruptionBudget'] },
+  // API priority and fairness: flowcontrol.apiserver.k8s.io/v1 (flowcontrol.apiserver.orch.io/v1 in the orch flavor).
+  { apiVersions: groupVersion('flowcontrol.apiserver', 'v1'), protoPackage: 'k8s.io.api.flowcontrol.v1', lists: true, kinds: ['FlowSchema', 'PriorityLevelConfiguration'] },
   ...['v1', 'v1beta1'].map((v) => ({
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
     kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],
@@ -100,6 +103,12 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: metaVersion('v1beta1'), protoPackage: META_V1BETA1, kinds: ['PartialObjectMetadataList'], lists: false },
   // networking.k8s.io/v1 (networking.orch.io/v1 in the orch flavor).
   { apiVersions: groupVersion('networking', 'v1'), protoPackage: 'k8s.io.api.networking.v1', lists: true, kinds: ['Ingress', 'IngressClass', 'NetworkPolicy'] },
+  // scheduling.k8s.io/v1 (scheduling.orch.io/v1 in the orch flavor).
+  { apiVersions: groupVersion('scheduling', 'v1'), protoPackage: 'k8s.io.api.scheduling.v1', lists: true, kinds: ['PriorityClass'] },
+  // node.k8s.io/v1 (node.orch.io/v1 in the orch flavor).
+  { apiVersions: groupVersion('node', 'v1'), protoPackage: 'k8s.io.api.node.v1', lists: true, kinds: ['RuntimeClass'] },
+  // events.k8s.io/v1 (events.orch.io/v1 in the orch flavor), served over the core/v1 Events.
+  { apiVersions: groupVersion('events', 'v1'), protoPackage: 'k8s.io.api.events.v1', lists: true, kinds: ['Event'] },
 ];
 
 /** Kinds every group version has (Kubernetes' AddToGroupVersion), whatever the apiVersion. */

@@ -167,11 +167,9 @@ describe('buildAdmission', () => {
   it('leaves out disabled plugins and reports enabled ones with nothing to act on', async () => {
     const { chain, inert } = await buildAdmission(deps(['--disable-admission-plugins=NamespaceLifecycle']), new PluginConfigs());
     expect(chain.names()).not.to.include('NamespaceLifecycle').and.not.include('AlwaysDeny');
-    // Limit ranges are not served: a known name without a plugin. ResourceQuota has its plugin.
-    expect(inert).to.include.members(['LimitRanger']);
-    expect(inert).not.to.include('ResourceQuota');
-    expect(chain.names()).to.include('ResourceQuota');
-    expect(inert).not.to.include('NamespaceLifecycle');
+    // Every plugin of the default set has its kinds now: none is inert.
+    expect(inert).not.to.include('NamespaceLifecycle').and.not.include('LimitRanger').and.not.include('ResourceQuota');
+    expect(chain.names()).to.include('LimitRanger').and.include('ResourceQuota');
   });
 
   it('stops on a plugin that cannot be made, naming it', async () => {

@@ -1,13 +1,12 @@
 /**
  * The scheduling-related Pod plugins on hand-made requests: PodNodeSelector (namespace
- * annotation, cluster default, conflicts, whitelists), LimitPodHardAntiAffinityTopology and
- * Priority (defaults, built-in classes, unknown classes, values a pod may not set, updates).
+ * annotation, cluster default, conflicts, whitelists) and LimitPodHardAntiAffinityTopology
+ * (Priority has its own table: priority.test.ts).
  */
 import { expect } from 'chai';
 import { podNodeSelectorPlugin, readPodNodeSelectorConfig } from '../../../lib/admission/pod/pod-node-selector';
 import { selectorToLabelsMap } from '../../../lib/admission/pod/labels-map';
 import { limitPodHardAntiAffinityTopologyPlugin } from '../../../lib/admission/pod/limit-pod-hard-anti-affinity-topology';
-import { priorityPlugin } from '../../../lib/admission/pod/priority';
 import { flavors } from '../../../lib/naming';
 import { ApiObject } from '../../../lib/scheme/types';
 import { pod, podAttrs, rejection, specOf } from './pod-plugin-attrs';
@@ -89,41 +88,5 @@ describe('LimitPodHardAntiAffinityTopology admission plugin', () => {
     await p.validate!(podAttrs(pod(affinity('kubernetes.io/hostname'))));
     const unnamed = podAttrs({ metadata: { generateName: 'w-' }, spec: affinity('zone') });
     expect((await rejection(() => p.validate!(unnamed))).message).to.match(/^pods is forbidden: affinity/);
-  });
-});
-
-describe('Priority admission plugin', () => {
-  const p = priorityPlugin();
-
-  it('gives a pod without a class priority 0 and PreemptLowerPriority', async () => {
-    const a = podAttrs(pod());
-    await p.admit!(a);
-    expect(specOf(a)).to.include({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
-    expect(specOf(a).priorityClassName).to.equal(undefined);
-  });
-
-  it('resolves the built-in classes in any namespace', async () => {
-    for (const [name, value] of [['system-node-critical', 2000001000], ['system-cluster-critical', 2000000000]] as const) {
-      const a = podAttrs(pod({ priorityClassName: name, priority: value }));
-      await p.admit!(a);
-      expect(specOf(a)).to.include({ priority: value, preemptionPolicy: 'PreemptLowerPriority' });
-    }
-  });
-
-  it('refuses an unknown class and values the pod may not set, with Kubernetes sentences', async () => {
-    expect((await rejection(() => p.admit!(podAttrs(pod({ priorityClassName: 'high' }))))).message)
-      .to.equal('pods "web" is forbidden: no PriorityClass with name high was found');
-    expect((await rejection(() => p.admit!(podAttrs(pod({ priority: 10 }))))).message)
-      .to.equal('pods "web" is forbidden: the integer value of priority (10) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name');
-    const err = await rejection(() => p.admit!(podAttrs(pod({ preemptionPolicy: 'Never' }))));
-    expect(err.code).to.equal(403);
-    expect(err.message).to.equal('pods "web" is forbidden: the string value of PreemptionPolicy (Never) must not be provided in pod spec; priority admission controller computed PreemptLowerPriority from the given PriorityClass name');
-  });
-
-  it('keeps the stored priority and policy on an update that omits them', async () => {
-    const stored = pod({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
-    const a = podAttrs(pod(), { operation: 'UPDATE', old: stored });
-    await p.admit!(a);
-    expect(specOf(a)).to.include({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
   });
 });

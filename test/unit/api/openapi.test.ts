@@ -105,6 +105,7 @@ describe('OpenAPI documents', () => {
         '/api/v1/namespaces/{name}', '/api/v1/namespaces/{name}/status',
         '/api/v1/namespaces/{namespace}/pods/{name}', '/api/v1/namespaces/{namespace}/pods/{name}/status',
         '/api/v1/namespaces/{namespace}/podtemplates/{name}', '/api/v1/namespaces/{namespace}/endpoints/{name}',
+        '/api/v1/namespaces/{namespace}/limitranges/{name}',
         '/api/v1/namespaces/{namespace}/replicationcontrollers/{name}', '/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status',
         '/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale',
         '/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}', '/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}/status',
@@ -187,10 +188,14 @@ describe('OpenAPI documents', () => {
         { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'discovery.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'discovery.orch.io', kind: 'DeleteOptions', version: 'v1beta1' },
+        { group: 'events.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'flowcontrol.apiserver.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'networking.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'node.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'policy', kind: 'DeleteOptions', version: 'v1' },
         { group: 'policy', kind: 'DeleteOptions', version: 'v1beta1' },
         { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'scheduling.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'storage.orch.io', kind: 'DeleteOptions', version: 'v1' },
       ]);
     });

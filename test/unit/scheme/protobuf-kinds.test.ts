@@ -16,12 +16,14 @@ import { decodeMessage, encodeMessage } from '../../../lib/scheme/protobuf/messa
 import { Schema } from '../../../lib/scheme/schema';
 import { podSchema } from '../../../lib/registry/core/pods/schema';
 import { podTemplateSchema } from '../../../lib/registry/core/pod-templates/schema';
+import { limitRangeSchema } from '../../../lib/registry/core/limit-ranges/schema';
 import { replicationControllerSchema } from '../../../lib/registry/core/replication-controllers/schema';
 import { persistentVolumeClaimSchema } from '../../../lib/registry/core/persistent-volume-claims/schema';
 import { persistentVolumeSchema } from '../../../lib/registry/core/persistent-volumes/schema';
 import { serviceAccountSchema } from '../../../lib/registry/core/service-accounts/schema';
 import { serviceSchema } from '../../../lib/registry/core/services/schema';
 import { eventSchema } from '../../../lib/registry/core/events/schema';
+import { eventV1Schema } from '../../../lib/registry/events/events/schema';
 import { nodeSchema } from '../../../lib/registry/core/nodes/schema';
 import { csiDriverSchema } from '../../../lib/registry/storage/csi-drivers/schema';
 import { csiNodeSchema } from '../../../lib/registry/storage/csi-nodes/schema';
@@ -30,6 +32,8 @@ import { storageClassSchema } from '../../../lib/registry/storage/storage-classe
 import { volumeAttachmentSchema } from '../../../lib/registry/storage/volume-attachments/schema';
 import { endpointsSchema } from '../../../lib/registry/core/endpoints/schema';
 import { endpointSliceSchema, endpointSliceV1beta1Schema } from '../../../lib/registry/discovery/endpoint-slices/schema';
+import { flowSchemaSchema } from '../../../lib/registry/flowcontrol/flow-schemas/schema';
+import { priorityLevelConfigurationSchema } from '../../../lib/registry/flowcontrol/priority-level-configurations/schema';
 import { ApiObject } from '../../../lib/scheme/types';
 
 const UID = '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11';
@@ -119,15 +123,20 @@ const SERVED: Array<[string, string, Schema]> = [
   [SV, 'VolumeAttachment', volumeAttachmentSchema],
   [SV, 'CSIDriver', csiDriverSchema],
   [SV, 'CSINode', csiNodeSchema],
+  ['flowcontrol.apiserver.k8s.io/v1', 'FlowSchema', flowSchemaSchema],
+  ['flowcontrol.apiserver.k8s.io/v1', 'PriorityLevelConfiguration', priorityLevelConfigurationSchema],
   [SV, 'CSIStorageCapacity', csiStorageCapacitySchema],
   ['v1', 'ServiceAccount', serviceAccountSchema],
   ['v1', 'Service', serviceSchema],
   ['v1', 'Event', eventSchema],
   ['v1', 'Node', nodeSchema],
   ['v1', 'Endpoints', endpointsSchema],
+  ['v1', 'LimitRange', limitRangeSchema],
   ['discovery.k8s.io/v1', 'EndpointSlice', endpointSliceSchema],
   // v1beta1's own shape (topology where v1 has zone and deprecatedTopology).
   ['discovery.k8s.io/v1beta1', 'EndpointSlice', endpointSliceV1beta1Schema],
+  // events.k8s.io/v1: the same objects as core/v1 Event, in the newer shape.
+  ['events.k8s.io/v1', 'Event', eventV1Schema],
 ];
 
 /** The valid objects of test/integration/storage-kinds.test.ts, pod-volumes.test.ts and service-accounts.test.ts. */
@@ -249,6 +258,25 @@ describe('protobuf for Pod, PersistentVolumeClaim, PersistentVolume and storage/
       expect(decodeMessage('k8s.io.api.core.v1.PersistentVolumeClaim', vector)).to.deep.equal(pvc);
     });
 
+    it('events.k8s.io/v1 Event (regarding, deprecatedSource and the times Go values; series and related pointers)', () => {
+      const event = {
+        metadata: { name: 'e', namespace: 'ns' }, eventTime: '2026-01-02T03:04:05.123456Z',
+        reportingController: 'example.com/c', reportingInstance: 'c-1', action: 'Act', reason: 'Why',
+        regarding: { kind: 'Pod', name: 'p' }, note: 'a note', type: 'Normal',
+      };
+      const seconds = Date.parse('2026-01-02T03:04:05Z') / 1000;
+      const vector = protocEncode('k8s.io.api.events.v1.Event', `
+        metadata { name: "e" generateName: "" namespace: "ns" selfLink: "" uid: "" resourceVersion: "" generation: 0 creationTimestamp {} }
+        eventTime { seconds: ${seconds} nanos: 123456000 }
+        reportingController: "example.com/c" reportingInstance: "c-1" action: "Act" reason: "Why"
+        regarding { kind: "Pod" namespace: "" name: "p" uid: "" apiVersion: "" resourceVersion: "" fieldPath: "" }
+        note: "a note" type: "Normal"
+        deprecatedSource { component: "" host: "" }
+        deprecatedFirstTimestamp {} deprecatedLastTimestamp {} deprecatedCount: 0`);
+      expect(encodeMessage('k8s.io.api.events.v1.Event', event).toString('hex')).to.equal(vector.toString('hex'));
+      expect(decodeMessage('k8s.io.api.events.v1.Event', vector)).to.deep.include({ eventTime: event.eventTime, note: 'a note', reportingController: 'example.com/c' });
+    });
+
     it('ReplicationController (replicas a pointer, minReadySeconds and the status counts Go values)', () => {
       const rc = { metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 2, selector: { app: 'web' } }, status: { replicas: 0 } };
       const vector = protocEncode('k8s.io.api.core.v1.ReplicationController', `
@@ -280,6 +308,27 @@ describe('protobuf for Pod, PersistentVolumeClaim, PersistentVolume and storage/
         }`);
       expect(encodeMessage('k8s.io.api.core.v1.Node', node).toString('hex')).to.equal(vector.toString('hex'));
       expect(decodeMessage('k8s.io.api.core.v1.Node', vector)).to.deep.equal(node);
+    });
+
+    it('LimitRange (the item type written even when empty, ResourceList keys sorted)', () => {
+      const lr = {
+        metadata: { name: 'limits', namespace: 'default' },
+        spec: { limits: [{ type: 'Container', max: { memory: '1Gi', cpu: '2' }, default: { cpu: '2' }, maxLimitRequestRatio: { cpu: '4' } }, { type: '' }] },
+      };
+      const vector = protocEncode('k8s.io.api.core.v1.LimitRange', `
+        metadata { name: "limits" generateName: "" namespace: "default" selfLink: "" uid: "" resourceVersion: "" generation: 0 creationTimestamp {} }
+        spec {
+          limits {
+            type: "Container"
+            max { key: "cpu" value { string: "2" } }
+            max { key: "memory" value { string: "1Gi" } }
+            default { key: "cpu" value { string: "2" } }
+            maxLimitRequestRatio { key: "cpu" value { string: "4" } }
+          }
+          limits { type: "" }
+        }`);
+      expect(encodeMessage('k8s.io.api.core.v1.LimitRange', lr).toString('hex')).to.equal(vector.toString('hex'));
+      expect(decodeMessage('k8s.io.api.core.v1.LimitRange', vector)).to.deep.equal(lr);
     });
 
     it('Binding', () => {

@@ -395,13 +395,13 @@ describe('flagsWithoutEffect', () => {
 
   it('names every flag accepted without effect that was given, at its default value too, in help order', () => {
     expect(flagsWithoutEffect(parseCommandLine(['--profiling', '--v=0', '--enable-priority-and-fairness=true']).given))
-      .to.deep.equal(['--enable-priority-and-fairness', '--profiling', '--v']);
+      .to.deep.equal(['--profiling', '--v']);
     expect(flagsWithoutEffect(parseCommandLine(['-v', '3', '--cors-allowed-origins=.*']).given)).to.deep.equal(['--cors-allowed-origins', '--v']);
     expect(flagsWithoutEffect(parseCommandLine(['--secure-port=1', '--max-requests-inflight=10']).given)).to.deep.equal([]);
   });
 
-  it('are the four kube-apiserver flags not built here, each saying so in its help', () => {
-    expect(marked).to.deep.equal(['enable-priority-and-fairness', 'cors-allowed-origins', 'profiling', 'v']);
+  it('are the three kube-apiserver flags not built here, each saying so in its help', () => {
+    expect(marked).to.deep.equal(['cors-allowed-origins', 'profiling', 'v']);
     for (const f of FLAGS.filter((x) => x.withoutEffect)) expect(f.help, f.name).to.match(/without effect here/i);
     for (const f of FLAGS.filter((x) => !x.withoutEffect)) expect(f.help, f.name).to.not.match(/without effect/i);
   });

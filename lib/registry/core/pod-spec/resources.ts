@@ -7,7 +7,7 @@
 import { FieldError, child, fieldErrors, index } from '../../../meta/field-errors';
 import { isQualifiedName } from '../../../meta/validation';
 import { compareQuantities, formatQuantity, tryParseQuantity } from '../../../meta/quantity';
-import { validateBasicResource } from '../resource-quantities';
+import { validateNonnegativeQuantity } from '../resource-quantities';
 import { Json, isObject, record } from '../json-fields';
 
 const CONTAINER_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
@@ -35,9 +35,9 @@ export function validateResourceName(name: string, path: string): FieldError[] {
   return [];
 }
 
-/** ValidateResourceQuantityValue: not negative; whole numbers for extended resources. */
+/** ValidateResourceQuantityValue: not negative (ValidateNonnegativeQuantity); whole numbers for extended resources. */
 function validateQuantity(name: string, raw: unknown, path: string): FieldError[] {
-  const errs = validateBasicResource(raw, path);
+  const errs = validateNonnegativeQuantity(raw, path);
   const q = tryParseQuantity(raw);
   if (!errs.length && q && isExtended(name)) {
     const milli = q.scale >= -3 ? q.value * 10n ** BigInt(q.scale + 3) : undefined;
