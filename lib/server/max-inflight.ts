@@ -71,11 +71,11 @@ export function maxInflight(opts: MaxInflightOptions): ((ctx: Context, next: Nex
 
 /**
  * The bound of the turn-budget queue (turn-budget.ts) that goes with the in-flight limits: as
- * many waiting requests as the two limits together (none when either is unlimited). Beyond it a
+ * many waiting requests as the two limits together unless `limit` says otherwise (none when either is unlimited). Beyond it a
  * request is answered 429 before it is parsed further; long-running requests still wait their
  * turn, and health probes skip the queue (a load balancer's checks are answered under load).
  */
-export function turnQueueBound(readOnlyLimit: number, mutatingLimit: number): TurnQueueBound<IncomingRequest, OutgoingResponse> | undefined {
+export function turnQueueBound(readOnlyLimit: number, mutatingLimit: number, limit = readOnlyLimit + mutatingLimit): TurnQueueBound<IncomingRequest, OutgoingResponse> | undefined {
   if (readOnlyLimit === 0 || mutatingLimit === 0) return undefined;
   const body = JSON.stringify(errors.tooManyRequests(TOO_MANY_REQUESTS_MESSAGE, RETRY_AFTER_SECONDS).toStatus());
   const infoOf = (req: IncomingRequest): RequestInfo | undefined => {
@@ -88,7 +88,7 @@ export function turnQueueBound(readOnlyLimit: number, mutatingLimit: number): Tu
     }
   };
   return {
-    limit: readOnlyLimit + mutatingLimit,
+    limit,
     exempt(req) {
       const info = infoOf(req);
       return info !== undefined && isLongRunning(info);

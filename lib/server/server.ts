@@ -436,12 +436,18 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance,
   });
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
+  const APF_TURN_QUEUE_FACTOR = 4;
+  const APF_TURN_QUEUE_MIN = 2_400;
   const listener = serves ? await listen() : undefined;
   async function listen() {
     const limits = listenerLimits(config, opts.listener);
     const handler = withTurnBudget(koaCallback(app), REQUESTS_PER_TURN,
-      // Priority and fairness bounds its own queues (queue-full): no second bound in front of it.
-      flowControl ? undefined : turnQueueBound(readOnlyLimit, mutatingLimit));
+      // Priority and fairness bounds its own queues (queue-full) after classification; the turn queue
+      // in front of it is still bounded (memory under a flood; health probes skip it), but wider (four
+      // times the seats, at least 2,400 requests: a few turns' worth), so that what is refused there,
+      // unclassified, is only a flood no level's queues would have taken.
+      turnQueueBound(readOnlyLimit, mutatingLimit,
+        flowControl ? Math.max(APF_TURN_QUEUE_FACTOR * (readOnlyLimit + mutatingLimit), APF_TURN_QUEUE_MIN) : undefined));
     // Certificate, key, client CAs, --tls-min-version and --tls-cipher-suites (TLS 1.3 with
     // AES-128-GCM first, as Go's crypto/tls prefers on AES hardware: ~15% cheaper per byte than
     // OpenSSL's default AES-256-GCM, which big lists feel).

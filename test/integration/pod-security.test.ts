@@ -139,6 +139,12 @@ describe('PodSecurity admission', function () {
     expect((await createPod('psa-exempt', privileged('by-bot'), '', bot)).status).to.equal(201);
     const other = t.identity('someone', ['system:masters']);
     expect((await createPod('psa-exempt', privileged('by-other'), '', other)).status).to.equal(403);
+    // The RuntimeClass plugin refuses a class that does not exist: both are made first.
+    for (const name of ['kata', 'runc']) {
+      const node = t.server.naming.group('node');
+      const made = await t.request('POST', `/apis/${node}/v1/runtimeclasses`, { body: { apiVersion: `${node}/v1`, kind: 'RuntimeClass', metadata: { name }, handler: name } });
+      expect(made.status, made.text).to.equal(201);
+    }
     expect((await createPod('psa-exempt', privileged('kata', { runtimeClassName: 'kata' }))).status).to.equal(201);
     expect((await createPod('psa-exempt', privileged('runc', { runtimeClassName: 'runc' }))).status).to.equal(403);
   });
