@@ -7,8 +7,7 @@
  */
 import { ApiObject } from '../../scheme/types';
 import { StoreIndex, storeKey } from '../../registry/store-index';
-import { decodeFromStorage } from '../../storage/storage-codec';
-import { listStoredObjects } from '../resources/stored-objects';
+import { getStoredObject, listStoredObjects } from '../resources/stored-objects';
 
 /** What the plugin needs of the classes (tests hand in their own). */
 export interface PriorityClassSource {
@@ -18,38 +17,11 @@ export interface PriorityClassSource {
   list(live?: boolean): Promise<ApiObject[]>;
 }
 
-const notFound = (err: unknown): boolean => (err as { code?: number }).code === 404;
-
 /** The classes of the store of `group`/v1/priorityclasses. */
 export function storedPriorityClasses(stores: StoreIndex, group: string): PriorityClassSource {
   const key = storeKey(group, 'v1', 'priorityclasses');
   return {
-    async get(name) {
-      const store = stores.get(key);
-      if (!store || !name) return undefined;
-      try {
-        return await store.get(undefined, name, '0');
-      } catch (err) {
-        if (!notFound(err)) throw err;
-      }
-      // As Kubernetes' plugins do when the informer lags: a live lookup before answering "not found".
-      return store.get(undefined, name).catch((err: unknown) => {
-        if (notFound(err)) return undefined;
-        throw err;
-      });
-    },
-    async list(live = false) {
-      const store = stores.get(key);
-      if (!store) return [];
-      if (!live) return listStoredObjects(stores, key);
-      const { kvs } = await store.storage.range(store.collectionPrefix());
-      return kvs.flatMap((kv) => {
-        try {
-          return [decodeFromStorage(kv.value, kv.modRevision)];
-        } catch {
-          return [];
-        }
-      });
-    },
+    get: (name) => getStoredObject(stores, key, name),
+    list: (live = false) => listStoredObjects(stores, key, live),
   };
 }

@@ -7,13 +7,13 @@ import { ApiObject } from '../../scheme/types';
 import { StoreIndex } from '../../registry/store-index';
 import { decodeFromStorage } from '../../storage/storage-codec';
 
-/** The objects of the store under `key`; none when the server does not serve it. */
-export async function listStoredObjects(stores: StoreIndex, key: string): Promise<ApiObject[]> {
+/** The objects of the store under `key`; none when the server does not serve it. `live`: from etcd, not the cache. */
+export async function listStoredObjects(stores: StoreIndex, key: string, live = false): Promise<ApiObject[]> {
   const store = stores.get(key);
   if (!store) return [];
   const prefix = store.collectionPrefix();
   const cache = store.deps.cache;
-  const kvs = cache?.ready ? cache.list(prefix).kvs : (await store.storage.range(prefix)).kvs;
+  const kvs = !live && cache?.ready ? cache.list(prefix).kvs : (await store.storage.range(prefix)).kvs;
   const out: ApiObject[] = [];
   for (const kv of kvs) {
     try {
@@ -23,4 +23,25 @@ export async function listStoredObjects(stores: StoreIndex, key: string): Promis
     }
   }
   return out;
+}
+
+const notFound = (err: unknown): boolean => (err as { code?: number }).code === 404;
+
+/**
+ * One object of the store under `key` by name, as Kubernetes' plugins read it: from the watch cache
+ * (resourceVersion 0), and when the cache does not have it (an object created a moment ago) by a
+ * consistent read from etcd before answering "none". Undefined when absent or not served.
+ */
+export async function getStoredObject(stores: StoreIndex, key: string, name: string, namespace?: string): Promise<ApiObject | undefined> {
+  const store = stores.get(key);
+  if (!store || !name) return undefined;
+  try {
+    return await store.get(namespace, name, '0');
+  } catch (err) {
+    if (!notFound(err)) throw err;
+  }
+  return store.get(namespace, name).catch((err: unknown) => {
+    if (notFound(err)) return undefined;
+    throw err;
+  });
 }

@@ -6,27 +6,12 @@
 import type { PluginFactories } from '../plugin-factory';
 import { StoreIndex, storeKey } from '../../registry/store-index';
 import { RuntimeClassSource, runtimeClassPlugin } from './runtime-class';
-
-const notFound = (err: unknown): boolean => (err as { code?: number }).code === 404;
+import { getStoredObject } from '../resources/stored-objects';
 
 /** The classes of the store of `group`/v1/runtimeclasses (none when not served). */
 export function storedRuntimeClasses(stores: StoreIndex, group: string): RuntimeClassSource {
   const key = storeKey(group, 'v1', 'runtimeclasses');
-  return {
-    async get(name) {
-      const store = stores.get(key);
-      if (!store || !name) return undefined;
-      try {
-        return await store.get(undefined, name, '0');
-      } catch (err) {
-        if (!notFound(err)) throw err;
-      }
-      return store.get(undefined, name).catch((err: unknown) => {
-        if (notFound(err)) return undefined;
-        throw err;
-      });
-    },
-  };
+  return { get: (name) => getStoredObject(stores, key, name) };
 }
 
 export const runtimeClassPlugins: PluginFactories = {
