@@ -87,7 +87,9 @@ export function priorityAndFairness(opts: FilterOptions): (ctx: Context, next: N
       return;
     }
 
-    const work = estimateWork({ verb: info.verb, isResourceRequest: info.isResourceRequest, resource: info.resource, name: info.name ?? info.listName, query: new URLSearchParams(ctx.querystring) },
+    // The query is parsed only for the lists and watches whose seats depend on it.
+    const querystring = ctx.querystring;
+    const work = estimateWork({ verb: info.verb, isResourceRequest: info.isResourceRequest, resource: info.resource, name: info.name ?? info.listName, get query() { return new URLSearchParams(querystring); } },
       info.isResourceRequest ? opts.counts(info) : NO_COUNTS, level.maxSeats);
     flow?.estimatedSeats.observe(Math.max(work.initialSeats, work.finalSeats));
     const f = Dispatcher.flowOf(c);
