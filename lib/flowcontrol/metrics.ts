@@ -14,6 +14,32 @@ export type RejectReason = 'queue-full' | 'time-out' | 'concurrency-limit' | 'ca
 
 interface GaugeChild { inc(n?: number): void; dec(n?: number): void; set(n: number): void }
 
+/**
+ * A gauge series kept as a plain number on the request path and handed to prom-client only when
+ * /metrics is scraped (its `collect`): prom-client's own Gauge hashes and validates the labels on
+ * every inc() and dec(), even through a child, and a request moves three of these gauges twice.
+ */
+class PlainGauge implements GaugeChild {
+  value = 0;
+  constructor(readonly labels: readonly [string, string]) {}
+  inc(n = 1): void { this.value += n; }
+  dec(n = 1): void { this.value -= n; }
+  set(n: number): void { this.value = n; }
+}
+
+/** The series of one gauge, by flow; `collect` copies them into prom-client at each scrape. */
+class PlainGaugeFamily {
+  private readonly series = new Map<string, PlainGauge>();
+  child(key: string, level: string, flowSchema: string): PlainGauge {
+    let g = this.series.get(key);
+    if (!g) this.series.set(key, g = new PlainGauge([level, flowSchema]));
+    return g;
+  }
+  collect(gauge: { labels(...values: string[]): { set(n: number): void } }): void {
+    for (const g of this.series.values()) gauge.labels(...g.labels).set(g.value);
+  }
+}
+
 /** The series of one flow schema within one priority level. */
 export interface FlowRecorder {
   dispatched: CounterChild;
@@ -42,6 +68,9 @@ export class FlowControlMetrics {
   private readonly nominal;
   private readonly current;
   private readonly flows = new Map<string, FlowRecorder>();
+  private readonly inqueueSeries = new PlainGaugeFamily();
+  private readonly executingSeries = new PlainGaugeFamily();
+  private readonly seatsSeries = new PlainGaugeFamily();
 
   constructor(registry: MetricsRegistry) {
     const labelNames = ['priority_level', 'flow_schema'] as const;
@@ -49,11 +78,12 @@ export class FlowControlMetrics {
       help: 'Number of requests executed by API Priority and Fairness subsystem' });
     this.rejected = registry.counter({ name: 'apiserver_flowcontrol_rejected_requests_total', labelNames: [...labelNames, 'reason'], stability: 'BETA',
       help: 'Number of requests rejected by API Priority and Fairness subsystem' });
-    this.inqueue = registry.gauge({ name: 'apiserver_flowcontrol_current_inqueue_requests', labelNames, stability: 'BETA',
+    const inqueue = this.inqueueSeries, executing = this.executingSeries, seats = this.seatsSeries;
+    this.inqueue = registry.gauge({ name: 'apiserver_flowcontrol_current_inqueue_requests', labelNames, stability: 'BETA', collect() { inqueue.collect(this); },
       help: 'Number of requests currently pending in queues of the API Priority and Fairness subsystem' });
-    this.executing = registry.gauge({ name: 'apiserver_flowcontrol_current_executing_requests', labelNames, stability: 'BETA',
+    this.executing = registry.gauge({ name: 'apiserver_flowcontrol_current_executing_requests', labelNames, stability: 'BETA', collect() { executing.collect(this); },
       help: 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem' });
-    this.seats = registry.gauge({ name: 'apiserver_flowcontrol_current_executing_seats', labelNames, stability: 'BETA',
+    this.seats = registry.gauge({ name: 'apiserver_flowcontrol_current_executing_seats', labelNames, stability: 'BETA', collect() { seats.collect(this); },
       help: 'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem' });
     this.wait = registry.histogram({ name: 'apiserver_flowcontrol_request_wait_duration_seconds', labelNames: [...labelNames, 'execute'], stability: 'BETA',
       buckets: DURATION_BUCKETS, help: 'Length of time a request spent waiting in its queue' });
@@ -80,9 +110,9 @@ export class FlowControlMetrics {
       r = {
         dispatched: this.dispatched.labels(level, flowSchema),
         rejected: (reason) => rejected.labels(level, flowSchema, reason).inc(),
-        inqueue: this.inqueue.labels(level, flowSchema),
-        executing: this.executing.labels(level, flowSchema),
-        seats: this.seats.labels(level, flowSchema),
+        inqueue: this.inqueueSeries.child(`${level}\0${flowSchema}`, level, flowSchema),
+        executing: this.executingSeries.child(`${level}\0${flowSchema}`, level, flowSchema),
+        seats: this.seatsSeries.child(`${level}\0${flowSchema}`, level, flowSchema),
         waitExecuted: this.wait.labels(level, flowSchema, 'true'),
         waitRejected: this.wait.labels(level, flowSchema, 'false'),
         execution: this.execution.labels(level, flowSchema, type),
