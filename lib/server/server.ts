@@ -113,6 +113,10 @@ import { encryptionAtRestFromFlags } from './encryption-config';
 import { WorkerRole, workerServes, workerShare, writesKubeconfig } from './worker-role';
 import { clusterMetricsRenderer } from './cluster-metrics';
 
+/** The turn queue in front of priority and fairness: this many times the seats, at least the minimum (see listen()). */
+const APF_TURN_QUEUE_FACTOR = 4;
+const APF_TURN_QUEUE_MIN = 2_400;
+
 export interface RunningServer {
   /** e.g. `https://127.0.0.1:6443` */
   url: string;
@@ -436,8 +440,6 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance,
   });
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
-  const APF_TURN_QUEUE_FACTOR = 4;
-  const APF_TURN_QUEUE_MIN = 2_400;
   const listener = serves ? await listen() : undefined;
   async function listen() {
     const limits = listenerLimits(config, opts.listener);

@@ -31,3 +31,9 @@ export const TABLE = { headers: { Accept: 'application/json;as=Table;v=v1;g=meta
 /** A merge patch of `url`. */
 export const mergePatch = (t: TestServer, url: string, patch: unknown): Promise<HttpResponse> =>
   t.request('PATCH', url, { raw: JSON.stringify(patch), headers: { 'Content-Type': 'application/merge-patch+json' } });
+
+/** A 403 Forbidden Status with exactly `message` (an admission plugin's or a strategy's refusal). */
+export function expectForbidden(res: HttpResponse, message: string): void {
+  expect(res.status, res.text).to.equal(403);
+  expect(res.body).to.include({ kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403, message });
+}

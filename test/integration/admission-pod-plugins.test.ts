@@ -7,6 +7,7 @@
  * SecurityContextDeny, LimitPodHardAntiAffinityTopology, PodNodeSelector,
  * PodTolerationRestriction and ExtendedResourceToleration. Every refusal leaves nothing stored.
  */
+import { expectForbidden } from '../helpers/kind-checks';
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,11 +20,6 @@ const podsPath = (ns: string, name = '') => `/api/v1/namespaces/${ns}/pods${name
 const pod = (name: string, spec: Body = {}, meta: Body = {}) => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, ...meta }, spec: { containers: [{ name: 'app', image: 'nginx' }], ...spec },
 });
-
-function expectForbidden(res: HttpResponse, message: string): void {
-  expect(res.status, res.text).to.equal(403);
-  expect(res.body).to.include({ kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403, message });
-}
 
 async function namespace(t: TestServer, name: string, annotations: Record<string, string> = {}): Promise<void> {
   const res = await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, annotations } });

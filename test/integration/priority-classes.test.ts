@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import { HttpResponse, TestServer, eventually, startTestServer } from '../helpers/server-harness';
-import { Cause, TABLE, expectInvalidCauses, mergePatch, rejectedLeavingStore } from '../helpers/kind-checks';
+import { Cause, TABLE, expectInvalidCauses, mergePatch, rejectedLeavingStore, expectForbidden } from '../helpers/kind-checks';
 import { EtcdKvClient } from '../../lib/storage/etcd3/kv-client';
 import { Etcd3Storage } from '../../lib/storage/etcd3/store';
 
@@ -21,11 +21,6 @@ const CLUSTER_CRITICAL = { name: 'system-cluster-critical', value: 2000000000, d
 const podsPath = (name = '') => `/api/v1/namespaces/${NS}/pods${name ? `/${name}` : ''}`;
 const pod = (name: string, spec: Body = {}): Body =>
   ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx' }], ...spec } });
-
-function expectForbidden(res: HttpResponse, message: string): void {
-  expect(res.status, res.text).to.equal(403);
-  expect(res.body).to.include({ kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403, message });
-}
 
 describe('PriorityClass (scheduling/v1) and the Priority plugin', () => {
   let t: TestServer;

@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import { HttpResponse, TestServer, startTestServer } from '../helpers/server-harness';
-import { Cause, TABLE, expectInvalidCauses, mergePatch, rejectedLeavingStore } from '../helpers/kind-checks';
+import { Cause, TABLE, expectInvalidCauses, mergePatch, rejectedLeavingStore, expectForbidden } from '../helpers/kind-checks';
 
 type Body = Record<string, any>;
 const NS = 'runtimes';
@@ -18,11 +18,6 @@ const NAME_PART = "name part must consist of alphanumeric characters, '-', '_' o
 const podsPath = (name = '') => `/api/v1/namespaces/${NS}/pods${name ? `/${name}` : ''}`;
 const pod = (name: string, spec: Body = {}): Body =>
   ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx' }], ...spec } });
-
-function expectForbidden(res: HttpResponse, message: string): void {
-  expect(res.status, res.text).to.equal(403);
-  expect(res.body).to.include({ kind: 'Status', status: 'Failure', reason: 'Forbidden', code: 403, message });
-}
 
 describe('RuntimeClass (node/v1) and the RuntimeClass plugin', () => {
   let t: TestServer;
