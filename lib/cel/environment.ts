@@ -1,0 +1,57 @@
+/**
+ * Kubernetes' CEL environments, one per place Kubernetes evaluates CEL (CRD validation rules, admission
+ * policies, webhook match conditions, authentication and authorization configuration). An environment
+ * is the standard library plus Kubernetes' libraries plus the variables that place declares; it is
+ * built once per declaration set and compiles any number of expressions.
+ *
+ * Engine: @marcbachmann/cel-js (parser, type checker, evaluator, optional types); Kubernetes' libraries
+ * are registered on it from lib/cel/libraries/.
+ */
+
+import { Environment } from '@marcbachmann/cel-js';
+
+/** Where an expression is evaluated: decides which libraries and limits apply. */
+export type CelPurpose = 'crd' | 'admission-policy' | 'match-condition' | 'authentication' | 'authorization';
+
+/** A variable an environment declares, with its CEL type ('dyn', 'bool', 'string', 'map(string, dyn)' as 'map<string, dyn>', a declared object type). */
+export interface CelVariable {
+  name: string;
+  /** A CEL type name as the engine spells it: 'dyn', 'int', 'string', 'bool', 'list<string>', 'map<string, dyn>', or the name of a type in `types`. */
+  type: string;
+}
+
+/** An object type the environment declares (typing self from a schema declares one per object node). */
+export interface CelObjectType {
+  name: string;
+  fields: Record<string, string>;
+}
+
+export interface CelEnvironmentOptions {
+  purpose: CelPurpose;
+  variables: CelVariable[];
+  types?: CelObjectType[];
+}
+
+/** A built environment: the engine's, with what it was built from. */
+export interface CelEnvironment {
+  readonly purpose: CelPurpose;
+  readonly engine: Environment;
+  readonly variables: ReadonlyArray<CelVariable>;
+}
+
+/** Installs libraries on an engine environment; lib/cel/libraries registers Kubernetes' here. */
+export type CelLibraryInstaller = (env: Environment, purpose: CelPurpose) => void;
+const installers: CelLibraryInstaller[] = [];
+
+/** Adds a library to every environment built after this call (lib/cel/libraries/index.ts calls it once per library). */
+export function registerLibrary(install: CelLibraryInstaller): void {
+  installers.push(install);
+}
+
+export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
+  const engine = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false, unlistedVariablesAreDyn: false });
+  for (const install of installers) install(engine, options.purpose);
+  for (const t of options.types ?? []) engine.registerType(t.name, { fields: t.fields });
+  for (const v of options.variables) engine.registerVariable(v.name, v.type);
+  return { purpose: options.purpose, engine, variables: options.variables };
+}
