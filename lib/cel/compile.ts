@@ -17,6 +17,8 @@ export interface CelProgram {
   readonly estimatedCost: { min: number; max: number };
   /** Evaluates with variables bound to JSON values (converted to CEL values here). */
   evaluate(activation: Record<string, unknown>, budget?: CelCostBudget): CelEvalResult;
+  /** As evaluate, for environments whose functions call out (the authorizer library): awaits them. */
+  evaluateAsync(activation: Record<string, unknown>, budget?: CelCostBudget): Promise<CelEvalResult>;
 }
 
 export type CelEvalResult =
@@ -59,6 +61,15 @@ export function compile(env: CelEnvironment, expression: string, options: Compil
         const value = parsed(bound) as unknown;
         if (value instanceof Promise) return { ok: false, error: 'asynchronous evaluation is not allowed', reason: 'runtime' };
         return { ok: true, value, cost: 0 };
+      } catch (e) {
+        return { ok: false, error: (e as Error).message, reason: 'runtime' };
+      }
+    },
+    async evaluateAsync(activation, _budget) {
+      const bound: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(activation)) bound[k] = toCel(v);
+      try {
+        return { ok: true, value: await (parsed(bound) as unknown), cost: 0 };
       } catch (e) {
         return { ok: false, error: (e as Error).message, reason: 'runtime' };
       }

@@ -5,8 +5,13 @@
  * import from here only.
  */
 
+import './libraries';
+
 export { celEnvironment, registerLibrary } from './environment';
 export type { CelEnvironment, CelEnvironmentOptions, CelVariable, CelObjectType, CelPurpose, CelLibraryInstaller } from './environment';
 export { compile, CelCostBudget } from './compile';
 export type { CelProgram, CelEvalResult, CelCompileResult, CompileOptions } from './compile';
 export { toCel, fromCel } from './values';
+export { declarationForSchema, celValueForSchema } from './schema-types';
+export type { CelSchema, SchemaDeclaration } from './schema-types';
+export { PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from './cost';
