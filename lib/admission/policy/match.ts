@@ -2,7 +2,7 @@
  * Whether a policy's matchConstraints (or a binding's matchResources) select a request, as
  * Kubernetes' policy matcher does: namespaceSelector (a Namespace written is judged by its own
  * labels, cluster-scoped requests always pass), objectSelector on the object or the old object,
- * excludeResourceRules first, then resourceRules exactly, else (matchPolicy Equivalent) at another
+ * excludeResourceRules first, then resourceRules (none: every resource) exactly, else (matchPolicy Equivalent) at another
  * served version of the same resource. A rule's resourceNames narrow it to those names.
  */
 import { AdmissionAttributes } from '../../registry/admission-attributes';
@@ -62,6 +62,8 @@ export async function matchesRequest(match: Match | undefined, attrs: AdmissionA
   if (os && !((attrs.object && matchesLabels(os, labelsOf(attrs.object))) || (attrs.oldObject && matchesLabels(os, labelsOf(attrs.oldObject))))) return false;
   const name = attrs.name || attrs.object?.metadata?.name || '';
   if (match.excludeResourceRules.some((r) => ruleCovers(r, t, name))) return false;
+  // No resourceRules (a binding's matchResources narrowing by selectors only): every resource.
+  if (!match.resourceRules.length) return true;
   if (match.resourceRules.some((r) => ruleCovers(r, t, name))) return true;
   if (match.matchPolicy !== 'Equivalent') return false;
   for (const eq of equivalents.equivalents(t.group, t.resource, t.subresource)) {
