@@ -55,6 +55,7 @@ import { GarbageCollector } from '../controllers/garbage-collector/collector';
 import { EphemeralVolumeController } from '../controllers/ephemeral-volume-controller';
 import { PvcProtectionController } from '../controllers/pvc-protection-controller';
 import { ResourceQuotaController } from '../controllers/resource-quota/controller';
+import { PolicyStatusController } from '../controllers/validatingadmissionpolicy-status/controller';
 import { PvProtectionController } from '../controllers/pv-protection-controller';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation-controller';
 import { ServiceAccountController } from '../controllers/service-account-controller';
@@ -345,6 +346,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   controllers.add('clusterrole-aggregation', () => ClusterRoleAggregationController.forStores(stores, naming.group('rbac.authorization')));
   // Every ResourceQuota's status: usage recalculated on change, on deletes and every --resource-quota-sync-period.
   controllers.add('resourcequota', () => ResourceQuotaController.forStores(stores, naming, registry, { resyncMs: config.resourceQuotaSyncPeriodMs }));
+  controllers.add('validatingadmissionpolicy-status-controller', () => PolicyStatusController.forStores(stores, naming));
 
   // The Service allocators' repair loop (services/repair.ts): every replica runs it, as every
   // kube-apiserver does; its first run ends before the server serves.
