@@ -63,10 +63,15 @@ export function typeCheckPolicy(policy: ApiObject, stores: Iterable<GenericStore
   });
   const environments = defs.map((d) => {
     const types: CelObjectType[] = [];
+    // A schema the typing cannot read types its variable as dyn.
     const typed = (schema: unknown, prefix: string): string => {
-      const decl = declarationForSchema(schema as CelSchema, prefix);
-      types.push(...decl.types);
-      return decl.type;
+      try {
+        const decl = declarationForSchema(schema as CelSchema, prefix);
+        types.push(...decl.types);
+        return decl.type;
+      } catch {
+        return 'dyn';
+      }
     };
     const objectType = typed(d.schema, `${d.kind}.`);
     const variables: CelVariable[] = [
@@ -88,8 +93,14 @@ export function typeCheckPolicy(policy: ApiObject, stores: Iterable<GenericStore
     const lines: string[] = [];
     for (const { gvk, env } of environments) {
       if (!env) continue;
-      const r = compile(env, expression);
-      if (!r.ok) lines.push(`${gvk}: ${r.error}`);
+      let error: string | undefined;
+      try {
+        const r = compile(env, expression);
+        if (!r.ok) error = r.error;
+      } catch (e) {
+        error = (e as Error).message;
+      }
+      if (error !== undefined) lines.push(`${gvk}: ${error}`);
     }
     if (lines.length) warnings.push({ fieldRef, warning: lines.join('\n') });
   }

@@ -52,7 +52,13 @@ export type PolicyCompileResult = { ok: true; program: CelProgram } | { ok: fals
 
 /** Compiles one expression of a policy: Kubernetes' "compilation failed: ..." or result type message on error. */
 export function compilePolicyExpression(expression: string, kind: ResultKind, opts: PolicyEnvOptions): PolicyCompileResult {
-  const compiled = compile(policyEnvironment(opts), expression);
+  let compiled: ReturnType<typeof compile>;
+  try {
+    compiled = compile(policyEnvironment(opts), expression);
+  } catch (e) {
+    // The engine must never turn an author's expression into a 500.
+    return { ok: false, error: `compilation failed: ERROR: ${(e as Error).message}` };
+  }
   if (!compiled.ok) return { ok: false, error: compiled.error };
   const bad = resultTypeError(kind, compiled.program.outputType);
   if (bad) return { ok: false, error: bad };
