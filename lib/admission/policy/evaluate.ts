@@ -1,8 +1,9 @@
 /**
  * One evaluation of a policy for one request, binding and parameter object (Kubernetes' validator):
- * matchConditions first (any false: the policy does not apply), then spec.variables in order (each
- * once, seen by later ones as `variables.<name>`), the validations and the audit annotations. Every
- * expression draws on one runtime cost budget. An error, a compile error or the budget running out
+ * matchConditions first (any false: the policy does not apply), then the validations and the audit
+ * annotations; spec.variables are evaluated lazily, each once, when an expression first reads
+ * `variables.<name>` (`variables["name"]` is not followed). Every expression draws on one runtime
+ * cost budget. An error, a compile error or the budget running out
  * is decided by failurePolicy (Fail: a denial with Kubernetes' "expression '...' resulted in
  * error: ..." text; Ignore: admitted). Nothing here throws.
  */
@@ -72,28 +73,38 @@ export async function evaluatePolicy(policy: CompiledPolicy, base: Record<string
       return out;
     }
   }
-  let activation = base;
-  const failedVariables = new Map<string, string>();
-  if (policy.variables.length) {
-    const variables: Record<string, unknown> = {};
-    activation = { ...base, variables };
-    for (const v of policy.variables) {
-      const r = await run(v, activation, budget, evaluate);
-      if (r.error !== undefined) failedVariables.set(v.name, r.error);
-      else variables[v.name] = fromCel(r.value);
-    }
-  }
-  // A validation that reads a variable which failed fails with that variable's error.
-  const variableError = (expr: string): string | undefined => {
-    for (const [name, err] of failedVariables) {
-      if (new RegExp(`\\bvariables\\.${name}\\b`).test(expr)) return `composited variable "${name}" fails to evaluate: ${err}`;
+  // spec.variables, evaluated lazily: each the first time an expression reads `variables.<name>`, once.
+  const variables: Record<string, unknown> = {};
+  const activation = policy.variables.length ? { ...base, variables } : base;
+  const byName = new Map(policy.variables.map((v) => [v.name, v]));
+  const state = new Map<string, { done: boolean; error?: string }>();
+  /** Evaluates the variables `expr` reads; the error of the first that fails, as Kubernetes words it. */
+  const variableError = async (expr: string): Promise<string | undefined> => {
+    if (!byName.size) return undefined;
+    for (const m of expr.matchAll(/\bvariables\s*\.\s*([_a-zA-Z][_a-zA-Z0-9]*)/g)) {
+      const name = m[1];
+      const v = byName.get(name);
+      if (!v) continue;
+      let st = state.get(name);
+      if (!st) {
+        state.set(name, (st = { done: false }));
+        const inner = await variableError(v.expression);
+        if (inner !== undefined) st.error = inner;
+        else {
+          const r = await run(v, activation, budget, evaluate);
+          if (r.error !== undefined) st.error = r.error;
+          else variables[name] = fromCel(r.value);
+        }
+        st.done = true;
+      }
+      if (st.error !== undefined) return `composited variable "${name}" fails to evaluate: ${st.error}`;
     }
     return undefined;
   };
   for (let i = 0; i < policy.validations.length; i++) {
     const v = policy.validations[i];
-    const varErr = variableError(v.expression);
-    if (varErr) {
+    const varErr = await variableError(v.expression);
+    if (varErr !== undefined) {
       errorDecision(`expression '${v.expression}' resulted in error: ${varErr}`, i);
       continue;
     }
@@ -109,7 +120,7 @@ export async function evaluatePolicy(policy: CompiledPolicy, base: Record<string
       continue;
     }
     let message = v.message || `failed expression: ${v.expression.trim()}`;
-    if (v.messageExpression?.program) {
+    if (v.messageExpression?.program && await variableError(v.messageExpression.expression) === undefined) {
       const m = await run(v.messageExpression, activation, budget, evaluate);
       // Kubernetes keeps the static message when messageExpression fails or gives nothing usable.
       if (m.error === undefined && typeof m.value === 'string' && m.value.trim() && !NEWLINE.test(m.value)) message = m.value.trim();
@@ -117,6 +128,11 @@ export async function evaluatePolicy(policy: CompiledPolicy, base: Record<string
     out.denials.push({ message, reason: v.reason || 'Invalid', expressionIndex: i, error: false, compileError: false });
   }
   for (const a of policy.auditAnnotations) {
+    const varErr = await variableError(a.expression);
+    if (varErr !== undefined) {
+      errorDecision(`expression '${a.expression}' resulted in error: ${varErr}`, -1);
+      continue;
+    }
     const r = await run(a, activation, budget, evaluate);
     if (r.error !== undefined) {
       errorDecision(r.error, -1, r.compileError);

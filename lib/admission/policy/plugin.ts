@@ -5,8 +5,9 @@
  * parameter object (params.ts, evaluate.ts). Each failed validation is enforced by the binding's
  * validationActions: Deny refuses the request (the first denial answers: "ValidatingAdmissionPolicy
  * 'p' with binding 'b' denied request: <message>", its reason deciding the code), Warn adds a
- * `Warning` header, Audit adds to the `validation.policy.admission.<domain>/validation_failure`
- * audit annotation. Audit annotations of the policy are recorded as `<policy>/<key>`.
+ * `Warning` header, Audit records the `validation.policy.admission.<domain>/validation_failure`
+ * audit annotation (the request's first audited failure, as Kubernetes keeps it). The policy's
+ * auditAnnotations are recorded as `<policy>/<key>`, distinct values of several bindings joined.
  *
  * AUTHORIZER_HOOK: `authorizerFor` builds the CEL `authorizer` value of a request. It is unset here
  * (expressions see `authorizer` as null); the authorizer library (lib/cel/authz.ts) sets it when it
@@ -77,6 +78,8 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     const namespaceObject = namespaceObjectGetter(attrs, target, this.deps.namespaces);
     const denials: Denial[] = [];
     const audits: AuditFailure[] = [];
+    /** Per policy, per key: the values of its auditAnnotations over every binding and param. */
+    const annotations = new Map<string, Map<string, string[]>>();
     let base: Record<string, unknown> | undefined;
     for (const binding of bindings) {
       const policy = this.source.policies.get(binding.policyName);
@@ -84,9 +87,17 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       if (!await matchesRequest(policy.match, attrs, target, this.equivalents, namespaceObject)) continue;
       if (binding.match && !await matchesRequest(binding.match, attrs, target, this.equivalents, namespaceObject)) continue;
       base ??= await this.activation(attrs, namespaceObject);
-      await this.evaluateBinding(attrs, policy, binding, base, target.namespace, denials, audits);
+      await this.evaluateBinding(attrs, policy, binding, base, target.namespace, denials, audits, annotations);
     }
-    if (audits.length) attrs.ctx.annotate?.(this.auditKey, JSON.stringify(audits));
+    // As Kubernetes: one value per key, distinct values sorted and joined by ", ".
+    for (const [policyName, byKey] of annotations) {
+      for (const [key, values] of byKey) {
+        const value = values.length === 1 ? values[0] : [...new Set(values)].sort().join(', ');
+        attrs.ctx.annotate?.(`${policyName}/${key}`, value);
+      }
+    }
+    // Kubernetes publishes each failure as a one-item list under one key, and the first one stays.
+    if (audits.length) attrs.ctx.annotate?.(this.auditKey, JSON.stringify([audits[0]]));
     if (denials.length) throw this.denialError(attrs, denials[0]);
   }
 
@@ -109,7 +120,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   }
 
   private async evaluateBinding(attrs: AdmissionAttributes, policy: CompiledPolicy, binding: CompiledBinding, base: Record<string, unknown>,
-    namespace: string, denials: Denial[], audits: AuditFailure[]): Promise<void> {
+    namespace: string, denials: Denial[], audits: AuditFailure[], annotations: Map<string, Map<string, string[]>>): Promise<void> {
     const started = performance.now();
     const observe = (action: EnforcementAction, errorType: PolicyErrorType) =>
       this.metrics.observe(policy.name, binding.name, action, errorType, (performance.now() - started) / 1000);
@@ -128,7 +139,11 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
       const activation = policy.paramKind ? { ...base, params: param } : base;
       const result = await evaluatePolicy(policy, activation, evaluate);
       if (!result.applies && !result.denials.length) continue;
-      for (const [key, value] of result.auditAnnotations) attrs.ctx.annotate?.(`${policy.name}/${key}`, value);
+      for (const [key, value] of result.auditAnnotations) {
+        let byKey = annotations.get(policy.name);
+        if (!byKey) annotations.set(policy.name, (byKey = new Map()));
+        byKey.set(key, [...(byKey.get(key) ?? []), value]);
+      }
       for (const d of result.denials) {
         if (d.error) errorType = d.compileError ? 'compile_error' : 'invalid_error';
         action = this.enforce(attrs, policy, binding, d, denials, audits) ?? action;

@@ -4,7 +4,7 @@
  * matchPolicy Equivalent reaching another served version, a namespace selector on a missing
  * namespace (NotFound), and evaluation details users see in messages: "failed expression: ..."
  * without a message, messageExpression falling back to the message when it fails, a variable's
- * error surfacing in the validation that reads it, a compile error under failurePolicy Ignore
+ * error surfacing in the validation that reads it and not otherwise (lazy variables), a compile error under failurePolicy Ignore
  * admitting.
  */
 import { expect } from 'chai';
@@ -90,6 +90,14 @@ describe('ValidatingAdmissionPolicy evaluation', () => {
     }), base, sync);
     expect(r.denials).to.have.length(1);
     expect(r.denials[0].message).to.match(/^expression 'variables\.bad == 1' resulted in error: composited variable "bad" fails to evaluate: /);
+  });
+
+  it('a variable no expression reads is never evaluated, so its error denies nothing', async () => {
+    const r = await evaluatePolicy(policy({
+      variables: [{ name: 'unused', expression: 'object.nope.deeper' }, { name: 'keys', expression: 'size(object.data)' }],
+      validations: [{ expression: 'variables.keys == 1' }],
+    }), base, sync);
+    expect(r.denials).to.deep.equal([]);
   });
 
   it('a compile error denies under Fail and admits under Ignore; matchConditions false skip the policy', async () => {
