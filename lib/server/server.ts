@@ -397,7 +397,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const authentication = await buildAuthentication({
     config, naming, clientCa: servingTls.clientCaPool, requestheaderCa, tokenFile, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
     lookups: { secrets: lookup('secrets'), serviceAccounts: lookup('serviceaccounts'), pods: lookup('pods') },
-    warn: (m) => logger.warn(m),
+    warn: (m) => logger.warn(m), info: (m) => logger.info(m), metrics,
   });
 
   // Before serving: the first request is decided on the complete policy.
