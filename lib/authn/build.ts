@@ -36,6 +36,8 @@ export interface AuthenticationDeps {
   clientCa: CertificatePool | CertificatePoolHolder;
   /** --requestheader-client-ca-file, when set. */
   requestheaderCa?: CertificatePool;
+  /** --authentication-config read before the server starts anything (else read here). */
+  authenticationConfig?: AuthenticationConfigAuthenticator;
   /** --token-auth-file read before the server starts anything (else read here). */
   tokenFile?: TokenFileAuthenticator;
   /** Service-account issuers (the flag's, or the flavor's default). */
@@ -76,25 +78,14 @@ export async function buildAuthentication(deps: AuthenticationDeps): Promise<Aut
   }));
   if (config.oidcIssuerUrl) tokens.push(audienceAgnostic(OidcAuthenticator.fromFlags(config, deps.warn), deps.apiAudiences));
   let anonymous: AnonymousPolicy = config.anonymousAuth;
-  if (config.authenticationConfig) {
-    // Throws (stopping the start) when the file is missing or invalid; reloaded when it changes.
-    const structured = new AuthenticationConfigAuthenticator({
-      file: config.authenticationConfig, serviceAccountIssuers: deps.issuers,
-      log: { info: deps.info ?? deps.warn, error: deps.warn },
-      metrics: deps.metrics ? authenticationConfigMetrics(deps.metrics, `apiserver-${hostname()}`) : undefined,
-    });
+  const structured = deps.authenticationConfig
+    ?? (config.authenticationConfig ? authenticationConfigFromFlags(config, { issuers: deps.issuers, warn: deps.warn, info: deps.info, metrics: deps.metrics }) : undefined);
+  if (structured) {
     tokens.push(audienceAgnostic(structured, deps.apiAudiences));
     structured.watch();
     closers.push(() => structured.close());
     const fileAnonymous = structured.configuration.anonymous;
-    if (fileAnonymous) {
-      // Kubernetes knows whether --anonymous-auth was given; here only its non-default value shows.
-      if (!config.anonymousAuth) {
-        structured.close();
-        throw new Error('invalid authentication configuration: anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file');
-      }
-      anonymous = anonymousPolicy(fileAnonymous);
-    }
+    if (fileAnonymous) anonymous = anonymousPolicy(fileAnonymous);
   }
   if (config.authenticationTokenWebhookConfigFile) {
     // Last: the only token authenticator that calls out; audience-aware, so not wrapped.
@@ -118,6 +109,25 @@ export async function buildAuthentication(deps: AuthenticationDeps): Promise<Aut
     apiAudiences: deps.apiAudiences,
     close: () => closers.forEach((c) => c()),
   };
+}
+
+/**
+ * The authenticator of --authentication-config, not yet watching its file. Throws one line when
+ * the file cannot be read, is invalid, or configures `anonymous` while --anonymous-auth is set.
+ */
+export function authenticationConfigFromFlags(
+  config: ServerConfig, opts: { issuers: string[]; warn(m: string): void; info?(m: string): void; metrics?: MetricsRegistry },
+): AuthenticationConfigAuthenticator {
+  const structured = new AuthenticationConfigAuthenticator({
+    file: config.authenticationConfig, serviceAccountIssuers: opts.issuers,
+    log: { info: opts.info ?? opts.warn, error: opts.warn },
+    metrics: opts.metrics ? authenticationConfigMetrics(opts.metrics, `apiserver-${hostname()}`) : undefined,
+  });
+  // Kubernetes knows whether --anonymous-auth was given; here only its non-default value shows.
+  if (structured.configuration.anonymous && !config.anonymousAuth) {
+    throw new Error('invalid authentication configuration: anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file');
+  }
+  return structured;
 }
 
 /** The file's anonymous authenticator: off, on, or on for the listed paths only. */
