@@ -59,7 +59,7 @@ export class AuthenticationConfigAuthenticator implements TokenAuthenticator {
   private loaded: Loaded;
   private readonly issuers = new Map<string, OidcIssuer>();
   private timer?: NodeJS.Timeout;
-  /** The text of the last file tried, so a bad file is reported once, not at every poll. */
+  /** The text of the last file tried (or why it could not be read), so a bad file is reported once, not at every poll. */
   private lastTried: string;
   private readonly metrics: AuthenticationConfigMetrics;
 
@@ -103,9 +103,12 @@ export class AuthenticationConfigAuthenticator implements TokenAuthenticator {
     try {
       data = readFileSync(this.opts.file, 'utf8');
     } catch (err) {
-      // Retried at every poll (the file may be in the middle of being replaced), as Kubernetes does.
+      // Tried again at every poll (the file may be in the middle of being replaced); reported once per cause.
+      const cause = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      if (this.lastTried === `unreadable:${cause}`) return false;
+      this.lastTried = `unreadable:${cause}`;
       this.metrics.reload('failure');
-      this.opts.log.error(`failed to read authentication config file ${JSON.stringify(this.opts.file)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      this.opts.log.error(`failed to read authentication config file ${JSON.stringify(this.opts.file)}: ${cause}`);
       return false;
     }
     if (data === this.loaded.data || data === this.lastTried) return false;

@@ -213,6 +213,24 @@ describe('structured authentication configuration reload', () => {
     }
   });
 
+  it('keeps the configuration while the file is gone, reporting it once, and takes it back when it returns', () => {
+    writeFileSync(file, doc('https://127.0.0.1:1/d'));
+    const errors: string[] = [];
+    const a = new AuthenticationConfigAuthenticator({ file, serviceAccountIssuers: [], log: { info: () => undefined, error: (m) => errors.push(m) } });
+    try {
+      rmSync(file);
+      expect(a.reload()).to.equal(false);
+      expect(a.reload()).to.equal(false);
+      expect(errors).to.deep.equal([`failed to read authentication config file ${JSON.stringify(file)}: ENOENT`]);
+      expect(a.configuration.jwt[0].issuer.url).to.equal('https://127.0.0.1:1/d');
+      writeFileSync(file, doc('https://127.0.0.1:1/e'));
+      expect(a.reload()).to.equal(true);
+      expect(a.configuration.jwt[0].issuer.url).to.equal('https://127.0.0.1:1/e');
+    } finally {
+      a.close();
+    }
+  });
+
   it('refuses to start on a missing or invalid file, naming it', () => {
     const log = { info: () => undefined, error: () => undefined };
     expect(() => new AuthenticationConfigAuthenticator({ file: path.join(dir, 'nope.yaml'), serviceAccountIssuers: [], log }))
