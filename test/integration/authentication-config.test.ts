@@ -181,6 +181,13 @@ describe('--authentication-config refused at start', function () {
     expect(err.message).to.equal('authentication-config file and oidc-* flags are mutually exclusive');
   });
 
+  it('with an anonymous section beside --anonymous-auth=false, with Kubernetes\' message', async () => {
+    const file = path.join(dir, 'anonymous.yaml');
+    writeFileSync(file, toYaml({ apiVersion: 'apiserver.config.k8s.io/v1beta1', kind: 'AuthenticationConfiguration', anonymous: { enabled: true } }));
+    const err = await startWith([`--authentication-config=${file}`, '--anonymous-auth=false']);
+    expect(err.message).to.equal('invalid authentication configuration: anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file');
+  });
+
   it('with an invalid file: the file, the field path and Kubernetes\' message', async () => {
     const file = path.join(dir, 'bad.yaml');
     writeFileSync(file, toYaml({
