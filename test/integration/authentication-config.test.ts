@@ -53,6 +53,15 @@ const issuerB = (idp: TestOidcProvider) => ({
   },
 });
 
+/**
+ * Issuer D: a URL the provider does not serve, its discovery document read from discoveryURL
+ * (the provider's, whose `issuer` differs and is then not compared, as in Kubernetes).
+ */
+const issuerD = (idp: TestOidcProvider) => ({
+  issuer: { url: `${idp.issuer}/alias`, discoveryURL: `${idp.issuer}/.well-known/openid-configuration`, certificateAuthority: idp.caPem, audiences: ['orch-d'] },
+  claimMappings: { username: { claim: 'sub', prefix: 'd:' } },
+});
+
 const configOf = (jwt: unknown[]) => toYaml({
   apiVersion: 'apiserver.config.k8s.io/v1beta1', kind: 'AuthenticationConfiguration', jwt,
   anonymous: { enabled: true, conditions: [{ path: '/livez' }, { path: '/version' }] },
@@ -72,7 +81,7 @@ describe('--authentication-config (integration)', function () {
     file = path.join(dir, 'authentication.yaml');
     [a, b, c] = await Promise.all([TestOidcProvider.create(), TestOidcProvider.create('/tenants/b'), TestOidcProvider.create()]);
     await Promise.all([a.listen(), b.listen(), c.listen()]);
-    writeFileSync(file, configOf([issuerA(a), issuerB(b)]));
+    writeFileSync(file, configOf([issuerA(a), issuerB(b), issuerD(a)]));
     t = await startTestServer([`--authentication-config=${file}`]);
   });
   after(async () => {
@@ -97,6 +106,14 @@ describe('--authentication-config (integration)', function () {
     const r = await whoami(await tokenB());
     expect(r.status, r.text).to.equal(201);
     expect(r.body.status.userInfo).to.deep.equal({ username: 'bob@example.com', groups: ['b:ops', 'system:authenticated'] });
+  });
+
+  it('reads an issuer\'s keys through its discoveryURL; its tokens name the configured URL', async () => {
+    const r = await whoami(await a.sign({ iss: `${a.issuer}/alias`, aud: 'orch-d', sub: 'dora' }));
+    expect(r.status, r.text).to.equal(201);
+    expect(r.body.status.userInfo).to.deep.equal({ username: 'd:dora', groups: ['system:authenticated'] });
+    // The same key with the provider's own issuer and D's audience is A's token, and A refuses it.
+    expectUnauthorized(await whoami(await a.sign({ aud: 'orch-d', sub: 'dora', hd: 'example.com', tenant: 'blue' })));
   });
 
   it('grants nothing by mapped groups alone: an authenticated user without RBAC is 403, not 401', async () => {
