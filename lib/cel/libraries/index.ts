@@ -12,6 +12,7 @@ import './lists';
 import './regex';
 import './strings';
 import './sets';
+import './urls';
 import { installRe2Matches } from './regex';
 import { installStringOverrides } from './strings';
 
