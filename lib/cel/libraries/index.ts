@@ -13,6 +13,7 @@ import './regex';
 import './strings';
 import './sets';
 import './urls';
+import './quantity';
 import { installRe2Matches } from './regex';
 import { installStringOverrides } from './strings';
 
