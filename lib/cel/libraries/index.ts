@@ -14,6 +14,7 @@ import './strings';
 import './sets';
 import './urls';
 import './quantity';
+import './ip';
 import { installRe2Matches } from './regex';
 import { installStringOverrides } from './strings';
 
