@@ -15,6 +15,7 @@ import './sets';
 import './urls';
 import './quantity';
 import './ip';
+import './format';
 import { installRe2Matches } from './regex';
 import { installStringOverrides } from './strings';
 
