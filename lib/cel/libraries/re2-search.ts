@@ -109,7 +109,7 @@ function search(re: RE2JS, input: number[], from: number): [number, number] | un
     const cur = pos < n ? input[pos] : -1;
     // a new attempt starting here has the lowest priority; clist's threads carry the mark `gen`
     if (!matched) add(clist, prog.start, pos, context(prev, cur), gen);
-    if (clist.length === 0) break;
+    if (clist.length === 0 && matched) break;
     const nlist: Thread[] = [];
     gen++;
     const nextCtx = context(cur, pos + 1 < n ? input[pos + 1] : -1);
