@@ -3,6 +3,9 @@
  * (every element of b is in a), `sets.equivalent(a, b)` (each contains the other, duplicates ignored),
  * `sets.intersects(a, b)` (some element in both), with CEL equality (1 == 1u == 1.0).
  *
+ * Declared over list<dyn> (cel-go: list(T), list(T)): the engine types a dyn list at runtime by its
+ * first element, so list(T) would refuse [1, 2.5] from JSON at runtime.
+ *
  * Cost (library/cost.go): size(a) * size(b) comparisons (SET_COSTS).
  */
 
@@ -25,7 +28,7 @@ export const SET_COSTS: CostTable = {
 
 registerLibrary((env) => {
   declareNamespace(env, 'sets', 'kubernetes.SetsNamespace');
-  env.registerFunction('kubernetes.SetsNamespace.contains(list<A>, list<A>): bool', (_: unknown, a: unknown[], b: unknown[]) => setsContains(a, b));
-  env.registerFunction('kubernetes.SetsNamespace.equivalent(list<A>, list<A>): bool', (_: unknown, a: unknown[], b: unknown[]) => setsContains(a, b) && setsContains(b, a));
-  env.registerFunction('kubernetes.SetsNamespace.intersects(list<A>, list<A>): bool', (_: unknown, a: unknown[], b: unknown[]) => a.some((v) => has(b, v)));
+  env.registerFunction('kubernetes.SetsNamespace.contains(list<dyn>, list<dyn>): bool', (_: unknown, a: unknown[], b: unknown[]) => setsContains(a, b));
+  env.registerFunction('kubernetes.SetsNamespace.equivalent(list<dyn>, list<dyn>): bool', (_: unknown, a: unknown[], b: unknown[]) => setsContains(a, b) && setsContains(b, a));
+  env.registerFunction('kubernetes.SetsNamespace.intersects(list<dyn>, list<dyn>): bool', (_: unknown, a: unknown[], b: unknown[]) => a.some((v) => has(b, v)));
 });

@@ -130,6 +130,23 @@ function formatMap(m: object): string {
   return '{' + pairs.map(([k, v]) => `${k}:${v}`).join(', ') + '}';
 }
 
+/**
+ * Go's %.Nf of a non-negative finite double: the exact binary value rounded to N digits, a tie to
+ * even (JavaScript's toFixed rounds a tie up: 2.5 gives "3" where Go gives "2").
+ */
+function goToFixed(x: number, precision: number): string {
+  const exact = x.toFixed(100);
+  const [intPart, frac] = exact.split('.');
+  const kept = frac.slice(0, precision);
+  const rest = frac.slice(precision);
+  const tie = rest[0] === '5' && /^0*$/.test(rest.slice(1));
+  if (!tie) return x.toFixed(precision);
+  const digits = intPart + kept;
+  const odd = Number(digits[digits.length - 1]) % 2 === 1;
+  if (!odd) return precision === 0 ? intPart : `${intPart}.${kept}`;
+  return x.toFixed(precision);
+}
+
 function group(intPart: string): string {
   return intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
@@ -138,7 +155,7 @@ function group(intPart: string): string {
 function fixed(f: number, precision: number, localized: boolean): string {
   if (Number.isNaN(f)) return 'NaN';
   if (!Number.isFinite(f)) return localized ? (f > 0 ? '∞' : '-∞') : f > 0 ? '+Inf' : '-Inf';
-  const s = Math.abs(f).toFixed(Math.min(precision, 100));
+  const s = goToFixed(Math.abs(f), Math.min(precision, 100));
   const [i, frac] = s.split('.');
   const sign = f < 0 || Object.is(f, -0) ? '-' : '';
   return sign + (localized ? group(i) : i) + (frac !== undefined ? '.' + frac : '');
