@@ -16,6 +16,7 @@ import './urls';
 import './quantity';
 import './ip';
 import './format';
+import './comprehensions';
 import { installRe2Matches } from './regex';
 import { installStringOverrides } from './strings';
 
