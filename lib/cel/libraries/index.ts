@@ -17,10 +17,13 @@ import './quantity';
 import './ip';
 import './format';
 import './comprehensions';
+import './stdlib';
 import { installRe2Matches } from './regex';
 import { installStringOverrides } from './strings';
+import { installStdlibOverrides } from './stdlib';
 
 registerLibrary((env) => {
   installRe2Matches(env);
   installStringOverrides(env);
+  installStdlibOverrides(env);
 });

@@ -44,7 +44,7 @@ export function goFloatString(f: number): string {
   return sign + intPart + (frac ? '.' + frac : '');
 }
 
-function durationString(d: DurationValue): string {
+export function durationString(d: DurationValue): string {
   const nanos = d.seconds * 1_000_000_000n + BigInt(d.nanos);
   const neg = nanos < 0n;
   const abs = neg ? -nanos : nanos;
@@ -53,7 +53,7 @@ function durationString(d: DurationValue): string {
   return `${neg ? '-' : ''}${whole}${frac ? '.' + frac : ''}s`;
 }
 
-function timestampString(t: Date): string {
+export function timestampString(t: Date): string {
   return t.toISOString().replace(/\.000Z$/, 'Z').replace(/(\.\d*?)0+Z$/, '$1Z');
 }
 
@@ -96,7 +96,7 @@ function formatString(v: unknown): string {
   if (v instanceof Date) return timestampString(v);
   if (v instanceof DurationClass) return durationString(v);
   if (v instanceof Map || (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype)) return formatMap(v as object);
-  if (typeof v === 'object' && (v as object).constructor?.name === 'Type') return String(v);
+  if (typeof v === 'object' && (v as object).constructor?.name === 'Type') return String((v as { name: unknown }).name);
   throw celError(`error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${typeName(v)}`);
 }
 
