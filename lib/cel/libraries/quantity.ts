@@ -38,11 +38,20 @@ function isQuantity(s: string): boolean {
   }
 }
 
+const digitCount = (v: bigint): number => (v < 0n ? -v : v).toString().length;
+
+/** Exponents this far apart are not aligned for exact sums (10^(difference) digits); the result errors. */
+const MAX_SCALE_DIFFERENCE = 10_000;
+
 /** The amount when it is a whole number within int64 (Quantity.AsInt64's ok), else undefined. */
 function asInt64(q: Quantity): bigint | undefined {
+  if (q.value === 0n) return 0n;
   let v: bigint;
-  if (q.scale >= 0) v = q.value * 10n ** BigInt(q.scale);
-  else {
+  if (q.scale >= 0) {
+    if (digitCount(q.value) + q.scale > 19) return undefined;
+    v = q.value * 10n ** BigInt(q.scale);
+  } else {
+    if (-q.scale >= digitCount(q.value)) return undefined;
     const div = 10n ** BigInt(-q.scale);
     if (q.value % div !== 0n) return undefined;
     v = q.value / div;
@@ -51,6 +60,9 @@ function asInt64(q: Quantity): bigint | undefined {
 }
 
 function addQuantities(a: Quantity, b: Quantity, negate: boolean): KubernetesQuantity {
+  if (b.value === 0n) return new KubernetesQuantity(a);
+  if (a.value === 0n) return new KubernetesQuantity(negate ? { ...b, value: -b.value } : b);
+  if (Math.abs(a.scale - b.scale) > MAX_SCALE_DIFFERENCE) throw celError('quantity arithmetic out of range');
   const scale = Math.min(a.scale, b.scale);
   const av = a.value * 10n ** BigInt(a.scale - scale);
   const bv = b.value * 10n ** BigInt(b.scale - scale);

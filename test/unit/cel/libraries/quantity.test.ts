@@ -45,5 +45,12 @@ describe('cel library: quantity', () => {
     ['quantity("1Gi").add(quantity("512Mi")).isGreaterThan(quantity("1.4Gi"))', true],
     ['quantity("100m").add(quantity("0.9")) == quantity("1")', true],
     ['self.limit == "" || quantity(self.limit).isLessThan(quantity("2Gi"))', true],
+    // extreme exponents answer at once instead of computing 10^999999999
+    ['quantity("1e999999999").isInteger()', false],
+    ['quantity("1e999999999").compareTo(quantity("1"))', 1n],
+    ['quantity("-1e999999999").isLessThan(quantity("-5"))', true],
+    ['quantity("1e-999999999") == quantity("1n")', true],
+    ['quantity("1e999999999").add(quantity("1e999999998")).isGreaterThan(quantity("1e999999999"))', true],
+    ['quantity("1e-999999999").add(quantity("1e999999999"))', { error: 'quantity arithmetic out of range' }],
   ], { self: { limit: '1Gi' } });
 });
