@@ -61,10 +61,26 @@ function lastIndexOf(s: string, sub: string): bigint {
 const asciiCase = (upper: boolean) => (s: string): string =>
   s.replace(upper ? /[a-z]+/g : /[A-Z]+/g, (m) => (upper ? m.toUpperCase() : m.toLowerCase()));
 
+/**
+ * Results past this many characters cost more than Kubernetes' per-call limit (1,000,000 units at
+ * 0.1 per character); they are refused before they are built, with Kubernetes' cost-limit text.
+ */
+const MAX_RESULT_LENGTH = 10_000_000;
+
+function countOccurrences(s: string, old: string, limit: number): number {
+  if (old === '') return Math.min(limit, runes(s).length + 1);
+  let n = 0;
+  for (let i = s.indexOf(old); i >= 0 && n < limit; i = s.indexOf(old, i + old.length)) n++;
+  return n;
+}
+
 /** Go's strings.Replace: at most n replacements (all when n < 0); an empty `old` matches before each rune and at the end. */
 function replaceN(s: string, old: string, repl: string, n: bigint): string {
   if (n === 0n || old === repl) return s;
   const limit = n < 0n ? Infinity : Number(n);
+  if (s.length + countOccurrences(s, old, limit) * (repl.length - old.length) > MAX_RESULT_LENGTH) {
+    throw celError('operation cancelled: actual cost limit exceeded');
+  }
   if (old === '') {
     const r = runes(s);
     let out = '';

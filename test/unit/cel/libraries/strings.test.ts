@@ -35,6 +35,8 @@ describe('cel library: strings extension', () => {
     ['"hello hello".replace("he", "we", 1)', 'wello hello'],
     ['"hello hello".replace("he", "we", 0)', 'hello hello'],
     ['"ab".replace("", "-")', '-a-b-'],
+    ['"ab".replace("", "-", 2)', '-a-b'],
+    ['self.big.replace("", self.big)', { error: 'operation cancelled: actual cost limit exceeded' }],
     ['"hello hello".split(" ")', ['hello', 'hello']],
     ['"hello hello hello".split(" ", 0)', []],
     ['"hello hello hello".split(" ", 1)', ['hello hello hello']],
@@ -60,7 +62,7 @@ describe('cel library: strings extension', () => {
     ['strings.quote("\\"quoted\\" \\\\")', '"\\"quoted\\" \\\\"'],
     ['strings.quote("ß")', '"ß"'],
     ['"abc".reverse()', { compileError: /found no matching overload/ }],
-  ]);
+  ], { self: { big: 'x'.repeat(5000) } });
 });
 
 describe('cel library: string.format', () => {
