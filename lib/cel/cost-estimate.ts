@@ -1,13 +1,15 @@
 /**
  * The static cost estimate of a checked expression, in Kubernetes' units (cel-go checker/cost.go with
- * Kubernetes' size estimates): every node costs 1, comprehensions multiply their body by the most
- * elements their range can have, string and list functions grow with the size of their inputs
- * (lib/cel/cost-table). Sizes come from the schema of the variables (maxLength, maxItems,
- * maxProperties, or what fits in a 3 MiB request: lib/cel/schema-model); a value without a schema is
- * bounded by the request size.
+ * Kubernetes' size estimates, so the numbers agree with kube-apiserver's for the same schema):
+ * identifiers and field selections cost 1, constants 0, calls 1 unless lib/cel/cost-table says how
+ * they grow with their inputs, `&&`/`||`/`?:` the sum of their arguments, `==` a tenth of the smaller
+ * side's size, has() nothing, and the macros (all, exists, exists_one, map, filter) their body times
+ * the most elements their range can have. Sizes come from the schema of the variables (maxLength x 4,
+ * maxItems, maxProperties, or what fits in a 3 MiB request: lib/cel/schema-model); a value without a
+ * schema has no size bound.
  */
 
-import { modelOf, MAX_REQUEST_SIZE_BYTES, type NodeModel } from './schema-model';
+import { modelOf, type NodeModel } from './schema-model';
 import { FUNCTION_COSTS } from './cost-table';
 
 export interface CostEstimate {
@@ -18,68 +20,66 @@ export interface CostEstimate {
 interface Node {
   op: string;
   args: unknown;
-  checkedType?: { name?: string; kind?: string };
-  meta?: { alternate?: Node; macro?: { args?: Node[]; macroHasProps?: Node[] } };
+  checkedType?: { name?: string };
+  meta?: { alternate?: Node; macro?: unknown };
 }
 
 interface Est {
   min: number;
   max: number;
-  /** Most elements (characters, items, entries) the value can have. */
+  /** Most elements (characters, items, entries) the value can have (UNKNOWN when nothing bounds it). */
   size: number;
   model?: NodeModel;
 }
 
-const UNBOUNDED_SIZE = MAX_REQUEST_SIZE_BYTES;
-
+const UNKNOWN = Number.MAX_SAFE_INTEGER;
 type Scope = ReadonlyMap<string, NodeModel | undefined>;
 
-function isNode(v: unknown): v is Node {
-  return !!v && typeof v === 'object' && typeof (v as Node).op === 'string';
-}
+const isNode = (v: unknown): v is Node => !!v && typeof v === 'object' && typeof (v as Node).op === 'string';
+const add = (...xs: number[]): number => Math.min(UNKNOWN, xs.reduce((a, b) => a + b, 0));
+const mul = (a: number, b: number): number => (a === 0 || b === 0 ? 0 : Math.min(UNKNOWN, a * b));
+const factor = (size: number, f: number): number => (size >= UNKNOWN ? UNKNOWN : Math.ceil(size * f));
 
-const add = (a: number, b: number): number => Math.min(Number.MAX_SAFE_INTEGER, a + b);
-const mul = (a: number, b: number): number => Math.min(Number.MAX_SAFE_INTEGER, a * b);
-
+/** The size bound of a value of this schema node, as Kubernetes' size estimator gives it. */
 function sizeOf(model: NodeModel | undefined): number {
-  if (!model) return UNBOUNDED_SIZE;
-  return model.kind === 'object' ? (model.properties?.size ?? 0) : model.maxElements;
-}
-
-function leaf(cost: number, model?: NodeModel, size?: number): Est {
-  return { min: cost, max: cost, model, size: size ?? sizeOf(model) };
-}
-
-function sum(parts: Est[], base: number): { min: number; max: number } {
-  let min = base;
-  let max = base;
-  for (const p of parts) {
-    min = add(min, p.min);
-    max = add(max, p.max);
+  if (!model) return UNKNOWN;
+  switch (model.kind) {
+    case 'object': case 'int': case 'double': case 'bool': case 'timestamp': return 0;
+    default: return model.maxElements;
   }
-  return { min, max };
 }
+
+function est(min: number, max: number, size = UNKNOWN, model?: NodeModel): Est {
+  return { min, max, size, model };
+}
+
+const typeName = (n: Node): string => n.checkedType?.name ?? '';
+const isSized = (n: Node, e: Est): boolean => {
+  const t = typeName(n);
+  return t === 'string' || t === 'bytes' || t.startsWith('list') || e.model?.kind === 'string' || e.model?.kind === 'bytes' || e.model?.kind === 'list';
+};
 
 function walk(n: Node, scope: Scope): Est {
-  const alt = n.meta?.alternate;
-  if (alt) return walk(alt, scope);
+  if (n.op === 'rcall' && n.meta?.alternate) return macro(n, scope);
+  if (n.meta?.alternate) return walk(n.meta.alternate, scope);
   const args = n.args;
   switch (n.op) {
     case 'value': {
       const v = args;
-      const size = typeof v === 'string' ? v.length : v instanceof Uint8Array ? v.length : 0;
-      return leaf(0, undefined, size);
+      const size = typeof v === 'string' ? [...v].length : v instanceof Uint8Array ? v.length : 1;
+      return est(0, 0, size);
     }
     case 'id': {
       const name = String(args);
-      return leaf(1, scope.get(name), scope.has(name) ? undefined : UNBOUNDED_SIZE);
+      const m = scope.get(name);
+      return est(1, 1, sizeOf(m), m);
     }
     case '.':
     case '.?': {
       const [obj, field] = args as [Node, string];
       const o = walk(obj, scope);
       const p = o.model?.kind === 'object' ? o.model.properties?.get(field)?.node : o.model?.kind === 'map' ? o.model.element : undefined;
-      return { min: o.min + 1, max: add(o.max, 1), model: p, size: sizeOf(p) };
+      return est(o.min + 1, add(o.max, 1), sizeOf(p), p);
     }
     case '[]':
     case '[?]': {
@@ -87,100 +87,116 @@ function walk(n: Node, scope: Scope): Est {
       const o = walk(obj, scope);
       const i = walk(idx, scope);
       const el = o.model?.kind === 'list' || o.model?.kind === 'map' ? o.model.element : undefined;
-      return { ...sum([o, i], 1), model: el, size: sizeOf(el) };
+      return est(o.min + i.min + 1, add(o.max, i.max, 1), sizeOf(el), el);
     }
     case 'list': {
       const parts = (args as Node[]).map((a) => walk(a, scope));
-      return { ...sum(parts, 10), size: parts.length };
+      return est(10 + parts.reduce((s, p) => s + p.min, 0), add(10, ...parts.map((p) => p.max)), parts.length);
     }
     case 'map': {
       const parts = (args as [Node, Node][]).flatMap(([k, v]) => [walk(k, scope), walk(v, scope)]);
-      return { ...sum(parts, 30), size: parts.length / 2 };
+      return est(30 + parts.reduce((s, p) => s + p.min, 0), add(30, ...parts.map((p) => p.max)), parts.length / 2);
     }
     case '&&':
     case '||': {
       const [l, r] = (args as Node[]).map((a) => walk(a, scope));
-      return { min: l.min, max: add(l.max, r.max), size: 0 };
+      return est(l.min, add(l.max, r.max), 0);
     }
     case '?:': {
       const [c, t, f] = (args as Node[]).map((a) => walk(a, scope));
-      return { min: c.min + Math.min(t.min, f.min), max: add(c.max, Math.max(t.max, f.max)), size: Math.max(t.size, f.size), model: t.model ?? f.model };
+      return est(c.min + Math.min(t.min, f.min), add(c.max, Math.max(t.max, f.max)), Math.max(t.size, f.size), t.model ?? f.model);
     }
-    case 'comprehension':
-      return comprehension(n, scope);
     case 'call':
     case 'rcall':
       return call(n, scope);
-    default: {
-      const parts = Array.isArray(args) ? (args as unknown[]).filter(isNode).map((a) => walk(a, scope)) : isNode(args) ? [walk(args, scope)] : [];
-      const base = sum(parts, 1);
-      const type = n.checkedType?.name ?? '';
-      if (n.op === '+' && parts.length === 2 && (type === 'string' || type === 'bytes' || type.startsWith('list'))) {
-        const size = add(parts[0].size, parts[1].size);
-        return { min: base.min, max: add(base.max, Math.ceil(size * 0.1)), size };
-      }
-      if ((n.op === '==' || n.op === '!=') && parts.length === 2 && (parts[0].model?.kind === 'string' || parts[0].model?.kind === 'list')) {
-        return { min: base.min, max: add(base.max, Math.ceil(Math.min(parts[0].size, parts[1].size) * 0.1)), size: 0 };
-      }
-      return { ...base, size: 0 };
-    }
+    default:
+      return operator(n, scope);
   }
 }
 
-function comprehension(n: Node, scope: Scope): Est {
-  const a = n.args as { iterable: Node; iterVarName: string; init?: Node; condition?: unknown; step?: Node; result?: unknown };
-  const range = walk(a.iterable, scope);
-  const elem = range.model?.kind === 'list' ? range.model.element : undefined;
-  const inner = new Map(scope);
-  inner.set(a.iterVarName, range.model?.kind === 'map' ? modelOf({ type: 'string' }) : elem);
-  const init = a.init && isNode(a.init) ? walk(a.init, scope) : leaf(0);
-  const step = a.step && isNode(a.step) ? walk(a.step, inner) : leaf(1);
-  const cond = isNode(a.condition) ? walk(a.condition, inner) : leaf(0);
-  const result = isNode(a.result) ? walk(a.result, inner) : leaf(0);
-  const perIter = add(step.max, cond.max);
-  return {
-    min: range.min + init.min + result.min,
-    max: add(add(add(range.max, init.max), result.max), mul(range.size, perIter)),
-    size: range.size,
-  };
+function operator(n: Node, scope: Scope): Est {
+  const args = n.args;
+  const nodes = Array.isArray(args) ? (args as unknown[]).filter(isNode) : isNode(args) ? [args] : [];
+  const parts = nodes.map((a) => walk(a, scope));
+  const min = parts.reduce((s, p) => s + p.min, 0);
+  const max = add(...parts.map((p) => p.max));
+  if (parts.length !== 2) return est(min + 1, add(max, 1), 0);
+  const [l, r] = parts;
+  switch (n.op) {
+    case '==':
+    case '!=': {
+      const c = factor(Math.min(l.size, r.size), 0.1);
+      return est(min, add(max, c), 0);
+    }
+    case '<': case '<=': case '>': case '>=':
+      if (isSized(nodes[0], l)) return est(min, add(max, factor(Math.min(l.size, r.size), 0.1)), 0);
+      return est(min + 1, add(max, 1), 0);
+    case '+':
+      if (isSized(n, l)) {
+        const size = add(l.size, r.size);
+        return est(min, add(max, factor(size, 0.1)), size);
+      }
+      return est(min + 1, add(max, 1), 0);
+    case 'in':
+      if (typeName(nodes[1]).startsWith('list') || r.model?.kind === 'list') return est(min, add(max, r.size), 0);
+      return est(min + 1, add(max, 1), 0);
+    default:
+      return est(min + 1, add(max, 1), 0);
+  }
 }
 
 function call(n: Node, scope: Scope): Est {
-  const macro = n.meta?.macro;
-  if (macro) {
-    // has(): the presence test of a field chain costs the chain.
-    const props = macro.macroHasProps ?? [];
-    const chain = props.length > 0 ? walk(props[props.length - 1], scope) : leaf(0);
-    return { min: chain.min + props.length - 1, max: add(chain.max, props.length - 1), size: 0 };
-  }
   let name: string;
-  let receiver: Node | undefined;
-  let rest: Node[];
+  let operands: Node[];
   if (n.op === 'rcall') {
     const [fname, recv, fargs] = n.args as [string, Node, Node[]];
     name = fname;
-    receiver = recv;
-    rest = fargs;
+    operands = [recv, ...fargs];
   } else {
     const [fname, fargs] = n.args as [string, Node[]];
     name = fname;
-    rest = fargs;
+    operands = fargs;
   }
-  const all = [...(receiver ? [receiver] : []), ...rest].map((x) => walk(x, scope));
-  const base = sum(all, 0);
-  const r = all[0]?.size ?? 0;
-  const arg = all[1]?.size ?? 0;
+  if (name === 'has' && n.meta?.macro) return est(0, 0, 0); // presence tests cost nothing in Kubernetes
+  const parts = operands.map((a) => walk(a, scope));
+  const min = parts.reduce((s, p) => s + p.min, 0);
+  const max = add(...parts.map((p) => p.max));
+  const r = parts[0]?.size ?? 0;
+  const a = parts[1]?.size ?? 0;
   const rule = FUNCTION_COSTS[name];
-  let own = 1;
-  if (rule) {
-    switch (rule.kind) {
-      case 'const': own = rule.cost; break;
-      case 'traverse': own = 1 + Math.ceil(r * rule.factor); break;
-      case 'traverse-arg': own = 1 + Math.ceil(arg * rule.factor); break;
-      case 'product': own = 1 + mul(Math.ceil(r * rule.rFactor), Math.ceil(arg * rule.aFactor)); break;
-    }
+  if (!rule) return est(min + 1, add(max, 1), name === 'size' ? 0 : UNKNOWN);
+  switch (rule.kind) {
+    case 'const':
+      return est(min + rule.cost, add(max, rule.cost), 0);
+    case 'traverse':
+      return est(min + 1, add(max, factor(r, rule.factor)), r);
+    case 'traverse-arg':
+      return est(min + 1, add(max, factor(a, rule.factor)), 0);
+    case 'product':
+      return est(min + 1, add(max, mul(factor(rule.addOne ? add(r, 1) : r, rule.rFactor), factor(a, rule.aFactor))), r);
   }
-  return { min: base.min + 1, max: add(base.max, own), size: r };
+}
+
+/** all, exists, exists_one, map, filter: cel-go's expansion, its body paid once per element of the range. */
+function macro(n: Node, scope: Scope): Est {
+  const [name, recv, fargs] = n.args as [string, Node, Node[]];
+  const range = walk(recv, scope);
+  const iterVar = fargs[0] && fargs[0].op === 'id' ? String(fargs[0].args) : '';
+  const inner = new Map(scope);
+  const rm = range.model;
+  inner.set(iterVar, rm?.kind === 'list' ? rm.element : rm?.kind === 'map' ? modelOf({ type: 'string' }) : undefined);
+  const body = fargs.slice(1).map((f) => walk(f, inner));
+  const b = add(...body.map((x) => x.max));
+  const N = range.size;
+  let fixed: number;
+  let perIter: number;
+  switch (name) {
+    case 'all': fixed = 1; perIter = add(3, b); break; // @not_strictly_false(accu); accu && p; result accu
+    case 'exists': fixed = 1; perIter = add(4, b); break; // @not_strictly_false(!accu); accu || p
+    case 'exists_one': fixed = 2; perIter = add(2, b); break; // p ? accu + 1 : accu; result accu == 1
+    default: fixed = 11; perIter = add(13, b); break; // map/filter: init [], accu + [e]
+  }
+  return est(range.min + fixed, add(range.max, fixed, mul(N, perIter)), name === 'map' || name === 'filter' ? N : 0);
 }
 
 /** The estimated cost of a checked expression whose variables have the given schema models. */

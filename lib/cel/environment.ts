@@ -10,7 +10,8 @@
 
 import { Environment } from '@marcbachmann/cel-js';
 import { celEquals, modelForClass } from './schema-values';
-import type { NodeModel } from './schema-model';
+import { modelOf, withTypeAndObjectMeta, type NodeModel } from './schema-model';
+import type { CelSchema } from './schema-types';
 
 /** Where an expression is evaluated: decides which libraries and limits apply. */
 export type CelPurpose = 'crd' | 'admission-policy' | 'match-condition' | 'authentication' | 'authorization';
@@ -20,6 +21,10 @@ export interface CelVariable {
   name: string;
   /** A CEL type name as the engine spells it: 'dyn', 'int', 'string', 'bool', 'list<string>', 'map<string, dyn>', or the name of a type in `types`. */
   type: string;
+  /** The schema the variable is typed from (declarationForSchema's input): its size bounds shape the cost estimate. Object-typed variables find it from their type; give it for list, map or scalar roots. */
+  schema?: CelSchema;
+  /** The schema is a resource root (as declarationForSchema's resourceRoot option). */
+  resourceRoot?: boolean;
 }
 
 /** An object type the environment declares (typing self from a schema declares one per object node). */
@@ -67,6 +72,8 @@ export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
   }
   for (const v of options.variables) engine.registerVariable(v.name, v.type);
   const byName = new Map((options.types ?? []).map((t) => [t.name, modelForClass(t.ctor)] as const));
-  const variableModels = new Map(options.variables.map((v) => [v.name, byName.get(v.type)] as const));
+  const variableModels = new Map(
+    options.variables.map((v) => [v.name, v.schema ? modelOf(v.resourceRoot ? withTypeAndObjectMeta(v.schema) : v.schema) : byName.get(v.type)] as const),
+  );
   return { purpose: options.purpose, engine, variables: options.variables, variableModels };
 }

@@ -56,7 +56,7 @@ function rootSchema(schema: CelSchema, options?: SchemaTypingOptions): CelSchema
 /**
  * The declaration of a variable typed by `schema` (self, oldSelf, a policy's params). Object types are
  * named `${typeNamePrefix}` for the node itself and `${typeNamePrefix}.${escapedProperty}`,
- * `.@idx` (list items), `.@elem` (map values) below it. Declare a schema once per environment and give
+ * `.__idx__` (list items), `.__elem__` (map values) below it. Declare a schema once per environment and give
  * self and oldSelf the same type.
  */
 export function declarationForSchema(schema: CelSchema, typeNamePrefix: string, options?: SchemaTypingOptions): SchemaDeclaration {
@@ -79,9 +79,9 @@ function baseTypeOf(m: NodeModel, name: string, types: CelObjectType[]): string 
       return name;
     }
     case 'map':
-      return `map<string, ${typeOf(m.element as NodeModel, `${name}.@elem`, types)}>`;
+      return `map<string, ${typeOf(m.element as NodeModel, `${name}.__elem__`, types)}>`;
     case 'list':
-      return `list<${typeOf(m.element as NodeModel, `${name}.@idx`, types)}>`;
+      return `list<${typeOf(m.element as NodeModel, `${name}.__idx__`, types)}>`;
     case 'int': return 'int';
     case 'double': return 'double';
     case 'bool': return 'bool';
