@@ -120,6 +120,7 @@ function operator(n: Node, scope: Scope): Est {
   const parts = nodes.map((a) => walk(a, scope));
   const min = parts.reduce((s, p) => s + p.min, 0);
   const max = add(...parts.map((p) => p.max));
+  if (n.op === '-_' && nodes[0]?.op === 'value') return est(0, 0, 1); // a negative literal, a constant in cel-go
   if (parts.length !== 2) return est(min + 1, add(max, 1), 0);
   const [l, r] = parts;
   switch (n.op) {
