@@ -10,8 +10,7 @@
 
 import { Environment } from '@marcbachmann/cel-js';
 import { celEquals, modelForClass } from './schema-values';
-import { modelOf, withTypeAndObjectMeta, type NodeModel } from './schema-model';
-import type { CelSchema } from './schema-types';
+import { modelOf, withTypeAndObjectMeta, type CelSchema, type NodeModel } from './schema-model';
 
 /** Where an expression is evaluated: decides which libraries and limits apply. */
 export type CelPurpose = 'crd' | 'admission-policy' | 'match-condition' | 'authentication' | 'authorization';

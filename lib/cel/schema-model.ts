@@ -7,8 +7,28 @@
  * Built once per schema node and cached, so typing, value conversion and cost share it.
  */
 
-import type { CelSchema } from './schema-types';
 import { escapeCelName } from './escaping';
+
+/** The parts of an OpenAPI v3 schema node the typing reads (a structural schema as JSON). */
+export interface CelSchema {
+  type?: string;
+  format?: string;
+  properties?: Record<string, CelSchema>;
+  additionalProperties?: CelSchema | boolean;
+  items?: CelSchema;
+  required?: string[];
+  maxLength?: number;
+  maxItems?: number;
+  maxProperties?: number;
+  enum?: unknown[];
+  nullable?: boolean;
+  'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-list-type'?: string;
+  'x-kubernetes-list-map-keys'?: string[];
+  [k: string]: unknown;
+}
 
 /** Kubernetes' request size limit the size estimates are derived from (3 MiB). */
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;

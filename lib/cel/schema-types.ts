@@ -14,29 +14,11 @@
 
 import type { CelObjectType } from './environment';
 import { toCel } from './values';
-import { modelOf, withTypeAndObjectMeta, type NodeModel } from './schema-model';
-import { objectClassFor, toCelDuration, toCelTimestamp, setListValue } from './schema-values';
+import { modelOf, withTypeAndObjectMeta, type CelSchema, type NodeModel } from './schema-model';
+import { objectClassFor, valueOf } from './schema-values';
 
-/** The parts of an OpenAPI v3 schema node the typing reads (a structural schema as JSON). */
-export interface CelSchema {
-  type?: string;
-  format?: string;
-  properties?: Record<string, CelSchema>;
-  additionalProperties?: CelSchema | boolean;
-  items?: CelSchema;
-  required?: string[];
-  maxLength?: number;
-  maxItems?: number;
-  maxProperties?: number;
-  enum?: unknown[];
-  nullable?: boolean;
-  'x-kubernetes-int-or-string'?: boolean;
-  'x-kubernetes-preserve-unknown-fields'?: boolean;
-  'x-kubernetes-embedded-resource'?: boolean;
-  'x-kubernetes-list-type'?: string;
-  'x-kubernetes-list-map-keys'?: string[];
-  [k: string]: unknown;
-}
+export type { CelSchema } from './schema-model';
+
 
 /** The CEL type of a schema node, and the object types it declares. */
 export interface SchemaDeclaration {
@@ -99,39 +81,3 @@ export function celValueForSchema(value: unknown, schema: CelSchema | undefined,
   return valueOf(value, modelOf(rootSchema(schema, options)));
 }
 
-/** Converts one JSON value by its node model (exported for the lazy object class). */
-export function valueOf(value: unknown, m: NodeModel): unknown {
-  if (value === null || value === undefined) return null;
-  switch (m.kind) {
-    case 'object': {
-      if (typeof value !== 'object' || Array.isArray(value)) return toCel(value);
-      const Ctor = objectClassFor(m);
-      return new Ctor(value as Record<string, unknown>);
-    }
-    case 'map': {
-      if (typeof value !== 'object' || Array.isArray(value)) return toCel(value);
-      const out: Record<string, unknown> = {};
-      const el = m.element as NodeModel;
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = valueOf(v, el);
-      return out;
-    }
-    case 'list': {
-      if (!Array.isArray(value)) return toCel(value);
-      const el = m.element as NodeModel;
-      const items = value.map((v) => valueOf(v, el));
-      return m.listType === 'set' || m.listType === 'map' ? setListValue(items, m) : items;
-    }
-    case 'int':
-      return typeof value === 'number' ? BigInt(Math.trunc(value)) : toCel(value);
-    case 'double':
-      return typeof value === 'number' ? value : toCel(value);
-    case 'bytes':
-      return typeof value === 'string' ? new Uint8Array(Buffer.from(value, 'base64')) : toCel(value);
-    case 'duration':
-      return typeof value === 'string' ? (toCelDuration(value) ?? value) : toCel(value);
-    case 'timestamp':
-      return typeof value === 'string' ? (toCelTimestamp(value) ?? value) : toCel(value);
-    default:
-      return toCel(value);
-  }
-}

@@ -15,7 +15,7 @@ interface CelDuration {
 /** The engine's duration class, taken from a value (the package does not export it). */
 const Duration = (celEvaluate('duration("0s")') as object).constructor as new (seconds: bigint | number, nanos?: number) => CelDuration;
 import type { NodeModel } from './schema-model';
-import { valueOf } from './schema-types';
+import { toCel } from './values';
 
 /** The model a list value was built from, when it is a set or map list (equality ignores order). */
 const LIST_MODEL = Symbol('celListModel');
@@ -185,4 +185,41 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 export function toCelTimestamp(s: string): Date | undefined {
   const d = new Date(DATE_ONLY.test(s) ? `${s}T00:00:00Z` : s);
   return Number.isNaN(d.getTime()) ? undefined : d;
+}
+
+/** Converts one JSON value by its node model (exported for the lazy object class). */
+export function valueOf(value: unknown, m: NodeModel): unknown {
+  if (value === null || value === undefined) return null;
+  switch (m.kind) {
+    case 'object': {
+      if (typeof value !== 'object' || Array.isArray(value)) return toCel(value);
+      const Ctor = objectClassFor(m);
+      return new Ctor(value as Record<string, unknown>);
+    }
+    case 'map': {
+      if (typeof value !== 'object' || Array.isArray(value)) return toCel(value);
+      const out: Record<string, unknown> = {};
+      const el = m.element as NodeModel;
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = valueOf(v, el);
+      return out;
+    }
+    case 'list': {
+      if (!Array.isArray(value)) return toCel(value);
+      const el = m.element as NodeModel;
+      const items = value.map((v) => valueOf(v, el));
+      return m.listType === 'set' || m.listType === 'map' ? setListValue(items, m) : items;
+    }
+    case 'int':
+      return typeof value === 'number' ? BigInt(Math.trunc(value)) : toCel(value);
+    case 'double':
+      return typeof value === 'number' ? value : toCel(value);
+    case 'bytes':
+      return typeof value === 'string' ? new Uint8Array(Buffer.from(value, 'base64')) : toCel(value);
+    case 'duration':
+      return typeof value === 'string' ? (toCelDuration(value) ?? value) : toCel(value);
+    case 'timestamp':
+      return typeof value === 'string' ? (toCelTimestamp(value) ?? value) : toCel(value);
+    default:
+      return toCel(value);
+  }
 }
