@@ -9,6 +9,7 @@
 
 import type { CelEnvironment } from './environment';
 import { toCel } from './values';
+import { valueOf } from './schema-values';
 import { PER_CALL_LIMIT } from './cost';
 import { compileErrorMessage } from './compile-errors';
 import { estimateCost } from './cost-estimate';
@@ -47,10 +48,17 @@ export interface CompileOptions {
   perCallLimit?: number;
 }
 
-/** Values already converted by celValueForSchema pass through; plain JSON converts by shape. */
-function bind(activation: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Values already converted by celValueForSchema pass through; plain JSON of a variable typed from a
+ * schema converts by that schema, any other plain JSON by shape.
+ */
+function bind(env: CelEnvironment, activation: Record<string, unknown>): Record<string, unknown> {
   const bound: Record<string, unknown> = {};
-  for (const k in activation) bound[k] = toCel(activation[k]);
+  for (const k in activation) {
+    const v = activation[k];
+    const m = env.variableModels.get(k);
+    bound[k] = m && v !== null && typeof v === 'object' && (Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype) ? valueOf(v, m) : toCel(v);
+  }
   return bound;
 }
 
@@ -117,7 +125,7 @@ export function compile(env: CelEnvironment, expression: string, options: Compil
       let value: unknown;
       let error: unknown;
       try {
-        value = withTracker(t, () => parsed(bind(activation)) as unknown);
+        value = withTracker(t, () => parsed(bind(env, activation)) as unknown);
       } catch (e) {
         error = e ?? new Error('evaluation failed');
       }
@@ -133,7 +141,7 @@ export function compile(env: CelEnvironment, expression: string, options: Compil
       let value: unknown;
       let error: unknown;
       try {
-        value = await withTracker(t, () => parsed(bind(activation)) as unknown);
+        value = await withTracker(t, () => parsed(bind(env, activation)) as unknown);
       } catch (e) {
         error = e ?? new Error('evaluation failed');
       }

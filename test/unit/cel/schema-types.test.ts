@@ -158,6 +158,12 @@ describe('cel: typing from OpenAPI schemas', () => {
       expect(evalRule(spec, 'self.sub != oldSelf.sub', { sub: { a: 1 } }, { sub: {} })).to.equal(true);
     });
 
+    it('converts plain JSON bound to a schema-typed variable by its schema', () => {
+      const c = compile(envFor(spec), 'self.replicas == 3 && type(self.ratio) == double && self.sub.a == 1');
+      if (!c.ok) throw new Error(c.error);
+      expect(c.program.evaluate({ self: { replicas: 3, ratio: 2, sub: { a: 1 } } })).to.deep.include({ ok: true, value: true });
+    });
+
     it('answers an absent field with cel-go\'s runtime error', () => {
       const c = compile(envFor(spec), 'self.sub.a == 1');
       if (!c.ok) throw new Error(c.error);
