@@ -10,6 +10,7 @@
 import type { CelEnvironment } from './environment';
 import { toCel } from './values';
 import { valueOf } from './schema-values';
+import { installListSemantics } from './list-semantics';
 import { PER_CALL_LIMIT } from './cost';
 import { compileErrorMessage } from './compile-errors';
 import { estimateCost } from './cost-estimate';
@@ -99,6 +100,7 @@ export function compile(env: CelEnvironment, expression: string, options: Compil
   } catch {
     // An expression shape the estimator does not know: no estimate rather than no rule.
   }
+  installListSemantics(parsed.ast);
   hookRoot(parsed.ast);
   const perCall = options.perCallLimit ?? PER_CALL_LIMIT;
   const tracker: CostTracker = { cost: 0, limit: perCall, exceeded: false };

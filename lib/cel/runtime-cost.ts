@@ -73,9 +73,11 @@ function instrument(ev: EngineEvaluator): void {
  */
 export function hookRoot(root: object): void {
   const node = root as EngineNode & Record<string, unknown>;
+  const own = Object.prototype.hasOwnProperty.call(node, 'evaluate') ? node.evaluate : undefined;
   node.evaluate = function first(ev: unknown, ast: EngineNode, ctx: unknown): unknown {
     instrument(ev as EngineEvaluator);
-    delete (node as Record<string, unknown>).evaluate;
+    if (own) node.evaluate = own;
+    else delete (node as Record<string, unknown>).evaluate;
     return node.evaluate(ev, ast, ctx);
   };
 }

@@ -99,7 +99,8 @@ export function setListValue(items: unknown[], m?: NodeModel): unknown[] {
   return items;
 }
 
-function listModel(v: unknown[]): NodeModel | undefined {
+/** The set or map list model a list value carries (undefined for atomic lists and literals). */
+export function listModelOf(v: unknown[]): NodeModel | undefined {
   return (v as unknown as Record<symbol, NodeModel | undefined>)[LIST_MODEL];
 }
 
@@ -116,7 +117,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
   }
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!(Array.isArray(a) && Array.isArray(b)) || a.length !== b.length) return false;
-    const lm = listModel(a) ?? listModel(b);
+    const lm = listModelOf(a) ?? listModelOf(b);
     if (lm?.listType === 'set' || lm?.listType === 'map') return unorderedEquals(a, b);
     for (let i = 0; i < a.length; i++) if (!celEquals(a[i], b[i])) return false;
     return true;

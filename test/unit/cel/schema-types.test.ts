@@ -152,6 +152,20 @@ describe('cel: typing from OpenAPI schemas', () => {
       expect(evalRule(spec, 'self == oldSelf', obj, { ...obj, ports: [{ name: 'http', port: 81 }, obj.ports[1]] })).to.equal(false);
     });
 
+    it('compares set and map lists regardless of order also on their own, atomic lists in order', () => {
+      const reordered = { ...obj, tags: ['b', 'a'], ports: [obj.ports[1], obj.ports[0]], order: ['b', 'a'] };
+      expect(evalRule(spec, 'self.tags == oldSelf.tags && self.ports == oldSelf.ports', obj, reordered)).to.equal(true);
+      expect(evalRule(spec, 'self.tags == ["b", "a"] && self.tags != ["a"]', obj)).to.equal(true);
+      expect(evalRule(spec, 'self.order == oldSelf.order', obj, reordered)).to.equal(false);
+    });
+
+    it('adds set lists as a union and map lists as a merge by key, atomic lists as concatenation', () => {
+      expect(evalRule(spec, 'self.tags + ["c", "a"]', obj)).to.deep.equal(['a', 'b', 'c']);
+      expect(evalRule(spec, 'self.order + ["c", "a"]', obj)).to.deep.equal(['a', 'b', 'c', 'a']);
+      const merged = evalRule(spec, '(self.ports + oldSelf.ports).map(p, p.name + ":" + string(p.port))', obj, { ...obj, ports: [{ name: 'https', port: 8443 }, { name: 'metrics', port: 9090 }] });
+      expect(merged).to.deep.equal(['http:80', 'https:8443', 'metrics:9090']);
+    });
+
     it('tells objects apart field by field (transition rules: self == oldSelf)', () => {
       expect(evalRule(spec, 'self.sub == oldSelf.sub', { sub: { a: 1 } }, { sub: { a: 1 } })).to.equal(true);
       expect(evalRule(spec, 'self.sub == oldSelf.sub', { sub: { a: 1 } }, { sub: { a: 2 } })).to.equal(false);
