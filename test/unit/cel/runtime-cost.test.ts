@@ -78,6 +78,14 @@ describe('cel: runtime cost budget', () => {
     expect(tracked).to.be.lessThan(plain * 3 + 2);
   });
 
+  it('limits asynchronous evaluation too', async () => {
+    expect(await program(cubic).evaluateAsync({ self: large })).to.deep.equal({ ok: false, error: 'operation cancelled: actual cost limit exceeded', reason: 'cost' });
+    const budget = new CelCostBudget(1000);
+    const r = await program('self.replicas == 1').evaluateAsync({ self: large }, budget);
+    expect(r).to.deep.include({ ok: true, value: true });
+    expect(budget.remaining).to.equal(1000 - (r.ok ? r.cost : 0)).and.lessThan(1000);
+  });
+
   it('never throws out of evaluate: a runtime error is a result', () => {
     const r = program('self.l[5000] == 1').evaluate({ self: large });
     expect(r.ok).to.equal(false);
