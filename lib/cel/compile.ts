@@ -11,6 +11,7 @@ import type { CelEnvironment } from './environment';
 import { toCel } from './values';
 import { valueOf } from './schema-values';
 import { installListSemantics } from './list-semantics';
+import { undefinedPresenceField } from './presence-check';
 import { PER_CALL_LIMIT } from './cost';
 import { compileErrorMessage } from './compile-errors';
 import { estimateCost } from './cost-estimate';
@@ -90,6 +91,8 @@ export function compile(env: CelEnvironment, expression: string, options: Compil
     return { ok: false, error: compileErrorMessage(expression, e) };
   }
   if (!checked.valid) return { ok: false, error: compileErrorMessage(expression, checked.error) };
+  const undefinedField = undefinedPresenceField(parsed.ast, env.typeModels);
+  if (undefinedField) return { ok: false, error: compileErrorMessage(expression, { name: 'TypeError', summary: `No such key: ${undefinedField.field}`, node: undefinedField.node }) };
   const outputType = String(checked.type ?? 'dyn');
   if (options.resultTypes && outputType !== 'dyn' && !options.resultTypes.includes(outputType)) {
     return { ok: false, error: resultTypeError(options) };

@@ -47,6 +47,8 @@ export interface CelEnvironment {
   readonly variables: ReadonlyArray<CelVariable>;
   /** The schema model of each variable typed from a schema (the cost estimate reads their size bounds). */
   readonly variableModels: ReadonlyMap<string, NodeModel | undefined>;
+  /** The schema model of each object type declared from a schema, by type name. */
+  readonly typeModels: ReadonlyMap<string, NodeModel | undefined>;
 }
 
 /** Installs libraries on an engine environment; lib/cel/libraries registers Kubernetes' here. */
@@ -74,5 +76,5 @@ export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
   const variableModels = new Map(
     options.variables.map((v) => [v.name, v.schema ? modelOf(v.resourceRoot ? withTypeAndObjectMeta(v.schema) : v.schema) : byName.get(v.type)] as const),
   );
-  return { purpose: options.purpose, engine, variables: options.variables, variableModels };
+  return { purpose: options.purpose, engine, variables: options.variables, variableModels, typeModels: byName };
 }

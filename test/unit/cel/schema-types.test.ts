@@ -90,6 +90,8 @@ describe('cel: typing from OpenAPI schemas', () => {
       ['self.ratio + 1 > 0.0', "found no matching overload for '_+_' applied to '(double, int)'"],
       ['self.name > 1', "found no matching overload for '_>_' applied to '(string, int)'"],
       ['self.x-y == "a"', "undefined field 'x'"],
+      ['has(self.sub.b)', "undefined field 'b'"],
+      ['has(self.nope)', "undefined field 'nope'"],
     ];
     for (const [rule, message] of refused) {
       it(`refuses ${rule}: ${message}`, () => {
