@@ -78,7 +78,7 @@ import { registerProtobufSerializer } from '../api/negotiation';
 import { protobufSerializer } from '../api/protobuf-serializer';
 import { CertificatePool } from '../authn/cert-pool';
 import { ServingTls } from './tls-reload';
-import { Authentication, buildAuthentication } from '../authn/build';
+import { Authentication, authenticationConfigFromFlags, buildAuthentication } from '../authn/build';
 import { ObjectLookup, storeLookup } from '../authn/object-lookup';
 import { Authorization, buildAuthorization } from '../authz/build';
 import { loadServiceAccountKeys, ServiceAccountKeys } from '../serviceaccount/keys';
@@ -207,6 +207,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     clientCaFile: config.clientCaFile || undefined, clientCa, requestheaderCa, flags: config, log: logger,
   });
   const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;
+  // --authentication-config: a missing or invalid file stops the start here; JWT issuers may not claim the service-account issuers.
+  const authenticationConfig = config.authenticationConfig ? authenticationConfigFromFlags(config, {
+    issuers: config.serviceAccountIssuer.length ? config.serviceAccountIssuer : [naming.defaultServiceAccountIssuer],
+    warn: (m) => logger.warn(m), info: (m) => logger.info(m), metrics,
+  }) : undefined;
   const admissionConfigs = readAdmissionConfigFile(config.admissionControlConfigFile);
   // Encryption at rest (--encryption-provider-config): a bad file stops the start here.
   const encryption = encryptionAtRestFromFlags(config, metrics, logger);
@@ -395,9 +400,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     return store ? storeLookup(store) : { get: () => undefined };
   };
   const authentication = await buildAuthentication({
-    config, naming, clientCa: servingTls.clientCaPool, requestheaderCa, tokenFile, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
+    config, naming, clientCa: servingTls.clientCaPool, requestheaderCa, tokenFile, authenticationConfig, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
     lookups: { secrets: lookup('secrets'), serviceAccounts: lookup('serviceaccounts'), pods: lookup('pods') },
-    warn: (m) => logger.warn(m),
+    warn: (m) => logger.warn(m), info: (m) => logger.info(m), metrics,
   });
 
   // Before serving: the first request is decided on the complete policy.
