@@ -12,6 +12,7 @@ import { toCel } from './values';
 import { valueOf } from './schema-values';
 import { installListSemantics } from './list-semantics';
 import { undefinedPresenceField } from './presence-check';
+import { regexLiteralIssues, celErrorText } from './libraries/validators';
 import { PER_CALL_LIMIT } from './cost';
 import { compileErrorMessage } from './compile-errors';
 import { estimateCost } from './cost-estimate';
@@ -46,6 +47,12 @@ export interface CompileOptions {
   resultTypes?: string[];
   /** The error when the result type is not accepted (default: Kubernetes' "cel expression must evaluate to a bool"). */
   resultTypeMessage?: string;
+  /**
+   * Refuse a constant regex given to matches that does not compile ("invalid matches argument", cel-go's
+   * ValidateRegexLiterals) at compile time instead of at evaluation. Off by default for now: the
+   * library tables (test/unit/cel/libraries) expect the runtime error for such rows.
+   */
+  validateRegexLiterals?: boolean;
   /** Runtime cost limit of one evaluation (default PER_CALL_LIMIT). */
   perCallLimit?: number;
 }
@@ -91,6 +98,8 @@ export function compile(env: CelEnvironment, expression: string, options: Compil
     return { ok: false, error: compileErrorMessage(expression, e) };
   }
   if (!checked.valid) return { ok: false, error: compileErrorMessage(expression, checked.error) };
+  const regexIssues = options.validateRegexLiterals ? regexLiteralIssues(parsed.ast) : [];
+  if (regexIssues.length > 0) return { ok: false, error: `compilation failed: ${regexIssues.map((i) => celErrorText(expression, i)).join('\n')}` };
   const undefinedField = undefinedPresenceField(parsed.ast, env.typeModels);
   if (undefinedField) return { ok: false, error: compileErrorMessage(expression, { name: 'TypeError', summary: `No such key: ${undefinedField.field}`, node: undefinedField.node }) };
   const outputType = String(checked.type ?? 'dyn');

@@ -11,6 +11,7 @@
 
 import { modelOf, type NodeModel } from './schema-model';
 import { FUNCTION_COSTS } from './cost-table';
+import { LIBRARY_COSTS, type CostFormula, type CostOperand } from './libraries/costs';
 
 export interface CostEstimate {
   min: number;
@@ -165,7 +166,12 @@ function call(n: Node, scope: Scope): Est {
   const r = parts[0]?.size ?? 0;
   const a = parts[1]?.size ?? 0;
   const rule = FUNCTION_COSTS[name];
-  if (!rule) return est(min + 1, add(max, 1), name === 'size' ? 0 : UNKNOWN);
+  if (!rule) {
+    const recvKind = n.op === 'rcall' ? kindName(operands[0]) : '';
+    const lib = (recvKind ? LIBRARY_COSTS[`${recvKind}.${name}`] : undefined) ?? LIBRARY_COSTS[name];
+    if (lib) return libraryCall(lib, n.op === 'rcall', parts, min, max);
+    return est(min + 1, add(max, 1), name === 'size' ? 0 : UNKNOWN);
+  }
   switch (rule.kind) {
     case 'const':
       return est(min + rule.cost, add(max, rule.cost), 0);
@@ -176,6 +182,28 @@ function call(n: Node, scope: Scope): Est {
     case 'product':
       return est(min + 1, add(max, mul(factor(rule.addOne ? add(r, 1) : r, rule.rFactor), factor(a, rule.aFactor))), r);
   }
+}
+
+function kindName(n: Node): string {
+  const t = typeName(n);
+  if (t.startsWith('list')) return 'list';
+  if (t.startsWith('map')) return 'map';
+  return t;
+}
+
+/** A function of Kubernetes' libraries, costed by the formula its library states (lib/cel/libraries/costs). */
+function libraryCall(f: CostFormula, hasReceiver: boolean, parts: Est[], min: number, max: number): Est {
+  const sizeOf = (o: CostOperand): number => {
+    const i = o === 'receiver' ? 0 : (hasReceiver ? 1 : 0) + (o === 'arg0' ? 0 : 1);
+    return parts[i]?.size ?? 0;
+  };
+  let own: number;
+  switch (f.kind) {
+    case 'constant': own = f.cost; break;
+    case 'linear': own = add(factor(sizeOf(f.of), f.factor), f.base ?? 0); break;
+    case 'product': own = mul(factor(Math.max(1, sizeOf(f.of[0])), f.factor), factor(Math.max(1, sizeOf(f.of[1])), f.factor2)); break;
+  }
+  return est(min + 1, add(max, own), parts[0]?.size ?? UNKNOWN);
 }
 
 /** all, exists, exists_one, map, filter: cel-go's expansion, its body paid once per element of the range. */

@@ -35,6 +35,11 @@ describe('cel: compile errors in cel-go format', () => {
     expect(errorOf('self.name == "a" &&\n  self.bogus')).to.equal("compilation failed: ERROR: <input>:2:7: undefined field 'bogus'\n |   self.bogus\n | ......^");
   });
 
+  it('refuses a constant regex that does not compile (cel-go\'s regex literal check)', () => {
+    const c = compile(env, 'self.name.matches("a(b")', { validateRegexLiterals: true });
+    expect(c.ok ? '' : c.error).to.equal('compilation failed: ERROR: <input>:1:19: invalid matches argument\n | self.name.matches("a(b")\n | ..................^');
+  });
+
   it('reports a syntax error with its location', () => {
     expect(errorOf('self.replicas +')).to.match(/^compilation failed: ERROR: <input>:1:16: Syntax error: /);
     expect(errorOf('self.')).to.match(/^compilation failed: ERROR: <input>:1:6: Syntax error: /);
