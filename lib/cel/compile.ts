@@ -45,7 +45,7 @@ export class CelCostBudget {
 export interface CompileOptions {
   /** Result types accepted ('bool' for rules and conditions, 'string' for messages); any when absent. */
   resultTypes?: string[];
-  /** The error when the result type is not accepted (default: Kubernetes' "cel expression must evaluate to a bool"). */
+  /** The error when the result type is not accepted (default "must evaluate to bool", as authentication configuration words it; CRD rules pass Kubernetes' "cel expression must evaluate to a bool"). */
   resultTypeMessage?: string;
   /**
    * Refuse a constant regex given to matches that does not compile ("invalid matches argument", cel-go's
@@ -80,8 +80,7 @@ function runtimeMessage(e: unknown): string {
 
 function resultTypeError(options: CompileOptions): string {
   if (options.resultTypeMessage) return options.resultTypeMessage;
-  const types = options.resultTypes ?? [];
-  return types.length === 1 ? `cel expression must evaluate to a ${types[0]}` : `cel expression must evaluate to one of ${types.join(', ')}`;
+  return `must evaluate to ${(options.resultTypes ?? []).join(' or ')}`;
 }
 
 export function compile(env: CelEnvironment, expression: string, options: CompileOptions = {}): CelCompileResult {

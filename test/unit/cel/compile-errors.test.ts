@@ -46,7 +46,9 @@ describe('cel: compile errors in cel-go format', () => {
   });
 
   it('refuses a rule that is not bool with Kubernetes\' message, or the caller\'s', () => {
-    expect(errorOf('self.replicas', ['bool'])).to.equal('cel expression must evaluate to a bool');
+    expect(errorOf('self.replicas', ['bool'])).to.equal('must evaluate to bool');
+    const rule = compile(env, 'self.replicas', { resultTypes: ['bool'], resultTypeMessage: 'cel expression must evaluate to a bool' });
+    expect(rule).to.deep.equal({ ok: false, error: 'cel expression must evaluate to a bool' });
     const c = compile(env, 'self.replicas', { resultTypes: ['string'], resultTypeMessage: 'messageExpression must evaluate to a string' });
     expect(c).to.deep.equal({ ok: false, error: 'messageExpression must evaluate to a string' });
   });
