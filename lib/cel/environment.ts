@@ -9,6 +9,8 @@
  */
 
 import { Environment } from '@marcbachmann/cel-js';
+import { celEquals, modelForClass } from './schema-values';
+import { modelOf, withTypeAndObjectMeta, type CelSchema, type NodeModel } from './schema-model';
 
 /** Where an expression is evaluated: decides which libraries and limits apply. */
 export type CelPurpose = 'crd' | 'admission-policy' | 'match-condition' | 'authentication' | 'authorization';
@@ -18,12 +20,18 @@ export interface CelVariable {
   name: string;
   /** A CEL type name as the engine spells it: 'dyn', 'int', 'string', 'bool', 'list<string>', 'map<string, dyn>', or the name of a type in `types`. */
   type: string;
+  /** The schema the variable is typed from (declarationForSchema's input): its size bounds shape the cost estimate. Object-typed variables find it from their type; give it for list, map or scalar roots. */
+  schema?: CelSchema;
+  /** The schema is a resource root (as declarationForSchema's resourceRoot option). */
+  resourceRoot?: boolean;
 }
 
 /** An object type the environment declares (typing self from a schema declares one per object node). */
 export interface CelObjectType {
   name: string;
   fields: Record<string, string>;
+  /** The class of this type's values (lib/cel/schema-types gives one per schema node); `==` on the type compares them as Kubernetes does. */
+  ctor?: new (raw: Record<string, unknown>) => unknown;
 }
 
 export interface CelEnvironmentOptions {
@@ -37,6 +45,10 @@ export interface CelEnvironment {
   readonly purpose: CelPurpose;
   readonly engine: Environment;
   readonly variables: ReadonlyArray<CelVariable>;
+  /** The schema model of each variable typed from a schema (the cost estimate reads their size bounds). */
+  readonly variableModels: ReadonlyMap<string, NodeModel | undefined>;
+  /** The schema model of each object type declared from a schema, by type name. */
+  readonly typeModels: ReadonlyMap<string, NodeModel | undefined>;
 }
 
 /** Installs libraries on an engine environment; lib/cel/libraries registers Kubernetes' here. */
@@ -51,7 +63,18 @@ export function registerLibrary(install: CelLibraryInstaller): void {
 export function celEnvironment(options: CelEnvironmentOptions): CelEnvironment {
   const engine = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false, unlistedVariablesAreDyn: false });
   for (const install of installers) install(engine, options.purpose);
-  for (const t of options.types ?? []) engine.registerType(t.name, { fields: t.fields });
+  for (const t of options.types ?? []) {
+    if (t.ctor) {
+      engine.registerType(t.name, { ctor: t.ctor, fields: t.fields });
+      engine.registerOperator(`${t.name} == ${t.name}`, (a: unknown, b: unknown) => celEquals(a, b));
+    } else {
+      engine.registerType(t.name, { fields: t.fields });
+    }
+  }
   for (const v of options.variables) engine.registerVariable(v.name, v.type);
-  return { purpose: options.purpose, engine, variables: options.variables };
+  const byName = new Map((options.types ?? []).map((t) => [t.name, modelForClass(t.ctor)] as const));
+  const variableModels = new Map(
+    options.variables.map((v) => [v.name, v.schema ? modelOf(v.resourceRoot ? withTypeAndObjectMeta(v.schema) : v.schema) : byName.get(v.type)] as const),
+  );
+  return { purpose: options.purpose, engine, variables: options.variables, variableModels, typeModels: byName };
 }

@@ -11,9 +11,9 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: s
 export function toCel(value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
-  if (Array.isArray(value)) return value.map(toCel);
+  if (Array.isArray(value)) return value.every(isCelScalar) ? value : value.map(toCel);
   if (typeof value === 'object') {
-    if (value instanceof Uint8Array || value instanceof Date || value instanceof Map) return value;
+    if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value; // already a CEL value (object type, bytes, timestamp, duration, map)
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = toCel(v);
     return out;
@@ -39,4 +39,8 @@ export function fromCel(value: unknown): unknown {
     return out;
   }
   return value;
+}
+
+function isCelScalar(v: unknown): boolean {
+  return typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint' || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null);
 }

@@ -77,7 +77,7 @@ describe('structured authentication claim mappings', () => {
     {
       what: 'a username expression that fails on a missing claim',
       config: { claimMappings: { username: { expression: 'claims.nickname' } } },
-      user: 'oidc: error evaluating username claim expression: No such key: nickname',
+      user: 'oidc: error evaluating username claim expression: no such key: nickname',
     },
     {
       what: 'a groups expression that gives numbers',
