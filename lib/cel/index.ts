@@ -15,3 +15,5 @@ export { toCel, fromCel } from './values';
 export { declarationForSchema, celValueForSchema } from './schema-types';
 export type { CelSchema, SchemaDeclaration } from './schema-types';
 export { PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from './cost';
+export { celAuthorizer, AUTHORIZER_VARIABLE } from './authz';
+export type { CelAuthorizeFn, CelAuthzAttributes, CelAuthzResult, CelRequestResource } from './authz';
