@@ -24,23 +24,31 @@ export class ModeChain implements Authorizer, RuleResolver {
   /** Told each terminal decision of a mode (apiserver_authorization_decisions_total); the privileged group is no mode. */
   onDecision?: (mode: string, decision: 'allowed' | 'denied') => void;
 
-  constructor(readonly modes: readonly NamedAuthorizer[]) {}
+  /**
+   * The modes, in order. Replaced as a whole when --authorization-config is reloaded
+   * (config-chain.ts); a request keeps the list it started with.
+   */
+  modes: readonly NamedAuthorizer[];
+
+  constructor(modes: readonly NamedAuthorizer[]) {
+    this.modes = modes;
+  }
 
   authorize(a: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult> {
     if (a.user.groups.includes(SYSTEM_MASTERS)) return PRIVILEGED;
-    return this.from(0, a, [], []);
+    return this.from(this.modes, 0, a, [], []);
   }
 
   /** Synchronous while the modes answer synchronously (RBAC, Node, ABAC), a promise from the first that does not. */
-  private from(i: number, a: AuthorizationAttributes, reasons: string[], errors: string[]): AuthorizationResult | Promise<AuthorizationResult> {
-    for (; i < this.modes.length; i++) {
-      const r = this.modes[i].authorizer.authorize(a);
+  private from(modes: readonly NamedAuthorizer[], i: number, a: AuthorizationAttributes, reasons: string[], errors: string[]): AuthorizationResult | Promise<AuthorizationResult> {
+    for (; i < modes.length; i++) {
+      const r = modes[i].authorizer.authorize(a);
       if (isPromise(r)) {
         const next = i + 1;
-        const mode = this.modes[i].mode;
-        return r.then((res) => this.step(res, reasons, errors, mode) ?? this.from(next, a, reasons, errors));
+        const mode = modes[i].mode;
+        return r.then((res) => this.step(res, reasons, errors, mode) ?? this.from(modes, next, a, reasons, errors));
       }
-      const decided = this.step(r, reasons, errors, this.modes[i].mode);
+      const decided = this.step(r, reasons, errors, modes[i].mode);
       if (decided) return decided;
     }
     const reason = reasons.join('\n');
@@ -61,7 +69,7 @@ export class ModeChain implements Authorizer, RuleResolver {
 
   async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
     const out: RulesResult = { rules: [], incomplete: false, errors: [] };
-    for (const m of this.modes) {
+    for (const m of [...this.modes]) {
       if (!m.rules) { out.incomplete = true; continue; }
       const r = await m.rules.rulesFor(user, namespace);
       out.rules.push(...r.rules);
