@@ -128,7 +128,7 @@ export class ConfiguredAuthorization {
         case 'Webhook': {
           const w = configWebhookAuthorizer(a, this.deps.naming, (m) => this.deps.log.error(m), this.deps.metrics);
           this.closers.push(() => w.close());
-          return { mode: 'Webhook', authorizer: w, rules: w };
+          return { mode: 'Webhook', name: a.name, authorizer: w, rules: w };
         }
         default: throw new Error(`authorizer type ${String(a.type)} is not served`);
       }

@@ -13,6 +13,8 @@ import { isPromise } from '../authn/authenticator';
 export interface NamedAuthorizer {
   /** The mode name (RBAC, Webhook, ...). */
   mode: string;
+  /** The authorizer's name in --authorization-config (metrics label it); absent: the lower-cased mode. */
+  name?: string;
   authorizer: Authorizer;
   /** Absent: the mode cannot list what a user may do (SelfSubjectRulesReview is then incomplete). */
   rules?: RuleResolver;
@@ -22,7 +24,7 @@ const PRIVILEGED: AuthorizationResult = allow('');
 
 export class ModeChain implements Authorizer, RuleResolver {
   /** Told each terminal decision of a mode (apiserver_authorization_decisions_total); the privileged group is no mode. */
-  onDecision?: (mode: string, decision: 'allowed' | 'denied') => void;
+  onDecision?: (mode: string, decision: 'allowed' | 'denied', name: string) => void;
 
   /**
    * The modes, in order. Replaced as a whole when --authorization-config is reloaded
@@ -45,10 +47,10 @@ export class ModeChain implements Authorizer, RuleResolver {
       const r = modes[i].authorizer.authorize(a);
       if (isPromise(r)) {
         const next = i + 1;
-        const mode = modes[i].mode;
-        return r.then((res) => this.step(res, reasons, errors, mode) ?? this.from(modes, next, a, reasons, errors));
+        const named = modes[i];
+        return r.then((res) => this.step(res, reasons, errors, named) ?? this.from(modes, next, a, reasons, errors));
       }
-      const decided = this.step(r, reasons, errors, modes[i].mode);
+      const decided = this.step(r, reasons, errors, modes[i]);
       if (decided) return decided;
     }
     const reason = reasons.join('\n');
@@ -57,9 +59,9 @@ export class ModeChain implements Authorizer, RuleResolver {
       : { decision: 'no-opinion', reason };
   }
 
-  private step(r: AuthorizationResult, reasons: string[], errors: string[], mode: string): AuthorizationResult | undefined {
+  private step(r: AuthorizationResult, reasons: string[], errors: string[], named: NamedAuthorizer): AuthorizationResult | undefined {
     if (r.decision !== 'no-opinion') {
-      this.onDecision?.(mode, r.decision === 'allow' ? 'allowed' : 'denied');
+      this.onDecision?.(named.mode, r.decision === 'allow' ? 'allowed' : 'denied', named.name ?? named.mode.toLowerCase());
       return r;
     }
     if (r.reason) reasons.push(r.reason);

@@ -105,6 +105,8 @@ describe('Structured authorization (--authorization-config)', function () {
     expect(review.body.apiVersion).to.equal(V1);
     expect(review.body.spec.resourceAttributes).to.include({ namespace: 'hooked', verb: 'list', resource: 'configmaps' });
     expect(reviewsBy(second, 'alice')).to.have.length(0);
+    const m = parseExposition((await t.get('/metrics')).text);
+    expect(m.value('apiserver_authorization_decisions_total', { type: 'Webhook', name: 'guard.example.com', decision: 'allowed' })).to.be.greaterThan(0);
   });
 
   it('skips the guard where its conditions are false: the next webhook decides (no opinion: 403)', async () => {
