@@ -11,7 +11,7 @@ import { CallDeps } from './call-hook';
 import { ServiceResolver, WebhookClients } from './webhook-client';
 import { credentialsFromPluginConfig } from './webhook-credentials';
 import { EquivalentResources, MatchConditionDeps, equivalentResourcesOf } from './webhook-matcher';
-import type { CelAuthzAttributes, CelAuthzResult } from '../../cel';
+import { authorizeVia } from '../cel-authorizer';
 import { WebhookSource } from './webhook-source';
 import { isExemptConfigurationKind } from './rules';
 
@@ -46,13 +46,7 @@ export class WebhookCore {
 
   /** For matchConditions: checks go to the server's authorization (built before any request is served). */
   matchConditionDeps(type: 'admit' | 'validating'): MatchConditionDeps {
-    const holder = this.deps.authorization;
-    const authorize = async (a: CelAuthzAttributes): Promise<CelAuthzResult> => {
-      const chain = holder.authorization?.chain;
-      if (!chain) return { decision: 'no-opinion', reason: '', error: 'authorization is not ready' };
-      return chain.authorize(a);
-    };
-    return { authorize, metrics: this.deps.metrics, type };
+    return { authorize: authorizeVia(this.deps.authorization), metrics: this.deps.metrics, type };
   }
 
   setServiceResolver(resolver: ServiceResolver): void {
