@@ -80,6 +80,10 @@ export interface ServerConfig {
   authorizationWebhookCacheAuthorizedTtlMs: number; authorizationWebhookCacheUnauthorizedTtlMs: number;
   /** ABAC mode: one JSON policy per line. */
   authorizationPolicyFile: string;
+  /** --authorization-config: an AuthorizationConfiguration file (instead of --authorization-mode and the webhook flags). */
+  authorizationConfigFile: string;
+  /** How often that file is checked for changes. */
+  authorizationConfigReloadIntervalMs: number;
   enableAdmissionPlugins: string[]; disableAdmissionPlugins: string[];
   /** AdmissionConfiguration file: each plugin's configuration (path or inline). */
   admissionControlConfigFile: string;

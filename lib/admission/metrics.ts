@@ -9,7 +9,10 @@
  *    operation, rejected): each webhook call;
  *  - apiserver_admission_webhook_request_total (ALPHA; name, type, operation, code, rejected);
  *  - the spec's apiserver_admission_webhook_rejection_count (ALPHA; name, type, operation,
- *    error_type, rejection_code): codes above 600 count as 600, bounding the label's values.
+ *    error_type, rejection_code): codes above 600 count as 600, bounding the label's values;
+ *  - apiserver_admission_match_condition_evaluation_errors_total, _exclusions_total (ALPHA
+ *    counters) and _evaluation_seconds (ALPHA histogram), labelled name, kind (webhook or policy),
+ *    type (webhooks: admit|validating) and operation: the matchConditions of webhooks and policies.
  * Series are resolved once per label set and kept (a handful per plugin and operation).
  */
 import { MetricsRegistry } from '../metrics/registry';
@@ -37,6 +40,16 @@ export type StepType = 'admit' | 'validate';
 
 const STEP_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
 const WEBHOOK_BUCKETS = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5, 10, 25];
+const MATCH_CONDITION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.1, 0.2, 0.25];
+
+/** Who a match condition belongs to, as the match-condition metrics label it. */
+export interface MatchConditionLabels {
+  /** The webhook's or policy's name. */
+  name: string;
+  kind: 'webhook' | 'policy';
+  type: string;
+  operation: string;
+}
 
 /** Kubernetes keeps the code labels bounded: anything above 600 is 600. */
 const boundedCode = (code: number): number => Math.min(code, 600);
@@ -49,6 +62,9 @@ export class AdmissionMetrics {
   private readonly webhook;
   private readonly webhookRequest;
   private readonly rejection;
+  private readonly matchConditionErrors;
+  private readonly matchConditionExclusions;
+  private readonly matchConditionSeconds;
   /** Resolved series by type, operation: [not rejected, rejected] (nested maps: no key string is built per call). */
   private readonly steps = new Map<StepType, Map<string, [Observer, Observer]>>();
   /** The same by plugin name, type, operation. */
@@ -75,6 +91,19 @@ export class AdmissionMetrics {
     this.rejection = registry.counter({
       name: 'apiserver_admission_webhook_rejection_count', labelNames: ['name', 'type', 'operation', 'error_type', 'rejection_code'],
       help: 'Admission webhook rejection count, identified by name and broken out for each admission type (validating or admit) and operation. Additional labels specify an error type (calling_webhook_error or apiserver_internal_error if an error occurred; no_error otherwise) and optionally a non-zero rejection code if the webhook rejects the request with an HTTP status code (honored by the apiserver when the code is greater or equal to 400). Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
+    });
+    const mcLabels = ['name', 'kind', 'type', 'operation'];
+    this.matchConditionErrors = registry.counter({
+      name: 'apiserver_admission_match_condition_evaluation_errors_total', labelNames: mcLabels,
+      help: 'Admission match condition evaluation errors count, identified by name of resource containing the match condition and broken out for each kind containing matchConditions (webhook or policy), operation and admission type (validate or admit).',
+    });
+    this.matchConditionExclusions = registry.counter({
+      name: 'apiserver_admission_match_condition_exclusions_total', labelNames: mcLabels,
+      help: 'Admission match condition evaluation exclusions count, identified by name of resource containing the match condition and broken out for each kind containing matchConditions (webhook or policy), operation and admission type (validate or admit).',
+    });
+    this.matchConditionSeconds = registry.histogram({
+      name: 'apiserver_admission_match_condition_evaluation_seconds', labelNames: mcLabels, buckets: MATCH_CONDITION_BUCKETS,
+      help: 'Admission match condition evaluation time in seconds, identified by name and broken out for each kind containing matchConditions (webhook or policy), operation and type (validate or admit).',
     });
   }
 
@@ -120,6 +149,21 @@ export class AdmissionMetrics {
       },
       value: v.value,
     }));
+  }
+
+  /** One evaluation of a webhook's or policy's match conditions took `seconds`. */
+  observeMatchConditionEvaluation(l: MatchConditionLabels, seconds: number): void {
+    this.matchConditionSeconds.labels(l.name, l.kind, l.type, l.operation).observe(seconds);
+  }
+
+  /** A match condition's evaluation failed. */
+  matchConditionError(l: MatchConditionLabels): void {
+    this.matchConditionErrors.labels(l.name, l.kind, l.type, l.operation).inc();
+  }
+
+  /** Match conditions excluded a webhook or policy from a request. */
+  matchConditionExclusion(l: MatchConditionLabels): void {
+    this.matchConditionExclusions.labels(l.name, l.kind, l.type, l.operation).inc();
   }
 
   private pair(h: { labels(...values: string[]): Observer }, labels: string[]): [Observer, Observer] {

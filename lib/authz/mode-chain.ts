@@ -13,6 +13,8 @@ import { isPromise } from '../authn/authenticator';
 export interface NamedAuthorizer {
   /** The mode name (RBAC, Webhook, ...). */
   mode: string;
+  /** The authorizer's name in --authorization-config (metrics label it); absent: the lower-cased mode. */
+  name?: string;
   authorizer: Authorizer;
   /** Absent: the mode cannot list what a user may do (SelfSubjectRulesReview is then incomplete). */
   rules?: RuleResolver;
@@ -22,25 +24,33 @@ const PRIVILEGED: AuthorizationResult = allow('');
 
 export class ModeChain implements Authorizer, RuleResolver {
   /** Told each terminal decision of a mode (apiserver_authorization_decisions_total); the privileged group is no mode. */
-  onDecision?: (mode: string, decision: 'allowed' | 'denied') => void;
+  onDecision?: (mode: string, decision: 'allowed' | 'denied', name: string) => void;
 
-  constructor(readonly modes: readonly NamedAuthorizer[]) {}
+  /**
+   * The modes, in order. Replaced as a whole when --authorization-config is reloaded
+   * (config-chain.ts); a request keeps the list it started with.
+   */
+  modes: readonly NamedAuthorizer[];
+
+  constructor(modes: readonly NamedAuthorizer[]) {
+    this.modes = modes;
+  }
 
   authorize(a: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult> {
     if (a.user.groups.includes(SYSTEM_MASTERS)) return PRIVILEGED;
-    return this.from(0, a, [], []);
+    return this.from(this.modes, 0, a, [], []);
   }
 
   /** Synchronous while the modes answer synchronously (RBAC, Node, ABAC), a promise from the first that does not. */
-  private from(i: number, a: AuthorizationAttributes, reasons: string[], errors: string[]): AuthorizationResult | Promise<AuthorizationResult> {
-    for (; i < this.modes.length; i++) {
-      const r = this.modes[i].authorizer.authorize(a);
+  private from(modes: readonly NamedAuthorizer[], i: number, a: AuthorizationAttributes, reasons: string[], errors: string[]): AuthorizationResult | Promise<AuthorizationResult> {
+    for (; i < modes.length; i++) {
+      const r = modes[i].authorizer.authorize(a);
       if (isPromise(r)) {
         const next = i + 1;
-        const mode = this.modes[i].mode;
-        return r.then((res) => this.step(res, reasons, errors, mode) ?? this.from(next, a, reasons, errors));
+        const named = modes[i];
+        return r.then((res) => this.step(res, reasons, errors, named) ?? this.from(modes, next, a, reasons, errors));
       }
-      const decided = this.step(r, reasons, errors, this.modes[i].mode);
+      const decided = this.step(r, reasons, errors, modes[i]);
       if (decided) return decided;
     }
     const reason = reasons.join('\n');
@@ -49,9 +59,9 @@ export class ModeChain implements Authorizer, RuleResolver {
       : { decision: 'no-opinion', reason };
   }
 
-  private step(r: AuthorizationResult, reasons: string[], errors: string[], mode: string): AuthorizationResult | undefined {
+  private step(r: AuthorizationResult, reasons: string[], errors: string[], named: NamedAuthorizer): AuthorizationResult | undefined {
     if (r.decision !== 'no-opinion') {
-      this.onDecision?.(mode, r.decision === 'allow' ? 'allowed' : 'denied');
+      this.onDecision?.(named.mode, r.decision === 'allow' ? 'allowed' : 'denied', named.name ?? named.mode.toLowerCase());
       return r;
     }
     if (r.reason) reasons.push(r.reason);
@@ -61,7 +71,7 @@ export class ModeChain implements Authorizer, RuleResolver {
 
   async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
     const out: RulesResult = { rules: [], incomplete: false, errors: [] };
-    for (const m of this.modes) {
+    for (const m of [...this.modes]) {
       if (!m.rules) { out.incomplete = true; continue; }
       const r = await m.rules.rulesFor(user, namespace);
       out.rules.push(...r.rules);

@@ -18,3 +18,5 @@ export { escapeCelName, unescapeCelName } from './escaping';
 export { maxCardinality, cardinalityOrRequestBound, estimateMaxArrayItemsFromMinSize, MAX_REQUEST_SIZE_BYTES } from './schema-model';
 export { COST_LIMIT_EXCEEDED } from './runtime-cost';
 export { PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from './cost';
+export { celAuthorizer, AUTHORIZER_VARIABLE } from './authz';
+export type { CelAuthorizeFn, CelAuthzAttributes, CelAuthzResult, CelRequestResource } from './authz';

@@ -78,14 +78,14 @@ function unexpected(arg: string): FlagError {
  * Rules between flags, checked on the complete config: the serving pair here, each area's own
  * rules in its flags file; the first broken one is thrown.
  */
-function checkCombinations(c: ServerConfig): void {
+function checkCombinations(c: ServerConfig, given?: ReadonlySet<string>): void {
   const problem: FlagProblem | undefined = givenTogether('tls-cert-file', c.tlsCertFile, 'tls-private-key-file', c.tlsPrivateKeyFile)
     ?? givenTogether('proxy-client-cert-file', c.proxyClientCertFile, 'proxy-client-key-file', c.proxyClientKeyFile)
     ?? storageFlagsProblem(c)
     ?? authenticationFlagsProblem(c)
     ?? certificateFlagsProblem(c)
     ?? kubeletFlagsProblem(c)
-    ?? authorizationFlagsProblem(c)
+    ?? authorizationFlagsProblem(c, given)
     ?? auditFlagsProblem(c)
     ?? controllerFlagsProblem(c)
     ?? admissionFlagsProblem(c);
@@ -135,7 +135,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
   const config: Record<string, unknown> = {};
   for (const f of FLAGS) config[f.key] = given.has(f.key) ? given.get(f.key) : structuredClone(f.default);
   const result = config as unknown as ServerConfig;
-  if (!result.help) checkCombinations(result);
+  if (!result.help) checkCombinations(result, names);
   return { config: result, given: names };
 }
 

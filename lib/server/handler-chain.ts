@@ -220,8 +220,8 @@ export function buildApp(deps: AppDeps): Koa {
   // Without metrics (the benchmark's baseline) nothing is recorded, not even a timestamp.
   const authMetrics = deps.metrics.enabled ? new AuthMetrics(deps.metrics) : undefined;
   if (authMetrics && deps.authorizer instanceof ModeChain) {
-    // Kubernetes names an --authorization-mode entry by its lower-cased mode.
-    deps.authorizer.onDecision = (mode, decision) => authMetrics.decision(mode, mode.toLowerCase(), decision);
+    // Kubernetes names an --authorization-mode entry by its lower-cased mode, an --authorization-config one by its name.
+    deps.authorizer.onDecision = (mode, decision, name) => authMetrics.decision(mode, name, decision);
   }
   // Outermost: every final status is counted, 401/403/404 included.
   if (deps.metrics.enabled) app.use(new RequestMetrics(deps.metrics, { resources: deps.resources }).middleware());

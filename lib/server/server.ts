@@ -408,7 +408,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   });
 
   // Before serving: the first request is decided on the complete policy.
-  const authorization = buildAuthorization({ config, naming, stores, warn: (m) => logger.warn(m) });
+  const authorization = buildAuthorization({ config, naming, stores, warn: (m) => logger.warn(m), metrics });
   await authorization.start();
   escalationHolder.authorization = authorization;
   // Plugins that read the watch caches (webhook configurations, storage classes) start now.

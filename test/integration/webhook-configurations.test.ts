@@ -335,8 +335,8 @@ describe('webhook configuration kinds', function () {
         'Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive'],
       ['bad selector operator', 'v1', [hook('a.example.com', { namespaceSelector: { matchExpressions: [{ key: 'k', operator: 'Near' }] } })], 'webhooks[0].namespaceSelector.matchExpressions[0].operator', 'FieldValueInvalid',
         'Invalid value: "Near": not a valid selector operator'],
-      ['match conditions (CEL) are refused', 'v1', [hook('a.example.com', { matchConditions: [{ name: 'c', expression: 'true' }] })], 'webhooks[0].matchConditions', 'FieldValueForbidden',
-        'Forbidden: CEL match conditions are not evaluated by this server; remove matchConditions'],
+      ['a match condition that is not a bool', 'v1', [hook('a.example.com', { matchConditions: [{ name: 'c', expression: "'x'" }] })], 'webhooks[0].matchConditions[0].expression', 'FieldValueInvalid',
+        'Invalid value: "\'x\'": must evaluate to bool'],
     ];
     for (const [what, v, webhooks, field, reason, message] of cases) {
       it(`${v}: ${what}`, async () => {

@@ -7,6 +7,8 @@
 import { LabelSelector, labelSelectorFromObject } from '../../meta/label-selector';
 import { formatFieldError } from '../../meta/field-errors';
 import { ApiObject } from '../../scheme/types';
+import type { CelProgram } from '../../cel';
+import { compileMatchCondition } from '../../registry/admissionregistration/match-conditions';
 
 export type FailurePolicy = 'Fail' | 'Ignore';
 export type SideEffects = 'Unknown' | 'None' | 'Some' | 'NoneOnDryRun';
@@ -29,6 +31,14 @@ export interface WebhookClientConfig {
   caBundle?: string;
 }
 
+/** One matchCondition as read from the configuration: compiled, or why it could not be (then an evaluation error). */
+export interface CompiledMatchCondition {
+  name: string;
+  expression: string;
+  program?: CelProgram;
+  compileError?: string;
+}
+
 /** A selector as parsed, or why it could not be (answered as an internal error when it matters). */
 export type ParsedSelector = { selector: LabelSelector; empty: boolean } | { error: string };
 
@@ -49,8 +59,8 @@ export interface CompiledWebhook {
   reinvocationPolicy: 'Never' | 'IfNeeded';
   admissionReviewVersions: string[];
   clientConfig: WebhookClientConfig;
-  /** CEL matchConditions are not evaluated here: a webhook that has them fails closed. */
-  hasMatchConditions: boolean;
+  /** CEL matchConditions, compiled once per read of the configuration (match-conditions.ts evaluates them). */
+  matchConditions: CompiledMatchCondition[];
 }
 
 type Obj = Record<string, unknown>;
@@ -89,6 +99,17 @@ function rulesOf(raw: unknown): WebhookRule[] {
   }));
 }
 
+/** The conditions of a stored webhook entry (validated when written; one that no longer compiles errs when evaluated). */
+function compileMatchConditions(raw: unknown): CompiledMatchCondition[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(isObj).map((c) => {
+    const name = String(c.name ?? '');
+    const expression = typeof c.expression === 'string' ? c.expression : '';
+    const r = compileMatchCondition(expression.trim());
+    return r.ok ? { name, expression, program: r.program } : { name, expression, compileError: r.error };
+  });
+}
+
 /** The webhooks of one configuration object, in their order; `mutating` reads reinvocationPolicy. */
 export function compileConfiguration(config: ApiObject, mutating: boolean): CompiledWebhook[] {
   const configurationName = String(config.metadata?.name ?? '');
@@ -111,7 +132,7 @@ export function compileConfiguration(config: ApiObject, mutating: boolean): Comp
       reinvocationPolicy: mutating ? oneOf(h.reinvocationPolicy, ['Never', 'IfNeeded'] as const, 'Never') : 'Never',
       admissionReviewVersions: strings(h.admissionReviewVersions),
       clientConfig: clientConfigOf(h.clientConfig),
-      hasMatchConditions: Array.isArray(h.matchConditions) && h.matchConditions.length > 0,
+      matchConditions: compileMatchConditions(h.matchConditions),
     };
   });
 }

@@ -10,7 +10,7 @@
 import { AdmissionPlugin } from '../interfaces';
 import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { PluginDeps } from '../plugin-factory';
-import { WebhookInvocation, ruleTargetOf, shouldCallHook } from './webhook-matcher';
+import { MatchConditionDeps, WebhookInvocation, ruleTargetOf, shouldCallHook } from './webhook-matcher';
 import { WebhookCore } from './webhook-core';
 import { ReinvocationState } from './reinvocation-state';
 import { performance } from 'node:perf_hooks';
@@ -25,10 +25,12 @@ export const MUTATING_PLUGIN = 'MutatingAdmissionWebhook';
 export class MutatingWebhookPlugin implements AdmissionPlugin {
   readonly name = MUTATING_PLUGIN;
   readonly core: WebhookCore;
+  private readonly conditions: MatchConditionDeps;
   private readonly prefix: { mutation: string; patch: string; failedOpen: string };
 
   constructor(private readonly deps: PluginDeps) {
     this.core = new WebhookCore(deps, 'mutatingwebhookconfigurations');
+    this.conditions = this.core.matchConditionDeps('admit');
     const mutation = `mutation.webhook.admission.${deps.naming.domain}/`;
     this.prefix = { mutation, patch: `patch.webhook.admission.${deps.naming.domain}/`, failedOpen: `failed-open.${mutation}` };
   }
@@ -56,7 +58,7 @@ export class MutatingWebhookPlugin implements AdmissionPlugin {
     const target = ruleTargetOf(attrs);
     try {
       for (const hook of hooks ?? []) {
-        const inv = await shouldCallHook(hook, attrs, target, this.core.equivalents, this.deps.namespaces);
+        const inv = await shouldCallHook(hook, attrs, target, this.core.equivalents, this.deps.namespaces, this.conditions);
         if (!inv) continue;
         if (reinvoking && !state?.shouldReinvoke(hook.uid)) continue;
         if (!state) {

@@ -7,7 +7,7 @@
 import { AdmissionPlugin } from '../interfaces';
 import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { PluginDeps } from '../plugin-factory';
-import { WebhookInvocation, ruleTargetOf, shouldCallHook } from './webhook-matcher';
+import { MatchConditionDeps, WebhookInvocation, ruleTargetOf, shouldCallHook } from './webhook-matcher';
 import { WebhookCore } from './webhook-core';
 import { performance } from 'node:perf_hooks';
 import { WebhookRejection, callHook, recordWebhookCall } from './call-hook';
@@ -19,10 +19,12 @@ export const VALIDATING_PLUGIN = 'ValidatingAdmissionWebhook';
 export class ValidatingWebhookPlugin implements AdmissionPlugin {
   readonly name = VALIDATING_PLUGIN;
   readonly core: WebhookCore;
+  private readonly conditions: MatchConditionDeps;
   private readonly failedOpenPrefix: string;
 
   constructor(private readonly deps: PluginDeps) {
     this.core = new WebhookCore(deps, 'validatingwebhookconfigurations');
+    this.conditions = this.core.matchConditionDeps('validating');
     this.failedOpenPrefix = `failed-open.validating.webhook.admission.${deps.naming.domain}/`;
   }
 
@@ -45,7 +47,7 @@ export class ValidatingWebhookPlugin implements AdmissionPlugin {
     const target = ruleTargetOf(attrs);
     const relevant: WebhookInvocation[] = [];
     for (const hook of hooks) {
-      const inv = await shouldCallHook(hook, attrs, target, this.core.equivalents, this.deps.namespaces);
+      const inv = await shouldCallHook(hook, attrs, target, this.core.equivalents, this.deps.namespaces, this.conditions);
       if (inv) relevant.push(inv);
     }
     if (!relevant.length) return;

@@ -1,7 +1,8 @@
 /**
  * What the mutating and the validating webhook plugins share: the configurations (source and
  * index), the clients with the plugin configuration's credentials, the served versions for
- * matchPolicy Equivalent, and the first cut of a request (exempt kinds, index lookup).
+ * matchPolicy Equivalent, the first cut of a request (exempt kinds, index lookup), and what
+ * matchConditions need (the server's authorization for the `authorizer` variable).
  */
 import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { PluginDeps } from '../plugin-factory';
@@ -9,7 +10,8 @@ import { CompiledWebhook } from './compiled-webhook';
 import { CallDeps } from './call-hook';
 import { ServiceResolver, WebhookClients } from './webhook-client';
 import { credentialsFromPluginConfig } from './webhook-credentials';
-import { EquivalentResources, equivalentResourcesOf } from './webhook-matcher';
+import { EquivalentResources, MatchConditionDeps, equivalentResourcesOf } from './webhook-matcher';
+import { authorizeVia } from '../cel-authorizer';
 import { WebhookSource } from './webhook-source';
 import { isExemptConfigurationKind } from './rules';
 
@@ -40,6 +42,11 @@ export class WebhookCore {
     this.unsubscribe?.();
     await this.source.stop();
     this.clients.close();
+  }
+
+  /** For matchConditions: checks go to the server's authorization (built before any request is served). */
+  matchConditionDeps(type: 'admit' | 'validating'): MatchConditionDeps {
+    return { authorize: authorizeVia(this.deps.authorization), metrics: this.deps.metrics, type };
   }
 
   setServiceResolver(resolver: ServiceResolver): void {

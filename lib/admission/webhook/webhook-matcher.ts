@@ -2,7 +2,8 @@
  * Whether one webhook is called for one request (Kubernetes' ShouldCallHook), kept apart from
  * calling it: its rules for the request's resource, else (matchPolicy Equivalent) for another
  * served version of the same resource; then objectSelector on the object or the old object, and
- * namespaceSelector on the request's namespace (a Namespace's own labels when one is written).
+ * namespaceSelector on the request's namespace (a Namespace's own labels when one is written);
+ * last the webhook's CEL matchConditions (match-conditions.ts).
  */
 import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { ApiError, errors } from '../../meta/api-errors';
@@ -11,6 +12,16 @@ import { ApiObject, ResourceDef } from '../../scheme/types';
 import { NamespaceLookup } from '../namespace-lifecycle';
 import { CompiledWebhook, ParsedSelector } from './compiled-webhook';
 import { RuleTarget, ruleMatches } from './rules';
+import { evaluateMatchConditions } from './match-conditions';
+import type { CelAuthorizeFn } from '../../cel';
+import type { AdmissionMetrics } from '../metrics';
+
+/** What evaluating matchConditions needs: the server's authorization, the metrics, and the webhook type. */
+export interface MatchConditionDeps {
+  authorize: CelAuthorizeFn;
+  metrics: AdmissionMetrics;
+  type: 'admit' | 'validating';
+}
 
 export interface GroupVersionKind { group: string; version: string; kind: string }
 export interface GroupVersionResource { group: string; version: string; resource: string }
@@ -135,15 +146,16 @@ export async function namespaceSelectorMatches(hook: CompiledWebhook, attrs: Adm
  * ApiError Kubernetes answers when matching itself fails (a missing namespace, a bad selector).
  */
 export async function shouldCallHook(hook: CompiledWebhook, attrs: AdmissionAttributes, target: RuleTarget,
-  equivalents: EquivalentResources, namespaces: NamespaceLookup): Promise<WebhookInvocation | undefined> {
+  equivalents: EquivalentResources, namespaces: NamespaceLookup, conditions: MatchConditionDeps): Promise<WebhookInvocation | undefined> {
   const invocation = matchRules(hook, attrs, target, equivalents);
   if (!invocation) return undefined;
   if (!await namespaceSelectorMatches(hook, attrs, target, namespaces)) return undefined;
   if (!objectSelectorMatches(hook, attrs)) return undefined;
-  if (hook.hasMatchConditions) {
-    // CEL is not evaluated here; failing closed as Kubernetes does when conditions cannot be evaluated.
-    throw errors.forbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, attrs.name,
-      `matchConditions of webhook "${hook.name}" cannot be evaluated by this server`);
+  if (hook.matchConditions.length) {
+    const r = await evaluateMatchConditions(invocation, attrs, conditions.authorize, conditions.metrics, conditions.type);
+    // Kubernetes fails closed with Forbidden when a condition errs under failurePolicy Fail.
+    if ('error' in r) throw errors.forbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, attrs.name, r.error);
+    if (!r.matches) return undefined;
   }
   return invocation;
 }

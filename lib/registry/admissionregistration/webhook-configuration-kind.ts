@@ -53,7 +53,7 @@ export function webhookConfigurationResource(naming: Naming, version: WebhookVer
       prepareForUpdate: (obj) => setDefaults(obj),
       specChanged: (obj, old) => !isDeepStrictEqual(obj.webhooks ?? null, old.webhooks ?? null),
       validate: (obj) => validateWebhookConfiguration(obj, mutating, createOptions(version)),
-      validateUpdate: (obj, old) => validateWebhookConfiguration(obj, mutating, updateOptions(version, old)),
+      validateUpdate: (obj, old) => validateWebhookConfiguration(obj, mutating, updateOptions(version, old, obj)),
     },
   };
   // v1beta1: deprecated in 1.16 and removed in 1.22 (the spec's table), v1 replaces it.

@@ -3,8 +3,9 @@
  * (pkg/apis/admissionregistration/validation): each webhook's name, rules, policies, timeout,
  * selectors, client config and AdmissionReview versions. Some checks depend on the request's
  * version (v1 wants unique names and no side effects) and, on update, are relaxed for a
- * configuration that already broke them (ratcheting). CEL match conditions are refused: this
- * server does not evaluate them, and storing one would silently match every request.
+ * configuration that already broke them (ratcheting). CEL matchConditions are validated and
+ * compiled (match-conditions.ts); on update they are not checked again when no webhook's
+ * conditions changed, so a stored configuration stays writable (Kubernetes' ignoreMatchConditions).
  */
 import { FieldError, child, fieldErrors, index } from '../../meta/field-errors';
 import { isDns1123Subdomain } from '../../meta/validation';
@@ -13,6 +14,7 @@ import { ApiObject } from '../../scheme/types';
 import { validateRuleWithOperations, goSlice } from './rule-validation';
 import { validateClientConfig } from './client-config-validation';
 import { WebhookVersion } from './webhook-defaults';
+import { validateMatchConditions } from './match-conditions';
 
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
@@ -31,6 +33,8 @@ export interface WebhookValidationOptions {
   requireRecognizedAdmissionReviewVersion: boolean;
   requireUniqueWebhookNames: boolean;
   allowInvalidLabelValueInSelector: boolean;
+  /** Update with every webhook's matchConditions as stored: not validated again. */
+  ignoreMatchConditions?: boolean;
 }
 
 type Hook = Record<string, unknown>;
@@ -105,9 +109,7 @@ function validateHook(hook: Hook, path: string, mutating: boolean, opts: Webhook
     errs.push(fieldErrors.notSupported(child(path, 'reinvocationPolicy'), hook.reinvocationPolicy, REINVOCATION_POLICIES));
   }
   errs.push(...validateClientConfig(path, hook.clientConfig));
-  if (Array.isArray(hook.matchConditions) && hook.matchConditions.length) {
-    errs.push(fieldErrors.forbidden(child(path, 'matchConditions'), 'CEL match conditions are not evaluated by this server; remove matchConditions'));
-  }
+  if (!opts.ignoreMatchConditions) errs.push(...validateMatchConditions(hook.matchConditions, child(path, 'matchConditions')));
   return errs;
 }
 
@@ -137,8 +139,16 @@ function hasInvalidSelectorValues(hooks: Hook[]): boolean {
   return hooks.some((h) => [h.namespaceSelector, h.objectSelector].some((s) => given(s) && labelSelectorFromObject(s, '').errors.length > 0));
 }
 
+/** Kubernetes' ignore*WebhookMatchConditions: as many webhooks, each with the same conditions as stored. */
+function sameMatchConditions(hooks: Hook[], oldHooks: Hook[]): boolean {
+  if (hooks.length !== oldHooks.length) return false;
+  const key = (h: Hook) => JSON.stringify((Array.isArray(h.matchConditions) ? h.matchConditions : [])
+    .map((c) => (typeof c === 'object' && c !== null ? [(c as Hook).name, (c as Hook).expression] : c)));
+  return hooks.every((h, i) => key(h) === key(oldHooks[i]));
+}
+
 /** Update: a check the stored configuration already failed is not demanded of its successor. */
-export function updateOptions(version: WebhookVersion, old: ApiObject): WebhookValidationOptions {
+export function updateOptions(version: WebhookVersion, old: ApiObject, obj?: ApiObject): WebhookValidationOptions {
   const hooks = hooksOf(old);
   const v1 = version === 'v1';
   const names = hooks.map((h) => h.name);
@@ -150,5 +160,6 @@ export function updateOptions(version: WebhookVersion, old: ApiObject): WebhookV
     }),
     requireUniqueWebhookNames: v1 && new Set(names).size === names.length,
     allowInvalidLabelValueInSelector: hasInvalidSelectorValues(hooks),
+    ignoreMatchConditions: obj !== undefined && sameMatchConditions(hooksOf(obj), hooks),
   };
 }
