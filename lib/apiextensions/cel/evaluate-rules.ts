@@ -37,7 +37,11 @@ interface Call { budget: CelCostBudget; warnings: string[]; stop: boolean }
 
 const child = (path: string | undefined, name: string) => (path ? `${path}.${name}` : name);
 const shown = (path: string | undefined) => path ?? '<nil>';
-const firstLine = (s: string) => s.split('\n')[0].trim();
+// The engine's error text as cel-go words it: first line only, lower-case first letter ("no such key: x").
+const firstLine = (s: string) => {
+  const line = s.split('\n')[0].trim();
+  return line.charAt(0).toLowerCase() + line.slice(1);
+};
 
 /** Validates `obj` (and `old` on update) against the rules of root schema `s`. */
 export function validateRules(s: Structural, obj: unknown, old: unknown, budget = RUNTIME_CEL_COST_BUDGET): RulesResult {
