@@ -16,7 +16,7 @@ import { CrSchemaRuntime } from '../../scheme/structural/runtime';
 import { CrdScale } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { CrSelectableFields } from './cr-selectable-fields';
 import { validateScaleSpec, validateScaleStatus } from './cr-scale';
-import { validateRules } from '../cel/evaluate-rules';
+import { hasRules, validateRules } from '../cel/evaluate-rules';
 import { ratchetSchemaErrors } from '../cel/correlation';
 
 // Kubernetes' hasBlockingErr: rules are not evaluated over values of the wrong type.
@@ -116,6 +116,7 @@ export function crStrategy(o: CrStrategyOptions): Strategy {
   ];
   // The CEL rules after the schema's own checks, unless those found values of the wrong type.
   const withRules = (errs: FieldError[], obj: ApiObject, old: ApiObject | undefined, ctx: StrategyContext): FieldError[] => {
+    if (!hasRules(o.runtime.structural)) return errs;
     const block = blocked(errs);
     if (block) return [...errs, block];
     const rules = validateRules(o.runtime.structural, obj, old);
