@@ -11,9 +11,10 @@
  */
 import { Optional } from '@marcbachmann/cel-js';
 import { CelCostBudget, CelSchema, RUNTIME_CEL_COST_BUDGET, celValueForSchema } from '../../cel';
+import type { CelEnvironment, CelProgram } from '../../cel';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { Structural, additionalSchema, isObject } from '../../scheme/structural/structural';
-import { CompiledRule, compileNodeRules } from '../../registry/apiextensions/custom-resource-definitions/cel-rules-compile';
+import { CompiledRule, compileNodeRules, selfSchema } from '../../registry/apiextensions/custom-resource-definitions/cel-rules-compile';
 import { Correlation, correlateIndex, correlateKey, deepEqual, rootCorrelation, shouldRatchet } from './correlation';
 
 /** What a validation call returns: errors, and warnings for ratcheted failures. */
@@ -98,7 +99,7 @@ function expressions(s: Structural, path: string | undefined, obj: unknown, old:
     call.stop = true;
     return [fieldErrors.invalid(at, type, OUT_OF_BUDGET)];
   }
-  const schema = s.raw as CelSchema;
+  const schema: CelSchema = selfSchema(s, isRoot);
   const self = celValueForSchema(obj, schema);
   const oldSelf = old === undefined ? undefined : celValueForSchema(old, schema);
   for (const cr of compileNodeRules(s, isRoot)) {
@@ -148,6 +149,9 @@ function expressions(s: Structural, path: string | undefined, obj: unknown, old:
   return errs;
 }
 
+// Rules with an optional oldSelf, parsed once on the engine (see run).
+const parsedOptional = new WeakMap<CelProgram, ReturnType<CelEnvironment['engine']['parse']>>();
+
 type RunResult = { ok: true; value: unknown } | { ok: false; error: string; reason: 'runtime' | 'cost' };
 
 /** Evaluates a rule (or its messageExpression), charging the shared budget. Never throws. */
@@ -158,7 +162,8 @@ function run(cr: CompiledRule, self: unknown, oldSelf: unknown, hasOld: boolean,
     // The seam converts activations to CEL values and has no optional yet: the optional oldSelf
     // is bound through the engine (lib/cel's compile already checked the expression).
     try {
-      const parsed = cr.env.engine.parse(program.expression);
+      let parsed = parsedOptional.get(program);
+      if (!parsed) parsedOptional.set(program, parsed = cr.env.engine.parse(program.expression));
       const value = parsed({ self, oldSelf: hasOld ? Optional.of(oldSelf) : Optional.none() }) as unknown;
       return value instanceof Promise ? { ok: false, error: 'asynchronous evaluation is not allowed', reason: 'runtime' } : { ok: true, value };
     } catch (e) {

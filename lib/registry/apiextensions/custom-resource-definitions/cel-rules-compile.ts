@@ -63,10 +63,13 @@ function referencesOldSelf(expr: string): boolean {
   return /(^|[^A-Za-z0-9_.])oldSelf(?![A-Za-z0-9_])/.test(code);
 }
 
-/** The schema `self` has at a node: at the resource root, with apiVersion, kind and metadata name/generateName. */
-function selfSchema(s: Structural, isResourceRoot: boolean): CelSchema {
+/**
+ * The schema `self` has at a node: at the resource root and at embedded resources, with
+ * apiVersion, kind and metadata name/generateName (Kubernetes' WithTypeAndObjectMeta).
+ */
+export function selfSchema(s: Structural, isResourceRoot: boolean): CelSchema {
   const raw = s.raw as CelSchema;
-  if (!isResourceRoot) return raw;
+  if (!isResourceRoot && !s.xEmbeddedResource) return raw;
   const meta = { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } };
   return { ...raw, type: 'object', properties: { ...(raw.properties ?? {}), apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: meta } };
 }
