@@ -10,7 +10,7 @@
  * is a warning, not an error.
  */
 import { Optional } from '@marcbachmann/cel-js';
-import { CelCostBudget, CelSchema, RUNTIME_CEL_COST_BUDGET, celValueForSchema } from '../../cel';
+import { CelCostBudget, CelSchema, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, celValueForSchema } from '../../cel';
 import type { CelEnvironment, CelProgram } from '../../cel';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { Structural, additionalSchema, isObject } from '../../scheme/structural/structural';
@@ -109,11 +109,13 @@ function expressions(s: Structural, path: string | undefined, obj: unknown, old:
     }
     if (!cr.program) continue;
     if (cr.usesOldSelf && old === undefined && !cr.optionalOldSelf) continue;
+    // A call may cost up to the per-call limit or what is left of the budget: which one ran out decides the message.
+    const budgetBound = call.budget.remaining < PER_CALL_LIMIT;
     const res = run(cr, self, oldSelf, old !== undefined, call.budget, false);
     if (!res.ok) {
       if (res.reason === 'cost') {
         call.stop = true;
-        errs.push(fieldErrors.invalid(at, type, call.budget.remaining < 0 ? OUT_OF_BUDGET
+        errs.push(fieldErrors.invalid(at, type, budgetBound || call.budget.remaining < 0 ? OUT_OF_BUDGET
           : `'${firstLine(res.error)}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(cr)}`));
         return errs;
       }
@@ -131,10 +133,11 @@ function expressions(s: Structural, path: string | undefined, obj: unknown, old:
     };
     let detail = ruleMessageOrDefault(cr);
     if (cr.messageProgram) {
+      const msgBudgetBound = call.budget.remaining < PER_CALL_LIMIT;
       const m = run(cr, self, oldSelf, old !== undefined, call.budget, true);
       if (!m.ok && m.reason === 'cost') {
         call.stop = true;
-        add(fieldErrors.invalid(errPath, type, call.budget.remaining < 0
+        add(fieldErrors.invalid(errPath, type, msgBudgetBound || call.budget.remaining < 0
           ? 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'
           : `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(String(cr.raw.messageExpression))}`));
         return errs;

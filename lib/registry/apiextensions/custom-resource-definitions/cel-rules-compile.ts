@@ -102,6 +102,9 @@ export function compileNodeRules(s: Structural, isResourceRoot = false): Compile
   return compiled;
 }
 
+// lib/cel's refusal of a result type (its words vary; Kubernetes' are set here), not a compile error.
+const wrongType = (error: string) => !error.startsWith('compilation failed') && /must evaluate to/.test(error);
+
 function compileRule(raw: XValidation, s: Structural, env: (optionalOld: boolean) => CelEnvironment, cardinality: number): CompiledRule {
   const rule = str(raw.rule);
   const out: CompiledRule = {
@@ -122,7 +125,7 @@ function compileRule(raw: XValidation, s: Structural, env: (optionalOld: boolean
   out.env = e;
   const res = compile(e, rule, { resultTypes: ['bool'] });
   if (!res.ok) {
-    out.error = { type: 'invalid', detail: res.error.startsWith('must evaluate to') ? 'cel expression must evaluate to a bool' : res.error };
+    out.error = { type: 'invalid', detail: wrongType(res.error) ? 'cel expression must evaluate to a bool' : res.error };
   } else {
     out.program = res.program;
     out.maxCost = res.program.estimatedCost.max;
@@ -131,7 +134,7 @@ function compileRule(raw: XValidation, s: Structural, env: (optionalOld: boolean
   if (msgExpr.trim()) {
     const m = compile(e, msgExpr, { resultTypes: ['string'] });
     if (!m.ok) {
-      out.messageError = m.error.startsWith('must evaluate to') ? 'messageExpression must evaluate to a string' : `messageExpression ${m.error}`;
+      out.messageError = wrongType(m.error) ? 'messageExpression must evaluate to a string' : `messageExpression ${m.error}`;
     } else {
       out.messageProgram = m.program;
       out.messageMaxCost = m.program.estimatedCost.max;
