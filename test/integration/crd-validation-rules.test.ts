@@ -35,24 +35,24 @@ const rulesSchema = (): Obj => ({
         { rule: 'self.minReplicas <= self.maxReplicas', message: 'minReplicas must not exceed maxReplicas', fieldPath: '.minReplicas' },
         { rule: 'self.mode == oldSelf.mode', message: 'Value is immutable' },
         { rule: '!oldSelf.hasValue() || self.maxReplicas >= oldSelf.value().maxReplicas', optionalOldSelf: true,
-          messageExpression: "'maxReplicas may not go below ' + string(oldSelf.value().maxReplicas)" },
+          messageExpression: "'maxReplicas ' + string(self.maxReplicas) + ' is below the old value'" },
         { rule: "!has(self.owner) || self.owner != ''", reason: 'FieldValueRequired', message: 'owner must be set when present' },
       ],
       properties: {
-        minReplicas: { type: 'integer' }, maxReplicas: { type: 'integer' }, mode: { type: 'string' }, owner: { type: 'string' },
+        minReplicas: { type: 'integer' }, maxReplicas: { type: 'integer' }, mode: { type: 'string', maxLength: 20 }, owner: { type: 'string', maxLength: 20 },
         ports: {
-          type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'],
+          type: 'array', maxItems: 10, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'],
           items: {
             type: 'object', required: ['name'],
-            properties: { name: { type: 'string' }, port: { type: 'integer' } },
+            properties: { name: { type: 'string', maxLength: 20 }, port: { type: 'integer' } },
             'x-kubernetes-validations': [
               { rule: 'self.port >= oldSelf.port', message: 'port may not decrease', reason: 'FieldValueForbidden' },
               { rule: 'self.port < 65536', messageExpression: "'port ' + string(self.port) + ' is out of range'" },
             ],
           },
         },
-        tags: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.startsWith('t-')" }] } },
-        labels: { type: 'object', additionalProperties: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self.size() <= 5', reason: 'FieldValueDuplicate' }] } },
+        tags: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 20, 'x-kubernetes-validations': [{ rule: "self.startsWith('t-')" }] } },
+        labels: { type: 'object', maxProperties: 10, additionalProperties: { type: 'string', maxLength: 20, 'x-kubernetes-validations': [{ rule: 'self.size() <= 5', reason: 'FieldValueDuplicate' }] } },
         limit: { type: 'integer', maximum: 10 },
       },
     },
@@ -116,7 +116,7 @@ describe('CRD validation rules (x-kubernetes-validations) over HTTP', function (
       expect(put.status, put.text).to.equal(422);
       expect(causes(put)).to.have.members([
         'spec|FieldValueInvalid|Invalid value: "object": Value is immutable',
-        'spec|FieldValueInvalid|Invalid value: "object": maxReplicas may not go below 3',
+        'spec|FieldValueInvalid|Invalid value: "object": maxReplicas 2 is below the old value',
         'spec.ports[1]|FieldValueForbidden|Forbidden: port may not decrease',
       ]);
       // A new item has no old value: its transition rule does not run.
@@ -176,7 +176,7 @@ describe('CRD validation rules (x-kubernetes-validations) over HTTP', function (
 
     it('refuses rules that do not compile, results of the wrong type, misplaced oldSelf and optionalOldSelf', async () => {
       const got = await refused('f2.example.com', spec([{ rule: 'self.a >' }, { rule: 'self.a + 1' }, { rule: 'true', messageExpression: '42' }, { rule: 'self.a > 0', optionalOldSelf: true }],
-        { l: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } }));
+        { l: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 5, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } }));
       const rule = (r: string, m = '') => `apiextensions.ValidationRule{Rule:${JSON.stringify(r)}, Message:"", MessageExpression:${JSON.stringify(m)}, Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}`;
       expect(got.find((c) => c.startsWith(`${P}.properties[spec].x-kubernetes-validations[0].rule|FieldValueInvalid|Invalid value: ${rule('self.a >')}: compilation failed: ERROR: `))).to.be.a('string');
       expect(got).to.include.members([

@@ -70,9 +70,16 @@ function referencesOldSelf(expr: string): boolean {
 export function selfSchema(s: Structural, isResourceRoot: boolean): CelSchema {
   const raw = s.raw as CelSchema;
   if (!isResourceRoot && !s.xEmbeddedResource) return raw;
-  const meta = { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } };
-  return { ...raw, type: 'object', properties: { ...(raw.properties ?? {}), apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: meta } };
+  // One object per node: lib/cel's typing knows a schema (and the object types it declared) by identity.
+  let out = selfSchemas.get(s);
+  if (!out) {
+    const meta = { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' } } };
+    out = { ...raw, type: 'object', properties: { ...(raw.properties ?? {}), apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: meta } };
+    selfSchemas.set(s, out);
+  }
+  return out;
 }
+const selfSchemas = new WeakMap<Structural, CelSchema>();
 
 const cache = new WeakMap<Structural, CompiledRule[]>();
 let typeCounter = 0;

@@ -18,11 +18,11 @@ const specWith = (rules: Obj[], properties: Obj): Obj => ({ type: 'object', prop
 
 describe('CRD validation rules: evaluation', () => {
   it('reports evaluation errors with the rule (or its message) as kube-apiserver words them', () => {
-    const s = toStructural(specWith([{ rule: 'self.missing > 1' }, { rule: '1 / self.zero == 1', message: 'must divide' }, { rule: 'self.io > 1' }],
-      { zero: { type: 'integer' }, io: { 'x-kubernetes-int-or-string': true } }));
-    const got = lines(validateRules(s, { spec: { zero: 0, io: 'text' } }, undefined).errors);
+    const s = toStructural(specWith([{ rule: "self.m['missing'] > 1" }, { rule: '1 / self.zero == 1', message: 'must divide' }, { rule: 'self.io > 1' }],
+      { zero: { type: 'integer' }, io: { 'x-kubernetes-int-or-string': true }, m: { type: 'object', additionalProperties: { type: 'integer' } } }));
+    const got = lines(validateRules(s, { spec: { zero: 0, io: 'text', m: {} } }, undefined).errors);
     expect(got.slice(0, 2)).to.deep.equal([
-      'spec: Invalid value: "object": no such key: missing evaluating rule: self.missing > 1',
+      'spec: Invalid value: "object": no such key: missing evaluating rule: self.m[\'missing\'] > 1',
       'spec: Invalid value: "object": division by zero evaluating rule: must divide',
     ]);
     // The overload's own words are the engine's; the frame around them is Kubernetes'.
