@@ -7,7 +7,7 @@
  * once and again only when the CRD (hence its structural schema) changes.
  */
 import { CelProgram, CelSchema, celEnvironment, compile, declarationForSchema } from '../../../cel';
-import type { CelEnvironment, CelObjectType } from '../../../cel';
+import type { CelEnvironment, CelObjectType, CelVariable } from '../../../cel';
 import { Structural } from '../../../scheme/structural/structural';
 import { fieldPathInSchema } from '../../../scheme/structural/field-path';
 
@@ -91,11 +91,18 @@ export function compileNodeRules(s: Structural, isResourceRoot = false): Compile
   const rules = (s.xValidations ?? []).map((r) => (isObject(r) ? r : {}) as XValidation);
   let compiled: CompiledRule[] = [];
   if (rules.length) {
-    const decl = declarationForSchema(selfSchema(s, isResourceRoot), `__crd${++typeCounter}`);
+    const schema = selfSchema(s, isResourceRoot);
+    const decl = declarationForSchema(schema, `__crd${++typeCounter}`);
     const types: CelObjectType[] = decl.types;
+    // The schema rides along for lib/cel's cost estimate (size bounds of self and oldSelf), where
+    // CelVariable takes one; built apart from the call so an older CelVariable type accepts it too.
+    const variable = (name: string, type: string): CelVariable => {
+      const v = { name, type, schema };
+      return v;
+    };
     const envFor = (optionalOld: boolean) => celEnvironment({
       purpose: 'crd', types,
-      variables: [{ name: 'self', type: decl.type }, { name: 'oldSelf', type: optionalOld ? `optional<${decl.type}>` : decl.type }],
+      variables: [variable('self', decl.type), variable('oldSelf', optionalOld ? `optional<${decl.type}>` : decl.type)],
     });
     const envs = new Map<boolean, CelEnvironment>();
     const env = (optionalOld: boolean) => {
