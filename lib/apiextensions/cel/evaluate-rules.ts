@@ -100,8 +100,15 @@ function expressions(s: Structural, path: string | undefined, obj: unknown, old:
     return [fieldErrors.invalid(at, type, OUT_OF_BUDGET)];
   }
   const schema: CelSchema = selfSchema(s, isRoot);
-  const self = celValueForSchema(obj, schema);
-  const oldSelf = old === undefined ? undefined : celValueForSchema(old, schema);
+  let self: unknown;
+  let oldSelf: unknown;
+  try {
+    self = celValueForSchema(obj, schema);
+    oldSelf = old === undefined ? undefined : celValueForSchema(old, schema);
+  } catch (e) {
+    // A value the typing cannot convert is the object's fault: a 422 at the node, never a 500.
+    return [fieldErrors.invalid(at, type, `${firstLine((e as Error).message)} evaluating rules`)];
+  }
   for (const cr of compileNodeRules(s, isRoot)) {
     if (cr.error) {
       errs.push(fieldErrors.invalid(at, type, `rule compile error: ${cr.error.detail}`));
@@ -175,7 +182,12 @@ function run(cr: CompiledRule, self: unknown, oldSelf: unknown, hasOld: boolean,
   }
   const activation: Record<string, unknown> = { self };
   if (hasOld) activation.oldSelf = oldSelf;
-  const res = program.evaluate(activation, budget);
+  let res: ReturnType<CelProgram['evaluate']>;
+  try {
+    res = program.evaluate(activation, budget);
+  } catch (e) {
+    return { ok: false, error: (e as Error).message, reason: 'runtime' };
+  }
   if (budget.remaining === before) budget.remaining -= res.ok ? res.cost : 0;
   if (!res.ok) return res;
   if (budget.remaining < 0) return { ok: false, error: OUT_OF_BUDGET, reason: 'cost' };
