@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { toStructural } from '../../../../lib/scheme/structural/structural';
 import { validateRules } from '../../../../lib/apiextensions/cel/evaluate-rules';
 import { ratchetSchemaErrors } from '../../../../lib/apiextensions/cel/correlation';
-import { costErrorMessage } from '../../../../lib/registry/apiextensions/custom-resource-definitions/cel-rules-validation';
+import { costErrorMessage, validateCrdRules } from '../../../../lib/registry/apiextensions/custom-resource-definitions/cel-rules-validation';
 import { FieldError, fieldErrors } from '../../../../lib/meta/field-errors';
 
 type Obj = Record<string, any>;
@@ -107,5 +107,28 @@ describe('CRD validation rules: cost message', () => {
     expect(costErrorMessage('estimated rule cost', 12, 10)).to.equal('estimated rule cost exceeds budget by factor of 1.200000x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)');
     expect(costErrorMessage('estimated rule cost', 25, 10)).to.match(/by factor of 2\.5x \(/);
     expect(costErrorMessage('estimated rule cost', 2000, 10)).to.match(/by factor of more than 100x \(/);
+  });
+});
+
+describe('CRD validation rules: checks where the CRD is written', () => {
+  const P = 'spec.validation.openAPIV3Schema';
+  const check = (schema: Obj) => validateCrdRules(schema, P, true).map((e) => `${e.field}: ${e.message}`);
+
+  it('wants a message for a rule on several lines, and no oldSelf under an atomic map', () => {
+    expect(check(specWith([{ rule: 'self.a > 0 &&\n self.a < 9' }], { a: { type: 'integer' } }))).to.deep.equal([
+      `${P}.properties[spec].x-kubernetes-validations[0].message: Required value: message must be specified if rule contains line breaks`,
+    ]);
+    const atomic = { type: 'object', properties: { m: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { a: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } } } };
+    expect(check(atomic)).to.deep.equal([
+      `${P}.properties[m].properties[a].x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${P}.properties[m]`,
+    ]);
+  });
+
+  it('accepts transition rules on list-map items and map values, and a valid fieldPath into a map', () => {
+    const ok = specWith([{ rule: 'true', fieldPath: ".labels['a.b']" }], {
+      labels: { type: 'object', additionalProperties: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } },
+      items: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', required: ['k'], properties: { k: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: 'self.k == oldSelf.k' }] } },
+    });
+    expect(check(ok)).to.deep.equal([]);
   });
 });
