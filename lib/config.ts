@@ -63,6 +63,8 @@ export interface ServerConfig {
   /** Authenticating proxy: headers trusted only from certificates of requestheaderClientCaFile. */
   requestheaderUsernameHeaders: string[]; requestheaderGroupHeaders: string[];
   requestheaderExtraHeadersPrefix: string[]; requestheaderClientCaFile: string; requestheaderAllowedNames: string[];
+  /** --authentication-config: an AuthenticationConfiguration file (lib/authn/config/), '' when unset. */
+  authenticationConfig: string;
   oidcIssuerUrl: string; oidcClientId: string; oidcUsernameClaim: string;
   /** Unset (undefined) differs from empty: unset means the issuer URL + '#' unless the claim is email. */
   oidcUsernamePrefix: string | undefined;

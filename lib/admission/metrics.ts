@@ -55,7 +55,7 @@ export class AdmissionMetrics {
   private readonly controllers = new Map<string, Map<StepType, Map<string, [Observer, Observer]>>>();
 
   /** Without a registry (unit tests of plugins), the metrics live in a private one. */
-  constructor(registry: MetricsRegistry = new MetricsRegistry()) {
+  constructor(readonly registry: MetricsRegistry = new MetricsRegistry()) {
     this.step = registry.histogram({
       name: 'apiserver_admission_step_admission_duration_seconds', labelNames: ['type', 'operation', 'rejected'], stability: 'STABLE', buckets: STEP_BUCKETS,
       help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',

@@ -58,6 +58,7 @@ export const DEFAULT_ENABLED: ReadonlySet<PluginName> = new Set<PluginName>([
   'NamespaceLifecycle', 'PersistentVolumeClaimResize', 'PodSecurity', 'Priority', 'ResourceQuota',
   'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition',
   'ValidatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
 ]);
 
 export function isPluginName(name: string): name is PluginName {

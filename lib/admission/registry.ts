@@ -23,6 +23,7 @@ import { runtimeClassPlugins } from './runtimeclass/index';
 import { eventRateLimitPlugins } from './eventratelimit/index';
 import { limitRangerPlugins } from './limitranger/index';
 import { resourceQuotaPlugins } from './resourcequota/index';
+import { policyPlugins } from './policy/index';
 
 const basicPlugins: PluginFactories = {
   AlwaysAdmit: () => ({ name: 'AlwaysAdmit', admit: async () => undefined }),
@@ -41,6 +42,7 @@ const FACTORIES: PluginFactories = {
   ...eventRateLimitPlugins,
   ...limitRangerPlugins,
   ...resourceQuotaPlugins,
+  ...policyPlugins,
 };
 
 export interface BuiltAdmission {

@@ -1,12 +1,13 @@
 /**
  * Builds the authentication chain from the flags, in its fixed order (chain.ts):
  *   request-header proxy, client certificate, bearer tokens (static file, bootstrap,
- *   service-account JWT, OIDC, webhook), anonymous.
+ *   service-account JWT, OIDC or --authentication-config's JWT authenticators, webhook), anonymous
+ *   (--anonymous-auth, or the configuration file's `anonymous`).
  * A flag that names a file that cannot be read or parsed stops the start with one line.
  */
 import type { ServerConfig } from '../config';
 import { Naming } from '../naming';
-import { AuthenticationChain } from './chain';
+import { AnonymousPolicy, AuthenticationChain } from './chain';
 import { RequestAuthenticator, TokenAuthenticator } from './authenticator';
 import { CertificatePool, CertificatePoolHolder } from './cert-pool';
 import { X509Authenticator } from './x509';
@@ -21,6 +22,11 @@ import { OidcAuthenticator } from './oidc';
 import { ObjectLookup } from './object-lookup';
 import { ClaimNames } from '../serviceaccount/claims';
 import { VerificationKey } from '../serviceaccount/keys';
+import type { MetricsRegistry } from '../metrics/registry';
+import { AuthenticationConfigAuthenticator } from './config/authentication-config';
+import { authenticationConfigMetrics } from './config/metrics';
+import type { AnonymousConfig } from './config/types';
+import { hostname } from 'node:os';
 
 export interface AuthenticationDeps {
   config: ServerConfig;
@@ -30,6 +36,8 @@ export interface AuthenticationDeps {
   clientCa: CertificatePool | CertificatePoolHolder;
   /** --requestheader-client-ca-file, when set. */
   requestheaderCa?: CertificatePool;
+  /** --authentication-config read before the server starts anything (else read here). */
+  authenticationConfig?: AuthenticationConfigAuthenticator;
   /** --token-auth-file read before the server starts anything (else read here). */
   tokenFile?: TokenFileAuthenticator;
   /** Service-account issuers (the flag's, or the flavor's default). */
@@ -39,6 +47,10 @@ export interface AuthenticationDeps {
   claimNames: ClaimNames;
   lookups: { secrets: ObjectLookup; serviceAccounts: ObjectLookup; pods: ObjectLookup };
   warn(message: string): void;
+  /** Where --authentication-config's reloads are reported (default: warn). */
+  info?(message: string): void;
+  /** Where --authentication-config's reload and JWT metrics are recorded. */
+  metrics?: MetricsRegistry;
 }
 
 export interface Authentication {
@@ -65,6 +77,16 @@ export async function buildAuthentication(deps: AuthenticationDeps): Promise<Aut
     implicitAudiences: deps.apiAudiences, ...deps.lookups,
   }));
   if (config.oidcIssuerUrl) tokens.push(audienceAgnostic(OidcAuthenticator.fromFlags(config, deps.warn), deps.apiAudiences));
+  let anonymous: AnonymousPolicy = config.anonymousAuth;
+  const structured = deps.authenticationConfig
+    ?? (config.authenticationConfig ? authenticationConfigFromFlags(config, { issuers: deps.issuers, warn: deps.warn, info: deps.info, metrics: deps.metrics }) : undefined);
+  if (structured) {
+    tokens.push(audienceAgnostic(structured, deps.apiAudiences));
+    structured.watch();
+    closers.push(() => structured.close());
+    const fileAnonymous = structured.configuration.anonymous;
+    if (fileAnonymous) anonymous = anonymousPolicy(fileAnonymous);
+  }
   if (config.authenticationTokenWebhookConfigFile) {
     // Last: the only token authenticator that calls out; audience-aware, so not wrapped.
     const webhook = webhookTokenAuthenticator(config, naming, deps.apiAudiences);
@@ -82,9 +104,36 @@ export async function buildAuthentication(deps: AuthenticationDeps): Promise<Aut
   requestAuthenticators.push(new X509Authenticator(deps.clientCa));
   requestAuthenticators.push(new BearerTokenAuthenticator(tokens, deps.apiAudiences));
   return {
-    chain: new AuthenticationChain(requestAuthenticators, config.anonymousAuth),
+    chain: new AuthenticationChain(requestAuthenticators, anonymous),
     tokenAuthenticators: tokens,
     apiAudiences: deps.apiAudiences,
     close: () => closers.forEach((c) => c()),
   };
+}
+
+/**
+ * The authenticator of --authentication-config, not yet watching its file. Throws one line when
+ * the file cannot be read, is invalid, or configures `anonymous` while --anonymous-auth is set.
+ */
+export function authenticationConfigFromFlags(
+  config: ServerConfig, opts: { issuers: string[]; warn(m: string): void; info?(m: string): void; metrics?: MetricsRegistry },
+): AuthenticationConfigAuthenticator {
+  const structured = new AuthenticationConfigAuthenticator({
+    file: config.authenticationConfig, serviceAccountIssuers: opts.issuers,
+    log: { info: opts.info ?? opts.warn, error: opts.warn },
+    metrics: opts.metrics ? authenticationConfigMetrics(opts.metrics, `apiserver-${hostname()}`) : undefined,
+  });
+  // Kubernetes knows whether --anonymous-auth was given; here only its non-default value shows.
+  if (structured.configuration.anonymous && !config.anonymousAuth) {
+    throw new Error('invalid authentication configuration: anonymous: Forbidden: --anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file');
+  }
+  return structured;
+}
+
+/** The file's anonymous authenticator: off, on, or on for the listed paths only. */
+function anonymousPolicy(a: AnonymousConfig): AnonymousPolicy {
+  if (!a.enabled) return false;
+  if (!a.conditions.length) return true;
+  const paths = new Set(a.conditions.map((c) => c.path));
+  return (req) => req.path !== undefined && paths.has(req.path);
 }

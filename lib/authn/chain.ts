@@ -13,8 +13,11 @@ import { UserInfo, anonymousUser, withAuthenticatedGroup } from '../meta/user';
 
 export type ChainOutcome = { user: UserInfo; authenticator: string } | { failure: Invalid };
 
+/** Whether anonymous requests are allowed: always, never, or for some requests (--authentication-config's conditions). */
+export type AnonymousPolicy = boolean | ((req: AuthnRequest) => boolean);
+
 export class AuthenticationChain {
-  constructor(readonly authenticators: readonly RequestAuthenticator[], readonly anonymous: boolean) {}
+  constructor(readonly authenticators: readonly RequestAuthenticator[], readonly anonymous: AnonymousPolicy) {}
 
   authenticate(req: AuthnRequest): MaybePromise<ChainOutcome> {
     return this.from(req, 0, undefined);
@@ -37,7 +40,9 @@ export class AuthenticationChain {
       if (r.kind === 'invalid') (failures ??= []).push(r);
     }
     if (failures?.length) return { failure: combine(failures) };
-    if (this.anonymous) return { user: anonymousUser(), authenticator: 'anonymous' };
+    if (this.anonymous === true || (typeof this.anonymous === 'function' && this.anonymous(req))) {
+      return { user: anonymousUser(), authenticator: 'anonymous' };
+    }
     return { failure: invalid('no credentials') };
   }
 

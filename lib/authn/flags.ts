@@ -27,6 +27,9 @@ export const AUTHENTICATION_FLAGS: readonly FlagDef[] = [
     'CA bundle a proxy\'s client certificate must chain to before its user headers are trusted.'),
   flag('requestheader-allowed-names', 'requestheaderAllowedNames', list(), [],
     'Common names allowed for proxy certificates; empty allows any certificate of the proxy CA.', { check: noBlanks }),
+  flag('authentication-config', 'authenticationConfig', text, '',
+    'File with an AuthenticationConfiguration (apiserver.config.k8s.io v1beta1 or v1alpha1) of JWT authenticators and the anonymous authenticator; '
+    + 'reloaded when it changes. Mutually exclusive with the --oidc-* flags, and with --anonymous-auth if the file configures anonymous.'),
   flag('oidc-issuer-url', 'oidcIssuerUrl', text, '', 'OpenID Connect issuer (https); enables ID-token authentication.', { check: mustBeHttpsUrl }),
   flag('oidc-client-id', 'oidcClientId', text, '', 'Client ID every ID token must be issued to (its aud).'),
   flag('oidc-username-claim', 'oidcUsernameClaim', text, 'sub', 'Claim used as the user name.', { check: notEmpty }),
@@ -48,8 +51,12 @@ export const AUTHENTICATION_FLAGS: readonly FlagDef[] = [
 
 /** The first broken rule between the authentication flags, or undefined. */
 export function authenticationFlagsProblem(c: ServerConfig): FlagProblem | undefined {
-  const oidc = givenTogether('oidc-issuer-url', c.oidcIssuerUrl, 'oidc-client-id', c.oidcClientId);
-  if (oidc) return oidc;
+  if (c.authenticationConfig !== '') {
+    if (oidcFlagsSet(c)) return { code: 'IncompatibleFlags', message: 'authentication-config file and oidc-* flags are mutually exclusive', flag: 'authentication-config' };
+  } else {
+    const oidc = givenTogether('oidc-issuer-url', c.oidcIssuerUrl, 'oidc-client-id', c.oidcClientId);
+    if (oidc) return oidc;
+  }
   if (c.requestheaderClientCaFile !== '' && !c.requestheaderUsernameHeaders.length) {
     return { code: 'IncompatibleFlags', message: '--requestheader-client-ca-file needs --requestheader-username-headers', flag: 'requestheader-username-headers' };
   }
@@ -58,4 +65,14 @@ export function authenticationFlagsProblem(c: ServerConfig): FlagProblem | undef
     return { code: 'IncompatibleFlags', message: '--requestheader-* headers are trusted only with --requestheader-client-ca-file', flag: 'requestheader-client-ca-file' };
   }
   return undefined;
+}
+
+/**
+ * Whether any --oidc-* flag is set (Kubernetes tracks the flags given; here, any value but the
+ * default counts, so an --oidc-* flag given with its default value goes unnoticed).
+ */
+function oidcFlagsSet(c: ServerConfig): boolean {
+  return c.oidcIssuerUrl !== '' || c.oidcClientId !== '' || c.oidcUsernameClaim !== 'sub' || c.oidcUsernamePrefix !== undefined
+    || c.oidcGroupsClaim !== '' || c.oidcGroupsPrefix !== '' || Object.keys(c.oidcRequiredClaim).length > 0 || c.oidcCaFile !== ''
+    || c.oidcSigningAlgs.length !== 1 || c.oidcSigningAlgs[0] !== 'RS256';
 }

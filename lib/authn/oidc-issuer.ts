@@ -20,6 +20,12 @@ const MAX_BODY_BYTES = 1 << 20;
 export interface OidcIssuerOptions {
   /** --oidc-issuer-url, exactly as given. */
   issuer: string;
+  /**
+   * Where the discovery document is read instead of `<issuer>/.well-known/openid-configuration`
+   * (an AuthenticationConfiguration's issuer.discoveryURL); its `issuer` is then not compared,
+   * as Kubernetes does not compare it.
+   */
+  discoveryUrl?: string;
   /** PEM bundle of --oidc-ca-file; undefined: the system roots. */
   ca?: string;
   /** Where discovery and key-set failures are reported (never holds a token or key). */
@@ -122,7 +128,7 @@ export class OidcIssuer {
   }
 
   private async readDiscovery(): Promise<string> {
-    const url = this.opts.issuer.replace(/\/$/, '') + WELL_KNOWN;
+    const url = this.opts.discoveryUrl ?? this.opts.issuer.replace(/\/$/, '') + WELL_KNOWN;
     const res = await httpsGet(url, this.opts.ca, this.timeoutMs);
     if (res.status !== 200) throw new Error(`GET ${url}: status ${res.status}`);
     let doc: unknown;
@@ -131,6 +137,7 @@ export class OidcIssuer {
     } catch {
       throw new Error(`GET ${url}: the answer is not JSON`);
     }
+    if (this.opts.discoveryUrl && doc && typeof doc === 'object') doc = { ...doc, issuer: this.opts.issuer };
     return jwksUriOf(doc, this.opts.issuer);
   }
 

@@ -20,6 +20,12 @@ class KoaAuthnRequest implements AuthnRequest {
     this.socket = socket;
   }
 
+  get path(): string {
+    const url = this.req.url ?? '';
+    const q = url.indexOf('?');
+    return q < 0 ? url : url.slice(0, q);
+  }
+
   header(name: string): string | undefined {
     const key = name.toLowerCase();
     if (this.removed?.has(key)) return undefined;

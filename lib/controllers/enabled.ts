@@ -10,6 +10,7 @@ export const CONTROLLERS = [
   'clusterrole-aggregation', 'pvc-protection', 'pv-protection', 'csrsigning', 'csrapproving',
   'tokencleaner', 'bootstrapsigner', 'csrcleaner',
   'resourcequota',
+  'validatingadmissionpolicy-status-controller',
 ] as const;
 export type ControllerName = typeof CONTROLLERS[number];
 

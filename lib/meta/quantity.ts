@@ -38,6 +38,8 @@ const pow = (base: bigint, n: number): bigint => base ** BigInt(n);
 /** `q` with at most `-scale` fractional digits, rounding away from zero (inf.RoundUp). */
 export function roundUp(q: Quantity, scale: number): Quantity {
   if (q.scale >= scale) return q;
+  // Every digit is dropped (1e-999999999): ±1 unit, without computing 10^(huge).
+  if (scale - q.scale > digitCount(q.value)) return { ...q, value: q.value === 0n ? 0n : q.value < 0n ? -1n : 1n, scale };
   const div = pow(10n, scale - q.scale);
   let v = q.value / div;
   if (v * div !== q.value) v += q.value < 0n ? -1n : 1n;
@@ -115,7 +117,21 @@ export function formatQuantity(q: Quantity): string {
   return `${amount}${suffix}`;
 }
 
+/** The number of decimal digits of |v|. */
+function digitCount(v: bigint): number {
+  return (v < 0n ? -v : v).toString().length;
+}
+
 function compare(a: Pick<Quantity, 'value' | 'scale'>, b: Pick<Quantity, 'value' | 'scale'>): number {
+  // Different signs or orders of magnitude decide without aligning scales (1e999999999 vs 1m would
+  // otherwise compute 10^(huge)); with equal magnitudes the scales differ by at most the digit counts.
+  const sa = a.value < 0n ? -1 : a.value > 0n ? 1 : 0;
+  const sb = b.value < 0n ? -1 : b.value > 0n ? 1 : 0;
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  if (sa === 0) return 0;
+  const ma = digitCount(a.value) + a.scale;
+  const mb = digitCount(b.value) + b.scale;
+  if (ma !== mb) return (ma < mb ? -1 : 1) * sa;
   const scale = Math.min(a.scale, b.scale);
   const av = a.value * pow(10n, a.scale - scale);
   const bv = b.value * pow(10n, b.scale - scale);

@@ -35,6 +35,8 @@ import { selfSubjectRulesReviewResource } from './authorization/self-subject-rul
 import { subjectAccessReviewResource } from './authorization/subject-access-reviews/definition';
 import { mutatingWebhookConfigurationResource } from './admissionregistration/mutating-webhook-configurations/definition';
 import { validatingWebhookConfigurationResource } from './admissionregistration/validating-webhook-configurations/definition';
+import { validatingAdmissionPolicyResource } from './admissionregistration/validating-admission-policies/definition';
+import { validatingAdmissionPolicyBindingResource } from './admissionregistration/validating-admission-policy-bindings/definition';
 import { certificateSigningRequestResource } from './certificates/certificate-signing-requests/definition';
 import { leaseResource } from './coordination/leases/definition';
 import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions/definition';
@@ -93,6 +95,8 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     clusterRoleResource(naming), clusterRoleBindingResource(naming), roleResource(naming), roleBindingResource(naming),
     // Both webhook configuration kinds at both versions, v1 first (the preferred version discovery names first).
     ...(['v1', 'v1beta1'] as const).flatMap((v) => [mutatingWebhookConfigurationResource(naming, v), validatingWebhookConfigurationResource(naming, v)]),
+    // ValidatingAdmissionPolicy and its binding (admissionregistration/v1).
+    validatingAdmissionPolicyResource(naming), validatingAdmissionPolicyBindingResource(naming),
     certificateSigningRequestResource(naming),
     leaseResource(naming), customResourceDefinitionResource(naming),
     podDisruptionBudgetResource(),

@@ -55,6 +55,7 @@ import { GarbageCollector } from '../controllers/garbage-collector/collector';
 import { EphemeralVolumeController } from '../controllers/ephemeral-volume-controller';
 import { PvcProtectionController } from '../controllers/pvc-protection-controller';
 import { ResourceQuotaController } from '../controllers/resource-quota/controller';
+import { PolicyStatusController } from '../controllers/validatingadmissionpolicy-status/controller';
 import { PvProtectionController } from '../controllers/pv-protection-controller';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation-controller';
 import { ServiceAccountController } from '../controllers/service-account-controller';
@@ -78,7 +79,7 @@ import { registerProtobufSerializer } from '../api/negotiation';
 import { protobufSerializer } from '../api/protobuf-serializer';
 import { CertificatePool } from '../authn/cert-pool';
 import { ServingTls } from './tls-reload';
-import { Authentication, buildAuthentication } from '../authn/build';
+import { Authentication, authenticationConfigFromFlags, buildAuthentication } from '../authn/build';
 import { ObjectLookup, storeLookup } from '../authn/object-lookup';
 import { Authorization, buildAuthorization } from '../authz/build';
 import { loadServiceAccountKeys, ServiceAccountKeys } from '../serviceaccount/keys';
@@ -207,6 +208,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     clientCaFile: config.clientCaFile || undefined, clientCa, requestheaderCa, flags: config, log: logger,
   });
   const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;
+  // --authentication-config: a missing or invalid file stops the start here; JWT issuers may not claim the service-account issuers.
+  const authenticationConfig = config.authenticationConfig ? authenticationConfigFromFlags(config, {
+    issuers: config.serviceAccountIssuer.length ? config.serviceAccountIssuer : [naming.defaultServiceAccountIssuer],
+    warn: (m) => logger.warn(m), info: (m) => logger.info(m), metrics,
+  }) : undefined;
   const admissionConfigs = readAdmissionConfigFile(config.admissionControlConfigFile);
   // Encryption at rest (--encryption-provider-config): a bad file stops the start here.
   const encryption = encryptionAtRestFromFlags(config, metrics, logger);
@@ -345,6 +351,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   controllers.add('clusterrole-aggregation', () => ClusterRoleAggregationController.forStores(stores, naming.group('rbac.authorization')));
   // Every ResourceQuota's status: usage recalculated on change, on deletes and every --resource-quota-sync-period.
   controllers.add('resourcequota', () => ResourceQuotaController.forStores(stores, naming, registry, { resyncMs: config.resourceQuotaSyncPeriodMs }));
+  controllers.add('validatingadmissionpolicy-status-controller', () => PolicyStatusController.forStores(stores, naming));
 
   // The Service allocators' repair loop (services/repair.ts): every replica runs it, as every
   // kube-apiserver does; its first run ends before the server serves.
@@ -395,9 +402,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     return store ? storeLookup(store) : { get: () => undefined };
   };
   const authentication = await buildAuthentication({
-    config, naming, clientCa: servingTls.clientCaPool, requestheaderCa, tokenFile, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
+    config, naming, clientCa: servingTls.clientCaPool, requestheaderCa, tokenFile, authenticationConfig, issuers, apiAudiences, verificationKeys: serviceAccountKeys.verification, claimNames: names,
     lookups: { secrets: lookup('secrets'), serviceAccounts: lookup('serviceaccounts'), pods: lookup('pods') },
-    warn: (m) => logger.warn(m),
+    warn: (m) => logger.warn(m), info: (m) => logger.info(m), metrics,
   });
 
   // Before serving: the first request is decided on the complete policy.

@@ -31,6 +31,7 @@ import { h2FloorBench } from './h2-floor.bench';
 import { httpStacksBench } from './http-stacks.bench';
 import { apfBench } from './apf.bench';
 import { quotaBench } from './quota.bench';
+import { vapBench } from './vap.bench';
 import { celCrdBench } from './cel-crd.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
@@ -46,6 +47,7 @@ const BENCHMARKS: Benchmark[] = [
   httpStacksBench,
   apfBench,
   quotaBench,
+  vapBench,
   celCrdBench,
 ];
 /** Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own). */

@@ -57,7 +57,8 @@ export function kubeApiserverFlags(f: ControlPlaneFiles, etcdEndpoint: string): 
 export function serverOwnFlags(f: ControlPlaneFiles): string[] {
   const off = ['namespace', 'garbagecollector', 'ephemeral-volume', 'serviceaccount', 'serviceaccount-token',
     'root-ca-cert-publisher', 'clusterrole-aggregation', 'pvc-protection', 'pv-protection',
-    'csrsigning', 'csrapproving', 'csrcleaner', 'tokencleaner', 'bootstrapsigner', 'resourcequota'];
+    'csrsigning', 'csrapproving', 'csrcleaner', 'tokencleaner', 'bootstrapsigner', 'resourcequota',
+    'validatingadmissionpolicy-status-controller'];
   return [`--data-dir=${f.dataDir}`, '--flavor=kubernetes', `--controllers=${off.map((c) => `-${c}`).join(',')}`];
 }
 

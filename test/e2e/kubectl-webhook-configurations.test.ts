@@ -28,6 +28,9 @@ describe('kubectl with the webhook configuration kinds', function () {
     expect(table.rows.map((r) => [r.NAME, r.APIVERSION, r.NAMESPACED, r.KIND])).to.have.deep.members([
       ['mutatingwebhookconfigurations', `${GROUP}/v1`, 'false', 'MutatingWebhookConfiguration'],
       ['validatingwebhookconfigurations', `${GROUP}/v1`, 'false', 'ValidatingWebhookConfiguration'],
+      // The group's policy kinds (test/e2e/kubectl-validating-admission-policies.test.ts).
+      ['validatingadmissionpolicies', `${GROUP}/v1`, 'false', 'ValidatingAdmissionPolicy'],
+      ['validatingadmissionpolicybindings', `${GROUP}/v1`, 'false', 'ValidatingAdmissionPolicyBinding'],
     ]);
   });
 

@@ -88,6 +88,10 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
     kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],
   })),
+  {
+    apiVersions: groupVersion('admissionregistration', 'v1'), protoPackage: `${ADMISSIONREGISTRATION}.v1`, lists: true,
+    kinds: ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'],
+  },
   // Request-and-answer kinds, never listed.
   {
     apiVersions: groupVersion('authentication', 'v1'), protoPackage: AUTHENTICATION, lists: false,

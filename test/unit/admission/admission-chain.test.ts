@@ -124,7 +124,7 @@ describe('plugin names', () => {
       'DefaultStorageClass', 'DefaultTolerationSeconds', 'LimitRanger', 'MutatingAdmissionWebhook',
       'NamespaceLifecycle', 'PersistentVolumeClaimResize', 'PodSecurity', 'Priority', 'ResourceQuota',
       'RuntimeClass', 'ServiceAccount', 'StorageObjectInUseProtection', 'TaintNodesByCondition',
-      'ValidatingAdmissionWebhook',
+      'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook',
     ]);
   });
 

@@ -34,6 +34,8 @@ import { endpointsSchema } from '../../../lib/registry/core/endpoints/schema';
 import { endpointSliceSchema, endpointSliceV1beta1Schema } from '../../../lib/registry/discovery/endpoint-slices/schema';
 import { flowSchemaSchema } from '../../../lib/registry/flowcontrol/flow-schemas/schema';
 import { priorityLevelConfigurationSchema } from '../../../lib/registry/flowcontrol/priority-level-configurations/schema';
+import { validatingAdmissionPolicySchema } from '../../../lib/registry/admissionregistration/validating-admission-policies/schema';
+import { validatingAdmissionPolicyBindingSchema } from '../../../lib/registry/admissionregistration/validating-admission-policy-bindings/schema';
 import { ApiObject } from '../../../lib/scheme/types';
 
 const UID = '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11';
@@ -126,6 +128,8 @@ const SERVED: Array<[string, string, Schema]> = [
   ['flowcontrol.apiserver.k8s.io/v1', 'FlowSchema', flowSchemaSchema],
   ['flowcontrol.apiserver.k8s.io/v1', 'PriorityLevelConfiguration', priorityLevelConfigurationSchema],
   [SV, 'CSIStorageCapacity', csiStorageCapacitySchema],
+  ['admissionregistration.k8s.io/v1', 'ValidatingAdmissionPolicy', validatingAdmissionPolicySchema],
+  ['admissionregistration.k8s.io/v1', 'ValidatingAdmissionPolicyBinding', validatingAdmissionPolicyBindingSchema],
   ['v1', 'ServiceAccount', serviceAccountSchema],
   ['v1', 'Service', serviceSchema],
   ['v1', 'Event', eventSchema],
