@@ -32,6 +32,7 @@ import { httpStacksBench } from './http-stacks.bench';
 import { apfBench } from './apf.bench';
 import { quotaBench } from './quota.bench';
 import { vapBench } from './vap.bench';
+import { celCrdBench } from './cel-crd.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -47,6 +48,7 @@ const BENCHMARKS: Benchmark[] = [
   apfBench,
   quotaBench,
   vapBench,
+  celCrdBench,
 ];
 /** Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own). */
 const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench];

@@ -3,8 +3,10 @@
  * every write is pruned and defaulted by the version's schema; with the status subresource a
  * create drops `status` and an update keeps the stored one; `metadata.generation` moves on any
  * change outside metadata (and outside status, when /status owns it); validation is TypeMeta,
- * the schema, embedded resources, set/map lists and the scale paths, answered as 422 with
- * Kubernetes' paths. Writes through /status are validated against the status schema only.
+ * the schema, embedded resources, set/map lists and the scale paths, then the schema's CEL rules
+ * (`x-kubernetes-validations`, lib/apiextensions/cel), answered as 422 with Kubernetes' paths.
+ * Writes through /status are validated against the status schema only, and the rules of the
+ * whole object. Updates ratchet: unchanged invalid values do not fail them (CRDValidationRatcheting).
  */
 import { errors } from '../../meta/api-errors';
 import { FieldError, fieldErrors, formatFieldError } from '../../meta/field-errors';
@@ -14,6 +16,13 @@ import { CrSchemaRuntime } from '../../scheme/structural/runtime';
 import { CrdScale } from '../../registry/apiextensions/custom-resource-definitions/view';
 import { CrSelectableFields } from './cr-selectable-fields';
 import { validateScaleSpec, validateScaleStatus } from './cr-scale';
+import { hasRules, validateRules } from '../cel/evaluate-rules';
+import { ratchetSchemaErrors } from '../cel/correlation';
+
+// Kubernetes' hasBlockingErr: rules are not evaluated over values of the wrong type.
+const blocked = (errs: FieldError[]): FieldError | undefined => (errs.some((e) => e.type === 'FieldValueTypeInvalid' || e.type === 'FieldValueNotSupported')
+  ? { type: 'FieldValueInvalid', field: '<nil>', message: 'Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' }
+  : undefined);
 
 /** What a version's strategy is built from. */
 export interface CrStrategyOptions {
@@ -101,9 +110,19 @@ export function crStrategy(o: CrStrategyOptions): Strategy {
     const added = [...new Set(finalizersOf(obj))].filter((f) => !before.has(f)).sort();
     for (const f of added) for (const w of finalizerWarnings(f, o.standardFinalizers)) ctx.warn(w);
   };
-  const validateAll = (obj: ApiObject): FieldError[] => [
-    ...o.runtime.validate(obj), ...validateScaleSpec(obj, o.scale), ...validateScaleStatus(obj, o.scale),
+  const validateAll = (obj: ApiObject, old?: ApiObject): FieldError[] => [
+    ...(old ? ratchetSchemaErrors(o.runtime.validate(obj), obj, old, o.runtime.structural) : o.runtime.validate(obj)),
+    ...validateScaleSpec(obj, o.scale), ...validateScaleStatus(obj, o.scale),
   ];
+  // The CEL rules after the schema's own checks, unless those found values of the wrong type.
+  const withRules = (errs: FieldError[], obj: ApiObject, old: ApiObject | undefined, ctx: StrategyContext): FieldError[] => {
+    if (!hasRules(o.runtime.structural)) return errs;
+    const block = blocked(errs);
+    if (block) return [...errs, block];
+    const rules = validateRules(o.runtime.structural, obj, old);
+    for (const w of rules.warnings) ctx.warn?.(w);
+    return [...errs, ...rules.errors];
+  };
 
   const strategy: Strategy = {
     // Re-run after a mutating webhook's patch, as Kubernetes decodes what the webhook returns.
@@ -130,7 +149,7 @@ export function crStrategy(o: CrStrategyOptions): Strategy {
     validate: (obj, ctx) => {
       const tm = typeMeta(obj);
       if (tm.length) return tm;
-      const errs = validateAll(obj);
+      const errs = withRules(validateAll(obj), obj, undefined, ctx);
       if (!errs.length) warn(ctx, obj);
       return errs;
     },
@@ -139,9 +158,10 @@ export function crStrategy(o: CrStrategyOptions): Strategy {
       if (tm.length) return tm;
       // A write through /status changes nothing but status (the subresource copies the rest).
       if (o.statusEnabled && !contentChanged(obj, old, ['status'])) {
-        return [...o.runtime.validateStatus(obj), ...validateScaleStatus(obj, o.scale)];
+        const status = [...ratchetSchemaErrors(o.runtime.validateStatus(obj), obj, old, o.runtime.structural), ...validateScaleStatus(obj, o.scale)];
+        return withRules(status, obj, old, ctx);
       }
-      const errs = validateAll(obj);
+      const errs = withRules(validateAll(obj, old), obj, old, ctx);
       if (!errs.length) warn(ctx, obj, old);
       return errs;
     },

@@ -4,7 +4,6 @@
  */
 export { Structural, toStructural } from './structural';
 export { validateCrdSchema, CrdSchemaOptions } from './validate-crd-schema';
-export { CEL_UNSUPPORTED } from './openapi-schema-validation';
 export { prune, PruneOptions } from './prune';
 export { applyDefaults, pruneNonNullableNulls, hasDefaults } from './default';
 export { coerceEmbedded, validateEmbedded } from './embedded-meta';

@@ -28,7 +28,7 @@ export interface Structural {
   xListType?: string;
   xListMapKeys?: string[];
   xMapType?: string;
-  /** Present when the node carries `x-kubernetes-validations` (CEL; refused by this server). */
+  /** Present when the node carries `x-kubernetes-validations` (CEL rules, compiled and evaluated in lib/apiextensions/cel). */
   xValidations?: unknown[];
   /** The JSON schema node this was built from (never mutated). */
   raw: Record<string, unknown>;

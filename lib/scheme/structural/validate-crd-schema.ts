@@ -2,7 +2,7 @@
  * The CRD-time check of one version's `openAPIV3Schema`, in Kubernetes' order
  * (`validateCustomResourceDefinitionValidation`): root rules when the status subresource is
  * enabled, `nullable` at the root, the structural rules then the defaults, the per-node OpenAPI
- * checks (which refuse `x-kubernetes-validations`: this server does not evaluate CEL), and last
+ * checks (the CEL rules of `x-kubernetes-validations` are checked above, by the CRD's validation), and last
  * the structural-model build error, reported only when nothing else is wrong.
  */
 import { FieldError, fieldErrors } from '../../meta/field-errors';

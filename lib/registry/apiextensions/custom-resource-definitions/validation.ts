@@ -16,10 +16,19 @@ import { validateSelectableFields } from './selectable-fields-validation';
 import { validateApiApproval } from './approval';
 import { isTrue } from './conditions';
 import { goStrings, goVersions, invalidRendered } from './go-values';
+import { validateCrdRules } from './cel-rules-validation';
 
 interface Options {
   requireRecognizedConversionReviewVersion: boolean;
   requireOpenApiSchema: boolean;
+  /** On update, the versions whose schema is unchanged: their rules' per-expression cost is not checked again. */
+  unchangedSchemas?: Set<string>;
+}
+
+/** The schema checks then the CEL rules' (compiled only when the schema is otherwise valid). */
+function schemaAndRules(schema: unknown, path: string, statusEnabled: boolean, suppressCost: boolean): FieldError[] {
+  const errs = validateCrdSchema(schema, path, { statusEnabled, requireStructural: true });
+  return [...errs, ...validateCrdRules(schema, path, errs.length === 0, { suppressPerExpressionCost: suppressCost })];
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -108,7 +117,7 @@ function validateSpec(spec: CrdSpec, opts: Options): FieldError[] {
     errs.push(...validateDeprecationWarning(v, child(at, 'deprecationWarning')));
     const statusEnabled = hasStatus(lifted.subresources ? topSubresources : v.subresources);
     const schema = ownSchema(v);
-    if (schema !== undefined) errs.push(...validateCrdSchema(schema, child(at, 'schema.openAPIV3Schema'), { statusEnabled, requireStructural: true }));
+    if (schema !== undefined) errs.push(...schemaAndRules(schema, child(at, 'schema.openAPIV3Schema'), statusEnabled, !!opts.unchangedSchemas?.has(name)));
     if (!lifted.subresources) errs.push(...validateCrdSubresources(v.subresources, child(at, 'subresources')));
     if (!lifted.additionalPrinterColumns) errs.push(...validateColumns(v.additionalPrinterColumns, child(at, 'additionalPrinterColumns')));
     if (!lifted.selectableFields && Array.isArray(v.selectableFields) && v.selectableFields.length) {
@@ -132,7 +141,8 @@ function validateSpec(spec: CrdSpec, opts: Options): FieldError[] {
   errs.push(...requiredCrdNames(specNames, 'spec.names'), ...validateCrdNames(specNames, 'spec.names'));
   if (topSchema !== undefined) {
     const anyStatus = hasStatus(topSubresources) || versions.some((v) => !lifted.subresources && hasStatus(v.subresources));
-    errs.push(...validateCrdSchema(topSchema, 'spec.validation.openAPIV3Schema', { statusEnabled: anyStatus, requireStructural: true }));
+    const allUnchanged = versions.length > 0 && versions.every((v) => opts.unchangedSchemas?.has(str(v.name)));
+    errs.push(...schemaAndRules(topSchema, 'spec.validation.openAPIV3Schema', anyStatus, allUnchanged));
   }
   if (lifted.subresources) errs.push(...validateCrdSubresources(topSubresources, 'spec.subresources'));
   if (lifted.additionalPrinterColumns) errs.push(...validateColumns(lifted.additionalPrinterColumns.value, 'spec.additionalPrinterColumns'));
@@ -202,6 +212,18 @@ export function validateCrdCreate(obj: ApiObject, naming: Naming): FieldError[] 
   return errs;
 }
 
+/** The versions of `spec` whose schema equals the same version's schema in `oldSpec` (findVersionsWithUnchangedSchemas). */
+function unchangedSchemaVersions(spec: CrdSpec, oldSpec: CrdSpec): Set<string> {
+  const schemaByVersion = (sp: CrdSpec) => {
+    const { versions, lifted } = internalView(sp);
+    const top = lifted.schema ? schemaOf(lifted.schema.value) : undefined;
+    return new Map(versions.map((v) => [str(v.name), JSON.stringify(top ?? schemaOf(v.schema) ?? null)]));
+  };
+  const now = schemaByVersion(spec);
+  const before = schemaByVersion(oldSpec);
+  return new Set([...now].filter(([name, s]) => before.get(name) === s).map(([name]) => name));
+}
+
 /** ValidateCustomResourceDefinitionUpdate: the create rules relaxed for stored data, plus immutability. */
 export function validateCrdUpdate(obj: ApiObject, old: ApiObject, naming: Naming): FieldError[] {
   const spec = crdSpec(obj);
@@ -209,6 +231,7 @@ export function validateCrdUpdate(obj: ApiObject, old: ApiObject, naming: Naming
   const errs = validateSpec(spec, {
     requireRecognizedConversionReviewVersion: hasRecognizedReviewVersionOrNone(isObject(oldSpec.conversion) ? oldSpec.conversion : undefined),
     requireOpenApiSchema: allVersionsHaveSchemas(oldSpec),
+    unchangedSchemas: unchangedSchemaVersions(spec, oldSpec),
   });
   const immutable = (path: string, now: unknown, before: unknown) => {
     if (now !== before) errs.push(fieldErrors.immutable(path, now ?? ''));
