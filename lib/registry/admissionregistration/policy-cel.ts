@@ -5,10 +5,10 @@
  * Kubernetes' messages. Used where a policy is written (validation: compile errors are 422 causes)
  * and by the admission plugin (compiled once per policy generation).
  *
- * `authorizer` is declared as dyn here: the authorizer library (lib/cel/authz.ts, another part of
- * issue 42) types it and binds it at evaluation; see AUTHORIZER_HOOK in lib/admission/policy/.
+ * `authorizer` is the authorizer library's (lib/cel/authz.ts), bound at evaluation to the
+ * requesting user's rights (lib/admission/cel-authorizer.ts, set in lib/admission/policy/index.ts).
  */
-import { CelEnvironment, CelProgram, CelVariable, celEnvironment, compile } from '../../cel';
+import { AUTHORIZER_VARIABLE, CelEnvironment, CelProgram, CelVariable, celEnvironment, compile } from '../../cel';
 
 /** What an expression's environment declares beyond object, oldObject, request and namespaceObject. */
 export interface PolicyEnvOptions {
@@ -30,7 +30,7 @@ export function policyEnvironment(opts: PolicyEnvOptions): CelEnvironment {
       { name: 'namespaceObject', type: 'dyn' },
     ];
     if (opts.hasParams) variables.push({ name: 'params', type: 'dyn' });
-    if (opts.hasAuthorizer) variables.push({ name: 'authorizer', type: 'dyn' });
+    if (opts.hasAuthorizer) variables.push(AUTHORIZER_VARIABLE);
     if (opts.composition) variables.push({ name: 'variables', type: 'map<string, dyn>' });
     env = celEnvironment({ purpose: 'admission-policy', variables });
     envCache.set(key, env);
