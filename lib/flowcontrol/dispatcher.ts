@@ -15,7 +15,7 @@ import { QueueSet, QueuingConfig } from './queueset';
 import { matchesFlowSchema } from './rules';
 import { BOOTSTRAP_MANDATORY_FLOW_SCHEMAS, BOOTSTRAP_MANDATORY_PRIORITY_LEVELS } from './bootstrap';
 import type { FlowSchema, FlowControlConfiguration, PriorityLevelConfiguration, RequestDigest } from './types';
-import type { FlowControlMetrics } from './metrics';
+import type { FlowControlMetrics, FlowRecorder } from './metrics';
 
 /** v1's default matchingPrecedence. */
 const DEFAULT_PRECEDENCE = 1000;
@@ -42,10 +42,15 @@ export class LevelState {
 }
 
 export interface Classification {
-  flowSchema: FlowSchema;
-  level: LevelState;
+  readonly flowSchema: FlowSchema;
+  readonly level: LevelState;
   /** The flow distinguisher (user name, namespace, or ''). */
-  distinguisher: string;
+  readonly distinguisher: string;
+  /** The flow's key (schema and distinguisher) and its hash for shuffle sharding (kube's hashFlowID). */
+  readonly flowKey: string;
+  readonly flowHash: () => bigint;
+  /** The flow's metrics series by request type (the filter's, made on first use). */
+  recorders?: Partial<Record<'regular' | 'watch', FlowRecorder | undefined>>;
 }
 
 export interface DispatcherOptions {
@@ -58,7 +63,11 @@ export class Dispatcher {
   private flowSchemas: FlowSchema[] = [];
   private levels = new Map<string, LevelState>();
   private nominalCLSum = 0;
-  private cache = new Map<string, { fs: FlowSchema; level: LevelState }>();
+  /**
+   * Classifications by request shape. The key holds everything a distinguisher is taken from
+   * (user name, namespace), so one entry is one flow and is handed out as it is.
+   */
+  private cache = new Map<string, Classification>();
   private timer?: NodeJS.Timeout;
 
   constructor(private readonly opts: DispatcherOptions) {}
@@ -111,7 +120,10 @@ export class Dispatcher {
   /** All levels. */
   allLevels(): LevelState[] { return [...this.levels.values()]; }
 
-  /** The first matching FlowSchema (catch-all when none matches) and its level. */
+  /**
+   * The first matching FlowSchema (catch-all when none matches), its level and the flow. The same
+   * object for every request of one shape: not to be changed (but for its recorders).
+   */
   classify(d: RequestDigest): Classification {
     const key = cacheKey(d);
     let hit = this.cache.get(key);
@@ -123,19 +135,22 @@ export class Dispatcher {
         if (fs.metadata.name === 'catch-all') catchAll = fs;
       }
       chosen ??= catchAll ?? this.flowSchemas[this.flowSchemas.length - 1];
-      hit = { fs: chosen, level: this.levels.get(chosen.spec.priorityLevelConfiguration.name)! };
+      const name = chosen.metadata.name;
+      const method = chosen.spec.distinguisherMethod?.type;
+      const distinguisher = method === 'ByUser' ? d.user.name : method === 'ByNamespace' ? (d.namespace ?? '') : '';
+      hit = {
+        flowSchema: chosen, level: this.levels.get(chosen.spec.priorityLevelConfiguration.name)!, distinguisher,
+        flowKey: `${chosen.metadata.name}\0${distinguisher}`, flowHash: () => hashFlowId(name, distinguisher),
+      };
       if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
       this.cache.set(key, hit);
     }
-    const method = hit.fs.spec.distinguisherMethod?.type;
-    const distinguisher = method === 'ByUser' ? d.user.name : method === 'ByNamespace' ? (d.namespace ?? '') : '';
-    return { flowSchema: hit.fs, level: hit.level, distinguisher };
+    return hit;
   }
 
   /** The flow's key and hash for shuffle sharding (kube's hashFlowID). */
   static flowOf(c: Classification): { key: string; hash: () => bigint } {
-    const name = c.flowSchema.metadata.name;
-    return { key: `${name}\0${c.distinguisher}`, hash: () => hashFlowId(name, c.distinguisher) };
+    return { key: c.flowKey, hash: c.flowHash };
   }
 
   /** One borrowing round (every 10 s, and after each configuration). */
@@ -179,6 +194,6 @@ function sameQueuing(a: QueuingConfig, b: QueuingConfig): boolean {
 function cacheKey(d: RequestDigest): string {
   const where = d.isResourceRequest
     ? `r\0${d.apiGroup}\0${d.apiGroupAlias ?? ''}\0${d.resource}\0${d.subresource ?? ''}\0${d.namespace ?? ''}`
-    : `n\0${d.path}`;
+    : `n\0${d.path}\0${d.namespace ?? ''}`;
   return `${d.user.name}\0${d.user.groups.join('\x01')}\0${d.verb}\0${where}`;
 }

@@ -15,7 +15,7 @@ import type { RequestInfo } from '../api/request-info';
 import { errors } from '../meta/api-errors';
 import type { UserInfo } from '../meta/user';
 import type { TerminationMetrics } from '../api/metrics/termination-metrics';
-import { Dispatcher } from './dispatcher';
+import type { Dispatcher } from './dispatcher';
 import type { FlowControlMetrics, FlowRecorder, RejectReason } from './metrics';
 import type { Ticket, WaitingRequest } from './queueset';
 import { Counts, estimateWork } from './seats';
@@ -68,7 +68,12 @@ export function priorityAndFairness(opts: FilterOptions): (ctx: Context, next: N
     const level = c.level;
     ctx.set(FLOW_SCHEMA_UID_HEADER, c.flowSchema.metadata.uid ?? '');
     ctx.set(PRIORITY_LEVEL_UID_HEADER, level.pl.metadata.uid ?? '');
-    const flow = metrics?.flow(level.name, c.flowSchema.metadata.name, isWatch ? 'watch' : 'regular');
+    const type = isWatch ? 'watch' : 'regular';
+    let flow: FlowRecorder | undefined;
+    if (metrics) {
+      const recorders = c.recorders ??= {};
+      flow = recorders[type] ??= metrics.flow(level.name, c.flowSchema.metadata.name, type);
+    }
 
     if (level.exempt || !level.queues || opts.isHealthProbe(info)) {
       flow?.dispatched.inc();
@@ -92,10 +97,9 @@ export function priorityAndFairness(opts: FilterOptions): (ctx: Context, next: N
     const work = estimateWork({ verb: info.verb, isResourceRequest: info.isResourceRequest, resource: info.resource, name: info.name ?? info.listName, get query() { return new URLSearchParams(querystring); } },
       info.isResourceRequest ? opts.counts(info) : NO_COUNTS, level.maxSeats);
     flow?.estimatedSeats.observe(Math.max(work.initialSeats, work.finalSeats));
-    const f = Dispatcher.flowOf(c);
     const arrived = performance.now();
     let settleLater: ((o: Ticket | RejectReason) => void) | undefined;
-    const outcome = level.queues.start(work, f.key, f.hash, (o) => settleLater?.(o));
+    const outcome = level.queues.start(work, c.flowKey, c.flowHash, (o) => settleLater?.(o));
     let ticket: Ticket;
     if (typeof outcome === 'string') {
       flow?.waitRejected.observe(0);

@@ -74,6 +74,20 @@ export class QueueSet {
     }
     const queue = this.queues[this.chooseQueue(flowKey, hash)];
     if (this.seatsInUse >= this.concurrencyLimit && queue.waiting.length >= this.config.queueLengthLimit) return 'queue-full';
+    if (this.waitingCount === 0 && this.canAccommodate(seats)) {
+      // Nothing waits and the seats are free: enqueueing it and dispatching as much as possible
+      // would dispatch this request from its queue at once. The same bookkeeping, without the
+      // round through the queue (kube's enqueue then dispatchAsMuchAsPossibleLocked).
+      if (queue.executing === 0) {
+        queue.nextDispatchR = this.currentR;
+        this.activeQueues++;
+      }
+      queue.nextDispatchR += totalWork(work);
+      this.robin = queue.index;
+      const ticket = this.dispatch(work, queue);
+      this.onChange();
+      return ticket;
+    }
     // Dispatched while still in start (seats free): answered as a ticket, not through settle.
     let inStart = true;
     let now: Ticket | RejectReason | undefined;
