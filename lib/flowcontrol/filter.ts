@@ -18,7 +18,7 @@ import type { TerminationMetrics } from '../api/metrics/termination-metrics';
 import type { Dispatcher } from './dispatcher';
 import type { FlowControlMetrics, FlowRecorder, RejectReason } from './metrics';
 import type { Ticket, WaitingRequest } from './queueset';
-import { Counts, estimateWork } from './seats';
+import { Counts, estimateWork, workReadsCounts } from './seats';
 import { DroppedRequestsTracker } from './retry-after';
 import type { RequestDigest } from './types';
 
@@ -66,8 +66,9 @@ export function priorityAndFairness(opts: FilterOptions): (ctx: Context, next: N
     };
     const c = dispatcher.classify(digest);
     const level = c.level;
-    ctx.set(FLOW_SCHEMA_UID_HEADER, c.flowSchema.metadata.uid ?? '');
-    ctx.set(PRIORITY_LEVEL_UID_HEADER, level.pl.metadata.uid ?? '');
+    // Straight on the response (nothing is sent yet): koa's ctx.set only adds checks for arrays and non-strings.
+    ctx.res.setHeader(FLOW_SCHEMA_UID_HEADER, c.flowSchema.metadata.uid ?? '');
+    ctx.res.setHeader(PRIORITY_LEVEL_UID_HEADER, level.pl.metadata.uid ?? '');
     const type = isWatch ? 'watch' : 'regular';
     let flow: FlowRecorder | undefined;
     if (metrics) {
@@ -95,7 +96,7 @@ export function priorityAndFairness(opts: FilterOptions): (ctx: Context, next: N
     // The query is parsed only for the lists and watches whose seats depend on it.
     const querystring = ctx.querystring;
     const work = estimateWork({ verb: info.verb, isResourceRequest: info.isResourceRequest, resource: info.resource, name: info.name ?? info.listName, get query() { return new URLSearchParams(querystring); } },
-      info.isResourceRequest ? opts.counts(info) : NO_COUNTS, level.maxSeats);
+      info.isResourceRequest && workReadsCounts(info.verb) ? opts.counts(info) : NO_COUNTS, level.maxSeats);
     flow?.estimatedSeats.observe(Math.max(work.initialSeats, work.finalSeats));
     const arrived = performance.now();
     let settleLater: ((o: Ticket | RejectReason) => void) | undefined;

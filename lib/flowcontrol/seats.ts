@@ -36,6 +36,11 @@ export interface Counts {
   watchers(): number;
 }
 
+/** Whether estimateWork reads the resource's counts for a request of `verb` (lists, watches, writes). */
+export function workReadsCounts(verb: string): boolean {
+  return verb === 'list' || verb === 'watch' || MUTATING_VERBS.has(verb);
+}
+
 /** `levelMaxSeats` is the level's maximum (0: none configured, so 10). */
 export function estimateWork(r: EstimateInput, counts: Counts, levelMaxSeats: number): WorkEstimate {
   if (!r.isResourceRequest) return ONE;

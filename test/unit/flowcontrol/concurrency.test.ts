@@ -57,6 +57,34 @@ describe('flowcontrol concurrency division', () => {
     expect(total).to.be.closeTo(sum, levels.length);
   });
 
+  it('gives a level that keeps 64 seats busy more than 64 after one adjustment period, and runs its waiting requests then', () => {
+    const realNow = Date.now;
+    let t = realNow();
+    Date.now = () => t;
+    try {
+      const d = new Dispatcher({ serverConcurrencyLimit: 600 });
+      d.configure(bootstrapConfiguration());
+      const level = d.level('global-default')!;
+      const qs = level.queues!;
+      const before = qs.concurrencyLimit;
+      expect(before).to.be.below(64);
+      const one = { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 };
+      let running = 0;
+      for (let i = 0; i < 64; i++) {
+        const o = qs.start(one, 'global-default\0someone', () => 1n, () => { running++; });
+        if (typeof o === 'object' && 'finish' in o) running++;
+      }
+      expect(running).to.equal(before);
+      t += 10_000;
+      d.adjustBorrowing();
+      expect(qs.concurrencyLimit).to.be.greaterThan(64);
+      expect(qs.concurrencyLimit).to.be.at.most(level.limits.maxCL);
+      expect(running).to.equal(64);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
   it('applies the borrowing round to the queue sets\' limits when configured', () => {
     const d = new Dispatcher({ serverConcurrencyLimit: 600 });
     d.configure(bootstrapConfiguration());
