@@ -159,29 +159,16 @@ function expressions(s: Structural, path: string | undefined, obj: unknown, old:
   return errs;
 }
 
-// Rules with an optional oldSelf, parsed once on the engine (see run).
-const parsedOptional = new WeakMap<CelProgram, ReturnType<CelEnvironment['engine']['parse']>>();
-
 type RunResult = { ok: true; value: unknown } | { ok: false; error: string; reason: 'runtime' | 'cost' };
 
 /** Evaluates a rule (or its messageExpression), charging the shared budget. Never throws. */
 function run(cr: CompiledRule, self: unknown, oldSelf: unknown, hasOld: boolean, budget: CelCostBudget, message: boolean): RunResult {
   const program = message ? cr.messageProgram! : cr.program!;
   const before = budget.remaining;
-  if (cr.optionalOldSelf && cr.usesOldSelf && cr.env) {
-    // The seam converts activations to CEL values and has no optional yet: the optional oldSelf
-    // is bound through the engine (lib/cel's compile already checked the expression).
-    try {
-      let parsed = parsedOptional.get(program);
-      if (!parsed) parsedOptional.set(program, parsed = cr.env.engine.parse(program.expression));
-      const value = parsed({ self, oldSelf: hasOld ? Optional.of(oldSelf) : Optional.none() }) as unknown;
-      return value instanceof Promise ? { ok: false, error: 'asynchronous evaluation is not allowed', reason: 'runtime' } : { ok: true, value };
-    } catch (e) {
-      return { ok: false, error: (e as Error).message, reason: 'runtime' };
-    }
-  }
   const activation: Record<string, unknown> = { self };
-  if (hasOld) activation.oldSelf = oldSelf;
+  // With optionalOldSelf, oldSelf is an optional: none on create and where no old value correlates.
+  if (cr.optionalOldSelf && cr.usesOldSelf) activation.oldSelf = hasOld ? Optional.of(oldSelf) : Optional.none();
+  else if (hasOld) activation.oldSelf = oldSelf;
   let res: ReturnType<CelProgram['evaluate']>;
   try {
     res = program.evaluate(activation, budget);
