@@ -170,7 +170,7 @@ export class OidcAuthenticator implements TokenAuthenticator {
     if (!keySet) return invalid('oidc: authenticator not initialized');
     let payload: Uint8Array;
     try {
-      payload = await this.checkSignature(token, keySet);
+      payload = await verifiedPayload(token, keySet, this.opts.signingAlgs);
     } catch (err) {
       return invalid(`oidc: verify token: ${this.signatureProblem(err, token)}`);
     }
@@ -185,23 +185,7 @@ export class OidcAuthenticator implements TokenAuthenticator {
     return authenticated(copyUser(user));
   }
 
-  /** The verified payload; the key is the one of the token's kid, or each candidate when it names none. */
-  private async checkSignature(token: string, keySet: KeySet): Promise<Uint8Array> {
-    const options = { algorithms: this.opts.signingAlgs };
-    try {
-      return (await compactVerify(token, keySet, options)).payload;
-    } catch (err) {
-      if (!(err instanceof errors.JWKSMultipleMatchingKeys)) throw err;
-      for await (const candidate of err) {
-        try {
-          return (await compactVerify(token, candidate, options)).payload;
-        } catch {
-          // the next candidate
-        }
-      }
-      throw new errors.JWSSignatureVerificationFailed();
-    }
-  }
+
 
   private signatureProblem(err: unknown, token: string): string {
     const header = decodeObject(token.slice(0, token.indexOf('.'))) ?? {};
@@ -232,3 +216,24 @@ function isoOf(seconds: number): string {
 
 /** A copy: later stages may add groups to the user they are handed. */
 const copyUser = (u: UserInfo): UserInfo => ({ name: u.name, groups: [...u.groups] });
+
+/**
+ * The verified payload of a compact JWS; the key is the one of the token's kid, or each of the key
+ * set's candidates in turn when the token names none (shared by --oidc-* and --authentication-config).
+ */
+export async function verifiedPayload(token: string, keySet: KeySet, algorithms: string[]): Promise<Uint8Array> {
+  const options = { algorithms };
+  try {
+    return (await compactVerify(token, keySet, options)).payload;
+  } catch (err) {
+    if (!(err instanceof errors.JWKSMultipleMatchingKeys)) throw err;
+    for await (const candidate of err) {
+      try {
+        return (await compactVerify(token, candidate, options)).payload;
+      } catch {
+        // the next candidate
+      }
+    }
+    throw new errors.JWSSignatureVerificationFailed();
+  }
+}

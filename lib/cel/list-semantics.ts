@@ -10,6 +10,7 @@
  */
 
 import { celEquals, listModelOf, setListValue } from './schema-values';
+import { walkAst } from './ast-walk';
 
 interface Node {
   op: string;
@@ -20,21 +21,6 @@ interface Node {
 }
 interface Evaluator {
   run(ast: Node, ctx: unknown): unknown;
-}
-
-const isNode = (v: unknown): v is Node => !!v && typeof v === 'object' && typeof (v as Node).op === 'string';
-
-function children(n: Node, seen: Set<object>): Node[] {
-  const out: Node[] = [];
-  if (n.meta?.alternate) out.push(n.meta.alternate);
-  const visit = (v: unknown, depth: number): void => {
-    if (!v || typeof v !== 'object' || seen.has(v) || depth > 2) return;
-    if (isNode(v)) out.push(v);
-    else if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
-    else if (Object.getPrototypeOf(v) === Object.prototype) Object.values(v as Record<string, unknown>).forEach((x) => visit(x, depth + 1));
-  };
-  visit(n.args, 0);
-  return out;
 }
 
 /** Set union / map-list merge as Kubernetes adds such lists; plain concatenation otherwise. */
@@ -66,17 +52,10 @@ export function addLists(a: unknown[], b: unknown[]): unknown[] {
 
 /** Gives the list-typed `==`, `!=` and `+` nodes below root Kubernetes' list semantics. */
 export function installListSemantics(root: unknown): void {
-  if (!isNode(root)) return;
-  const stack: Node[] = [root];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const n = stack.pop() as Node;
-    if (seen.has(n)) continue;
-    seen.add(n);
-    stack.push(...children(n, seen));
-    if ((n.op !== '==' && n.op !== '!=' && n.op !== '+') || !Array.isArray(n.args) || n.args.length !== 2) continue;
+  walkAst<Node, never>(root, (n) => {
+    if ((n.op !== '==' && n.op !== '!=' && n.op !== '+') || !Array.isArray(n.args) || n.args.length !== 2) return undefined;
     const [l, r] = n.args as Node[];
-    if (l.checkedType?.kind !== 'list' || r.checkedType?.kind !== 'list') continue;
+    if (l.checkedType?.kind !== 'list' || r.checkedType?.kind !== 'list') return undefined;
     const op = n.op;
     n.evaluate = (ev, ast, ctx) => {
       const a = ev.run(l, ctx);
@@ -86,5 +65,6 @@ export function installListSemantics(root: unknown): void {
       const eq = celEquals(a, b);
       return op === '==' ? eq : !eq;
     };
-  }
+    return undefined;
+  });
 }

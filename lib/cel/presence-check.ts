@@ -5,6 +5,7 @@
  */
 
 import type { NodeModel } from './schema-model';
+import { walkAst } from './ast-walk';
 
 interface Node {
   op: string;
@@ -13,39 +14,23 @@ interface Node {
   meta?: { alternate?: Node; macro?: { macroHasProps?: Node[] } };
 }
 
-const isNode = (v: unknown): v is Node => !!v && typeof v === 'object' && typeof (v as Node).op === 'string';
-
 /** The first presence test naming an undeclared field: its select node and field name. */
 export function undefinedPresenceField(root: unknown, typeModels: ReadonlyMap<string, NodeModel | undefined>): { node: Node; field: string } | undefined {
-  if (!isNode(root) || typeModels.size === 0) return undefined;
-  const stack: Node[] = [root];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const n = stack.pop() as Node;
-    if (seen.has(n)) continue;
-    seen.add(n);
+  if (typeModels.size === 0) return undefined;
+  return walkAst<Node, { node: Node; field: string }>(root, (n) => {
     const props = n.meta?.macro?.macroHasProps;
-    if (n.op === 'call' && Array.isArray(n.args) && n.args[0] === 'has' && props && props.length > 1) {
-      let model = typeModels.get(props[props.length - 1].checkedType?.name ?? '');
-      for (let i = props.length - 2; i >= 0 && model; i--) {
-        const field = String((props[i].args as unknown[])[1]);
-        if (model.nullable) break;
-        if (model.kind === 'object') {
-          const p = model.properties?.get(field);
-          if (!p) return { node: props[i], field };
-          model = p.node;
-        } else if (model.kind === 'map') model = model.element;
-        else break;
-      }
+    if (n.op !== 'call' || !Array.isArray(n.args) || n.args[0] !== 'has' || !props || props.length <= 1) return undefined;
+    let model = typeModels.get(props[props.length - 1].checkedType?.name ?? '');
+    for (let i = props.length - 2; i >= 0 && model; i--) {
+      const field = String((props[i].args as unknown[])[1]);
+      if (model.nullable) break;
+      if (model.kind === 'object') {
+        const p = model.properties?.get(field);
+        if (!p) return { node: props[i], field };
+        model = p.node;
+      } else if (model.kind === 'map') model = model.element;
+      else break;
     }
-    if (n.meta?.alternate) stack.push(n.meta.alternate);
-    const visit = (v: unknown, depth: number): void => {
-      if (!v || typeof v !== 'object' || depth > 2) return;
-      if (isNode(v)) stack.push(v);
-      else if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
-      else if (Object.getPrototypeOf(v) === Object.prototype) Object.values(v as Record<string, unknown>).forEach((x) => visit(x, depth + 1));
-    };
-    visit(n.args, 0);
-  }
-  return undefined;
+    return undefined;
+  });
 }

@@ -7,10 +7,10 @@
  * validation rules, in Kubernetes' order and with its messages. Never throws: every failure is an
  * `invalid` answer whose reason is for the log (it never holds the token).
  */
-import { compactVerify, errors } from 'jose';
+import { errors } from 'jose';
 import { AuthResult, authenticated, invalid } from '../authenticator';
 import { UserInfo } from '../../meta/user';
-import { KeySet, idTokenClaimsProblem } from '../oidc';
+import { KeySet, idTokenClaimsProblem, verifiedPayload } from '../oidc';
 import { evaluate, stringList } from './cel';
 import type { CompiledJwt, CompiledRule } from './validation';
 
@@ -38,7 +38,7 @@ export class JwtIssuerAuthenticator {
     if (!keySet) return { result: invalid('oidc: authenticator not initialized') };
     let payload: Uint8Array;
     try {
-      payload = await checkSignature(token, keySet);
+      payload = await verifiedPayload(token, keySet, ALL_SIGNING_ALGORITHMS);
     } catch (err) {
       return { result: invalid(`oidc: verify token: ${signatureProblem(err)}`) };
     }
@@ -171,24 +171,6 @@ function goType(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (v === null) return 'null';
   return typeof v === 'object' ? 'object' : typeof v;
-}
-
-/** The verified payload; with a kid-less token, each of the issuer's candidate keys is tried. */
-async function checkSignature(token: string, keySet: KeySet): Promise<Uint8Array> {
-  const options = { algorithms: ALL_SIGNING_ALGORITHMS };
-  try {
-    return (await compactVerify(token, keySet, options)).payload;
-  } catch (err) {
-    if (!(err instanceof errors.JWKSMultipleMatchingKeys)) throw err;
-    for await (const candidate of err) {
-      try {
-        return (await compactVerify(token, candidate, options)).payload;
-      } catch {
-        // the next candidate
-      }
-    }
-    throw new errors.JWSSignatureVerificationFailed();
-  }
 }
 
 function signatureProblem(err: unknown): string {
