@@ -71,6 +71,8 @@ describe('cel: typing from OpenAPI schemas', () => {
       'self.partial.known > 1',
       'self.maybe == null || self.maybe > 1',
       'has(self.sub.a)',
+      'self.?sub.?a.orValue(0) >= 0',
+      'self.labels.?app.orValue("") != "x"',
       'self.template.apiVersion == "v1" && self.template.kind == "Pod" && self.template.metadata.name != ""',
       'self == oldSelf',
       'self.sub == oldSelf.sub',
@@ -92,6 +94,8 @@ describe('cel: typing from OpenAPI schemas', () => {
       ['self.x-y == "a"', "undefined field 'x'"],
       ['has(self.sub.b)', "undefined field 'b'"],
       ['has(self.nope)', "undefined field 'nope'"],
+      ['self.?nope.hasValue()', "undefined field 'nope'"],
+      ['self.?sub.?b.hasValue()', "undefined field 'b'"],
     ];
     for (const [rule, message] of refused) {
       it(`refuses ${rule}: ${message}`, () => {
