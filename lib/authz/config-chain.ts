@@ -9,7 +9,7 @@
  * ..._automatic_reload_last_timestamp_seconds{status,apiserver_id_hash}.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { PolledFile } from '../polled-file';
 import os from 'node:os';
 import type { MetricsRegistry } from '../metrics/registry';
 import type { Naming } from '../naming';
@@ -37,9 +37,7 @@ const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('he
 
 export class ConfiguredAuthorization {
   readonly chain: ModeChain;
-  private hash: string;
-  private lastTried: string;
-  private timer?: NodeJS.Timeout;
+  private readonly polled: PolledFile;
   private closers: Array<() => void> = [];
   private readonly reloads?: { labels(...v: string[]): { inc(): void } };
   private readonly lastReload?: { labels(...v: string[]): { set(v: number): void } };
@@ -48,8 +46,13 @@ export class ConfiguredAuthorization {
   /** Reads and builds the initial chain: a bad file throws (the server does not start). */
   constructor(private readonly deps: ConfigChainDeps) {
     const { config, data } = readAuthorizationConfig(deps.file);
-    this.hash = sha256(data);
-    this.lastTried = this.hash;
+    this.polled = new PolledFile({
+      file: deps.file,
+      intervalMs: deps.reloadIntervalMs,
+      apply: (text) => this.apply(text),
+      unreadable: (cause) => this.failed(`error reading authorization config file ${JSON.stringify(deps.file)}: ${cause}`),
+      invalid: (err) => this.failed(err.message),
+    }, data);
     this.chain = new ModeChain(this.build(config));
     if (deps.metrics) {
       this.reloads = deps.metrics.counter({
@@ -64,29 +67,21 @@ export class ConfiguredAuthorization {
   }
 
   start(): void {
-    this.timer = setInterval(() => this.reload(), Math.max(10, this.deps.reloadIntervalMs));
-    this.timer.unref();
+    this.polled.start();
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.polled.stop();
     for (const close of this.closers.splice(0)) close();
   }
 
   /** Checks the file once: true when a changed, valid configuration replaced the chain. */
   reload(): boolean {
-    let data: string;
-    try {
-      data = readFileSync(this.deps.file, 'utf8');
-    } catch (e) {
-      const key = `unreadable:${(e as NodeJS.ErrnoException).code ?? ''}`;
-      if (key === this.lastTried) return false;
-      this.lastTried = key;
-      return this.failed(`error reading authorization config file ${JSON.stringify(this.deps.file)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-    const hash = sha256(data);
-    if (hash === this.hash || hash === this.lastTried) return false;
-    this.lastTried = hash;
+    return this.polled.check();
+  }
+
+  /** Builds the chain of a changed file and puts it in effect; throws (nothing changes) when it is not valid. */
+  private apply(data: string): void {
     let modes: NamedAuthorizer[];
     const before = this.closers;
     this.closers = [];
@@ -95,15 +90,13 @@ export class ConfiguredAuthorization {
     } catch (e) {
       for (const close of this.closers.splice(0)) close();
       this.closers = before;
-      return this.failed((e as Error).message);
+      throw e;
     }
     this.chain.modes = modes;
-    this.hash = hash;
     // The previous webhooks' connections close once requests that hold them are done with them.
     setTimeout(() => { for (const close of before) close(); }, 30_000).unref();
     this.record('success');
     this.deps.log.info(`reloaded authorization configuration from ${this.deps.file}`);
-    return true;
   }
 
   private failed(message: string): false {

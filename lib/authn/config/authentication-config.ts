@@ -10,6 +10,7 @@
  * and counted as a failed reload. Issuers whose URL, discovery URL and CA are unchanged keep their
  * discovered keys across reloads.
  */
+import { PolledFile } from '../../polled-file';
 import { readFileSync } from 'node:fs';
 import { AuthResult, MaybePromise, NOT_MINE, TokenAuthenticator, authenticated, invalid } from '../authenticator';
 import { TokenCache } from '../token-cache';
@@ -38,7 +39,6 @@ export interface AuthenticationConfigOptions {
 
 /** A loaded configuration: what the file said and the authenticators made of it. */
 interface Loaded {
-  data: string;
   config: AuthenticationConfiguration;
   byIssuer: Map<string, JwtIssuerAuthenticator>;
   cache: TokenCache<UserInfo>;
@@ -58,9 +58,7 @@ export class AuthenticationConfigAuthenticator implements TokenAuthenticator {
   readonly name = 'jwt';
   private loaded: Loaded;
   private readonly issuers = new Map<string, OidcIssuer>();
-  private timer?: NodeJS.Timeout;
-  /** The text of the last file tried (or why it could not be read), so a bad file is reported once, not at every poll. */
-  private lastTried: string;
+  private readonly polled: PolledFile;
   private readonly metrics: AuthenticationConfigMetrics;
 
   /** Throws (one line, the file named) when the file cannot be read or is not a valid configuration. */
@@ -77,7 +75,24 @@ export class AuthenticationConfigAuthenticator implements TokenAuthenticator {
     } catch (err) {
       throw new Error(`failed to load authentication configuration from file ${JSON.stringify(opts.file)}: ${(err as Error).message}`);
     }
-    this.lastTried = data;
+    const file = JSON.stringify(opts.file);
+    this.polled = new PolledFile({
+      file: opts.file,
+      intervalMs: opts.pollMs ?? DEFAULT_POLL_MS,
+      apply: (text) => {
+        this.loaded = this.build(text, this.loaded.config);
+        this.metrics.reload('success');
+        opts.log.info(`reloaded authentication config ${file}`);
+      },
+      unreadable: (cause) => {
+        this.metrics.reload('failure');
+        opts.log.error(`failed to read authentication config file ${file}: ${cause}`);
+      },
+      invalid: (err) => {
+        this.metrics.reload('failure');
+        opts.log.error(`failed to reload authentication config ${file}; keeping the previous one: ${err.message}`);
+      },
+    }, data);
   }
 
   /** The configuration in effect. */
@@ -87,44 +102,16 @@ export class AuthenticationConfigAuthenticator implements TokenAuthenticator {
 
   /** Starts polling the file for changes. */
   watch(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.reload(), Math.max(10, this.opts.pollMs ?? DEFAULT_POLL_MS));
-    this.timer.unref();
+    this.polled.start();
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.polled.stop();
   }
 
   /** Re-reads the file: true when a changed, valid configuration replaced the one in effect. */
   reload(): boolean {
-    let data: string;
-    try {
-      data = readFileSync(this.opts.file, 'utf8');
-    } catch (err) {
-      // Tried again at every poll (the file may be in the middle of being replaced); reported once per cause.
-      const cause = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      if (this.lastTried === `unreadable:${cause}`) return false;
-      this.lastTried = `unreadable:${cause}`;
-      this.metrics.reload('failure');
-      this.opts.log.error(`failed to read authentication config file ${JSON.stringify(this.opts.file)}: ${cause}`);
-      return false;
-    }
-    if (data === this.loaded.data || data === this.lastTried) return false;
-    this.lastTried = data;
-    let next: Loaded;
-    try {
-      next = this.build(data, this.loaded.config);
-    } catch (err) {
-      this.metrics.reload('failure');
-      this.opts.log.error(`failed to reload authentication config ${JSON.stringify(this.opts.file)}; keeping the previous one: ${(err as Error).message}`);
-      return false;
-    }
-    this.loaded = next;
-    this.metrics.reload('success');
-    this.opts.log.info(`reloaded authentication config ${JSON.stringify(this.opts.file)}`);
-    return true;
+    return this.polled.check();
   }
 
   private build(data: string, previous?: AuthenticationConfiguration): Loaded {
@@ -151,7 +138,7 @@ export class AuthenticationConfigAuthenticator implements TokenAuthenticator {
       byIssuer.set(compiled.config.issuer.url, new JwtIssuerAuthenticator(compiled, () => holder.keys()));
     }
     for (const key of [...this.issuers.keys()]) if (!keep.has(key)) this.issuers.delete(key);
-    return { data, config, byIssuer, cache: new TokenCache<UserInfo>() };
+    return { config, byIssuer, cache: new TokenCache<UserInfo>() };
   }
 
   authenticateToken(token: string): MaybePromise<AuthResult> {
