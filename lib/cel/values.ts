@@ -7,15 +7,29 @@
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
 
+/**
+ * The lists and objects toCel built: already CEL values, passed through when they are bound again
+ * (a caller that evaluates several expressions over one object converts it once; nobody else holds
+ * or changes these).
+ */
+const converted = new WeakSet<object>();
+
 /** A JSON value as CEL sees it when nothing types it: whole numbers are ints (bigint). */
 export function toCel(value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
-  if (Array.isArray(value)) return value.every(isCelScalar) ? value : value.map(toCel);
+  if (Array.isArray(value)) {
+    if (converted.has(value) || value.every(isCelScalar)) return value;
+    const list = value.map(toCel);
+    converted.add(list);
+    return list;
+  }
   if (typeof value === 'object') {
+    if (converted.has(value)) return value;
     if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value; // already a CEL value (object type, bytes, timestamp, duration, map)
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = toCel(v);
+    converted.add(out);
     return out;
   }
   return value;

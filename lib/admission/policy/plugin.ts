@@ -19,7 +19,7 @@ import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { ApiError, StatusReason } from '../../meta/api-errors';
 
 import { PluginDeps } from '../plugin-factory';
-import { EquivalentResources, equivalentResourcesOf, ruleTargetOf } from '../webhook/webhook-matcher';
+import { EquivalentResources, followEquivalents, ruleTargetOf } from '../webhook/webhook-matcher';
 import { isExemptConfigurationKind } from '../webhook/rules';
 import { CompiledBinding, CompiledPolicy } from './compiled-policy';
 import { PolicySource } from './policy-source';
@@ -27,6 +27,7 @@ import { matchesRequest, namespaceObjectGetter } from './match';
 import { collectParams } from './params';
 import { Evaluator, PolicyDecision, evaluatePolicy } from './evaluate';
 import { celRequest } from './request';
+import { toCel } from '../../cel';
 import { EnforcementAction, PolicyErrorType, PolicyMetrics } from './metrics';
 
 export const POLICY_PLUGIN = 'ValidatingAdmissionPolicy';
@@ -58,9 +59,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   }
 
   async start(): Promise<void> {
-    const compute = () => { this.equivalents = equivalentResourcesOf([...this.deps.stores.values()].map((s) => s.def)); };
-    compute();
-    this.unsubscribe = this.deps.served?.onChange(compute);
+    this.unsubscribe = followEquivalents(this.deps, (e) => { this.equivalents = e; });
     await this.source.start();
   }
 
@@ -102,11 +101,12 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
   }
 
   private async activation(attrs: AdmissionAttributes, namespaceObject: () => Promise<unknown>): Promise<Record<string, unknown>> {
+    // Converted to CEL values once here, not again by each expression the request meets.
     const activation: Record<string, unknown> = {
-      object: attrs.operation === 'DELETE' ? null : (attrs.object ?? null),
-      oldObject: attrs.oldObject ?? null,
-      request: celRequest(attrs, this.deps.naming.metaGroup),
-      namespaceObject: await namespaceObject(),
+      object: toCel(attrs.operation === 'DELETE' ? null : attrs.object),
+      oldObject: toCel(attrs.oldObject),
+      request: toCel(celRequest(attrs, this.deps.naming.metaGroup)),
+      namespaceObject: toCel(await namespaceObject()),
       authorizer: null,
     };
     if (this.authorizerFor) activation.authorizer = this.authorizerFor(attrs);

@@ -10,7 +10,7 @@ import { CompiledWebhook } from './compiled-webhook';
 import { CallDeps } from './call-hook';
 import { ServiceResolver, WebhookClients } from './webhook-client';
 import { credentialsFromPluginConfig } from './webhook-credentials';
-import { EquivalentResources, MatchConditionDeps, equivalentResourcesOf } from './webhook-matcher';
+import { EquivalentResources, MatchConditionDeps, followEquivalents } from './webhook-matcher';
 import { authorizeVia } from '../cel-authorizer';
 import { WebhookSource } from './webhook-source';
 import { isExemptConfigurationKind } from './rules';
@@ -31,10 +31,7 @@ export class WebhookCore {
   }
 
   async start(): Promise<void> {
-    const compute = () => { this.equivalents = equivalentResourcesOf([...this.deps.stores.values()].map((s) => s.def)); };
-    compute();
-    // Custom resources come and go: matchPolicy Equivalent follows their versions.
-    this.unsubscribe = this.deps.served?.onChange(compute);
+    this.unsubscribe = followEquivalents(this.deps, (e) => { this.equivalents = e; });
     await this.source.start();
   }
 

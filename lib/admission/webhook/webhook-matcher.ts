@@ -15,6 +15,8 @@ import { RuleTarget, ruleMatches } from './rules';
 import { evaluateMatchConditions } from './match-conditions';
 import type { CelAuthorizeFn } from '../../cel';
 import type { AdmissionMetrics } from '../metrics';
+import type { ServedSet } from '../../registry/resource-registry';
+import type { StoreIndex } from '../../registry/store-index';
 
 /** What evaluating matchConditions needs: the server's authorization, the metrics, and the webhook type. */
 export interface MatchConditionDeps {
@@ -37,6 +39,16 @@ export interface WebhookInvocation {
 /** Other served versions of a group/resource, with the kind each serves (Kubernetes' EquivalentResourceMapper). */
 export interface EquivalentResources {
   equivalents(group: string, resource: string, subresource: string): ReadonlyArray<{ version: string; kind: string }>;
+}
+
+/**
+ * Keeps `set` given the equivalents of what is served now, and again each time custom resources
+ * come and go (matchPolicy Equivalent follows their versions); returns the unsubscribe.
+ */
+export function followEquivalents(deps: { stores: StoreIndex; served?: ServedSet }, set: (e: EquivalentResources) => void): () => void {
+  const compute = () => set(equivalentResourcesOf([...deps.stores.values()].map((s) => s.def)));
+  compute();
+  return deps.served?.onChange(compute) ?? (() => {});
 }
 
 /** Equivalents from the served ResourceDefs: the same group and resource at another version. */

@@ -35,3 +35,17 @@ describe('cel: compile and evaluate', () => {
     if (c.ok) expect(c.program.evaluate({ self: {} }).ok).to.equal(false);
   });
 });
+
+describe('cel: toCel', () => {
+  it('converts whole numbers to ints once, and passes its own output through unchanged', () => {
+    const { toCel } = require('../../../lib/cel') as typeof import('../../../lib/cel');
+    const source = { spec: { replicas: 3, ratio: 0.5, ports: [80, 443], names: ['a'] } };
+    const once = toCel(source) as { spec: { replicas: unknown; ratio: unknown; ports: unknown[] } };
+    expect(once.spec.replicas).to.equal(3n);
+    expect(once.spec.ratio).to.equal(0.5);
+    expect(once.spec.ports).to.deep.equal([80n, 443n]);
+    expect(toCel(once)).to.equal(once);
+    // The caller's object is not taken for a converted one.
+    expect(toCel(source)).to.not.equal(source);
+  });
+});
