@@ -12,6 +12,8 @@ export type { CelEnvironment, CelEnvironmentOptions, CelVariable, CelObjectType,
 export { compile, CelCostBudget } from './compile';
 export type { CelProgram, CelEvalResult, CelCompileResult, CompileOptions } from './compile';
 export { toCel, fromCel } from './values';
+/** The engine's optional values (an optional oldSelf is bound as one). */
+export { Optional as CelOptional } from '@marcbachmann/cel-js';
 export { declarationForSchema, celValueForSchema } from './schema-types';
 export type { CelSchema, SchemaDeclaration, SchemaTypingOptions } from './schema-types';
 export { escapeCelName, unescapeCelName } from './escaping';

@@ -16,7 +16,7 @@ describe('kubectl write commands against the server process', function () {
   this.timeout(90_000);
   // No compactor and no leader election: their bookkeeping writes (compaction key, Lease
   // renewals every 2 s) would move etcd's revision during the dry-run checks.
-  const e2e = useKubectlServer('kubectl-write', ['--etcd-compaction-interval=0', '--leader-elect=false']);
+  const e2e = useKubectlServer('kubectl-write', ['--etcd-compaction-interval=0', '--leader-elect=false', '--endpoint-reconciler-type=none']);
   const { ok, fails, manifest } = e2e;
 
   const configMap = (name: string, data: Record<string, string>, metadata: Record<string, unknown> = {}) =>

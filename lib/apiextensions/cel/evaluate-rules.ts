@@ -9,9 +9,8 @@
  * Ratcheting: a failing rule that does not use oldSelf on a value unchanged since the old object
  * is a warning, not an error.
  */
-import { Optional } from '@marcbachmann/cel-js';
 import { CelCostBudget, CelSchema, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, celValueForSchema } from '../../cel';
-import type { CelEnvironment, CelProgram } from '../../cel';
+import { CelOptional, type CelProgram } from '../../cel';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { Structural, additionalSchema, isObject } from '../../scheme/structural/structural';
 import { CompiledRule, compileNodeRules, selfSchema } from '../../registry/apiextensions/custom-resource-definitions/cel-rules-compile';
@@ -167,7 +166,7 @@ function run(cr: CompiledRule, self: unknown, oldSelf: unknown, hasOld: boolean,
   const before = budget.remaining;
   const activation: Record<string, unknown> = { self };
   // With optionalOldSelf, oldSelf is an optional: none on create and where no old value correlates.
-  if (cr.optionalOldSelf && cr.usesOldSelf) activation.oldSelf = hasOld ? Optional.of(oldSelf) : Optional.none();
+  if (cr.optionalOldSelf && cr.usesOldSelf) activation.oldSelf = hasOld ? CelOptional.of(oldSelf) : CelOptional.none();
   else if (hasOld) activation.oldSelf = oldSelf;
   let res: ReturnType<CelProgram['evaluate']>;
   try {
