@@ -62,6 +62,7 @@ import { ServiceNetwork, serviceNetworkOf } from './core/services/network';
 import { flowSchemaResource } from './flowcontrol/flow-schemas/definition';
 import { priorityLevelConfigurationResource } from './flowcontrol/priority-level-configurations/definition';
 import { priorityClassResource } from './scheduling/priority-classes/definition';
+import { apiServiceResource } from './apiregistration/api-services/definition';
 import { runtimeClassResource } from './node/runtime-classes/definition';
 
 /**
@@ -120,5 +121,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     runtimeClassResource(naming),
     // events.k8s.io/v1 Event over the core/v1 Events' keys and cache (core/v1 Event, listed before it, owns them).
     eventV1Resource(naming, opts.eventTtlSeconds),
+    // apiregistration.k8s.io/v1 APIService: the aggregation layer's registrations (lib/aggregation/).
+    apiServiceResource(naming),
   ];
 }

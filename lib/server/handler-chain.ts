@@ -1,7 +1,8 @@
 /**
  * The Koa application: one ordered list of filters in front of the routers.
  *   errors+log -> request-info -> request timeout -> authentication -> impersonation
- *   -> priority and fairness (or the in-flight limits) -> authorization -> resources, or non-resource routes -> 404
+ *   -> priority and fairness (or the in-flight limits) -> authorization -> the aggregation proxy
+ *   -> resources, or non-resource routes -> 404
  * Every error, from any layer, leaves through writeError as a Status.
  */
 import Koa from 'koa';
@@ -72,6 +73,8 @@ export interface AppDeps {
   flowControl?: { middleware(terminations?: TerminationMetrics): (ctx: Context, next: Next) => Promise<void> };
   /** --request-timeout in ms; absent or 0: none (a client's `timeout` parameter still applies). */
   requestTimeoutMs?: number;
+  /** The aggregation layer's proxy (lib/aggregation): after authorization, before the local handlers. */
+  aggregationProxy?: (ctx: Context, next: Next) => Promise<void>;
 }
 
 async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
@@ -245,6 +248,8 @@ export function buildApp(deps: AppDeps): Koa {
     app.use(maxInflight({ ...deps.inflight, terminations }));
   }
   app.use(authorize(deps.authorizer, authMetrics, deps.naming.group('authorization')));
+  // Requests for a group-version an extension API server serves leave here (kube-aggregator's proxy).
+  if (deps.aggregationProxy) app.use(deps.aggregationProxy);
   // Resource requests skip the router's route matching (discovery, OpenAPI, health, version).
   const routes = router.routes();
   const resources = resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming,

@@ -113,6 +113,8 @@ import { CustomResourceServing, startCustomResourceServing } from './custom-reso
 import { encryptionAtRestFromFlags } from './encryption-config';
 import { WorkerRole, workerServes, workerShare, writesKubeconfig } from './worker-role';
 import { clusterMetricsRenderer } from './cluster-metrics';
+import { Aggregation } from '../aggregation';
+import { apiServicesStoreKey } from '../aggregation/api-service';
 
 /** The turn queue in front of priority and fairness: this many times the seats, at least the minimum (see listen()). */
 const APF_TURN_QUEUE_FACTOR = 4;
@@ -137,6 +139,8 @@ export interface RunningServer {
   /** The admission chain and its counts (webhook rejections). */
   admission: AdmissionChain;
   admissionMetrics: AdmissionMetrics;
+  /** The aggregation layer (absent when --runtime-config switched APIServices off). */
+  aggregation?: Aggregation;
   /** The in-process controllers (--controllers). */
   controllers: ControllerManager;
   /** Every metric of this server (/metrics renders it; lib/metrics). */
@@ -440,11 +444,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     ? buildFlowControl({ stores, naming, metrics, serverConcurrencyLimit: readOnlyLimit + mutatingLimit, requestTimeoutMs: config.requestTimeoutMs, isLongRunning, isHealthProbe })
     : undefined;
   await flowControl?.start();
+  // The aggregation layer (lib/aggregation): unless --runtime-config switched APIServices off.
+  const aggregation = stores.get(apiServicesStoreKey(naming)) ? new Aggregation({
+    naming, config, stores, registry, metrics, proxyClient, selfUrl: () => url, selfCaPem: pki.caCertPem, primaryDuties, log: logger,
+  }) : undefined;
   const app = buildApp({
     naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, slis, audit: audit.filter,
     inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters }, flowControl,
-    requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance,
+    requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance, aggregationProxy: aggregation?.proxy,
   });
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
   const listener = serves ? await listen() : undefined;
@@ -510,6 +518,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     return { server, sessions, sockets, tracker: new RequestTracker(server), port };
   }
   const port = listener?.port ?? 0;
+  // After listening: the loopback APIServices (default/kubernetes) reach this server at its URL.
+  await aggregation?.start();
   // The default/kubernetes Service and its endpoints, kept by every replica (--endpoint-reconciler-type).
   const kubernetesService = primaryDuties
     ? await startKubernetesService({ config, naming, stores, storage, securePort: port || config.securePort, serviceClusterIp: serviceNetwork.ipRanges[0]?.addressAt(0) })
@@ -533,6 +543,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await authorization.stop();
       await admission.stop();
       await flowControl?.stop();
+      await aggregation?.stop();
       await controllers.shutdown();
       await customResources.stop();
       await authenticationInfo.stop();
@@ -553,7 +564,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     url = served;
     serverUrl.set(served);
   };
-  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, registry, customResources, authentication, authorization, admission, admissionMetrics, controllers, metrics, tokenGenerator, serviceAccountKeys, stop, adoptUrl };
+  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, registry, customResources, authentication, authorization, admission, admissionMetrics, aggregation, controllers, metrics, tokenGenerator, serviceAccountKeys, stop, adoptUrl };
 }
 
 /** The namespaced stores, one per key prefix: versions of one resource share their objects. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds kube-controller-manager, kube-scheduler and kubemark 1.20.2 from Debian bookworm's
+# Builds kube-controller-manager, kube-scheduler, kubemark and sample-apiserver 1.20.2 from Debian bookworm's
 # `kubernetes` source package for the control-plane e2e suite (make test-control-plane), and caches
 # them under ~/.cache/orch-apiserver/kube-1.20.2/bin. Idempotent: every step is skipped when its
 # result is already there, so a second run with the binaries present takes no time.
@@ -9,7 +9,7 @@ set -euo pipefail
 CACHE="${KUBE_CACHE:-$HOME/.cache/orch-apiserver/kube-1.20.2}"
 SRC_PARENT="$CACHE/src"
 BIN="$CACHE/bin"
-BINARIES=(kube-controller-manager kube-scheduler kubemark)
+BINARIES=(kube-controller-manager kube-scheduler kubemark sample-apiserver)
 
 have_all() {
   local b
@@ -70,7 +70,7 @@ echo "build.sh: make ${BINARIES[*]} (log: $CACHE/make.log)"
 (
   cd "$src/.go/src/k8s.io/kubernetes"
   export GOPATH="$src/.go" CGO_ENABLED=0 GO111MODULE=off GOFLAGS= GOCACHE="$CACHE/gocache"
-  nice make WHAT="-p=2 cmd/kube-controller-manager cmd/kube-scheduler cmd/kubemark"
+  nice make WHAT="-p=2 cmd/kube-controller-manager cmd/kube-scheduler cmd/kubemark vendor/k8s.io/sample-apiserver"
 ) >"$CACHE/make.log" 2>&1 || { tail -n 40 "$CACHE/make.log" >&2; exit 1; }
 
 for b in "${BINARIES[@]}"; do

@@ -1,0 +1,239 @@
+/**
+ * Reaching the server behind an APIService (kube-aggregator's service resolver and proxy
+ * transport), shared by the proxy, the availability checks and the discovery and OpenAPI fetches:
+ *  - resolution, as k8s.io/apiserver/pkg/util/proxy: by default to the Service's cluster IP and
+ *    port (ResolveCluster; an ExternalName service to its external name), with
+ *    --enable-aggregator-routing to a ready endpoint address of the service port (ResolveEndpoint);
+ *    `default/kubernetes` port 443 is this server itself (the loopback resolver). Failures carry
+ *    Kubernetes' texts;
+ *  - TLS: the caBundle as the only trusted roots (or no verification with insecureSkipTLSVerify),
+ *    the server name `<service>.<namespace>.svc`, and the front-proxy client certificate
+ *    (--proxy-client-cert-file, --proxy-client-key-file) presented;
+ *  - one keep-alive agent per APIService version, so that proxied requests reuse connections.
+ */
+import https from 'node:https';
+import http from 'node:http';
+import type { ConnectionOptions } from 'node:tls';
+import { isIP } from 'node:net';
+import type { ObjectLookup } from '../authn/object-lookup';
+import { type ApiService, caBundlePem } from './api-service';
+
+/** Why a backend could not be resolved or reached; `message` is Kubernetes' text. */
+export class BackendError extends Error {
+  constructor(readonly reason: 'ServiceNotFound' | 'ServicePortError' | 'EndpointsNotFound' | 'MissingEndpoints' | 'ServiceAccessError' | 'Unreachable', message: string) {
+    super(message);
+  }
+}
+
+export interface ResolvedBackend {
+  host: string;
+  port: number;
+  /** TLS server name checked against the serving certificate. */
+  servername: string;
+  /** This server itself (default/kubernetes:443). */
+  loopback: boolean;
+}
+
+export interface BackendDeps {
+  services: ObjectLookup;
+  endpoints: ObjectLookup;
+  /** --enable-aggregator-routing: to an endpoint address rather than the cluster IP. */
+  enableAggregatorRouting: boolean;
+  /** The front-proxy client identity, presented to every backend; absent: none (kube warns at start). */
+  proxyClient?: { certPem: string; keyPem: string };
+  /** This server's own URL and the CA that signed its serving certificate (the loopback resolver). */
+  selfUrl: () => string;
+  selfCaPem: string;
+}
+
+export interface BackendRequest {
+  method: string;
+  /** Path and query. */
+  path: string;
+  headers?: http.OutgoingHttpHeaders;
+  /** Until the answer's head arrives (connect, TLS, the backend's first byte). */
+  timeoutMs?: number;
+  body?: Buffer;
+}
+
+export interface FetchedAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+type Obj = Record<string, unknown>;
+const asObj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? v as Obj : {});
+const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function joinHostPort(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export class BackendTransport {
+  private readonly agents = new Map<string, { key: string; agent: https.Agent }>();
+
+  constructor(readonly deps: BackendDeps) {}
+
+  /** Where the APIService's requests go now; rejects with a BackendError in Kubernetes' words. */
+  async resolve(svc: ApiService): Promise<ResolvedBackend> {
+    const ref = svc.spec?.service;
+    if (!ref) throw new BackendError('ServiceNotFound', 'the APIService is served locally');
+    const namespace = ref.namespace ?? '';
+    const name = ref.name ?? '';
+    const port = ref.port ?? 443;
+    const servername = `${name}.${namespace}.svc`;
+    if (namespace === 'default' && name === 'kubernetes' && port === 443) {
+      const u = new URL(this.deps.selfUrl());
+      const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+      return { host, port: Number(u.port || 443), servername: isIP(host) ? 'localhost' : host, loopback: true };
+    }
+    const service = asObj(await this.deps.services.get(namespace, name));
+    if (!service.spec) throw new BackendError('ServiceNotFound', `service "${name}" not found`);
+    const spec = asObj(service.spec);
+    const type = (spec.type as string | undefined) ?? 'ClusterIP';
+    if (this.deps.enableAggregatorRouting && type !== 'ExternalName') return this.resolveEndpoint(namespace, name, spec, type, port, servername);
+    if (type === 'ClusterIP' && spec.clusterIP === 'None') throw new BackendError('ServiceAccessError', 'cannot route to service with ClusterIP "None"');
+    if (type === 'ClusterIP' || type === 'LoadBalancer' || type === 'NodePort') {
+      const svcPort = findServicePort(spec, name, port);
+      return { host: String(spec.clusterIP ?? ''), port: Number(svcPort.port), servername, loopback: false };
+    }
+    if (type === 'ExternalName') return { host: String(spec.externalName ?? ''), port, servername, loopback: false };
+    throw new BackendError('ServiceAccessError', `unsupported service type "${type}"`);
+  }
+
+  private async resolveEndpoint(namespace: string, name: string, spec: Obj, type: string, port: number, servername: string): Promise<ResolvedBackend> {
+    if (type !== 'ClusterIP' && type !== 'LoadBalancer' && type !== 'NodePort') {
+      throw new BackendError('ServiceAccessError', `unsupported service type "${type}"`);
+    }
+    const svcPort = findServicePort(spec, name, port);
+    const endpoints = asObj(await this.deps.endpoints.get(namespace, name));
+    if (!endpoints.metadata) throw new BackendError('EndpointsNotFound', `endpoints "${name}" not found`);
+    const subsets = asList(endpoints.subsets).map(asObj);
+    if (!subsets.length) throw new BackendError('MissingEndpoints', `no endpoints available for service "${name}"`);
+    const seed = Math.floor(Math.random() * subsets.length);
+    for (let i = 0; i < subsets.length; i++) {
+      const ss = subsets[(seed + i) % subsets.length];
+      const addresses = asList(ss.addresses).map(asObj);
+      if (!addresses.length) continue;
+      for (const p of asList(ss.ports).map(asObj)) {
+        if ((p.name ?? '') === (svcPort.name ?? '')) {
+          const ip = String(addresses[Math.floor(Math.random() * addresses.length)].ip ?? '');
+          return { host: ip, port: Number(p.port), servername, loopback: false };
+        }
+      }
+    }
+    throw new BackendError('MissingEndpoints', `no endpoints available for service "${name}"`);
+  }
+
+  /** The TLS options for this APIService's backend. */
+  tlsOptions(svc: ApiService, backend: ResolvedBackend): ConnectionOptions {
+    const opts: ConnectionOptions = { servername: backend.servername, ALPNProtocols: ['http/1.1'] };
+    if (backend.loopback) {
+      opts.ca = this.deps.selfCaPem;
+      opts.rejectUnauthorized = true;
+      opts.servername = backend.servername;
+    } else if (svc.spec?.insecureSkipTLSVerify) {
+      opts.rejectUnauthorized = false;
+    } else {
+      const ca = caBundlePem(svc);
+      // Without a caBundle Go falls back to the system roots; so does Node without `ca`.
+      if (ca) opts.ca = ca;
+      opts.rejectUnauthorized = true;
+    }
+    if (this.deps.proxyClient) {
+      opts.cert = this.deps.proxyClient.certPem;
+      opts.key = this.deps.proxyClient.keyPem;
+    }
+    return opts;
+  }
+
+  /** The keep-alive agent of this APIService as it is now (a changed spec or backend gets a new one). */
+  agentFor(svc: ApiService, backend: ResolvedBackend): https.Agent {
+    const name = svc.metadata?.name ?? '';
+    const key = `${svc.metadata?.uid ?? ''}|${svc.metadata?.resourceVersion ?? ''}|${joinHostPort(backend.host, backend.port)}`;
+    const known = this.agents.get(name);
+    if (known && known.key === key) return known.agent;
+    known?.agent.destroy();
+    const agent = new https.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, ...this.tlsOptions(svc, backend) });
+    this.agents.set(name, { key, agent });
+    return agent;
+  }
+
+  /** Drops the agent of an APIService that is gone. */
+  forget(name: string): void {
+    this.agents.get(name)?.agent.destroy();
+    this.agents.delete(name);
+  }
+
+  /**
+   * Sends one request to the APIService's backend; resolves once the answer's head is in (the
+   * body is the caller's to read or destroy). Rejects with a BackendError: the resolution's, or
+   * 'Unreachable' with the dial or TLS error's text.
+   */
+  async request(svc: ApiService, req: BackendRequest): Promise<{ answer: http.IncomingMessage; request: http.ClientRequest; backend: ResolvedBackend }> {
+    const backend = await this.resolve(svc);
+    return new Promise((resolve, reject) => {
+      const request = https.request({
+        host: backend.host, port: backend.port, method: req.method, path: req.path,
+        headers: { ...req.headers, host: joinHostPort(backend.host, backend.port) },
+        agent: this.agentFor(svc, backend), servername: backend.servername,
+      });
+      const timer = req.timeoutMs ? setTimeout(() => request.destroy(new Error(`net/http: timeout awaiting response headers`)), req.timeoutMs) : undefined;
+      request.once('response', (answer) => { if (timer) clearTimeout(timer); resolve({ answer, request, backend }); });
+      request.once('error', (err: NodeJS.ErrnoException) => {
+        if (timer) clearTimeout(timer);
+        reject(new BackendError('Unreachable', dialText(err, backend)));
+      });
+      request.end(req.body);
+    });
+  }
+
+  /** A whole small answer (discovery, OpenAPI, the availability check), at most `maxBytes` of body. */
+  async fetch(svc: ApiService, req: BackendRequest, maxBytes = 64 * 1024 * 1024): Promise<FetchedAnswer> {
+    const { answer } = await this.request(svc, req);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    await new Promise<void>((resolve, reject) => {
+      answer.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > maxBytes) {
+          answer.destroy();
+          reject(new BackendError('Unreachable', `response body larger than ${maxBytes} bytes`));
+          return;
+        }
+        chunks.push(c);
+      });
+      answer.on('end', () => resolve());
+      answer.on('error', (err) => reject(new BackendError('Unreachable', err.message)));
+    });
+    return { status: answer.statusCode ?? 0, headers: answer.headers, body: Buffer.concat(chunks) };
+  }
+
+  close(): void {
+    for (const { agent } of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+}
+
+/** findServicePort: the service port whose `port` is the APIService's; else Kubernetes' 503 text. */
+function findServicePort(spec: Obj, name: string, port: number): Obj {
+  for (const p of asList(spec.ports).map(asObj)) if (p.port === port) return p;
+  throw new BackendError('ServicePortError', `no service port ${port} found for service "${name}"`);
+}
+
+/** Go's text of a failed dial or handshake, as the proxy transport reports it. */
+function dialText(err: NodeJS.ErrnoException, b: ResolvedBackend): string {
+  const addr = joinHostPort(b.host, b.port);
+  switch (err.code) {
+    case 'ECONNREFUSED': return `dial tcp ${addr}: connect: connection refused`;
+    case 'ETIMEDOUT': return `dial tcp ${addr}: i/o timeout`;
+    case 'EHOSTUNREACH': return `dial tcp ${addr}: connect: no route to host`;
+    case 'ENOTFOUND': case 'EAI_AGAIN': return `dial tcp: lookup ${b.host}: no such host`;
+    case 'ECONNRESET': return `read tcp ${addr}: read: connection reset by peer`;
+    default: break;
+  }
+  if (err.code && /CERT|SELF_SIGNED|UNABLE_TO|HOSTNAME|ERR_TLS/.test(err.code)) return `tls: failed to verify certificate: ${err.message}`;
+  return err.message;
+}
+
