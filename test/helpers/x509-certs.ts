@@ -5,6 +5,7 @@
 import { X509Certificate, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import forge from 'node-forge';
+import { isIP } from 'node:net';
 
 export interface Issued { certPem: string; keyPem: string; cert: X509Certificate }
 
@@ -17,6 +18,8 @@ export interface CertOptions {
   extKeyUsage?: ('clientAuth' | 'serverAuth' | 'codeSigning' | 'any')[];
   notBefore?: Date;
   notAfter?: Date;
+  /** Subject alternative names: DNS names, and IP addresses where the entry is one. */
+  altNames?: string[];
 }
 
 const HOUR = 3600_000;
@@ -55,6 +58,9 @@ export function issueCert(opts: CertOptions, issuer?: Issued, signer?: Issued): 
     for (const u of eku) if (u !== 'any') ext[u] = true;
     if (eku.includes('any')) ext[ANY_EKU] = true;
     extensions.push(ext);
+  }
+  if (opts.altNames?.length) {
+    extensions.push({ name: 'subjectAltName', altNames: opts.altNames.map((n) => (isIP(n) ? { type: 7, ip: n } : { type: 2, value: n })) });
   }
   cert.setExtensions(extensions);
   const signingKey = (signer ?? issuer) ? forge.pki.privateKeyFromPem((signer ?? issuer)!.keyPem) : k.priv;
