@@ -5,6 +5,9 @@
  *   `/api/v1` and `/apis/<group>/<version>` (APIResourceList);
  * - the aggregated form (apidiscovery v2 / v2beta1 APIGroupDiscoveryList) on `/api` and `/apis`,
  *   chosen by the Accept header. kubectl decides which form it got by the response Content-Type only.
+ * Groups served by extension API servers (APIServices with a service) come from an optional
+ * RemoteDiscoverySource (the aggregation layer's): listed in `/apis` and answered on `/apis/<group>`
+ * from the APIServices, merged into the aggregated document as kube-aggregator merges them.
  */
 import { groupPriority } from './group-priority';
 import { sendWithEtag } from './etag-response';
@@ -68,7 +71,8 @@ export interface APIResourceDiscovery {
   subresources?: APISubresourceDiscovery[];
 }
 
-export interface APIVersionDiscovery { version: string; resources: APIResourceDiscovery[]; freshness: 'Current' }
+/** A remote group-version whose discovery could not be fetched is sent without `resources` (Go's omitempty). */
+export interface APIVersionDiscovery { version: string; resources: APIResourceDiscovery[]; freshness: 'Current' | 'Stale' }
 
 /** Core group's item has `metadata: {}` (its name is the empty string, omitted as Kubernetes does). */
 export interface APIGroupDiscovery { metadata: { name?: string }; versions: APIVersionDiscovery[] }
@@ -78,6 +82,44 @@ export interface APIGroupDiscoveryList {
   apiVersion: string;
   metadata: Record<string, never>;
   items: APIGroupDiscovery[];
+}
+
+// ---- groups of extension API servers ----
+
+/**
+ * A group served (at least in part) by extension API servers: its priority (the highest
+ * groupPriorityMinimum of its APIServices), its versions in kube-aggregator's order (by
+ * versionPriority, then Kubernetes' version order; every APIService, available or not), and the
+ * aggregated discovery fetched for them (no resources and `Stale` when the fetch failed or the
+ * APIService is unavailable; a version not yet fetched has none and is left out of the
+ * aggregated document).
+ */
+export interface RemoteGroup { name: string; priority: number; versions: string[]; discovery: APIVersionDiscovery[] }
+
+/** What the aggregation layer gives discovery; `groups()` returns the same array until something changes. */
+export interface RemoteDiscoverySource { groups(): readonly RemoteGroup[] }
+
+/** A served group merged with the remote groups: name, priority, versions in order. */
+interface ListedGroup { name: string; priority: number; versions: string[]; remote?: RemoteGroup }
+
+/**
+ * The named groups of `/apis` and the aggregated document: this server's (./group-priority.ts)
+ * and the extension servers', by priority (highest first), then name. A group served both here
+ * and by an APIService lists the local versions first, then the remote ones not served here.
+ */
+function listedGroups(resources: readonly ResourceDef[], remote: readonly RemoteGroup[]): ListedGroup[] {
+  const out: ListedGroup[] = servedGroupsWithPriority(resources).map((g) => ({ ...g }));
+  for (const r of remote) {
+    const local = out.find((g) => g.name === r.name);
+    if (local) {
+      for (const v of r.versions) if (!local.versions.includes(v)) local.versions.push(v);
+      local.priority = Math.max(local.priority, r.priority);
+      local.remote = r;
+    } else {
+      out.push({ name: r.name, priority: r.priority, versions: [...r.versions], remote: r });
+    }
+  }
+  return out.sort((a, b) => b.priority - a.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 // ---- grouping ----
@@ -93,6 +135,10 @@ export interface ServedGroup { name: string; versions: string[] }
  * resource group's versions in Kubernetes' priority order).
  */
 export function servedGroups(resources: readonly ResourceDef[]): ServedGroup[] {
+  return servedGroupsWithPriority(resources).map(({ name, versions }) => ({ name, versions }));
+}
+
+function servedGroupsWithPriority(resources: readonly ResourceDef[]): (ServedGroup & { priority: number })[] {
   const versionsByGroup = new Map<string, string[]>();
   const custom = new Set<string>();
   for (const r of resources) {
@@ -104,8 +150,8 @@ export function servedGroups(resources: readonly ResourceDef[]): ServedGroup[] {
   }
   const priority = (name: string) => groupPriority(name, custom.has(name));
   return [...versionsByGroup.entries()]
-    .map(([name, versions]) => ({ name, versions }))
-    .sort((a, b) => priority(b.name) - priority(a.name) || (a.name === b.name ? 0 : a.name < b.name ? -1 : 1));
+    .map(([name, versions]) => ({ name, versions, priority: priority(name) }))
+    .sort((a, b) => b.priority - a.priority || (a.name === b.name ? 0 : a.name < b.name ? -1 : 1));
 }
 
 function resourcesOf(gv: GroupVersion, resources: readonly ResourceDef[]): ResourceDef[] {
@@ -145,15 +191,19 @@ function groupEntry(g: ServedGroup): APIGroup {
   return { name: g.name, versions, preferredVersion: versions[0] };
 }
 
-/** The `/apis` answer: every named group (the core group is not listed), in priority order. */
-export function buildApiGroupList(resources: readonly ResourceDef[]): APIGroupList {
-  const groups = servedGroups(resources).filter((g) => g.name !== '').map(groupEntry);
+/**
+ * The `/apis` answer: every named group (the core group is not listed), in priority order, with
+ * the groups of extension servers' APIServices whether they are available or not (kube-aggregator's
+ * apisHandler lists every APIService; clients learn of an unavailable one from its group-version).
+ */
+export function buildApiGroupList(resources: readonly ResourceDef[], remote: readonly RemoteGroup[] = []): APIGroupList {
+  const groups = listedGroups(resources, remote).filter((g) => g.name !== '').map(groupEntry);
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
-/** The `/apis/<group>` answer, or undefined when no resource of the named group is served. */
-export function buildApiGroup(group: string, resources: readonly ResourceDef[]): APIGroup | undefined {
-  const g = group ? servedGroups(resources).find((s) => s.name === group) : undefined;
+/** The `/apis/<group>` answer, or undefined when neither this server nor an APIService serves the group. */
+export function buildApiGroup(group: string, resources: readonly ResourceDef[], remote: readonly RemoteGroup[] = []): APIGroup | undefined {
+  const g = group ? listedGroups(resources, remote.filter((r) => r.name === group)).find((s) => s.name === group) : undefined;
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g) } : undefined;
 }
 
@@ -204,17 +254,30 @@ function resourceDiscovery(r: ResourceDef): APIResourceDiscovery {
  * The aggregated discovery document of `/api` (the core group only) or `/apis` (the named groups,
  * sorted by name). `apiVersion` is the negotiated `<discovery group>/<v2|v2beta1>`.
  */
-export function buildAggregatedDiscovery(resources: readonly ResourceDef[], root: '/api' | '/apis', apiVersion: string): APIGroupDiscoveryList {
-  const groups = servedGroups(resources).filter((g) => (root === '/api') === (g.name === ''));
-  const items = groups.map((g): APIGroupDiscovery => ({
-    metadata: g.name ? { name: g.name } : {},
-    versions: g.versions.map((version) => ({
-      version,
-      resources: resourcesOf({ group: g.name, version }, resources).map(resourceDiscovery),
-      freshness: 'Current' as const,
-    })),
-  }));
+export function buildAggregatedDiscovery(resources: readonly ResourceDef[], root: '/api' | '/apis', apiVersion: string,
+  remote: readonly RemoteGroup[] = []): APIGroupDiscoveryList {
+  const groups = listedGroups(resources, root === '/apis' ? remote : []).filter((g) => (root === '/api') === (g.name === ''));
+  const items: APIGroupDiscovery[] = [];
+  for (const g of groups) {
+    const versions: APIVersionDiscovery[] = [];
+    for (const version of g.versions) {
+      const local = resourcesOf({ group: g.name, version }, resources);
+      if (local.length) {
+        versions.push({ version, resources: local.map(resourceDiscovery), freshness: 'Current' });
+        continue;
+      }
+      const fetched = g.remote?.discovery.find((v) => v.version === version);
+      if (fetched) versions.push(copyVersion(fetched));
+    }
+    if (versions.length) items.push({ metadata: g.name ? { name: g.name } : {}, versions });
+  }
   return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items };
+}
+
+/** A remote version entry as sent: resources omitted when there are none (Go's omitempty). */
+function copyVersion(v: APIVersionDiscovery): APIVersionDiscovery {
+  if (v.resources?.length) return { version: v.version, resources: v.resources, freshness: v.freshness };
+  return { version: v.version, freshness: v.freshness } as APIVersionDiscovery;
 }
 
 // ---- negotiation ----
@@ -303,17 +366,19 @@ interface RenderedDocument { body: Buffer; etag: string }
  */
 class AggregatedCache {
   private forResources?: readonly ResourceDef[];
+  private forRemote?: readonly RemoteGroup[];
   private readonly docs = new Map<string, RenderedDocument>();
 
-  get(resources: readonly ResourceDef[], root: '/api' | '/apis', apiVersion: string): RenderedDocument {
-    if (resources !== this.forResources) {
+  get(resources: readonly ResourceDef[], root: '/api' | '/apis', apiVersion: string, remote: readonly RemoteGroup[]): RenderedDocument {
+    if (resources !== this.forResources || remote !== this.forRemote) {
       this.forResources = resources;
+      this.forRemote = remote;
       this.docs.clear();
     }
     const key = `${root}|${apiVersion}`;
     let doc = this.docs.get(key);
     if (!doc) {
-      const body = Buffer.from(JSON.stringify(buildAggregatedDiscovery(resources, root, apiVersion)));
+      const body = Buffer.from(JSON.stringify(buildAggregatedDiscovery(resources, root, apiVersion, remote)));
       doc = { body, etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"` };
       this.docs.set(key, doc);
     }
@@ -329,7 +394,11 @@ export interface DiscoveryOptions {
   /** Everything served, read on every request so that newly registered kinds show up at once. */
   resources: () => readonly ResourceDef[];
   naming: Naming;
+  /** The groups of extension API servers (the aggregation layer); absent: none. */
+  remote?: RemoteDiscoverySource;
 }
+
+const NO_REMOTE: readonly RemoteGroup[] = [];
 
 /**
  * Registers GET `/api`, `/apis`, `/api/v1`, `/apis/:group` and `/apis/:group/:version`.
@@ -338,11 +407,12 @@ export interface DiscoveryOptions {
 export function installDiscovery(router: Router, opts: DiscoveryOptions): void {
   const { naming } = opts;
   const aggregated = new AggregatedCache();
+  const remote = () => opts.remote?.groups() ?? NO_REMOTE;
 
   router.get('/api', (ctx) => {
     const media = negotiateDiscovery(ctx.get('Accept'), naming);
     if (media.form === 'aggregated') {
-      sendAggregated(ctx, aggregated.get(opts.resources(), '/api', media.apiVersion), media.contentType);
+      sendAggregated(ctx, aggregated.get(opts.resources(), '/api', media.apiVersion, remote()), media.contentType);
     } else {
       send(ctx, buildApiVersions(serverAddressOf(ctx)), media.contentType);
     }
@@ -351,9 +421,9 @@ export function installDiscovery(router: Router, opts: DiscoveryOptions): void {
   router.get('/apis', (ctx) => {
     const media = negotiateDiscovery(ctx.get('Accept'), naming);
     if (media.form === 'aggregated') {
-      sendAggregated(ctx, aggregated.get(opts.resources(), '/apis', media.apiVersion), media.contentType);
+      sendAggregated(ctx, aggregated.get(opts.resources(), '/apis', media.apiVersion, remote()), media.contentType);
     } else {
-      send(ctx, buildApiGroupList(opts.resources()), media.contentType);
+      send(ctx, buildApiGroupList(opts.resources(), remote()), media.contentType);
     }
   });
 
@@ -367,7 +437,7 @@ export function installDiscovery(router: Router, opts: DiscoveryOptions): void {
   router.get('/api/v1', (ctx) => resourceList(ctx, { group: '', version: 'v1' }));
 
   router.get('/apis/:group', (ctx) => {
-    const group = buildApiGroup(ctx.params.group, opts.resources());
+    const group = buildApiGroup(ctx.params.group, opts.resources(), remote());
     if (!group) throw errors.notFoundPath();
     const media = negotiateDiscovery(ctx.get('Accept'), naming, false);
     send(ctx, group, media.contentType);

@@ -18,8 +18,9 @@ import { UserInfo } from '../meta/user';
 import { impersonate, impersonationHeaders, impersonationRequests } from '../authz/impersonation';
 import { AuthorizationResult, Authorizer } from '../authz/authorizer';
 import { AuthorizationAttributes, attributesOf, forbiddenSentence } from '../authz/attributes';
-import { installDiscovery } from '../api/discovery';
+import { installDiscovery, RemoteDiscoverySource } from '../api/discovery';
 import { installOpenApi } from '../api/openapi/routes';
+import type { RemoteOpenApiSource } from '../api/openapi/remote';
 import { installVersion } from '../api/version';
 import { HealthChecks, installHealth } from '../api/health';
 import { CustomHandlers, resourceHandler } from '../api/resource-handler';
@@ -75,6 +76,9 @@ export interface AppDeps {
   requestTimeoutMs?: number;
   /** The aggregation layer's proxy (lib/aggregation): after authorization, before the local handlers. */
   aggregationProxy?: (ctx: Context, next: Next) => Promise<void>;
+  /** The extension API servers' discovery and OpenAPI documents (lib/aggregation), merged into the server's. */
+  remoteDiscovery?: RemoteDiscoverySource;
+  remoteOpenApi?: RemoteOpenApiSource;
 }
 
 async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
@@ -215,9 +219,9 @@ export function buildApp(deps: AppDeps): Koa {
   installHealth(router, deps.health);
   installMetrics(router, deps.metrics);
   if (deps.slis) installMetrics(router, deps.slis, '/metrics/slis');
-  installDiscovery(router, { resources: deps.resources, naming: deps.naming });
+  installDiscovery(router, { resources: deps.resources, naming: deps.naming, remote: deps.remoteDiscovery });
   const builtins = new Set(deps.builtins);
-  installOpenApi(router, { resources: deps.documentedResources ?? deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d) });
+  installOpenApi(router, { resources: deps.documentedResources ?? deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d), remote: deps.remoteOpenApi });
   for (const install of deps.routes ?? []) install(router);
 
   // Without metrics (the benchmark's baseline) nothing is recorded, not even a timestamp.

@@ -5,12 +5,15 @@
  * group/version's document (and the v2 document and the index) and every other hash stays the
  * same (kubectl's cached `?hash=` URLs stay valid). The DeleteOptions and WatchEvent kinds list
  * the built-in group/versions (plus the document's own), so custom resources coming and going do
- * not touch the built-in documents.
+ * not touch the built-in documents. The documents of extension API servers (a RemoteOpenApiSource)
+ * are merged into the v2 document and listed in the v3 index (./remote.ts).
  */
 import { createHash } from 'node:crypto';
 import { Naming } from '../../naming';
 import { GroupVersion, ResourceDef } from '../../scheme/types';
 import { buildOpenApiV2 } from './v2';
+import { mergeV2Documents, RemoteOpenApiSource } from './remote';
+import type { Json } from './schema-writer';
 import { buildOpenApiV3, buildOpenApiV3Index, DocumentInfo, groupVersionKey, resourcesOfGroupVersion, servedGroupVersions } from './v3';
 
 /** A document's bytes and hash: SHA-512 of the bytes in upper-case hex, as kube-openapi computes it. */
@@ -31,21 +34,25 @@ export class OpenApiDocuments {
   private base: GroupVersion[] = [];
   private v3 = new Map<string, GroupVersionDocument>();
   private v3Index?: ServedDocument;
+  private v2Local?: Json;
   private v2Document?: ServedDocument;
+  /** What the served v2 document and index were built with (remote parts included). */
+  private v2Remote?: readonly Json[];
+  private v3Remote?: ReadonlyMap<string, string>;
 
   /**
    * `resources` is read on every call, so kinds registered later show up at once; `isBuiltin`
    * tells the built-in defs (default: all are).
    */
   constructor(private readonly resources: () => readonly ResourceDef[], private readonly naming: Naming, private readonly info: DocumentInfo,
-    private readonly isBuiltin: (def: ResourceDef) => boolean = () => true) {}
+    private readonly isBuiltin: (def: ResourceDef) => boolean = () => true, private readonly remote?: RemoteOpenApiSource) {}
 
   /** The resources now served; drops what changed since the documents were built. */
   private current(): readonly ResourceDef[] {
     const now = this.resources();
     if (this.built && (now === this.built || sameDefs(now, this.built))) return now;
     this.built = [...now];
-    this.v3Index = this.v2Document = undefined;
+    this.v3Index = this.v2Document = this.v2Local = undefined;
     const base = servedGroupVersions(now.filter(this.isBuiltin));
     const baseKey = JSON.stringify(base);
     if (baseKey !== this.baseKey) this.v3.clear();
@@ -78,17 +85,41 @@ export class OpenApiDocuments {
     return entry && this.document(entry);
   }
 
-  /** The `/openapi/v3` index. */
+  /** The `/openapi/v3` index: this server's group/versions and the extension servers' (theirs as they list them). */
   index(): ServedDocument {
     this.current();
-    this.v3Index ??= servedDocument(buildOpenApiV3Index(new Map([...this.v3].map(([key, e]) => [key, this.document(e).hash]))));
+    const remote = this.remote?.v3Paths();
+    if (remote !== this.v3Remote) {
+      this.v3Remote = remote;
+      this.v3Index = undefined;
+    }
+    if (!this.v3Index) {
+      const index = buildOpenApiV3Index(new Map([...this.v3].map(([key, e]) => [key, this.document(e).hash])));
+      for (const [key, url] of remote ?? []) if (!this.v3.has(key)) index.paths[key] = { serverRelativeURL: url };
+      index.paths = Object.fromEntries(Object.keys(index.paths).sort().map((k) => [k, index.paths[k]]));
+      this.v3Index = servedDocument(index);
+    }
     return this.v3Index;
   }
 
-  /** The `/openapi/v2` document. */
+  /** True when this server serves the v3 document of `key` itself. */
+  servesLocally(key: string): boolean {
+    this.current();
+    return this.v3.has(key);
+  }
+
+  /** The `/openapi/v2` document: this server's, then the extension servers' merged in by priority. */
   v2(): ServedDocument {
     const resources = this.current();
-    this.v2Document ??= servedDocument(buildOpenApiV2(resources, this.naming, this.info));
+    const remote = this.remote?.v2Documents();
+    if (remote !== this.v2Remote) {
+      this.v2Remote = remote;
+      this.v2Document = undefined;
+    }
+    if (!this.v2Document) {
+      this.v2Local ??= buildOpenApiV2(resources, this.naming, this.info);
+      this.v2Document = servedDocument(remote?.length ? mergeV2Documents(this.v2Local, remote) : this.v2Local);
+    }
     return this.v2Document;
   }
 }

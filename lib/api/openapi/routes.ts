@@ -7,6 +7,9 @@
  * Documents are JSON only. kubectl asks `/openapi/v2` for protobuf alone and gets 406; it then
  * goes without v2, which it needs only when v3 is missing (validation, explain and client-side
  * apply all read v3 first).
+ * Group/versions of extension API servers (a RemoteOpenApiSource) are listed in the v3 index with
+ * their servers' URLs and their documents answered as the servers answer them (kube-aggregator's
+ * OpenAPI v3 proxy); their v2 documents are merged into this server's.
  */
 import { sendWithEtag } from '../etag-response';
 import type Router from '@koa/router';
@@ -17,6 +20,7 @@ import { ResourceDef } from '../../scheme/types';
 import { parseAccept } from '../negotiation';
 import { versionInfo } from '../version';
 import { OpenApiDocuments, ServedDocument } from './documents';
+import type { RemoteOpenApiSource } from './remote';
 
 const JSON_TYPE = 'application/json';
 const YEAR_MS = 365 * 24 * 3600 * 1000;
@@ -27,6 +31,8 @@ export interface OpenApiOptions {
   naming: Naming;
   /** Tells the built-in defs from custom resources' (default: all built-in); see documents.ts. */
   isBuiltin?: (def: ResourceDef) => boolean;
+  /** The documents of extension API servers (the aggregation layer); absent: none. */
+  remote?: RemoteOpenApiSource;
 }
 
 function requireJson(ctx: Context): void {
@@ -39,7 +45,23 @@ function send(ctx: Context, doc: ServedDocument): void {
   sendWithEtag(ctx, `"${doc.hash}"`, JSON_TYPE, doc.body);
 }
 
-function sendGroupVersion(ctx: Context, docs: OpenApiDocuments, key: string): void {
+/** Headers of an extension server's v3 document answer that are passed on. */
+const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'expires', 'location', 'vary', 'last-modified'];
+
+async function sendGroupVersion(ctx: Context, docs: OpenApiDocuments, key: string, remote?: RemoteOpenApiSource): Promise<void> {
+  if (remote && !docs.servesLocally(key)) {
+    requireJson(ctx);
+    const answer = await remote.v3Document(key, ctx.querystring);
+    if (!answer) throw errors.notFoundPath();
+    ctx.status = answer.status;
+    for (const h of PASSED_HEADERS) if (answer.headers[h] !== undefined) ctx.set(h, answer.headers[h]);
+    if (answer.status === 200 && answer.headers.etag && ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = answer.body;
+    return;
+  }
   const doc = docs.groupVersion(key);
   if (!doc) throw errors.notFoundPath();
   requireJson(ctx);
@@ -62,7 +84,7 @@ export function installOpenApi(router: Router, opts: OpenApiOptions): void {
     title: opts.naming.flavor === 'kubernetes' ? 'Kubernetes' : 'Orch',
     version: versionInfo().gitVersion,
   };
-  const docs = new OpenApiDocuments(opts.resources, opts.naming, info, opts.isBuiltin);
+  const docs = new OpenApiDocuments(opts.resources, opts.naming, info, opts.isBuiltin, opts.remote);
 
   router.get('/openapi/v2', (ctx) => {
     requireJson(ctx);
@@ -73,5 +95,5 @@ export function installOpenApi(router: Router, opts: OpenApiOptions): void {
     send(ctx, docs.index());
   });
   router.get('/openapi/v3/api/:version', (ctx) => sendGroupVersion(ctx, docs, `api/${ctx.params.version}`));
-  router.get('/openapi/v3/apis/:group/:version', (ctx) => sendGroupVersion(ctx, docs, `apis/${ctx.params.group}/${ctx.params.version}`));
+  router.get('/openapi/v3/apis/:group/:version', (ctx) => sendGroupVersion(ctx, docs, `apis/${ctx.params.group}/${ctx.params.version}`, opts.remote));
 }

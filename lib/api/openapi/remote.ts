@@ -1,0 +1,147 @@
+/**
+ * The OpenAPI documents of extension API servers as this server's OpenAPI routes use them, and
+ * kube-openapi's rules for putting them together with the server's own:
+ * - a remote v2 document keeps only the paths under its APIService's `/apis/<group>/<version>/`
+ *   and the definitions and parameters they refer to (FilterSpecByPathsWithoutSideEffects);
+ * - documents are merged in priority order, this server's first: a path already present is
+ *   ignored; a definition (or parameter) of a name already used is reused when it is the same,
+ *   and otherwise renamed `<name>_v2`, `_v3`, ... with every reference to it in the incoming
+ *   document (MergeSpecsIgnorePathConflictRenamingDefinitionsAndParameters).
+ * The source itself (fetching, refetching, ETags) is the aggregation layer's (lib/aggregation).
+ */
+import type { Json } from './schema-writer';
+
+/** An answer of an extension server for a v3 group-version document, passed on as it came. */
+export interface RemoteDocumentAnswer { status: number; headers: Record<string, string>; body: Buffer }
+
+export interface RemoteOpenApiSource {
+  /** The remote v2 documents, filtered to their APIService's paths, in priority order; the same array until one changes. */
+  v2Documents(): readonly Json[];
+  /** The remote v3 index entries (`apis/<group>/<version>` -> serverRelativeURL); the same map until one changes. */
+  v3Paths(): ReadonlyMap<string, string>;
+  /** The v3 document of `key` with the request's query (`hash=`), or undefined when no APIService lists it. */
+  v3Document(key: string, query: string): Promise<RemoteDocumentAnswer | undefined>;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+
+const DEF = '#/definitions/';
+const PARAM = '#/parameters/';
+
+/** Calls `visit` on every `$ref` string in `node`; a returned string replaces it (a copy is made only where something changes). */
+function mapRefs(node: unknown, visit: (ref: string) => string | undefined): unknown {
+  if (Array.isArray(node)) {
+    let out: unknown[] | undefined;
+    node.forEach((v, i) => {
+      const m = mapRefs(v, visit);
+      if (m !== v) (out ??= [...node])[i] = m;
+    });
+    return out ?? node;
+  }
+  if (!isObj(node)) return node;
+  let out: Obj | undefined;
+  for (const [k, v] of Object.entries(node)) {
+    const m = k === '$ref' && typeof v === 'string' ? (visit(v) ?? v) : mapRefs(v, visit);
+    if (m !== v) (out ??= { ...node })[k] = m;
+  }
+  return out ?? node;
+}
+
+function refsIn(node: unknown, prefix: string): Set<string> {
+  const found = new Set<string>();
+  mapRefs(node, (r) => { if (r.startsWith(prefix)) found.add(r.slice(prefix.length)); return undefined; });
+  return found;
+}
+
+/** Only the paths starting with one of `prefixes`, and the definitions and parameters they use (transitively). */
+export function filterByPaths(doc: Json, prefixes: readonly string[]): Json {
+  return filterPaths(doc, (p) => prefixes.some((x) => p.startsWith(x)));
+}
+
+function filterPaths(doc: Json, keep: (path: string) => boolean): Json {
+  const paths = isObj(doc.paths) ? doc.paths : {};
+  const kept: Obj = {};
+  for (const [p, item] of Object.entries(paths)) if (keep(p)) kept[p] = item;
+  const definitions = isObj(doc.definitions) ? doc.definitions : {};
+  const parameters = isObj(doc.parameters) ? doc.parameters : {};
+  const usedParams = refsIn(kept, PARAM);
+  const usedDefs = new Set<string>();
+  const queue = [...refsIn(kept, DEF), ...[...usedParams].flatMap((p) => [...refsIn(parameters[p], DEF)])];
+  while (queue.length) {
+    const name = queue.pop()!;
+    if (usedDefs.has(name) || !(name in definitions)) continue;
+    usedDefs.add(name);
+    queue.push(...refsIn(definitions[name], DEF));
+  }
+  const out: Json = { ...doc, paths: kept, definitions: Object.fromEntries([...usedDefs].sort().map((d) => [d, definitions[d]])) };
+  if (isObj(doc.parameters)) out.parameters = Object.fromEntries([...usedParams].filter((p) => p in parameters).sort().map((p) => [p, parameters[p]]));
+  return out;
+}
+
+/** Key-order-independent JSON equality. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => same(v, b[i]));
+  }
+  if (!isObj(a) || !isObj(b)) return false;
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => k in b && same(a[k], b[k]));
+}
+
+/** Renames of `source`'s entries of one section whose names `dest` already uses for something else. */
+function renamesFor(dest: Obj, source: Obj): Map<string, string> {
+  const used = new Set(Object.keys(dest));
+  const renames = new Map<string, string>();
+  for (const [name, value] of Object.entries(source)) {
+    if (!used.has(name)) { used.add(name); continue; }
+    if (name in dest && same(dest[name], value)) continue;
+    let i = 2;
+    while (used.has(`${name}_v${i}`) || `${name}_v${i}` in source) i++;
+    renames.set(name, `${name}_v${i}`);
+    used.add(`${name}_v${i}`);
+  }
+  return renames;
+}
+
+function sorted(o: Obj): Obj {
+  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+}
+
+/** `base` (this server's v2 document) with every one of `sources` merged in, in order. */
+export function mergeV2Documents(base: Json, sources: readonly Json[]): Json {
+  const paths: Obj = { ...(isObj(base.paths) ? base.paths : {}) };
+  const definitions: Obj = { ...(isObj(base.definitions) ? base.definitions : {}) };
+  const parameters: Obj | undefined = isObj(base.parameters) ? { ...base.parameters } : undefined;
+  let params = parameters;
+  for (let source of sources) {
+    if (!isObj(source.paths)) continue;
+    const keep = Object.keys(source.paths).filter((p) => !(p in paths));
+    if (!keep.length) continue;
+    if (keep.length < Object.keys(source.paths).length) source = filterPaths(source, (p) => !(p in paths));
+    const srcDefs = isObj(source.definitions) ? source.definitions : {};
+    const srcParams = isObj(source.parameters) ? source.parameters : {};
+    const defRenames = renamesFor(definitions, srcDefs);
+    const paramRenames = renamesFor(params ?? {}, srcParams);
+    const rename = (r: string) => {
+      if (r.startsWith(DEF)) { const n = defRenames.get(r.slice(DEF.length)); return n === undefined ? undefined : DEF + n; }
+      if (r.startsWith(PARAM)) { const n = paramRenames.get(r.slice(PARAM.length)); return n === undefined ? undefined : PARAM + n; }
+      return undefined;
+    };
+    const renamed = (defRenames.size || paramRenames.size ? mapRefs(source, rename) : source) as Json;
+    for (const [name, value] of Object.entries(isObj(renamed.definitions) ? renamed.definitions : {})) {
+      const to = defRenames.get(name) ?? name;
+      if (!(to in definitions)) definitions[to] = value;
+    }
+    for (const [name, value] of Object.entries(isObj(renamed.parameters) ? renamed.parameters : {})) {
+      params ??= {};
+      const to = paramRenames.get(name) ?? name;
+      if (!(to in params)) params[to] = value;
+    }
+    for (const p of keep) paths[p] = (renamed.paths as Obj)[p];
+  }
+  const out: Json = { ...base, paths: sorted(paths), definitions: sorted(definitions) };
+  if (params) out.parameters = sorted(params);
+  return out;
+}
