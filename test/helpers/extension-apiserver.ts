@@ -177,7 +177,10 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
     }
     if (u.pathname === `/openapi/v3/apis/${gv}`) {
       const v2 = openApiV2();
-      return send(res, 200, { openapi: '3.0.0', info: v2.info, paths: {}, components: { schemas: v2.definitions } });
+      // kubectl explain finds a resource's kind by the GET operation of its path.
+      const gvk = { group, version, kind: 'Widget' };
+      const paths = { [`/apis/${gv}/namespaces/{namespace}/widgets`]: { get: { operationId: 'listWidgets', 'x-kubernetes-action': 'list', 'x-kubernetes-group-version-kind': gvk, responses: {} } } };
+      return send(res, 200, { openapi: '3.0.0', info: v2.info, paths, components: { schemas: v2.definitions } });
     }
     const m = new RegExp(`^/apis/${gv.replace(/\./g, '\\.')}/(?:namespaces/([^/]+)/)?widgets(?:/([^/]+))?$`).exec(u.pathname);
     if (!m) return send(res, 404, STATUS(404, 'NotFound', 'the server could not find the requested resource'));
