@@ -10,12 +10,14 @@
  *  - v3: the backend's `/openapi/v3` index gives the URL (with its hash) of its group-version's
  *    document, listed in this server's index; a request for that document is answered with the
  *    backend's answer (503 while the APIService is unavailable); an answer asked with a `hash=` is
- *    cached, since that URL's content never changes;
+ *    cached, since that URL's content never changes. A backend without `/openapi/v3` (404) gets its
+ *    v2 document converted and served from here under its own hash (kube's legacy APIServices);
  *  - fetched again when the APIService changes, after a failure with a growing delay, and every
  *    minute (./sync-queue.ts).
  */
 import type { Json } from '../api/openapi/schema-writer';
-import { filterByPaths, RemoteDocumentAnswer, RemoteOpenApiSource } from '../api/openapi/remote';
+import { convertV2ToV3, filterByPaths, RemoteDocumentAnswer, RemoteOpenApiSource } from '../api/openapi/remote';
+import { servedDocument, ServedDocument } from '../api/openapi/documents';
 import { type ApiService, isAvailable, isLocal, sortedByGroupAndVersion } from './api-service';
 import type { AggregationContext } from './context';
 import { every, SyncQueue } from './sync-queue';
@@ -35,11 +37,25 @@ interface SpecState {
   v2Etag?: string;
   /** `apis/<group>/<version>` -> serverRelativeURL, from the backend's v3 index. */
   v3?: Map<string, string>;
+  /** The v2 document converted, for a backend that serves no v3 (404). */
+  legacyV3?: ServedDocument;
 }
 
 const UNAVAILABLE: RemoteDocumentAnswer = {
   status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from('service unavailable\n'),
 };
+
+/** A converted document answered as kube-openapi answers its own: a stale hash redirected, a current one immutable. */
+function legacyAnswer(key: string, doc: ServedDocument, hash: string | null): RemoteDocumentAnswer {
+  const url = `/openapi/v3/${key}?hash=${doc.hash}`;
+  if (hash && hash !== doc.hash) return { status: 301, headers: { location: url, 'content-type': 'text/html; charset=utf-8' }, body: Buffer.alloc(0) };
+  const headers: Record<string, string> = { 'content-type': 'application/json', etag: `"${doc.hash}"` };
+  if (hash) {
+    headers['cache-control'] = 'public, immutable';
+    headers.expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
+  }
+  return { status: 200, headers, body: doc.body };
+}
 
 export class RemoteOpenApi implements RemoteOpenApiSource {
   private readonly specs = new Map<string, SpecState>();
@@ -99,6 +115,7 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
     if (!state) return undefined;
     const svc = this.agg.cache.get(state.svc.metadata?.name ?? '') ?? state.svc;
     const hashed = new URLSearchParams(query).has('hash');
+    if (state.legacyV3) return legacyAnswer(key, state.legacyV3, new URLSearchParams(query).get('hash'));
     const path = `/openapi/v3/${key}${query ? `?${query}` : ''}`;
     const cached = hashed ? this.v3Cache.get(path) : undefined;
     if (cached) return cached;
@@ -178,14 +195,20 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
       const answer = await this.agg.transport.fetch(svc, {
         method: 'GET', path: '/openapi/v3', headers: { accept: 'application/json', ...OPENAPI_USER }, timeoutMs: FETCH_TIMEOUT_MS,
       }, MAX_DOCUMENT_BYTES);
+      const own = `apis/${svc.spec.group ?? ''}/${svc.spec.version ?? ''}`;
       if (answer.status === 404) {
-        if (state.v3) { state.v3 = undefined; this.changed(); }
+        const legacy = state.v2 ? servedDocument(convertV2ToV3(state.v2)) : undefined;
+        if (legacy?.hash !== state.legacyV3?.hash) {
+          state.legacyV3 = legacy;
+          state.v3 = legacy ? new Map([[own, `/openapi/v3/${own}?hash=${legacy.hash}`]]) : undefined;
+          this.changed();
+        }
         return true;
       }
+      if (state.legacyV3) { state.legacyV3 = undefined; this.changed(); }
       if (answer.status !== 200) throw new Error(`failed to retrieve the OpenAPI v3 index, http error: ResponseCode: ${answer.status}`);
       const doc: unknown = JSON.parse(answer.body.toString('utf8'));
       const paths = isObj(doc) && isObj(doc.paths) ? doc.paths : {};
-      const own = `apis/${svc.spec.group ?? ''}/${svc.spec.version ?? ''}`;
       const v3 = new Map<string, string>();
       const entry = paths[own];
       if (isObj(entry) && typeof entry.serverRelativeURL === 'string' && entry.serverRelativeURL.startsWith(`/openapi/v3/${own}`)) {

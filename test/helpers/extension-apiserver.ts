@@ -37,6 +37,8 @@ export interface ExtensionServerOptions {
   frontProxyCaPem?: string;
   /** Only these client certificate CNs may assert identities (--requestheader-allowed-names); empty: any. */
   allowedNames?: string[];
+  /** false: no /openapi/v3 (404), as servers built on k8s.io/apiserver before 1.23 (OpenAPI v2 only). */
+  openApiV3?: boolean;
 }
 
 export interface ExtensionServer {
@@ -92,7 +94,7 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
     swagger: '2.0', info: { title: 'widgets', version: `r${ext.openApiRevision}` },
     paths: {
       [`/apis/${gv}/namespaces/{namespace}/widgets`]: {
-        get: { operationId: `listWidgets${ext.openApiRevision}`, responses: { 200: { description: 'OK', schema: { $ref: `#/definitions/${defName}List` } } } },
+        get: { operationId: `listWidgets${ext.openApiRevision}`, 'x-kubernetes-action': 'list', 'x-kubernetes-group-version-kind': { group, version, kind: 'Widget' }, responses: { 200: { description: 'OK', schema: { $ref: `#/definitions/${defName}List` } } } },
         post: { operationId: 'createWidget', responses: { 201: { description: 'Created', schema: { $ref: `#/definitions/${defName}` } } } },
       },
     },
@@ -172,6 +174,7 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
       if (req.headers['if-none-match'] === tag) { res.writeHead(304, { etag: tag }); return res.end(); }
       return send(res, 200, doc, 'application/json', { etag: tag });
     }
+    if (u.pathname.startsWith('/openapi/v3') && opts.openApiV3 === false) return send(res, 404, STATUS(404, 'NotFound', 'the server could not find the requested resource'));
     if (u.pathname === '/openapi/v3') {
       return send(res, 200, { paths: { [`apis/${gv}`]: { serverRelativeURL: `/openapi/v3/apis/${gv}?hash=R${ext.openApiRevision}` } } });
     }

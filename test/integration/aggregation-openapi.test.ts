@@ -27,8 +27,8 @@ const V3_KEY = `apis/${GROUP}/${VERSION}`;
 
 interface Setup { t: TestServer; ext: ExtensionServer; apiServices: string }
 
-async function setUp(): Promise<Setup> {
-  const ext = await startExtensionServer({ group: GROUP, version: VERSION, service: 'api', namespace: 'widgets' });
+async function setUp(openApiV3 = true): Promise<Setup> {
+  const ext = await startExtensionServer({ group: GROUP, version: VERSION, service: 'api', namespace: 'widgets', openApiV3 });
   const t = await startTestServer();
   const apiServices = `/apis/${t.server.naming.group('apiregistration')}/v1/apiservices`;
   expect((await t.post('/api/v1/namespaces', { metadata: { name: 'widgets' } })).status).to.equal(201);
@@ -175,5 +175,48 @@ describe('aggregation layer: OpenAPI refetched every refresh interval', function
     s.ext.openApiRevision++;
     await v2WithWidget(s.t, 'listWidgets2');
     await eventually(async () => (await s.t.get('/openapi/v3')).body.paths?.[V3_KEY]?.serverRelativeURL.endsWith('hash=R2'));
+  });
+});
+
+describe('aggregation layer: an extension server with OpenAPI v2 only', function () {
+  this.timeout(120_000);
+  let s: Setup;
+  let dir: string;
+
+  before(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'agg-openapi-v2-'));
+    s = await setUp(false);
+  });
+  after(async () => {
+    await s?.t.stop();
+    await s?.ext.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('its v2 document is converted to v3 and served here under its own hash', async () => {
+    const index = await eventually(async () => {
+      const r = await s.t.get('/openapi/v3');
+      return r.body.paths?.[V3_KEY] ? r : undefined;
+    });
+    const url: string = index.body.paths[V3_KEY].serverRelativeURL;
+    expect(url).to.match(new RegExp(`^/openapi/v3/${V3_KEY}\\?hash=[0-9A-F]{128}$`));
+    const doc = await s.t.get(url);
+    expect(doc.status, doc.text).to.equal(200);
+    expect(doc.headers['cache-control']).to.equal('public, immutable');
+    expect(doc.body.openapi).to.equal('3.0.0');
+    expect(doc.body.components.schemas[`${WIDGET}List`].properties.items.items).to.deep.equal({ $ref: `#/components/schemas/${WIDGET}` });
+    const list = doc.body.paths[LIST_PATH];
+    expect(list.get['x-kubernetes-group-version-kind']).to.deep.equal({ group: GROUP, version: VERSION, kind: 'Widget' });
+    expect(list.get.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: `#/components/schemas/${WIDGET}List` });
+    const stale = await s.t.get(`/openapi/v3/${V3_KEY}?hash=0123`);
+    expect(stale.status).to.equal(301);
+    expect(stale.headers.location).to.equal(url);
+  });
+
+  it('kubectl explain works on it', async () => {
+    const kubectl = kubectlFor(s.t.server.kubeconfigPath, mkdtempSync(path.join(dir, 'kubectl-')));
+    const r = await kubectl(['explain', 'widgets.spec.size']);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.include('How big.');
   });
 });

@@ -145,3 +145,80 @@ export function mergeV2Documents(base: Json, sources: readonly Json[]): Json {
   if (params) out.parameters = sorted(params);
   return out;
 }
+
+const SCHEMAS = '#/components/schemas/';
+const COMPONENT_PARAMS = '#/components/parameters/';
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
+
+function v3Parameter(p: unknown): unknown {
+  if (!isObj(p) || typeof p.$ref === 'string') return p;
+  const { type, format, items, uniqueItems, enum: enumeration, default: dflt, collectionFormat: _c, ...rest } = p;
+  const schema: Obj = {};
+  if (type !== undefined) schema.type = type;
+  if (format !== undefined) schema.format = format;
+  if (items !== undefined) schema.items = items;
+  if (uniqueItems !== undefined) schema.uniqueItems = uniqueItems;
+  if (enumeration !== undefined) schema.enum = enumeration;
+  if (dflt !== undefined) schema.default = dflt;
+  return { ...rest, schema };
+}
+
+function v3Operation(op: Obj, consumes: unknown, produces: unknown): Obj {
+  const { parameters, responses, consumes: c, produces: p, schemes: _s, ...rest } = op;
+  const inTypes = strings(c ?? consumes, 'application/json');
+  const outTypes = strings(p ?? produces, 'application/json');
+  const out: Obj = { ...rest };
+  const params: unknown[] = [];
+  for (const param of Array.isArray(parameters) ? parameters : []) {
+    if (isObj(param) && param.in === 'body') {
+      out.requestBody = {
+        content: Object.fromEntries(inTypes.map((t) => [t, { schema: param.schema ?? {} }])),
+        ...(param.required ? { required: true } : {}),
+        ...(typeof param.description === 'string' ? { description: param.description } : {}),
+      };
+    } else {
+      params.push(v3Parameter(param));
+    }
+  }
+  if (params.length) out.parameters = params;
+  if (isObj(responses)) {
+    out.responses = Object.fromEntries(Object.entries(responses).map(([code, r]) => {
+      if (!isObj(r)) return [code, r];
+      const { schema, ...restResponse } = r;
+      return [code, schema === undefined ? restResponse : { ...restResponse, content: Object.fromEntries(outTypes.map((t) => [t, { schema }])) }];
+    }));
+  }
+  return out;
+}
+
+function strings(v: unknown, fallback: string): string[] {
+  const list = Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  return list.length ? list : [fallback];
+}
+
+/**
+ * A Swagger 2.0 document as an OpenAPI 3.0 one, for an extension server that serves no
+ * `/openapi/v3` (kube-openapi's lossy ConvertV2ToV3): definitions become components.schemas,
+ * body parameters request bodies, response schemas content of the produced media types.
+ */
+export function convertV2ToV3(doc: Json): Json {
+  const rewritten = mapRefs(doc, (r) => {
+    if (r.startsWith(DEF)) return SCHEMAS + r.slice(DEF.length);
+    if (r.startsWith(PARAM)) return COMPONENT_PARAMS + r.slice(PARAM.length);
+    return undefined;
+  }) as Json;
+  const paths: Obj = {};
+  for (const [p, item] of Object.entries(isObj(rewritten.paths) ? rewritten.paths : {})) {
+    if (!isObj(item)) continue;
+    const out: Obj = {};
+    for (const [k, v] of Object.entries(item)) {
+      if (METHODS.includes(k) && isObj(v)) out[k] = v3Operation(v, rewritten.consumes, rewritten.produces);
+      else if (k === 'parameters' && Array.isArray(v)) out[k] = v.map(v3Parameter);
+      else out[k] = v;
+    }
+    paths[p] = out;
+  }
+  const components: Obj = { schemas: isObj(rewritten.definitions) ? sorted(rewritten.definitions) : {} };
+  if (isObj(rewritten.parameters)) components.parameters = Object.fromEntries(Object.entries(rewritten.parameters).map(([k, v]) => [k, v3Parameter(v)]));
+  return { openapi: '3.0.0', info: isObj(rewritten.info) ? rewritten.info : {}, paths: sorted(paths), components };
+}
