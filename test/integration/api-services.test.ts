@@ -195,6 +195,47 @@ describe('APIService (apiregistration/v1)', () => {
     });
   });
 
+  describe('hostile values', () => {
+    const HOSTILE: unknown[] = [null, '', 'x', 0, -1, 2 ** 31, 2 ** 53, 1.5, 1e300, true, [], {}, [[1]], { a: { b: [] } }, 'not*base64=='];
+    /** Every path to a value of `v`, the root excluded. */
+    const paths = (v: unknown, at: Array<string | number> = []): Array<Array<string | number>> => {
+      if (!v || typeof v !== 'object') return [];
+      return Object.entries(v as Body).flatMap(([k, c]) => [[...at, Array.isArray(v) ? Number(k) : k], ...paths(c, [...at, Array.isArray(v) ? Number(k) : k])]);
+    };
+    const replaced = (v: Body, at: Array<string | number>, value: unknown): Body => {
+      const out = JSON.parse(JSON.stringify(v));
+      let o = out;
+      for (const k of at.slice(0, -1)) o = o[k];
+      o[at[at.length - 1]] = value;
+      return out;
+    };
+    const expectAnswered = (res: HttpResponse, what: string) => {
+      expect(res.status, `${what}: ${res.text}`).to.be.below(500);
+      if (res.status >= 400) expect(res.body, `${what}: ${res.text}`).to.include({ kind: 'Status', status: 'Failure' });
+    };
+
+    it('answers every value anywhere in a create, an update and a /status write below 500, with a Status when refused', async function () {
+      this.timeout(120_000);
+      const base = remote('hostile.example.com', { namespace: 'ext', name: 'api', port: 8443 });
+      base.status = { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'R', message: 'm' }] };
+      const stored = await created(local('hostile-local.example.com'));
+      for (const at of paths(base).filter((p) => p[0] !== 'apiVersion' && p[0] !== 'kind' && p[0] !== 'metadata')) {
+        for (const value of HOSTILE) {
+          const body = replaced(base, at, value);
+          const what = `${at.join('.')} = ${JSON.stringify(value)}`;
+          const res = await t.post(path(), body);
+          expectAnswered(res, `create ${what}`);
+          if (res.status === 201) expect((await t.del(path(body.metadata.name))).status).to.be.below(300);
+          const current = (await t.get(path('v1.hostile-local.example.com'))).body;
+          const update = replaced({ ...base, metadata: current.metadata }, at, value);
+          expectAnswered(await t.put(path('v1.hostile-local.example.com'), update), `update ${what}`);
+          expectAnswered(await t.put(path('v1.hostile-local.example.com/status'), { ...update, metadata: { name: stored.metadata.name } }), `status ${what}`);
+        }
+      }
+      expect((await t.get('/livez')).status).to.equal(200);
+    });
+  });
+
   describe('delete, discovery and Table', () => {
     it('answers DELETE with a Status Success naming the object', async () => {
       const obj = await created(local('gone.example.com'));
