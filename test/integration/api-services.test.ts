@@ -77,6 +77,9 @@ describe('APIService (apiregistration/v1)', () => {
       expect(obj.status).to.deep.equal({});
       const kept = await created(remote('port.example.com', { namespace: 'ext', name: 'api', port: 8443 }));
       expect(kept.spec.service.port).to.equal(8443);
+      // Go's base64 skips line breaks; the bytes are written back without them.
+      const wrapped = await created(remote('wrapped.example.com', { namespace: 'ext', name: 'api' }, { caBundle: CA64.replace(/(.{16})/g, '$1\n') }));
+      expect(wrapped.spec.caBundle).to.equal(CA64);
     });
 
     it('accepts the core group as v1. with an empty group, and leaves out the zero values Go omits (dry run: the server may keep its own v1.)', async () => {
@@ -246,12 +249,14 @@ describe('APIService (apiregistration/v1)', () => {
       expect((await t.get(path('v1.gone.example.com'))).status).to.equal(404);
     });
 
-    it('is listed in discovery, cluster-scoped, in the api-extensions category, with /status', async () => {
+    it('is listed in discovery, cluster-scoped, in the api-extensions category, with /status, its group first in /apis', async () => {
       const resources = (await t.get(`/apis/${group}/v1`)).body.resources as Body[];
       const main = resources.find((r) => r.name === 'apiservices');
       expect(main).to.deep.include({ kind: 'APIService', namespaced: false, singularName: 'apiservice', categories: ['api-extensions'] });
       expect(main!.verbs).to.have.members(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
       expect(resources.find((r) => r.name === 'apiservices/status')).to.deep.include({ kind: 'APIService', verbs: ['get', 'patch', 'update'] });
+      // groupPriorityMinimum 18000, as kube-apiserver's: the first named group of /apis.
+      expect((await t.get('/apis')).body.groups[0].name).to.equal(group);
     });
 
     it('prints NAME SERVICE AVAILABLE AGE, a local APIService as Local and True', async () => {

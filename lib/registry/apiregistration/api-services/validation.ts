@@ -43,19 +43,21 @@ export function specFields(obj: ApiObject): SpecFields {
     group: str(spec.group),
     version: str(spec.version),
     insecureSkipTLSVerify: spec.insecureSkipTLSVerify === true,
-    caBundleBytes: typeof spec.caBundle === 'string' ? Buffer.byteLength(spec.caBundle, 'base64') : 0,
+    caBundleBytes: typeof spec.caBundle === 'string' ? Buffer.from(withoutNewlines(spec.caBundle), 'base64').length : 0,
     groupPriorityMinimum: num(spec.groupPriorityMinimum),
     versionPriority: num(spec.versionPriority),
   };
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** Go's base64 decoding skips line breaks. */
+const withoutNewlines = (s: string): string => s.replace(/[\r\n]/g, '');
 
 /** Go's []byte decoding of spec.caBundle: the reason when it is not base64. */
 export function caBundleProblem(obj: ApiObject): string | undefined {
   const spec = obj.spec;
-  if (!isObject(spec) || typeof spec.caBundle !== 'string' || BASE64.test(spec.caBundle)) return undefined;
-  const v = spec.caBundle;
+  if (!isObject(spec) || typeof spec.caBundle !== 'string' || BASE64.test(withoutNewlines(spec.caBundle))) return undefined;
+  const v = withoutNewlines(spec.caBundle);
   const bad = v.search(/[^A-Za-z0-9+/=]/);
   return `illegal base64 data at input byte ${bad >= 0 ? bad : Math.max(0, v.length - (v.length % 4 || 4))}`;
 }
@@ -105,6 +107,9 @@ export function defaultApiService(obj: ApiObject): void {
   omitZero(spec, 'group', '');
   omitZero(spec, 'version', '');
   omitZero(spec, 'insecureSkipTLSVerify', false);
+  omitZero(spec, 'caBundle', '');
+  // As Go writes the bytes it read: base64 without the line breaks a client may have sent.
+  if (typeof spec.caBundle === 'string' && /[\r\n]/.test(spec.caBundle)) spec.caBundle = Buffer.from(withoutNewlines(spec.caBundle), 'base64').toString('base64');
   omitZero(spec, 'caBundle', '');
   if (spec.groupPriorityMinimum === undefined || spec.groupPriorityMinimum === null) spec.groupPriorityMinimum = 0;
   if (spec.versionPriority === undefined || spec.versionPriority === null) spec.versionPriority = 0;
