@@ -37,12 +37,17 @@ describe('aggregation layer: discovery of extension API servers', function () {
 
   /** Sets the Available condition (the availability controller's work, until it lands). */
   async function setAvailable(name: string, status: 'True' | 'False', reason = status === 'True' ? 'Passed' : 'FailedDiscoveryCheck'): Promise<void> {
-    const current = await t.get(`${apiServices}/${name}`);
-    expect(current.status, current.text).to.equal(200);
-    const obj = current.body;
-    obj.status = { conditions: [{ type: 'Available', status, reason, message: status === 'True' ? 'all checks passed' : 'failing', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] };
-    const r = await t.put(`${apiServices}/${name}/status`, obj);
-    expect(r.status, r.text).to.equal(200);
+    // Retried on a conflict: the availability controller, once there, writes the same condition.
+    await eventually(async () => {
+      const current = await t.get(`${apiServices}/${name}`);
+      expect(current.status, current.text).to.equal(200);
+      const obj = current.body;
+      obj.status = { conditions: [{ type: 'Available', status, reason, message: status === 'True' ? 'all checks passed' : 'failing', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] };
+      const r = await t.put(`${apiServices}/${name}/status`, obj);
+      if (r.status === 409) return undefined;
+      expect(r.status, r.text).to.equal(200);
+      return true;
+    });
   }
 
   async function aggregated(accept = AGGREGATED_V2) {
@@ -88,7 +93,7 @@ describe('aggregation layer: discovery of extension API servers', function () {
   it('/apis lists the APIService groups by group priority, their versions by versionPriority then version order', async () => {
     const r = await eventually(async () => {
       const x = await t.get('/apis');
-      return x.body.groups?.some((g: any) => g.name === 'gadgets.example.test') ? x : undefined;
+      return x.body.groups?.find((g: any) => g.name === 'gadgets.example.test')?.versions.length === 3 ? x : undefined;
     });
     const names: string[] = r.body.groups.map((g: any) => g.name);
     // 17900 sits between apiregistration (18000) and apps (17800); 2000 after every built-in group.
@@ -150,6 +155,8 @@ describe('aggregation layer: discovery of extension API servers', function () {
     const etag = before.headers.etag;
     expect(etag).to.match(/^".+"$/);
     expect((await t.get('/apis', { headers: { Accept: AGGREGATED_V2, 'If-None-Match': String(etag) } })).status).to.equal(304);
+    // The backend goes away (and its APIService is marked so, as the availability controller would).
+    await ext.stop();
     await setAvailable(`${VERSION}.${GROUP}`, 'False');
     const stale = await eventually(async () => {
       const x = await aggregated();
@@ -159,6 +166,7 @@ describe('aggregation layer: discovery of extension API servers', function () {
     expect(stale.headers.etag).to.not.equal(etag);
     // The legacy list keeps it, as kube-aggregator's apisHandler does.
     expect((await t.get('/apis')).body.groups.map((g: any) => g.name)).to.include(GROUP);
+    await ext.start();
     await setAvailable(`${VERSION}.${GROUP}`, 'True');
     const back = await eventually(async () => {
       const x = await aggregated();

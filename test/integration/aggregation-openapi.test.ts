@@ -48,18 +48,27 @@ async function setUp(openApiV3 = true): Promise<Setup> {
 
 /** Sets the Available condition (the availability controller's work, until it lands). */
 async function setAvailable({ t, apiServices }: Setup, status: 'True' | 'False'): Promise<void> {
-  const obj = (await t.get(`${apiServices}/${NAME}`)).body;
-  obj.status = { conditions: [{ type: 'Available', status, reason: status === 'True' ? 'Passed' : 'FailedDiscoveryCheck', message: 'set by the test', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] };
-  const r = await t.put(`${apiServices}/${NAME}/status`, obj);
-  expect(r.status, r.text).to.equal(200);
+  // Retried on a conflict: the availability controller, once there, writes the same condition.
+  await eventually(async () => {
+    const obj = (await t.get(`${apiServices}/${NAME}`)).body;
+    obj.status = { conditions: [{ type: 'Available', status, reason: status === 'True' ? 'Passed' : 'FailedDiscoveryCheck', message: 'set by the test', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] };
+    const r = await t.put(`${apiServices}/${NAME}/status`, obj);
+    if (r.status === 409) return undefined;
+    expect(r.status, r.text).to.equal(200);
+    return true;
+  });
 }
 
 /** A change of the APIService (a label): what makes kube-aggregator fetch its documents again. */
 async function touch({ t, apiServices }: Setup, label: string): Promise<void> {
-  const obj = (await t.get(`${apiServices}/${NAME}`)).body;
-  obj.metadata.labels = { touched: label };
-  const r = await t.put(`${apiServices}/${NAME}`, obj);
-  expect(r.status, r.text).to.equal(200);
+  await eventually(async () => {
+    const obj = (await t.get(`${apiServices}/${NAME}`)).body;
+    obj.metadata.labels = { touched: label };
+    const r = await t.put(`${apiServices}/${NAME}`, obj);
+    if (r.status === 409) return undefined;
+    expect(r.status, r.text).to.equal(200);
+    return true;
+  });
 }
 
 async function v2WithWidget(t: TestServer, operationId: string) {
@@ -131,7 +140,8 @@ describe('aggregation layer: OpenAPI of extension API servers', function () {
     expect(r.stdout).to.include('How big.');
   });
 
-  it('while the APIService is unavailable its v3 document is 503 and the last v2 document stays merged', async () => {
+  it('while the backend is gone and its APIService unavailable, its v3 document is 503 and the last v2 document stays merged', async () => {
+    await s.ext.stop();
     await setAvailable(s, 'False');
     const url = `/openapi/v3/${V3_KEY}`;
     const r = await eventually(async () => {
@@ -140,6 +150,7 @@ describe('aggregation layer: OpenAPI of extension API servers', function () {
     });
     expect(r.text).to.equal('service unavailable\n');
     expect((await s.t.get('/openapi/v2')).body.definitions[WIDGET]).to.exist;
+    await s.ext.start();
     await setAvailable(s, 'True');
     await eventually(async () => (await s.t.get(url)).status === 200);
   });
