@@ -19,7 +19,7 @@ export function apiServiceResource(naming: Naming): ResourceDef {
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
     subresources: [statusSubresource(KIND)],
     deleteReturnsStatus: true,
-    nameValidation: 'dns-subdomain',
+    nameValidation: 'path-segment',
     schema: apiServiceSchema,
     strategy: {
       allowCreateOnUpdate: false,
