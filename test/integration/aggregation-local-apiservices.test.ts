@@ -57,7 +57,9 @@ describe('aggregation: local APIServices', function () {
       for (const [name, group, version, gp, vp] of expected) {
         const s = all.get(name);
         expect(s, name).to.not.equal(undefined);
-        expect(s!.spec).to.deep.include({ group, version, groupPriorityMinimum: gp, versionPriority: vp });
+        // The core group is '' (omitted in Go's JSON shape).
+        expect(s!.spec.group ?? '', name).to.equal(group);
+        expect(s!.spec).to.deep.include({ version, groupPriorityMinimum: gp, versionPriority: vp });
         expect(s!.spec.service ?? null, name).to.equal(null);
         expect(s!.metadata.labels?.[LABEL], name).to.equal('onstart');
       }
