@@ -108,6 +108,7 @@ export class AvailabilityController {
   private resyncTimer?: NodeJS.Timeout;
   private stopped = false;
   private started = false;
+  private paused = false;
 
   constructor(readonly agg: AggregationContext) {
     this.store = agg.stores.get(apiServicesStoreKey(agg.naming)) as GenericStore;
@@ -159,6 +160,19 @@ export class AvailabilityController {
     await this.queue?.stop(1000);
   }
 
+  /**
+   * Stops checking and writing (until resume()): for tests that set the Available condition
+   * themselves through /status to drive what reads it (the proxy, discovery).
+   */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    for (const s of this.agg.cache.list()) this.queue?.add(s.metadata?.name ?? '');
+  }
+
   /** The period every APIService is rechecked (kube: 30 s); tests shorten it on a running server. */
   setResyncPeriod(ms: number): void {
     this.resyncMs = Math.max(10, ms);
@@ -201,6 +215,7 @@ export class AvailabilityController {
   }
 
   private async sync(name: string): Promise<void> {
+    if (this.paused) return;
     const original = this.agg.cache.get(name);
     if (!original) {
       this.unavailableGauge.remove({ name });
@@ -209,6 +224,7 @@ export class AvailabilityController {
     const verdict = isLocal(original)
       ? { status: 'True' as const, reason: 'Local', message: 'Local APIServices are always available' }
       : await this.checkRemote(original);
+    if (this.paused) return;
     await this.updateStatus(original, verdict);
     if (verdict.reason === 'FailedDiscoveryCheck') throw new CheckFailed(verdict.message);
   }
@@ -304,6 +320,7 @@ export class AvailabilityController {
           ...(proxyClient ? { cert: proxyClient.certPem, key: proxyClient.keyPem } : {}),
           headers: { 'X-Remote-User': 'system:kube-aggregator', 'X-Remote-Group': 'system:masters', accept: 'application/json, */*' },
         }, (res) => {
+          res.on('error', () => undefined);
           res.resume();
           const code = res.statusCode ?? 0;
           finish(code >= 200 && code < 300 ? undefined : `failing or missing response from ${url}: bad status from ${url}: ${code}`);
