@@ -342,7 +342,7 @@ export class AvailabilityController {
     // The only change a sync makes is to the Available condition: equal in status, reason and
     // message, the status is unchanged (the time is kept with the status).
     if (before && before.status === verdict.status && before.reason === verdict.reason && before.message === verdict.message) return;
-    if (before?.status !== verdict.status || before?.reason !== verdict.reason) {
+    if ((before?.status !== verdict.status || before?.reason !== verdict.reason) && !isLocal(original)) {
       this.agg.log.info('changing APIService availability', { name, oldStatus: before?.status ?? 'Unknown', newStatus: verdict.status, reason: verdict.reason, message: verdict.message });
     }
     try {

@@ -236,7 +236,7 @@ export class LocalApiServiceKeeper {
     if (!curr && desired) {
       try {
         await this.store.create({}, this.objectOf(desired), { dryRun: false, fieldManager: FIELD_MANAGER });
-        this.agg.log.info('local APIServices: created', { apiService: name });
+        this.agg.log.debug('local APIServices: created', { apiService: name });
       } catch (err) {
         if (codeOf(err) !== 409) throw err;
       }
@@ -260,7 +260,7 @@ export class LocalApiServiceKeeper {
       await this.store.updateWith({}, name, (current) => ({ ...current, spec: { ...desired.spec } }), {
         dryRun: false, fieldManager: FIELD_MANAGER, precondition: String(curr.metadata?.resourceVersion ?? ''),
       });
-      this.agg.log.info('local APIServices: updated', { apiService: name });
+      this.agg.log.debug('local APIServices: updated', { apiService: name });
     } catch (err) {
       if (codeOf(err) !== 404 && codeOf(err) !== 409) throw err;
     }
