@@ -5,7 +5,8 @@
  * discovery answers, FailedDiscoveryCheck while the backend is stopped or failing and Passed again
  * when it is back; ClusterIP services are checked for their port and endpoints; the condition's
  * time moves only with its status, nothing is written when nothing changes; and the
- * aggregator_unavailable_apiservice metrics follow.
+ * aggregator_unavailable_apiservice metrics follow; the Table (kubectl get apiservices) prints
+ * AVAILABLE as True or False (<reason>).
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { startTestServer, TestServer, eventually } from '../helpers/server-harne
 import { startExtensionServer, ExtensionServer } from '../helpers/extension-apiserver';
 import { createTestCa, issueTestCert } from '../helpers/test-ca';
 import { parseExposition } from '../helpers/prom-text';
+import { TABLE } from '../helpers/kind-checks';
 
 type Obj = Record<string, any>;
 
@@ -37,6 +39,12 @@ describe('aggregation: APIService availability', function () {
   };
   const until = (name: string, reason: string, ms = 20_000) =>
     eventually(async () => { const c = await condition(name); return c.cond?.reason === reason && c; }, ms, 50);
+  /** The AVAILABLE cell `kubectl get apiservices` prints for `name`. */
+  const availableCell = async (name: string) => {
+    const r = await t.get(`${APIS}/${name}`, TABLE);
+    expect(r.status, r.text).to.equal(200);
+    return r.body.rows[0].cells[2] as string;
+  };
   const metrics = async () => {
     const r = await t.get('/metrics', { headers: { accept: 'text/plain' } });
     expect(r.status, r.text).to.equal(200);
@@ -78,6 +86,7 @@ describe('aggregation: APIService availability', function () {
     expect(created.status, created.text).to.equal(201);
     const missing = await until(NAME, 'ServiceNotFound');
     expect(missing.cond).to.deep.include({ status: 'False', message: 'service/widgets-api in "default" is not present' });
+    expect(await availableCell(NAME)).to.equal('False (ServiceNotFound)');
 
     const svc = await t.post('/api/v1/namespaces/default/services', {
       apiVersion: 'v1', kind: 'Service', metadata: { name: 'widgets-api' },
@@ -86,6 +95,7 @@ describe('aggregation: APIService availability', function () {
     expect(svc.status, svc.text).to.equal(201);
     const passed = await until(NAME, 'Passed');
     expect(passed.cond).to.deep.include({ status: 'True', message: 'all checks passed' });
+    expect(await availableCell(NAME)).to.equal('True');
     const checks = ext.callsTo(`/apis/${GROUP}/v1alpha1`);
     expect(checks.length).to.be.greaterThan(0);
     expect(checks[0]).to.deep.include({ method: 'GET', clientCn: 'front-proxy-client', user: 'system:kube-aggregator' });
@@ -110,6 +120,7 @@ describe('aggregation: APIService availability', function () {
       message: `failing or missing response from ${url}: Get "${url}": dial tcp 127.0.0.1:${ext.port}: connect: connection refused`,
     });
     expect(failed.cond!.lastTransitionTime >= before.cond!.lastTransitionTime).to.equal(true);
+    expect(await availableCell(NAME)).to.equal('False (FailedDiscoveryCheck)');
     let m = await metrics();
     expect(m.value('aggregator_unavailable_apiservice', { name: NAME })).to.equal(1);
     expect(m.value('aggregator_unavailable_apiservice_total', { name: NAME, reason: 'FailedDiscoveryCheck' })).to.equal(1);
