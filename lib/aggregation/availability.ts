@@ -224,7 +224,7 @@ export class AvailabilityController {
     const verdict = isLocal(original)
       ? { status: 'True' as const, reason: 'Local', message: 'Local APIServices are always available' }
       : await this.checkRemote(original);
-    if (this.paused) return;
+    if (this.paused || this.stopped) return;
     await this.updateStatus(original, verdict);
     if (verdict.reason === 'FailedDiscoveryCheck') throw new CheckFailed(verdict.message);
   }
