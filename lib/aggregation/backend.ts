@@ -109,7 +109,7 @@ export class BackendTransport {
     if (!service.spec) throw new BackendError('ServiceNotFound', `service "${name}" not found`);
     const spec = asObj(service.spec);
     const type = (spec.type as string | undefined) ?? 'ClusterIP';
-    if (this.deps.enableAggregatorRouting && type !== 'ExternalName') return this.resolveEndpoint(namespace, name, spec, type, port, servername);
+    if (this.deps.enableAggregatorRouting) return this.resolveEndpoint(namespace, name, spec, type, port, servername);
     if (type === 'ClusterIP' && spec.clusterIP === 'None') throw new BackendError('ServiceAccessError', 'cannot route to service with ClusterIP "None"');
     if (type === 'ClusterIP' || type === 'LoadBalancer' || type === 'NodePort') {
       const svcPort = findServicePort(spec, name, port);
@@ -120,10 +120,11 @@ export class BackendTransport {
   }
 
   private async resolveEndpoint(namespace: string, name: string, spec: Obj, type: string, port: number, servername: string): Promise<ResolvedBackend> {
+    const svcPort = findServicePort(spec, name, port);
+    // An ExternalName service has no endpoints to route to: refused, as ResolveEndpoints does.
     if (type !== 'ClusterIP' && type !== 'LoadBalancer' && type !== 'NodePort') {
       throw new BackendError('ServiceAccessError', `unsupported service type "${type}"`);
     }
-    const svcPort = findServicePort(spec, name, port);
     const endpoints = asObj(await this.deps.endpoints.get(namespace, name));
     if (!endpoints.metadata) throw new BackendError('EndpointsNotFound', `endpoints "${name}" not found`);
     const subsets = asList(endpoints.subsets).map(asObj);

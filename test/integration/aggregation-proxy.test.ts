@@ -333,7 +333,7 @@ describe('aggregation proxy (kube-aggregator\'s proxyHandler)', function () {
 /** A backend of the test's own: upgrades echoed, redirects, an answer that never comes. */
 interface SpecialBackend { port: number; caBundle: string; seen: string[]; stop(): Promise<void> }
 
-async function startSpecialBackend(service: string, ns: string): Promise<SpecialBackend> {
+async function startSpecialBackend(service: string, ns: string, host = '127.0.0.1'): Promise<SpecialBackend> {
   const ca = issueCert({ commonName: 'special-ca', ca: true });
   const serving = issueCert({ commonName: `${service}.${ns}.svc`, extKeyUsage: ['serverAuth'], altNames: [`${service}.${ns}.svc`] }, ca);
   const seen: string[] = [];
@@ -357,7 +357,7 @@ async function startSpecialBackend(service: string, ns: string): Promise<Special
     socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${req.headers.upgrade}\r\n\r\n`);
     socket.pipe(socket);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((r) => server.listen(0, host, () => r()));
   return {
     port: (server.address() as AddressInfo).port, caBundle: Buffer.from(ca.certPem).toString('base64'), seen,
     stop: async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); },
@@ -460,5 +460,53 @@ describe('aggregation proxy with --aggregator-reject-forwarding-redirect=false',
     expect(r.status).to.equal(302);
     expect(r.headers.location).to.equal('https://elsewhere.example.test/x');
     expect(r.text).to.equal('<a href="https://elsewhere.example.test/x">Found</a>');
+  });
+});
+
+/** A non-loopback IPv4 address of this machine (Endpoints refuse loopback addresses), if any. */
+function outsideAddress(): string | undefined {
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return undefined;
+}
+
+describe('aggregation proxy with --enable-aggregator-routing', function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  let backend: SpecialBackend;
+  let fp: FrontProxy;
+  const address = outsideAddress();
+
+  before(async function () {
+    if (!address) this.skip();
+    fp = frontProxyPki();
+    backend = await startSpecialBackend('special', 'default', address);
+    t = await startTestServer([...fp.flags, '--enable-aggregator-routing']);
+    const svc = await t.post('/api/v1/namespaces/default/services', {
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'special' }, spec: { ports: [{ name: 'https', port: 443, targetPort: backend.port }] },
+    });
+    expect(svc.status, svc.text).to.equal(201);
+    await registerApiService(t, SPECIAL_GROUP, 'v1', { service: { namespace: 'default', name: 'special', port: 443 }, caBundle: backend.caBundle });
+  });
+
+  after(async () => {
+    await t?.stop();
+    await backend?.stop();
+    if (fp) rmSync(fp.dir, { recursive: true, force: true });
+  });
+
+  it('goes to an endpoint address of the service port, and answers 503 `service unavailable` while there is none', async () => {
+    const none = await t.get(`${SPECIAL}/things`);
+    expect(none.status).to.equal(503);
+    expect(none.text).to.equal('service unavailable\n');
+    const eps = await t.post('/api/v1/namespaces/default/endpoints', {
+      apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'special' },
+      subsets: [{ addresses: [{ ip: address }], ports: [{ name: 'https', port: backend.port }] }],
+    });
+    expect(eps.status, eps.text).to.equal(201);
+    const r = await eventually(async () => { const x = await t.get(`${SPECIAL}/things`); return x.status === 200 && x; });
+    expect(r.body).to.deep.equal({});
+    expect(backend.seen.at(-1)).to.equal(`GET ${SPECIAL}/things`);
   });
 });
