@@ -23,6 +23,7 @@ import { eventually, startTestServer, type TestServer } from '../helpers/server-
 import { startExtensionServer, type ExtensionServer } from '../helpers/extension-apiserver';
 import { issueCert, type Issued } from '../helpers/x509-certs';
 import { RawUpgrade } from '../helpers/kubelet-setup';
+import { parseExposition } from '../helpers/prom-text';
 
 const NS = 'widgets';
 const GROUP = 'widgets.example.test';
@@ -284,6 +285,9 @@ describe('aggregation proxy (kube-aggregator\'s proxyHandler)', function () {
       expect(r.headers['content-type']).to.equal('text/plain; charset=utf-8');
       expect(r.headers['x-content-type-options']).to.equal('nosniff');
       expect(ext.calls.length).to.equal(before);
+      // Counted as kube-aggregator's proxyError counts it.
+      const m = parseExposition((await t.get('/metrics', { headers: { accept: 'text/plain' } })).text);
+      expect(m.value('apiserver_request_terminations_total', { component: 'aggregator', code: '503', verb: 'LIST', group: GROUP, version: VERSION })).to.equal(1);
     } finally {
       await setAvailable(t, name, true);
     }
@@ -331,7 +335,7 @@ describe('aggregation proxy (kube-aggregator\'s proxyHandler)', function () {
 });
 
 /** A backend of the test's own: upgrades echoed, redirects, an answer that never comes. */
-interface SpecialBackend { port: number; caBundle: string; seen: string[]; stop(): Promise<void> }
+interface SpecialBackend { port: number; caBundle: string; seen: string[]; hangsClosed: number; stop(): Promise<void> }
 
 async function startSpecialBackend(service: string, ns: string, host = '127.0.0.1'): Promise<SpecialBackend> {
   const ca = issueCert({ commonName: 'special-ca', ca: true });
@@ -344,7 +348,11 @@ async function startSpecialBackend(service: string, ns: string, host = '127.0.0.
       res.end('<a href="https://elsewhere.example.test/x">Found</a>');
       return;
     }
-    if (req.url?.endsWith('/hang')) return; // never answered
+    if (req.url?.split('?')[0].endsWith('/hang')) {
+      // Never answered; the proxy's going away is noted.
+      res.on('close', () => { sb.hangsClosed++; });
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{}');
   });
@@ -358,10 +366,11 @@ async function startSpecialBackend(service: string, ns: string, host = '127.0.0.
     socket.pipe(socket);
   });
   await new Promise<void>((r) => server.listen(0, host, () => r()));
-  return {
-    port: (server.address() as AddressInfo).port, caBundle: Buffer.from(ca.certPem).toString('base64'), seen,
+  const sb: SpecialBackend = {
+    port: (server.address() as AddressInfo).port, caBundle: Buffer.from(ca.certPem).toString('base64'), seen, hangsClosed: 0,
     stop: async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); },
   };
+  return sb;
 }
 
 const STACKS: [string, string[]][] = [
@@ -425,6 +434,18 @@ for (const [stackName, stackFlags] of STACKS) {
       expect(r.status).to.equal(502);
       expect(r.text).to.equal('the backend attempted to redirect this request, which is not permitted');
       expect(r.headers.location).to.equal(undefined);
+    });
+
+    it('a client going away aborts the request to the backend', async () => {
+      const admin = t.identity('leaver', ['system:masters']);
+      const closedBefore = backend.hangsClosed;
+      const seenBefore = backend.seen.length;
+      const req = https.request(`${t.server.url}${SPECIAL}/hang?watch=true`, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem });
+      req.on('error', () => undefined);
+      req.end();
+      await eventually(async () => backend.seen.length > seenBefore);
+      req.destroy();
+      await eventually(async () => backend.hangsClosed > closedBefore);
     });
 
     it('a request that is not a watch is cut by --request-timeout (504)', async () => {
