@@ -10,8 +10,8 @@
  *  - the request goes on with its method, path, query (re-encoded as Go's url.Values does: keys
  *    sorted), body (streamed) and headers, less hop-by-hop ones, the caller's Authorization and
  *    Impersonate-* headers and any X-Remote-User/-Uid/-Group/-Extra-* sent; the user this server
- *    authenticated (or impersonated) is told in X-Remote-User, X-Remote-Group (one per group) and
- *    X-Remote-Extra-<key> (the key %-escaped as client-go's headerKeyEscape), with Audit-Id and
+ *    authenticated (or impersonated) is told in X-Remote-User, X-Remote-Group (one per group),
+ *    X-Remote-Uid (only with the RemoteRequestHeaderUID gate, off by default) and X-Remote-Extra-<key> (the key %-escaped as client-go's headerKeyEscape), with Audit-Id and
  *    X-Forwarded-For, over TLS verified with the caBundle and presenting the front-proxy client
  *    certificate (backend.ts). Discovery of the group-version is bounded to 5 s, as
  *    NewRequestForProxy bounds it;
@@ -32,6 +32,7 @@ import type http from 'node:http';
 import tls from 'node:tls';
 import type { RequestInfo } from '../api/request-info';
 import type { UserInfo } from '../meta/user';
+import { FeatureGates } from '../scheme/feature-gates';
 import { asksUpgrade, takeUpgrade, upgradeOffered } from '../http/upgrade';
 import { copyBody, forwardedHeaders, HOP_BY_HOP } from '../kubelet/forward';
 import { pipeBothWays, readAnswerHead, relayRefusal } from '../kubelet/tunnel';
@@ -53,12 +54,22 @@ export const REDIRECT_REFUSED = 'the backend attempted to redirect this request,
 
 export function aggregationProxy(agg: AggregationContext): (ctx: Context, next: Next) => Promise<void> {
   const rejectRedirects = agg.config.aggregatorRejectForwardingRedirect !== false;
+  const sendUid = remoteUidEnabled(agg);
   const metrics = new ProxyMetrics(agg.metrics);
   return (ctx: Context, next: Next): Promise<void> => {
     const svc = remoteApiService(agg, ctx.path);
     if (!svc) return next();
-    return proxy(agg, metrics, ctx, svc, rejectRedirects);
+    return proxy(agg, metrics, ctx, svc, rejectRedirects, sendUid);
   };
+}
+
+/** The RemoteRequestHeaderUID gate (alpha, off in 1.32): X-Remote-Uid is sent only with it. */
+function remoteUidEnabled(agg: AggregationContext): boolean {
+  try {
+    return new FeatureGates(agg.config.featureGates ?? {}).enabled('RemoteRequestHeaderUID');
+  } catch {
+    return false;
+  }
 }
 
 /** The APIService naming a service for the group-version of `/apis/<group>/<version>[/...]`. */
@@ -73,7 +84,7 @@ function remoteApiService(agg: AggregationContext, path: string): ApiService | u
   return svc && !isLocal(svc) ? svc : undefined;
 }
 
-async function proxy(agg: AggregationContext, metrics: ProxyMetrics, ctx: Context, svc: ApiService, rejectRedirects: boolean): Promise<void> {
+async function proxy(agg: AggregationContext, metrics: ProxyMetrics, ctx: Context, svc: ApiService, rejectRedirects: boolean, sendUid: boolean): Promise<void> {
   const fail = (message: string, code: number) => {
     metrics.terminated(ctx, code);
     plainTextError(ctx, message, code);
@@ -85,7 +96,7 @@ async function proxy(agg: AggregationContext, metrics: ProxyMetrics, ctx: Contex
   if (!user) return fail('missing user', 500);
   const path = `${ctx.path}${goQuery(ctx.querystring)}`;
   const upgrade = asksUpgrade(ctx.req.headers as Headers) && upgradeOffered(ctx.req);
-  const headers = backendHeaders(ctx, user, upgrade);
+  const headers = backendHeaders(ctx, user, upgrade, sendUid);
   const unresolved = (err: unknown) => {
     agg.log.warn('aggregation proxy: cannot resolve the service of an APIService', {
       apiService: svc.metadata?.name, service: `${svc.spec.service?.namespace}/${svc.spec.service?.name}`, error: (err as Error).message,
@@ -157,12 +168,13 @@ function plainTextError(ctx: Context, message: string, code: number, newline = t
  * What the backend is sent: the client's headers less hop-by-hop ones (unless upgrading) and
  * credentials, the identity in the X-Remote-* headers, and the Audit-Id.
  */
-function backendHeaders(ctx: Context, user: UserInfo, upgrade: boolean): Headers {
+function backendHeaders(ctx: Context, user: UserInfo, upgrade: boolean, sendUid: boolean): Headers {
   const h = forwardedHeaders(ctx, upgrade);
   for (const k of Object.keys(h)) {
     if (k === 'x-remote-user' || k === 'x-remote-uid' || k === 'x-remote-group' || k.startsWith('x-remote-extra-')) delete h[k];
   }
   h['x-remote-user'] = wire(user.name);
+  if (sendUid && user.uid) h['x-remote-uid'] = wire(user.uid);
   if (user.groups.length) h['x-remote-group'] = user.groups.map(wire);
   for (const [key, values] of Object.entries(user.extra ?? {})) {
     if (values?.length) h[`x-remote-extra-${headerKeyEscape(key)}`] = values.map(wire);

@@ -204,13 +204,15 @@ describe('aggregation proxy (kube-aggregator\'s proxyHandler)', function () {
   it('an impersonated request reaches the backend as the impersonated user, groups and extra (key %-escaped), without Impersonate-* headers', async () => {
     const r = await t.get(widgets(), { headers: {
       'impersonate-user': 'carol', 'impersonate-group': 'team-c', 'impersonate-extra-scopes': 'view',
-      'impersonate-extra-acme.com%2fproject': 'p1',
+      'impersonate-extra-acme.com%2fproject': 'p1', 'impersonate-uid': 'uid-1',
     } });
     expect(r.status, r.text).to.equal(200);
     const call = ext.callsTo(widgets()).at(-1)!;
     expect(call.user).to.equal('carol');
     expect(call.groups).to.deep.equal(['team-c', 'system:authenticated']);
     expect(call.extra).to.deep.equal({ scopes: ['view'], 'acme.com/project': ['p1'] });
+    // Without the RemoteRequestHeaderUID gate (alpha, off) the uid is not sent.
+    expect(call.headers['x-remote-uid']).to.equal(undefined);
     expect(Object.keys(call.headers).filter((h) => h.startsWith('impersonate-'))).to.deep.equal([]);
     // The key %-escaped on the wire (node:http lowercases header names as it reads them).
     expect(Object.keys(call.headers)).to.include('x-remote-extra-acme.com%2fproject');
@@ -335,7 +337,7 @@ describe('aggregation proxy (kube-aggregator\'s proxyHandler)', function () {
 });
 
 /** A backend of the test's own: upgrades echoed, redirects, an answer that never comes. */
-interface SpecialBackend { port: number; caBundle: string; seen: string[]; hangsClosed: number; stop(): Promise<void> }
+interface SpecialBackend { port: number; caBundle: string; seen: string[]; hangsClosed: number; lastHeaders?: Record<string, string | string[] | undefined>; stop(): Promise<void> }
 
 async function startSpecialBackend(service: string, ns: string, host = '127.0.0.1'): Promise<SpecialBackend> {
   const ca = issueCert({ commonName: 'special-ca', ca: true });
@@ -343,6 +345,7 @@ async function startSpecialBackend(service: string, ns: string, host = '127.0.0.
   const seen: string[] = [];
   const server = https.createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    sb.lastHeaders = req.headers;
     if (req.url?.endsWith('/redirect')) {
       res.writeHead(302, { location: 'https://elsewhere.example.test/x', 'content-type': 'text/html' });
       res.end('<a href="https://elsewhere.example.test/x">Found</a>');
@@ -456,7 +459,7 @@ for (const [stackName, stackFlags] of STACKS) {
   });
 }
 
-describe('aggregation proxy with --aggregator-reject-forwarding-redirect=false', function () {
+describe('aggregation proxy with --aggregator-reject-forwarding-redirect=false and RemoteRequestHeaderUID', function () {
   this.timeout(60_000);
   let t: TestServer;
   let backend: SpecialBackend;
@@ -465,7 +468,7 @@ describe('aggregation proxy with --aggregator-reject-forwarding-redirect=false',
   before(async () => {
     fp = frontProxyPki();
     backend = await startSpecialBackend('special', 'default');
-    t = await startTestServer([...fp.flags, '--aggregator-reject-forwarding-redirect=false']);
+    t = await startTestServer([...fp.flags, '--aggregator-reject-forwarding-redirect=false', '--feature-gates=RemoteRequestHeaderUID=true']);
     await externalService(t, 'default', 'special');
     await registerApiService(t, SPECIAL_GROUP, 'v1', { service: { namespace: 'default', name: 'special', port: backend.port }, caBundle: backend.caBundle });
   });
@@ -481,6 +484,12 @@ describe('aggregation proxy with --aggregator-reject-forwarding-redirect=false',
     expect(r.status).to.equal(302);
     expect(r.headers.location).to.equal('https://elsewhere.example.test/x');
     expect(r.text).to.equal('<a href="https://elsewhere.example.test/x">Found</a>');
+  });
+
+  it('with the RemoteRequestHeaderUID gate, the user\'s uid goes in X-Remote-Uid', async () => {
+    const r = await t.get(`${SPECIAL}/things`, { headers: { 'impersonate-user': 'dave', 'impersonate-group': 'system:masters', 'impersonate-uid': 'uid-42', 'x-remote-uid': 'forged' } });
+    expect(r.status, r.text).to.equal(200);
+    expect(backend.lastHeaders).to.include({ 'x-remote-user': 'dave', 'x-remote-uid': 'uid-42' });
   });
 });
 
