@@ -24,13 +24,14 @@
  *    tunnel helpers); a refusal (>= 400) is relayed as the backend wrote it; anything else is
  *    503 `invalid upgrade response: status code N`.
  * Watches are long-running (lib/server/long-running.ts) and so are not cut by --request-timeout;
- * other requests keep it. Each error answered here is counted as kube-aggregator records it
+ * other requests keep it, and the backend request is abandoned when it answers 504 first. Each error answered here is counted as kube-aggregator records it
  * (apiserver_request_terminations_total, component "aggregator").
  */
 import type { Context, Next } from 'koa';
 import type http from 'node:http';
 import tls from 'node:tls';
 import type { RequestInfo } from '../api/request-info';
+import type { RequestDeadline } from '../api/request-deadline';
 import type { UserInfo } from '../meta/user';
 import { FeatureGates } from '../scheme/feature-gates';
 import { asksUpgrade, takeUpgrade, upgradeOffered } from '../http/upgrade';
@@ -111,6 +112,8 @@ async function proxy(agg: AggregationContext, metrics: ProxyMetrics, ctx: Contex
   let answered = false;
   const onClientGone = () => { if (!answered) request?.destroy(); };
   ctx.res.once('close', onClientGone);
+  // --request-timeout answered (504) before the backend did: its request is abandoned.
+  const stopWatchingDeadline = (ctx.state.deadline as RequestDeadline | undefined)?.onExpire(() => { if (!answered) request?.destroy(); });
   let answer: http.IncomingMessage;
   try {
     ({ answer, request } = await agg.transport.request(svc, {
@@ -122,6 +125,7 @@ async function proxy(agg: AggregationContext, metrics: ProxyMetrics, ctx: Contex
     }));
   } catch (err) {
     ctx.res.off('close', onClientGone);
+    stopWatchingDeadline?.();
     if (clientGone(ctx)) return;
     if (err instanceof BackendError && err.reason !== 'Unreachable') return unresolved(err);
     // The responder's Error: 503 with the transport's text (not counted as a termination).
@@ -129,6 +133,7 @@ async function proxy(agg: AggregationContext, metrics: ProxyMetrics, ctx: Contex
   }
   answered = true;
   ctx.res.off('close', onClientGone);
+  stopWatchingDeadline?.();
   answer.on('error', () => { /* copyBody cuts the response */ });
   if (clientGone(ctx)) {
     request.destroy();

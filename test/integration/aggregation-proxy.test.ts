@@ -218,8 +218,9 @@ describe('aggregation proxy (kube-aggregator\'s proxyHandler)', function () {
     expect(Object.keys(call.headers)).to.include('x-remote-extra-acme.com%2fproject');
   });
 
-  it('a watch through the proxy streams an event made afterwards, past --request-timeout; a request that is not a watch keeps it', async () => {
+  it('a watch through the proxy streams an event made afterwards, past --request-timeout', async () => {
     const admin = t.identity('watcher', ['system:masters']);
+    expect((await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'before-watch' } })).status).to.equal(201);
     const lines: Body[] = [];
     let buf = '';
     let status = 0;
@@ -235,7 +236,7 @@ describe('aggregation proxy (kube-aggregator\'s proxyHandler)', function () {
     req.on('error', () => undefined);
     req.end();
     try {
-      await eventually(async () => status === 200 && lines.some((l) => l.object?.metadata?.name === 'by-alice'));
+      await eventually(async () => status === 200 && lines.some((l) => l.object?.metadata?.name === 'before-watch'));
       // Longer than --request-timeout=3s: the watch is long-running.
       await new Promise((r) => setTimeout(r, 3_500));
       const c = await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'watched' } });
@@ -451,10 +452,12 @@ for (const [stackName, stackFlags] of STACKS) {
       await eventually(async () => backend.hangsClosed > closedBefore);
     });
 
-    it('a request that is not a watch is cut by --request-timeout (504)', async () => {
+    it('a request that is not a watch is cut by --request-timeout (504), and its backend request abandoned', async () => {
+      const closedBefore = backend.hangsClosed;
       const r = await t.get(`${SPECIAL}/hang`);
       expect(r.status).to.equal(504);
       expect(r.body).to.deep.include({ reason: 'Timeout' });
+      await eventually(async () => backend.hangsClosed > closedBefore);
     });
   });
 }
