@@ -248,7 +248,7 @@ describe('aggregation proxy (kube-aggregator\'s proxyHandler)', function () {
     }
   });
 
-  it('over HTTP/2: get, list and create through the proxy', async () => {
+  it('over HTTP/2: get, list, create and watch through the proxy', async () => {
     const admin = t.identity('h2-admin', ['system:masters']);
     const created = await h2Request(t, 'POST', widgets(), admin, { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'over-h2' } });
     expect(created.status, created.text).to.equal(201);
@@ -258,6 +258,20 @@ describe('aggregation proxy (kube-aggregator\'s proxyHandler)', function () {
     expect(JSON.parse(got.text).metadata.name).to.equal('over-h2');
     const list = await h2Request(t, 'GET', widgets(), admin);
     expect(JSON.parse(list.text).items.map((w: Body) => w.metadata.name)).to.include('over-h2');
+    // A watch over HTTP/2 streams as well.
+    const session = http2.connect(t.server.url, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem, servername: 'localhost' });
+    try {
+      const watch = session.request({ ':method': 'GET', ':path': `${widgets()}?watch=true`, accept: 'application/json' });
+      let text = '';
+      watch.setEncoding('utf8');
+      watch.on('data', (c: string) => { text += c; });
+      await eventually(async () => text.includes('"over-h2"'));
+      expect((await h2Request(t, 'POST', widgets(), admin, { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'h2-watched' } })).status).to.equal(201);
+      await eventually(async () => text.includes('"h2-watched"'));
+      watch.close();
+    } finally {
+      session.close();
+    }
     const notAvailableElsewhere = await h2Request(t, 'GET', '/apis/nothing.example.test/v1/things', admin);
     expect(notAvailableElsewhere.status).to.equal(404);
   });
