@@ -89,6 +89,7 @@ function joinHostPort(host: string, port: number): string {
 
 export class BackendTransport {
   private readonly agents = new Map<string, { key: string; agent: https.Agent }>();
+  private readonly transportErrors = new WeakMap<ApiService, string>();
 
   constructor(readonly deps: BackendDeps) {}
 
@@ -189,11 +190,17 @@ export class BackendTransport {
    * undefined: a caBundle that holds no usable certificate cannot make a transport.
    */
   transportError(svc: ApiService): string | undefined {
-    if (svc.spec?.insecureSkipTLSVerify) return undefined;
-    const pem = caBundlePem(svc);
-    if (pem === undefined) return undefined;
-    const problem = caDataProblem(pem);
-    return problem ? `unable to load root certificates: ${problem}` : undefined;
+    // Worked out once per APIService object (the cache replaces the object when it changes).
+    const known = this.transportErrors.get(svc);
+    if (known !== undefined) return known || undefined;
+    let error = '';
+    const pem = svc.spec?.insecureSkipTLSVerify ? undefined : caBundlePem(svc);
+    if (pem !== undefined) {
+      const problem = caDataProblem(pem);
+      if (problem) error = `unable to load root certificates: ${problem}`;
+    }
+    this.transportErrors.set(svc, error);
+    return error || undefined;
   }
 
   /**
@@ -213,6 +220,7 @@ export class BackendTransport {
         headers: { ...req.headers, host: joinHostPort(backend.host, backend.port) },
         agent: this.agentFor(svc, backend), servername: backend.servername,
       });
+      request.setNoDelay(true);
       onRequest?.(request);
       const timer = req.timeoutMs
         ? setTimeout(() => request.destroy(Object.assign(new Error(req.timeoutText ?? 'net/http: timeout awaiting response headers'), { code: 'ETIMEOUT_HEAD' })), req.timeoutMs)

@@ -146,7 +146,8 @@ async function proxy(agg: AggregationContext, metrics: ProxyMetrics, ctx: Contex
   }
   ctx.respond = false;
   ctx.res.writeHead(code, answerHeaders(answer.headers));
-  ctx.res.flushHeaders();
+  // A streamed answer (a watch) shows its head at once; one of known length goes out with its body.
+  if (answer.headers['content-length'] === undefined) ctx.res.flushHeaders();
   // The answer is the backend's: nothing after this writes another (a 404 included).
   ctx.body = '';
   copyBody(ctx, answer, request);
