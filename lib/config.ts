@@ -58,6 +58,8 @@ export interface ServerConfig {
    * as a matching pair (lib/server/proxy-client.ts), kept here for the aggregator to read.
    */
   proxyClientCertFile: string; proxyClientKeyFile: string;
+  /** The aggregation layer's routing and redirect handling (lib/aggregation/flags.ts). */
+  enableAggregatorRouting: boolean; aggregatorRejectForwardingRedirect: boolean;
   clientCaFile: string; tokenAuthFile: string;
   anonymousAuth: boolean; enableBootstrapTokenAuth: boolean;
   /** Authenticating proxy: headers trusted only from certificates of requestheaderClientCaFile. */

@@ -15,7 +15,9 @@ import https from 'node:https';
 import http from 'node:http';
 import type { ConnectionOptions } from 'node:tls';
 import { isIP } from 'node:net';
+import { X509Certificate } from 'node:crypto';
 import type { ObjectLookup } from '../authn/object-lookup';
+import { dialErrorText } from '../kubelet/errors';
 import { type ApiService, caBundlePem } from './api-service';
 
 /** Why a backend could not be resolved or reached; `message` is Kubernetes' text. */
@@ -53,7 +55,19 @@ export interface BackendRequest {
   headers?: http.OutgoingHttpHeaders;
   /** Until the answer's head arrives (connect, TLS, the backend's first byte). */
   timeoutMs?: number;
-  body?: Buffer;
+  /** The error's text when `timeoutMs` passes (default Go's response-header timeout's). */
+  timeoutText?: string;
+  /** The whole body, or a source streamed with backpressure (a client's request: 'data', 'end', pause, resume). */
+  body?: Buffer | BodySource;
+}
+
+/** What a request body is read from: a Node stream, or the server's own request messages (lib/http). */
+export interface BodySource {
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  pause(): unknown;
+  resume(): unknown;
+  readableEnded?: boolean;
 }
 
 export interface FetchedAnswer {
@@ -61,6 +75,9 @@ export interface FetchedAnswer {
   headers: http.IncomingHttpHeaders;
   body: Buffer;
 }
+
+/** Methods whose requests carry no body in practice: safe to send again. */
+const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 type Obj = Record<string, unknown>;
 const asObj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? v as Obj : {});
@@ -72,6 +89,7 @@ function joinHostPort(host: string, port: number): string {
 
 export class BackendTransport {
   private readonly agents = new Map<string, { key: string; agent: https.Agent }>();
+  private readonly transportErrors = new WeakMap<ApiService, string>();
 
   constructor(readonly deps: BackendDeps) {}
 
@@ -92,7 +110,7 @@ export class BackendTransport {
     if (!service.spec) throw new BackendError('ServiceNotFound', `service "${name}" not found`);
     const spec = asObj(service.spec);
     const type = (spec.type as string | undefined) ?? 'ClusterIP';
-    if (this.deps.enableAggregatorRouting && type !== 'ExternalName') return this.resolveEndpoint(namespace, name, spec, type, port, servername);
+    if (this.deps.enableAggregatorRouting) return this.resolveEndpoint(namespace, name, spec, type, port, servername);
     if (type === 'ClusterIP' && spec.clusterIP === 'None') throw new BackendError('ServiceAccessError', 'cannot route to service with ClusterIP "None"');
     if (type === 'ClusterIP' || type === 'LoadBalancer' || type === 'NodePort') {
       const svcPort = findServicePort(spec, name, port);
@@ -103,10 +121,11 @@ export class BackendTransport {
   }
 
   private async resolveEndpoint(namespace: string, name: string, spec: Obj, type: string, port: number, servername: string): Promise<ResolvedBackend> {
+    const svcPort = findServicePort(spec, name, port);
+    // An ExternalName service has no endpoints to route to: refused, as ResolveEndpoints does.
     if (type !== 'ClusterIP' && type !== 'LoadBalancer' && type !== 'NodePort') {
       throw new BackendError('ServiceAccessError', `unsupported service type "${type}"`);
     }
-    const svcPort = findServicePort(spec, name, port);
     const endpoints = asObj(await this.deps.endpoints.get(namespace, name));
     if (!endpoints.metadata) throw new BackendError('EndpointsNotFound', `endpoints "${name}" not found`);
     const subsets = asList(endpoints.subsets).map(asObj);
@@ -167,26 +186,59 @@ export class BackendTransport {
   }
 
   /**
+   * Kubernetes' transport-building error for this APIService (client-go's CA loading), or
+   * undefined: a caBundle that holds no usable certificate cannot make a transport.
+   */
+  transportError(svc: ApiService): string | undefined {
+    // Worked out once per APIService object (the cache replaces the object when it changes).
+    const known = this.transportErrors.get(svc);
+    if (known !== undefined) return known || undefined;
+    let error = '';
+    const pem = svc.spec?.insecureSkipTLSVerify ? undefined : caBundlePem(svc);
+    if (pem !== undefined) {
+      const problem = caDataProblem(pem);
+      if (problem) error = `unable to load root certificates: ${problem}`;
+    }
+    this.transportErrors.set(svc, error);
+    return error || undefined;
+  }
+
+  /**
    * Sends one request to the APIService's backend; resolves once the answer's head is in (the
    * body is the caller's to read or destroy). Rejects with a BackendError: the resolution's, or
-   * 'Unreachable' with the dial or TLS error's text.
+   * 'Unreachable' with the dial or TLS error's text. `onRequest` is given the request as soon
+   * as it exists (to abort it when the caller goes away).
    */
-  async request(svc: ApiService, req: BackendRequest): Promise<{ answer: http.IncomingMessage; request: http.ClientRequest; backend: ResolvedBackend }> {
+  async request(svc: ApiService, req: BackendRequest, onRequest?: (request: http.ClientRequest) => void): Promise<{ answer: http.IncomingMessage; request: http.ClientRequest; backend: ResolvedBackend }> {
     const backend = await this.resolve(svc);
-    return new Promise((resolve, reject) => {
+    // As Go's transport: a request that failed on a kept-alive connection the backend had
+    // already closed is sent once more on a new one, when it can be (no body streamed).
+    const retriable = !(req.body && !Buffer.isBuffer(req.body)) || BODILESS.has(req.method);
+    const attempt = (again: boolean) => new Promise<{ answer: http.IncomingMessage; request: http.ClientRequest; backend: ResolvedBackend }>((resolve, reject) => {
       const request = https.request({
         host: backend.host, port: backend.port, method: req.method, path: req.path,
         headers: { ...req.headers, host: joinHostPort(backend.host, backend.port) },
         agent: this.agentFor(svc, backend), servername: backend.servername,
       });
-      const timer = req.timeoutMs ? setTimeout(() => request.destroy(new Error(`net/http: timeout awaiting response headers`)), req.timeoutMs) : undefined;
+      request.setNoDelay(true);
+      onRequest?.(request);
+      const timer = req.timeoutMs
+        ? setTimeout(() => request.destroy(Object.assign(new Error(req.timeoutText ?? 'net/http: timeout awaiting response headers'), { code: 'ETIMEOUT_HEAD' })), req.timeoutMs)
+        : undefined;
       request.once('response', (answer) => { if (timer) clearTimeout(timer); resolve({ answer, request, backend }); });
       request.once('error', (err: NodeJS.ErrnoException) => {
         if (timer) clearTimeout(timer);
-        reject(new BackendError('Unreachable', dialText(err, backend)));
+        if (again && request.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+          attempt(false).then(resolve, reject);
+          return;
+        }
+        reject(new BackendError('Unreachable', err.code === 'ETIMEOUT_HEAD' ? err.message : dialText(err, backend)));
       });
-      request.end(req.body);
+      const body = req.body;
+      if (body === undefined || Buffer.isBuffer(body)) request.end(body);
+      else streamBody(body, request);
     });
+    return attempt(retriable);
   }
 
   /** A whole small answer (discovery, OpenAPI, the availability check), at most `maxBytes` of body. */
@@ -224,16 +276,33 @@ function findServicePort(spec: Obj, name: string, port: number): Obj {
 
 /** Go's text of a failed dial or handshake, as the proxy transport reports it. */
 function dialText(err: NodeJS.ErrnoException, b: ResolvedBackend): string {
-  const addr = joinHostPort(b.host, b.port);
-  switch (err.code) {
-    case 'ECONNREFUSED': return `dial tcp ${addr}: connect: connection refused`;
-    case 'ETIMEDOUT': return `dial tcp ${addr}: i/o timeout`;
-    case 'EHOSTUNREACH': return `dial tcp ${addr}: connect: no route to host`;
-    case 'ENOTFOUND': case 'EAI_AGAIN': return `dial tcp: lookup ${b.host}: no such host`;
-    case 'ECONNRESET': return `read tcp ${addr}: read: connection reset by peer`;
-    default: break;
-  }
-  if (err.code && /CERT|SELF_SIGNED|UNABLE_TO|HOSTNAME|ERR_TLS/.test(err.code)) return `tls: failed to verify certificate: ${err.message}`;
-  return err.message;
+  return dialErrorText(err, b.host, b.port);
 }
 
+/** Copies a request body into `to` as it arrives, pausing the source while `to` is full. */
+function streamBody(from: BodySource, to: http.ClientRequest): void {
+  if (from.readableEnded) {
+    to.end();
+    return;
+  }
+  from.on('data', (chunk: Buffer) => { if (!to.write(chunk)) from.pause(); });
+  to.on('drain', () => from.resume());
+  from.on('end', () => to.end());
+}
+
+/** client-go's reading of CA data: what is wrong with it, or undefined when a certificate is in it. */
+function caDataProblem(pem: string): string | undefined {
+  const blocks = [...pem.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)-----END \1-----/g)];
+  if (!blocks.length) return 'unable to parse bytes as PEM block';
+  let good = 0;
+  for (const b of blocks) {
+    if (b[1] !== 'CERTIFICATE') continue;
+    try {
+      new X509Certificate(b[0]);
+      good++;
+    } catch {
+      return 'failed to parse certificate: x509: malformed certificate';
+    }
+  }
+  return good ? undefined : 'no valid certificate authority data seen';
+}

@@ -56,7 +56,7 @@ export class Aggregation {
     };
     const transport = new BackendTransport({
       services: lookup('services'), endpoints: lookup('endpoints'),
-      enableAggregatorRouting: Boolean((deps.config as { enableAggregatorRouting?: boolean }).enableAggregatorRouting),
+      enableAggregatorRouting: deps.config.enableAggregatorRouting,
       proxyClient: deps.proxyClient, selfUrl: deps.selfUrl, selfCaPem: deps.selfCaPem,
     });
     this.context = {

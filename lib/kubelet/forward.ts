@@ -19,7 +19,7 @@ import { dialErrorText, genericServerResponse, plainError } from './errors';
 import { hostPort, tlsFor } from './dial';
 
 /** Headers that belong to one connection (RFC 9110 7.6.1; Go's hopHeaders). */
-const HOP_BY_HOP = ['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+export const HOP_BY_HOP = ['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
 const CORS = ['access-control-allow-credentials', 'access-control-allow-headers', 'access-control-allow-methods', 'access-control-allow-origin'];
 /** A kubelet's error body read into the Status: at most this much (LocationStreamer's maxReadLength). */
 const MAX_ERROR_BODY = 50_000;
@@ -55,7 +55,7 @@ function request(b: Backend, client: KubeletClient, method: string, path: string
 }
 
 /** Copies `from` into the response with backpressure; ends it with `from`; a client gone aborts `from`. */
-function copyBody(ctx: Context, from: http.IncomingMessage, upstream: http.ClientRequest): void {
+export function copyBody(ctx: Context, from: http.IncomingMessage, upstream: http.ClientRequest): void {
   const res = ctx.res;
   from.on('data', (chunk: Buffer) => { if (!res.write(chunk)) from.pause(); });
   res.on('drain', () => from.resume());

@@ -15,6 +15,7 @@ import { ADMISSION_FLAGS } from '../admission/flags';
 import { SERVICE_ACCOUNT_FLAGS } from '../serviceaccount/flags';
 import { CERTIFICATE_FLAGS } from '../certificates/flags';
 import { KUBELET_FLAGS } from '../kubelet/flags';
+import { AGGREGATOR_FLAGS } from '../aggregation/flags';
 import { CONTROLLER_FLAGS } from '../controllers/flags';
 import { FLOWCONTROL_FLAGS } from '../flowcontrol/flags';
 import { KUBERNETES_SERVICE_FLAGS } from '../controllers/kubernetes-service/flags';
@@ -70,6 +71,7 @@ export const FLAGS: readonly FlagDef[] = [
   ...SERVICE_ACCOUNT_FLAGS,
   ...CERTIFICATE_FLAGS,
   ...KUBELET_FLAGS,
+  ...AGGREGATOR_FLAGS,
   ...CONTROLLER_FLAGS,
   ...SERVICE_FLAGS,
   flag('runtime-config', 'runtimeConfig', boolMap(true), {},

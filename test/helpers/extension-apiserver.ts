@@ -125,12 +125,12 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
     const user = req.headers['x-remote-user'];
     if (typeof user !== 'string' || !user) return false;
     call.user = user;
-    const g = req.headers['x-remote-group'];
-    call.groups = Array.isArray(g) ? g : g ? [g] : [];
+    // One header line per group and per extra value (node:http would join repeated lines with ', ').
+    call.groups = req.headersDistinct['x-remote-group'] ?? [];
     call.extra = {};
-    for (const [k, v] of Object.entries(req.headers)) {
+    for (const [k, v] of Object.entries(req.headersDistinct)) {
       if (!k.startsWith('x-remote-extra-') || v === undefined) continue;
-      call.extra[decodeURIComponent(k.slice('x-remote-extra-'.length))] = Array.isArray(v) ? v : [v];
+      call.extra[decodeURIComponent(k.slice('x-remote-extra-'.length))] = v;
     }
     return true;
   };

@@ -15,6 +15,22 @@ import { APISERVER_COMPONENT, cleanScope, reportedVerb } from './request-metrics
 
 type Label = 'verb' | 'group' | 'version' | 'resource' | 'subresource' | 'scope' | 'component' | 'code';
 
+const counters = new WeakMap<MetricsRegistry, CounterMetric<Label>>();
+
+/** The registry's one apiserver_request_terminations_total (the aggregation proxy records into it too). */
+export function terminationsCounter(registry: MetricsRegistry): CounterMetric<Label> {
+  let counter = counters.get(registry);
+  if (!counter) {
+    counter = registry.counter({
+      name: 'apiserver_request_terminations_total',
+      help: 'Number of requests which apiserver terminated in self-defense.',
+      labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'],
+    });
+    counters.set(registry, counter);
+  }
+  return counter;
+}
+
 export class TerminationMetrics {
   private readonly total: CounterMetric<Label>;
   private readonly children = new Map<string, CounterChild>();
@@ -22,11 +38,7 @@ export class TerminationMetrics {
   private knownFrom: readonly ResourceDef[] | undefined;
 
   constructor(registry: MetricsRegistry, private readonly resources: () => readonly ResourceDef[]) {
-    this.total = registry.counter({
-      name: 'apiserver_request_terminations_total',
-      help: 'Number of requests which apiserver terminated in self-defense.',
-      labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'],
-    });
+    this.total = terminationsCounter(registry);
   }
 
   record(method: string, info: RequestInfo | undefined, contentType: string, code: number): void {

@@ -1,0 +1,559 @@
+/**
+ * The aggregation proxy through HTTPS against a real etcd and extension API servers the test
+ * serves, as kube-aggregator 1.32 forwards to them: Widgets of an extension server (test/helpers/
+ * extension-apiserver.ts) created, read, listed, watched and deleted through this server; the
+ * backend sees the front-proxy client certificate and the caller (or the impersonated user) in
+ * X-Remote-User/-Group/-Extra-*, never the caller's credentials; RBAC refusals stay here;
+ * Kubernetes' answers when the APIService is not Available, its caBundle does not verify the
+ * backend, or the backend is down (and works again once it is back); HTTP/2 clients; and, from a
+ * second backend of the test's own, an upgrade passed through both ways, a redirect refused or
+ * passed, and --request-timeout kept for a request that is not a watch.
+ *
+ * Until the availability controller lands, the tests set each APIService's Available condition
+ * themselves with a /status write.
+ */
+import { expect } from 'chai';
+import https from 'node:https';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eventually, startTestServer, type TestServer } from '../helpers/server-harness';
+import { startExtensionServer, type ExtensionServer } from '../helpers/extension-apiserver';
+import { issueCert, type Issued } from '../helpers/x509-certs';
+import { RawUpgrade } from '../helpers/kubelet-setup';
+import { parseExposition } from '../helpers/prom-text';
+
+const NS = 'widgets';
+const GROUP = 'widgets.example.test';
+const VERSION = 'v1alpha1';
+const GV = `/apis/${GROUP}/${VERSION}`;
+const widgets = (name = '') => `${GV}/namespaces/${NS}/widgets${name ? `/${name}` : ''}`;
+/** The harness's admin certificate (lib/server/pki.ts). */
+const ADMIN = 'orch-admin';
+const SPECIAL_GROUP = 'special.example.test';
+const SPECIAL = `/apis/${SPECIAL_GROUP}/v1`;
+
+type Body = Record<string, any>;
+
+interface FrontProxy { ca: Issued; client: Issued; dir: string; flags: string[] }
+
+function frontProxyPki(): FrontProxy {
+  const ca = issueCert({ commonName: 'front-proxy-ca', ca: true });
+  const client = issueCert({ commonName: 'front-proxy-client', extKeyUsage: ['clientAuth'] }, ca);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'front-proxy-'));
+  writeFileSync(path.join(dir, 'client.crt'), client.certPem);
+  writeFileSync(path.join(dir, 'client.key'), client.keyPem);
+  return { ca, client, dir, flags: [`--proxy-client-cert-file=${path.join(dir, 'client.crt')}`, `--proxy-client-key-file=${path.join(dir, 'client.key')}`] };
+}
+
+/** A Service of type ExternalName to 127.0.0.1 (kube resolves it to `externalName:port`). */
+async function externalService(t: TestServer, ns: string, name: string): Promise<void> {
+  const r = await t.post(`/api/v1/namespaces/${ns}/services`, {
+    apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { type: 'ExternalName', externalName: '127.0.0.1' },
+  });
+  expect(r.status, r.text).to.equal(201);
+}
+
+function apiServices(t: TestServer, name = ''): string {
+  return `/apis/${t.server.naming.group('apiregistration')}/v1/apiservices${name ? `/${name}` : ''}`;
+}
+
+/** Creates (or replaces the spec of) an APIService and sets its Available condition. */
+async function registerApiService(t: TestServer, group: string, version: string, spec: Body, available = true): Promise<void> {
+  const name = `${version}.${group}`;
+  const existing = await t.get(apiServices(t, name));
+  const body = { apiVersion: `${t.server.naming.group('apiregistration')}/v1`, kind: 'APIService', metadata: { name }, spec: { group, version, groupPriorityMinimum: 1000, versionPriority: 15, ...spec } };
+  const w = existing.status === 200
+    ? await t.put(apiServices(t, name), { ...body, metadata: existing.body.metadata })
+    : await t.post(apiServices(t), body);
+  expect(w.status, w.text).to.be.oneOf([200, 201]);
+  await setAvailable(t, name, available);
+}
+
+async function setAvailable(t: TestServer, name: string, available: boolean): Promise<void> {
+  const cur = await t.get(apiServices(t, name));
+  const condition = available
+    ? { type: 'Available', status: 'True', reason: 'Passed', message: 'all checks passed', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }
+    : { type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck', message: 'failing', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+  const r = await t.put(`${apiServices(t, name)}/status`, { ...cur.body, status: { conditions: [condition] } });
+  expect(r.status, r.text).to.equal(200);
+  // The proxy reads the APIService cache, which follows the watch cache.
+  const aggregation = t.server.aggregation!;
+  await eventually(async () => aggregation.context.cache.get(name)?.status?.conditions?.[0]?.status === (available ? 'True' : 'False'));
+}
+
+/** GET over HTTP/2 (node:http2 client) with a client certificate. */
+function h2Request(t: TestServer, method: string, p: string, who: { certPem: string; keyPem: string }, body?: Body): Promise<{ status: number; headers: http2.IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(t.server.url, { ca: t.server.pki.caCertPem, cert: who.certPem, key: who.keyPem, servername: 'localhost' });
+    session.on('error', reject);
+    const payload = body ? Buffer.from(JSON.stringify(body)) : undefined;
+    const req = session.request({ ':method': method, ':path': p, accept: 'application/json', ...(payload ? { 'content-type': 'application/json' } : {}) });
+    let status = 0;
+    let headers: http2.IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    req.on('response', (h) => { status = Number(h[':status']); headers = h; });
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => { session.close(); resolve({ status, headers, text: Buffer.concat(chunks).toString('utf8') }); });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+describe('aggregation proxy (kube-aggregator\'s proxyHandler)', function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  let ext: ExtensionServer;
+  let fp: FrontProxy;
+  let rbac: string;
+
+  before(async () => {
+    fp = frontProxyPki();
+    ext = await startExtensionServer({ group: GROUP, version: VERSION, service: 'api', namespace: NS, frontProxyCaPem: fp.ca.certPem, allowedNames: ['front-proxy-client'] });
+    t = await startTestServer([...fp.flags, '--request-timeout=3s']);
+    rbac = t.server.naming.group('rbac.authorization');
+    expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);
+    await externalService(t, NS, 'api');
+    await registerApiService(t, GROUP, VERSION, { service: { namespace: NS, name: 'api', port: ext.port }, caBundle: ext.caBundle });
+    // alice and the group team-c may work with widgets in the namespace; bob may not.
+    const role = await t.post(`/apis/${rbac}/v1/namespaces/${NS}/roles`, {
+      apiVersion: `${rbac}/v1`, kind: 'Role', metadata: { name: 'widget-editor' },
+      rules: [{ apiGroups: [GROUP], resources: ['widgets'], verbs: ['get', 'list', 'watch', 'create', 'delete'] }],
+    });
+    expect(role.status, role.text).to.equal(201);
+    const binding = await t.post(`/apis/${rbac}/v1/namespaces/${NS}/rolebindings`, {
+      apiVersion: `${rbac}/v1`, kind: 'RoleBinding', metadata: { name: 'alice-widgets' },
+      roleRef: { apiGroup: rbac, kind: 'Role', name: 'widget-editor' },
+      subjects: [{ apiGroup: rbac, kind: 'User', name: 'alice' }, { apiGroup: rbac, kind: 'Group', name: 'team-c' }],
+    });
+    expect(binding.status, binding.text).to.equal(201);
+  });
+
+  after(async () => {
+    await t?.stop();
+    await ext?.stop();
+    if (fp) rmSync(fp.dir, { recursive: true, force: true });
+  });
+
+  it('creates, gets, lists and deletes through the proxy as the admin: the backend sees the front-proxy certificate and X-Remote-*, no Authorization', async () => {
+    const created = await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } }, { headers: { authorization: 'Bearer must-not-reach-the-backend' } });
+    expect(created.status, created.text).to.equal(201);
+    expect(created.body).to.deep.include({ kind: 'Widget', apiVersion: `${GROUP}/${VERSION}` });
+    expect(created.body.metadata).to.include({ name: 'w1', namespace: NS });
+    const call = ext.callsTo(widgets()).at(-1)!;
+    expect(call.method).to.equal('POST');
+    expect(call.clientCn).to.equal('front-proxy-client');
+    expect(call.user).to.equal(ADMIN);
+    expect(call.groups).to.include('system:masters');
+    expect(call.headers.authorization).to.equal(undefined);
+    expect(call.headers['audit-id']).to.equal(created.headers['audit-id']);
+    expect(call.headers['x-forwarded-for']).to.be.a('string');
+
+    const got = await t.get(widgets('w1'));
+    expect(got.status, got.text).to.equal(200);
+    expect(got.body.spec).to.deep.equal({ size: 3 });
+    expect(got.headers['content-type']).to.equal('application/json');
+
+    const list = await t.get(`${widgets()}?limit=5&labelSelector=a%20b`);
+    expect(list.status, list.text).to.equal(200);
+    expect(list.body.items.map((w: Body) => w.metadata.name)).to.deep.equal(['w1']);
+    const listCall = ext.callsTo(widgets()).at(-1)!;
+    expect(listCall.query.get('labelSelector')).to.equal('a b');
+    expect(listCall.query.get('limit')).to.equal('5');
+
+    const missing = await t.get(widgets('nope'));
+    expect(missing.status).to.equal(404);
+    expect(missing.body).to.deep.include({ reason: 'NotFound', message: `widgets.${GROUP} "nope" not found` });
+
+    const deleted = await t.del(widgets('w1'));
+    expect(deleted.status, deleted.text).to.equal(200);
+    expect((await t.get(widgets('w1'))).status).to.equal(404);
+  });
+
+  it('re-encodes the query as Go\'s url.Values (keys sorted) and drops X-Remote-* headers a caller sends', async () => {
+    await t.get(`${widgets()}?watch=false&b=2&a=1&a=0`, { headers: { 'x-remote-user': 'system:admin', 'x-remote-group': 'system:masters', 'x-remote-extra-scopes': 'all', 'x-other': 'kept' } });
+    const call = ext.callsTo(widgets()).at(-1)!;
+    expect(call.query.toString()).to.equal('a=1&a=0&b=2&watch=false');
+    expect(call.user).to.equal(ADMIN);
+    expect(call.extra).to.deep.equal({});
+    expect(call.headers['x-other']).to.equal('kept');
+  });
+
+  it('as another user: the backend sees that user and groups; a user without RBAC rights gets 403 here and the backend no call', async () => {
+    const alice = t.identity('alice', ['team-a', 'team-b']);
+    const r = await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'by-alice' } }, { identity: alice });
+    expect(r.status, r.text).to.equal(201);
+    const call = ext.callsTo(widgets()).at(-1)!;
+    expect(call.user).to.equal('alice');
+    expect(call.groups).to.deep.equal(['team-a', 'team-b', 'system:authenticated']);
+    expect((await t.get(widgets('by-alice'), { identity: alice })).status).to.equal(200);
+
+    const before = ext.calls.length;
+    const bob = t.identity('bob');
+    const denied = await t.get(widgets('by-alice'), { identity: bob });
+    expect(denied.status, denied.text).to.equal(403);
+    expect(denied.body).to.deep.include({ kind: 'Status', reason: 'Forbidden' });
+    expect(denied.body.message).to.include(`User "bob" cannot get resource "widgets" in API group "${GROUP}" in the namespace "${NS}"`);
+    const post = await t.post(widgets(), { metadata: { name: 'by-bob' } }, { identity: bob });
+    expect(post.status).to.equal(403);
+    expect(ext.calls.length).to.equal(before);
+  });
+
+  it('an impersonated request reaches the backend as the impersonated user, groups and extra (key %-escaped), without Impersonate-* headers', async () => {
+    const r = await t.get(widgets(), { headers: {
+      'impersonate-user': 'carol', 'impersonate-group': 'team-c', 'impersonate-extra-scopes': 'view',
+      'impersonate-extra-acme.com%2fproject': 'p1', 'impersonate-uid': 'uid-1',
+    } });
+    expect(r.status, r.text).to.equal(200);
+    const call = ext.callsTo(widgets()).at(-1)!;
+    expect(call.user).to.equal('carol');
+    expect(call.groups).to.deep.equal(['team-c', 'system:authenticated']);
+    expect(call.extra).to.deep.equal({ scopes: ['view'], 'acme.com/project': ['p1'] });
+    // Without the RemoteRequestHeaderUID gate (alpha, off) the uid is not sent.
+    expect(call.headers['x-remote-uid']).to.equal(undefined);
+    expect(Object.keys(call.headers).filter((h) => h.startsWith('impersonate-'))).to.deep.equal([]);
+    // The key %-escaped on the wire (node:http lowercases header names as it reads them).
+    expect(Object.keys(call.headers)).to.include('x-remote-extra-acme.com%2fproject');
+  });
+
+  it('a watch through the proxy streams an event made afterwards, past --request-timeout', async () => {
+    const admin = t.identity('watcher', ['system:masters']);
+    expect((await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'before-watch' } })).status).to.equal(201);
+    const lines: Body[] = [];
+    let buf = '';
+    let status = 0;
+    const req = https.request(`${t.server.url}${widgets()}?watch=true`, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem, headers: { accept: 'application/json' } }, (res) => {
+      status = res.statusCode ?? 0;
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        buf += c;
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) { lines.push(JSON.parse(buf.slice(0, nl))); buf = buf.slice(nl + 1); }
+      });
+    });
+    req.on('error', () => undefined);
+    req.end();
+    try {
+      await eventually(async () => status === 200 && lines.some((l) => l.object?.metadata?.name === 'before-watch'));
+      // Longer than --request-timeout=3s: the watch is long-running.
+      await new Promise((r) => setTimeout(r, 3_500));
+      const c = await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'watched' } });
+      expect(c.status, c.text).to.equal(201);
+      const ev = await eventually(async () => lines.find((l) => l.object?.metadata?.name === 'watched'));
+      expect(ev.type).to.equal('ADDED');
+    } finally {
+      req.destroy();
+    }
+  });
+
+  it('over HTTP/2: get, list, create and watch through the proxy', async () => {
+    const admin = t.identity('h2-admin', ['system:masters']);
+    const created = await h2Request(t, 'POST', widgets(), admin, { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'over-h2' } });
+    expect(created.status, created.text).to.equal(201);
+    expect(ext.callsTo(widgets()).at(-1)!.user).to.equal('h2-admin');
+    const got = await h2Request(t, 'GET', widgets('over-h2'), admin);
+    expect(got.status, got.text).to.equal(200);
+    expect(JSON.parse(got.text).metadata.name).to.equal('over-h2');
+    const list = await h2Request(t, 'GET', widgets(), admin);
+    expect(JSON.parse(list.text).items.map((w: Body) => w.metadata.name)).to.include('over-h2');
+    // A watch over HTTP/2 streams as well.
+    const session = http2.connect(t.server.url, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem, servername: 'localhost' });
+    try {
+      const watch = session.request({ ':method': 'GET', ':path': `${widgets()}?watch=true`, accept: 'application/json' });
+      let text = '';
+      watch.setEncoding('utf8');
+      watch.on('data', (c: string) => { text += c; });
+      await eventually(async () => text.includes('"over-h2"'));
+      expect((await h2Request(t, 'POST', widgets(), admin, { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'h2-watched' } })).status).to.equal(201);
+      await eventually(async () => text.includes('"h2-watched"'));
+      watch.close();
+    } finally {
+      session.close();
+    }
+    const notAvailableElsewhere = await h2Request(t, 'GET', '/apis/nothing.example.test/v1/things', admin);
+    expect(notAvailableElsewhere.status).to.equal(404);
+  });
+
+  it('discovery of the group-version comes from the backend', async () => {
+    const r = await t.get(GV);
+    expect(r.status, r.text).to.equal(200);
+    expect(r.body).to.deep.include({ kind: 'APIResourceList', groupVersion: `${GROUP}/${VERSION}` });
+    expect(ext.callsTo(GV).at(-1)!.user).to.equal(ADMIN);
+  });
+
+  it('a group-version without an APIService is not proxied: this server answers 404', async () => {
+    const before = ext.calls.length;
+    const r = await t.get(`/apis/${GROUP}/v9/namespaces/${NS}/widgets`);
+    expect(r.status).to.equal(404);
+    expect(r.body).to.deep.include({ kind: 'Status', reason: 'NotFound' });
+    expect(ext.calls.length).to.equal(before);
+  });
+
+  it('not Available: 503 `service unavailable` as Go\'s http.Error writes it, and the backend gets no call', async () => {
+    const name = `${VERSION}.${GROUP}`;
+    await setAvailable(t, name, false);
+    try {
+      const before = ext.calls.length;
+      const r = await t.get(widgets());
+      expect(r.status).to.equal(503);
+      expect(r.text).to.equal('service unavailable\n');
+      expect(r.headers['content-type']).to.equal('text/plain; charset=utf-8');
+      expect(r.headers['x-content-type-options']).to.equal('nosniff');
+      expect(ext.calls.length).to.equal(before);
+      // Counted as kube-aggregator's proxyError counts it.
+      const m = parseExposition((await t.get('/metrics', { headers: { accept: 'text/plain' } })).text);
+      expect(m.value('apiserver_request_terminations_total', { component: 'aggregator', code: '503', verb: 'LIST', group: GROUP, version: VERSION })).to.equal(1);
+    } finally {
+      await setAvailable(t, name, true);
+    }
+    expect((await t.get(widgets())).status).to.equal(200);
+  });
+
+  it('the backend stopped: 503 with the dial error; started again: served again', async () => {
+    await ext.stop();
+    try {
+      const r = await t.get(widgets());
+      expect(r.status).to.equal(503);
+      expect(r.text).to.equal(`dial tcp 127.0.0.1:${ext.port}: connect: connection refused\n`);
+      expect(r.headers['content-type']).to.equal('text/plain; charset=utf-8');
+    } finally {
+      await ext.start();
+    }
+    const back = await eventually(async () => { const r = await t.get(widgets()); return r.status === 200 && r; });
+    expect(back.body.kind).to.equal('WidgetList');
+  });
+
+  it('a caBundle that does not verify the backend: 503 with the TLS error, and the body never reaches it', async () => {
+    const other = await startExtensionServer({ group: 'other.example.test', version: 'v1', service: 'other', namespace: NS, frontProxyCaPem: fp.ca.certPem });
+    try {
+      await externalService(t, NS, 'other');
+      // Another CA than the one that signed the backend's serving certificate.
+      await registerApiService(t, 'other.example.test', 'v1', { service: { namespace: NS, name: 'other', port: other.port }, caBundle: ext.caBundle });
+      const r = await t.post(`/apis/other.example.test/v1/namespaces/${NS}/widgets`, { metadata: { name: 'secret-widget' }, spec: { token: 'do-not-leak' } });
+      expect(r.status).to.equal(503);
+      expect(r.text).to.equal('tls: failed to verify certificate: x509: certificate signed by unknown authority\n');
+      expect(r.text).to.not.include('do-not-leak');
+      expect(other.calls).to.deep.equal([]);
+      // A caBundle with no certificate in it: no transport can be built (client-go's text, 500).
+      await registerApiService(t, 'other.example.test', 'v1', { service: { namespace: NS, name: 'other', port: other.port }, caBundle: Buffer.from('not a certificate').toString('base64') });
+      await eventually(async () => (await t.get(`/apis/other.example.test/v1/namespaces/${NS}/widgets`)).status === 500);
+      const bad = await t.get(`/apis/other.example.test/v1/namespaces/${NS}/widgets`);
+      expect(bad.text).to.equal('unable to load root certificates: unable to parse bytes as PEM block\n');
+      // The service gone: 503 `service unavailable`.
+      await registerApiService(t, 'other.example.test', 'v1', { service: { namespace: NS, name: 'no-such-service', port: other.port }, caBundle: other.caBundle });
+      await eventually(async () => (await t.get(`/apis/other.example.test/v1/namespaces/${NS}/widgets`)).text === 'service unavailable\n');
+      expect(other.calls).to.deep.equal([]);
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
+/** A backend of the test's own: upgrades echoed, redirects, an answer that never comes. */
+interface SpecialBackend { port: number; caBundle: string; seen: string[]; hangsClosed: number; lastHeaders?: Record<string, string | string[] | undefined>; stop(): Promise<void> }
+
+async function startSpecialBackend(service: string, ns: string, host = '127.0.0.1'): Promise<SpecialBackend> {
+  const ca = issueCert({ commonName: 'special-ca', ca: true });
+  const serving = issueCert({ commonName: `${service}.${ns}.svc`, extKeyUsage: ['serverAuth'], altNames: [`${service}.${ns}.svc`] }, ca);
+  const seen: string[] = [];
+  const server = https.createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    sb.lastHeaders = req.headers;
+    if (req.url?.endsWith('/redirect')) {
+      res.writeHead(302, { location: 'https://elsewhere.example.test/x', 'content-type': 'text/html' });
+      res.end('<a href="https://elsewhere.example.test/x">Found</a>');
+      return;
+    }
+    if (req.url?.split('?')[0].endsWith('/hang')) {
+      // Never answered; the proxy's going away is noted.
+      res.on('close', () => { sb.hangsClosed++; });
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}');
+  });
+  server.on('upgrade', (req, socket) => {
+    seen.push(`UPGRADE ${req.method} ${req.url} ${req.headers['x-remote-user']} ${req.headers.authorization ?? '-'}`);
+    if (req.url?.includes('refuse')) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 7\r\n\r\nrefused');
+      return;
+    }
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${req.headers.upgrade}\r\n\r\n`);
+    socket.pipe(socket);
+  });
+  await new Promise<void>((r) => server.listen(0, host, () => r()));
+  const sb: SpecialBackend = {
+    port: (server.address() as AddressInfo).port, caBundle: Buffer.from(ca.certPem).toString('base64'), seen, hangsClosed: 0,
+    stop: async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); },
+  };
+  return sb;
+}
+
+const STACKS: [string, string[]][] = [
+  ['own HTTP/1.1', ['--http1-server=own']],
+  ['node:http', ['--http1-server=node']],
+];
+
+for (const [stackName, stackFlags] of STACKS) {
+  describe(`aggregation proxy upgrades, redirects and timeouts over ${stackName}`, function () {
+    this.timeout(60_000);
+    let t: TestServer;
+    let backend: SpecialBackend;
+    let fp: FrontProxy;
+
+    before(async () => {
+      fp = frontProxyPki();
+      backend = await startSpecialBackend('special', 'default');
+      t = await startTestServer([...fp.flags, '--request-timeout=2s', ...stackFlags]);
+      await externalService(t, 'default', 'special');
+      await registerApiService(t, SPECIAL_GROUP, 'v1', { service: { namespace: 'default', name: 'special', port: backend.port }, caBundle: backend.caBundle });
+    });
+
+    after(async () => {
+      await t?.stop();
+      await backend?.stop();
+      if (fp) rmSync(fp.dir, { recursive: true, force: true });
+    });
+
+    it('an upgrade is passed through: the 101 comes back, bytes are echoed both ways, the identity is in X-Remote-User', async () => {
+      const admin = t.identity('upgrader', ['system:masters']);
+      const raw = await RawUpgrade.connect(t.server.url, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem });
+      try {
+        raw.write(`POST ${SPECIAL}/namespaces/default/things/x/exec?command=cat HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer nope\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io\r\n\r\n`);
+        const head = await raw.head();
+        expect(head.status, head.text).to.equal(101);
+        expect(head.text).to.match(/\r\nUpgrade: SPDY\/3\.1/i);
+        const payload = Buffer.from('hello through the aggregator');
+        raw.write(payload);
+        expect((await raw.read(payload.length)).toString()).to.equal(payload.toString());
+        expect(backend.seen.at(-1)).to.equal(`UPGRADE POST ${SPECIAL}/namespaces/default/things/x/exec?command=cat upgrader -`);
+      } finally {
+        raw.close();
+      }
+    });
+
+    it('a backend refusing the upgrade: its answer is relayed as it is', async () => {
+      const admin = t.identity('upgrader', ['system:masters']);
+      const raw = await RawUpgrade.connect(t.server.url, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem });
+      try {
+        raw.write(`GET ${SPECIAL}/refuse HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+        const head = await raw.head();
+        expect(head.status, head.text).to.equal(403);
+        expect((await raw.rest()).toString()).to.equal('refused');
+      } finally {
+        raw.close();
+      }
+    });
+
+    it('a redirect from the backend: 502 with Kubernetes\' text (--aggregator-reject-forwarding-redirect defaults to true)', async () => {
+      const r = await t.get(`${SPECIAL}/redirect`);
+      expect(r.status).to.equal(502);
+      expect(r.text).to.equal('the backend attempted to redirect this request, which is not permitted');
+      expect(r.headers.location).to.equal(undefined);
+    });
+
+    it('a client going away aborts the request to the backend', async () => {
+      const admin = t.identity('leaver', ['system:masters']);
+      const closedBefore = backend.hangsClosed;
+      const seenBefore = backend.seen.length;
+      const req = https.request(`${t.server.url}${SPECIAL}/hang?watch=true`, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem });
+      req.on('error', () => undefined);
+      req.end();
+      await eventually(async () => backend.seen.length > seenBefore);
+      req.destroy();
+      await eventually(async () => backend.hangsClosed > closedBefore);
+    });
+
+    it('a request that is not a watch is cut by --request-timeout (504), and its backend request abandoned', async () => {
+      const closedBefore = backend.hangsClosed;
+      const r = await t.get(`${SPECIAL}/hang`);
+      expect(r.status).to.equal(504);
+      expect(r.body).to.deep.include({ reason: 'Timeout' });
+      await eventually(async () => backend.hangsClosed > closedBefore);
+    });
+  });
+}
+
+describe('aggregation proxy with --aggregator-reject-forwarding-redirect=false and RemoteRequestHeaderUID', function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  let backend: SpecialBackend;
+  let fp: FrontProxy;
+
+  before(async () => {
+    fp = frontProxyPki();
+    backend = await startSpecialBackend('special', 'default');
+    t = await startTestServer([...fp.flags, '--aggregator-reject-forwarding-redirect=false', '--feature-gates=RemoteRequestHeaderUID=true']);
+    await externalService(t, 'default', 'special');
+    await registerApiService(t, SPECIAL_GROUP, 'v1', { service: { namespace: 'default', name: 'special', port: backend.port }, caBundle: backend.caBundle });
+  });
+
+  after(async () => {
+    await t?.stop();
+    await backend?.stop();
+    if (fp) rmSync(fp.dir, { recursive: true, force: true });
+  });
+
+  it('the backend\'s redirect is passed to the client as it is', async () => {
+    const r = await t.get(`${SPECIAL}/redirect`);
+    expect(r.status).to.equal(302);
+    expect(r.headers.location).to.equal('https://elsewhere.example.test/x');
+    expect(r.text).to.equal('<a href="https://elsewhere.example.test/x">Found</a>');
+  });
+
+  it('with the RemoteRequestHeaderUID gate, the user\'s uid goes in X-Remote-Uid', async () => {
+    const r = await t.get(`${SPECIAL}/things`, { headers: { 'impersonate-user': 'dave', 'impersonate-group': 'system:masters', 'impersonate-uid': 'uid-42', 'x-remote-uid': 'forged' } });
+    expect(r.status, r.text).to.equal(200);
+    expect(backend.lastHeaders).to.include({ 'x-remote-user': 'dave', 'x-remote-uid': 'uid-42' });
+  });
+});
+
+/** A non-loopback IPv4 address of this machine (Endpoints refuse loopback addresses), if any. */
+function outsideAddress(): string | undefined {
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return undefined;
+}
+
+describe('aggregation proxy with --enable-aggregator-routing', function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  let backend: SpecialBackend;
+  let fp: FrontProxy;
+  const address = outsideAddress();
+
+  before(async function () {
+    if (!address) this.skip();
+    fp = frontProxyPki();
+    backend = await startSpecialBackend('special', 'default', address);
+    t = await startTestServer([...fp.flags, '--enable-aggregator-routing']);
+    const svc = await t.post('/api/v1/namespaces/default/services', {
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'special' }, spec: { ports: [{ name: 'https', port: 443, targetPort: backend.port }] },
+    });
+    expect(svc.status, svc.text).to.equal(201);
+    await registerApiService(t, SPECIAL_GROUP, 'v1', { service: { namespace: 'default', name: 'special', port: 443 }, caBundle: backend.caBundle });
+  });
+
+  after(async () => {
+    await t?.stop();
+    await backend?.stop();
+    if (fp) rmSync(fp.dir, { recursive: true, force: true });
+  });
+
+  it('goes to an endpoint address of the service port, and answers 503 `service unavailable` while there is none', async () => {
+    const none = await t.get(`${SPECIAL}/things`);
+    expect(none.status).to.equal(503);
+    expect(none.text).to.equal('service unavailable\n');
+    const eps = await t.post('/api/v1/namespaces/default/endpoints', {
+      apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'special' },
+      subsets: [{ addresses: [{ ip: address }], ports: [{ name: 'https', port: backend.port }] }],
+    });
+    expect(eps.status, eps.text).to.equal(201);
+    const r = await eventually(async () => { const x = await t.get(`${SPECIAL}/things`); return x.status === 200 && x; });
+    expect(r.body).to.deep.equal({});
+    expect(backend.seen.at(-1)).to.equal(`GET ${SPECIAL}/things`);
+  });
+});
