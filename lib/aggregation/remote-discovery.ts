@@ -16,6 +16,7 @@
 import type { APIResourceDiscovery, APISubresourceDiscovery, APIVersionDiscovery, RemoteDiscoverySource, RemoteGroup } from '../api/discovery';
 import { type ApiService, isAvailable, isLocal, sortedByGroupAndVersion } from './api-service';
 import type { AggregationContext } from './context';
+import { fetchDocument } from './document-fetch';
 import { every, SyncQueue } from './sync-queue';
 
 const AGGREGATED_ACCEPT = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,'
@@ -268,7 +269,7 @@ export class RemoteDiscovery implements RemoteDiscoverySource {
     const fetchedAt = ++this.seq;
     const headers: Record<string, string> = { accept: AGGREGATED_ACCEPT, ...DISCOVERY_USER };
     if (cached?.etag) headers['if-none-match'] = cached.etag;
-    const answer = await this.agg.transport.fetch(svc, { method: 'GET', path: '/apis', headers, timeoutMs: FETCH_TIMEOUT_MS }, MAX_DOCUMENT_BYTES);
+    const answer = await fetchDocument(this.agg.transport, svc, { path: '/apis', headers, timeoutMs: FETCH_TIMEOUT_MS }, MAX_DOCUMENT_BYTES);
     if (answer.status === 304 && cached) {
       const kept = { ...cached, fetchedAt };
       this.results.set(key, kept);
@@ -283,8 +284,8 @@ export class RemoteDiscovery implements RemoteDiscoverySource {
     }
     // The backend does not serve aggregated discovery: its legacy document of this group-version.
     const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
-    const legacy = await this.agg.transport.fetch(svc, {
-      method: 'GET', path, headers: { accept: 'application/json', ...DISCOVERY_USER }, timeoutMs: FETCH_TIMEOUT_MS,
+    const legacy = await fetchDocument(this.agg.transport, svc, {
+      path, headers: { accept: 'application/json', ...DISCOVERY_USER }, timeoutMs: FETCH_TIMEOUT_MS,
     }, MAX_DOCUMENT_BYTES);
     if (legacy.status !== 200) throw new Error(`failed to download legacy discovery for ${path}: ResponseCode: ${legacy.status}`);
     // Not kept: it holds one group-version of what the service may serve.

@@ -20,6 +20,7 @@ import { convertV2ToV3, filterByPaths, RemoteDocumentAnswer, RemoteOpenApiSource
 import { servedDocument, ServedDocument } from '../api/openapi/documents';
 import { type ApiService, isAvailable, isLocal, sortedByGroupAndVersion } from './api-service';
 import type { AggregationContext } from './context';
+import { fetchDocument } from './document-fetch';
 import { every, SyncQueue } from './sync-queue';
 
 /** The identity the documents are fetched with (kube-aggregator's OpenAPI downloader). */
@@ -122,8 +123,8 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
     if (!isAvailable(svc)) return UNAVAILABLE;
     let answer;
     try {
-      answer = await this.agg.transport.fetch(svc, {
-        method: 'GET', path, headers: { accept: 'application/json', ...OPENAPI_USER }, timeoutMs: FETCH_TIMEOUT_MS,
+      answer = await fetchDocument(this.agg.transport, svc, {
+        path, headers: { accept: 'application/json', ...OPENAPI_USER }, timeoutMs: FETCH_TIMEOUT_MS,
       }, MAX_DOCUMENT_BYTES);
     } catch (err) {
       this.agg.log.warn('aggregated OpenAPI: v3 document fetch failed', { key, err: (err as Error).message });
@@ -169,7 +170,7 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
     const headers: Record<string, string> = { accept: 'application/json', ...OPENAPI_USER };
     if (state.v2Etag && state.v2) headers['if-none-match'] = state.v2Etag;
     try {
-      const answer = await this.agg.transport.fetch(svc, { method: 'GET', path: '/openapi/v2', headers, timeoutMs: FETCH_TIMEOUT_MS }, MAX_DOCUMENT_BYTES);
+      const answer = await fetchDocument(this.agg.transport, svc, { path: '/openapi/v2', headers, timeoutMs: FETCH_TIMEOUT_MS }, MAX_DOCUMENT_BYTES);
       if (answer.status === 304) return true;
       if (answer.status === 404) {
         // No document served: nothing of it is merged (kube's downloader treats 404 as none).
@@ -192,8 +193,8 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
 
   private async fetchV3(svc: ApiService, state: SpecState): Promise<boolean> {
     try {
-      const answer = await this.agg.transport.fetch(svc, {
-        method: 'GET', path: '/openapi/v3', headers: { accept: 'application/json', ...OPENAPI_USER }, timeoutMs: FETCH_TIMEOUT_MS,
+      const answer = await fetchDocument(this.agg.transport, svc, {
+        path: '/openapi/v3', headers: { accept: 'application/json', ...OPENAPI_USER }, timeoutMs: FETCH_TIMEOUT_MS,
       }, MAX_DOCUMENT_BYTES);
       const own = `apis/${svc.spec.group ?? ''}/${svc.spec.version ?? ''}`;
       if (answer.status === 404) {
