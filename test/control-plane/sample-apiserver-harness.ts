@@ -37,6 +37,14 @@ const GROUP_PRIORITY_MINIMUM = 1000;
 
 export interface ApiAnswer { status: number; body: string; json?: any }
 
+/** A backend registered as wardle/api: its port, serving CA, group and versions. */
+export interface RegisteredBackend {
+  port: number;
+  caPem: string;
+  group: string;
+  versions: Array<{ version: string; versionPriority: number }>;
+}
+
 export interface SampleSetupOptions {
   /** More server flags. */
   serverArgs?: string[];
@@ -55,6 +63,8 @@ export class SampleApiserverSetup {
   server?: ServerProcess;
   sample?: Component;
   samplePort = 0;
+  private sampleArgv: string[] = [];
+  private backend?: RegisteredBackend;
   servingCa?: Issued;
   url = '';
   auditLog = '';
@@ -106,6 +116,11 @@ export class SampleApiserverSetup {
     this.admin = { ca: b64(admin.clusters[0].cluster['certificate-authority-data']), cert: b64(admin.users[0].user['client-certificate-data']), key: b64(admin.users[0].user['client-key-data']) };
     this.agent = new https.Agent({ keepAlive: true, ...this.admin });
     this.kubectl = kubectlFor(this.server.kubeconfigPath, path.join(this.dir, 'kube-cache'), 60_000);
+  }
+
+  /** The server's CA and the admin's client certificate (system:masters), from its kubeconfig. */
+  adminTls(): { ca: Buffer; cert: Buffer; key: Buffer } {
+    return this.admin!;
   }
 
   /** One request to the server as its admin (system:masters). */
@@ -172,7 +187,7 @@ export class SampleApiserverSetup {
     this.samplePort = await freeLoopbackPort();
     const certDir = path.join(this.dir, 'wardle-certs');
     mkdirSync(certDir);
-    this.sample = startComponent('sample-apiserver', [
+    this.sampleArgv = [
       SAMPLE_APISERVER_BIN, `--etcd-servers=${this.sampleEtcd.endpoint}`,
       `--secure-port=${this.samplePort}`, '--bind-address=127.0.0.1', `--cert-dir=${certDir}`,
       `--tls-cert-file=${certFile}`, `--tls-private-key-file=${keyFile}`,
@@ -183,7 +198,13 @@ export class SampleApiserverSetup {
       // A refusal is not kept for the default 10 s: a user refused and then given a Role is asked again.
       '--authorization-webhook-cache-unauthorized-ttl=1s',
       '--v=2',
-    ], this.logDir);
+    ];
+    await this.restartSample();
+  }
+
+  /** Starts sample-apiserver (again, after a stop: same port, etcd and files); resolves once /healthz answers 200. */
+  async restartSample(): Promise<void> {
+    this.sample = startComponent('sample-apiserver', this.sampleArgv, this.logDir);
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (this.sample.process.exitCode !== null) throw new Error(`sample-apiserver exited (${this.sample.process.exitCode}):\n${this.sample.tail(40)}`);
@@ -205,19 +226,23 @@ export class SampleApiserverSetup {
     });
   }
 
-  /** The Service wardle/api (ExternalName 127.0.0.1, sample-apiserver's port) and one APIService per version. */
-  async register(): Promise<void> {
+  /**
+   * The Service wardle/api (ExternalName 127.0.0.1 and the backend's port) and one APIService per
+   * version; by default for sample-apiserver, else for `backend` (e.g. the test extension server).
+   */
+  async register(backend?: RegisteredBackend): Promise<void> {
+    const b = this.backend = backend ?? { port: this.samplePort, caPem: this.servingCa!.certPem, group: WARDLE_GROUP, versions: WARDLE_VERSIONS };
     await this.must('POST', `/api/v1/namespaces/${WARDLE_NAMESPACE}/services`, {
       apiVersion: 'v1', kind: 'Service', metadata: { name: WARDLE_SERVICE, namespace: WARDLE_NAMESPACE },
-      spec: { type: 'ExternalName', externalName: '127.0.0.1', ports: [{ name: 'https', port: this.samplePort, protocol: 'TCP' }] },
+      spec: { type: 'ExternalName', externalName: '127.0.0.1', ports: [{ name: 'https', port: b.port, protocol: 'TCP' }] },
     }, true);
-    for (const v of WARDLE_VERSIONS) {
+    for (const v of b.versions) {
       await this.must('POST', '/apis/apiregistration.k8s.io/v1/apiservices', {
-        apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: `${v.version}.${WARDLE_GROUP}` },
+        apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: `${v.version}.${b.group}` },
         spec: {
-          group: WARDLE_GROUP, version: v.version, groupPriorityMinimum: GROUP_PRIORITY_MINIMUM, versionPriority: v.versionPriority,
-          service: { name: WARDLE_SERVICE, namespace: WARDLE_NAMESPACE, port: this.samplePort },
-          caBundle: Buffer.from(this.servingCa!.certPem).toString('base64'),
+          group: b.group, version: v.version, groupPriorityMinimum: GROUP_PRIORITY_MINIMUM, versionPriority: v.versionPriority,
+          service: { name: WARDLE_SERVICE, namespace: WARDLE_NAMESPACE, port: b.port },
+          caBundle: Buffer.from(b.caPem).toString('base64'),
         },
       }, true);
     }
@@ -230,13 +255,14 @@ export class SampleApiserverSetup {
     return conds.find((c) => c.type === 'Available') ?? {};
   }
 
-  /** Waits until every wardle APIService is Available. */
+  /** Waits until every APIService of the registered backend is Available. */
   async waitAvailable(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const conds = await Promise.all(WARDLE_VERSIONS.map((v) => this.availability(`${v.version}.${WARDLE_GROUP}`)));
+      const b = this.backend!;
+      const conds = await Promise.all(b.versions.map((v) => this.availability(`${v.version}.${b.group}`)));
       if (conds.every((c) => c.status === 'True')) return;
-      if (Date.now() > deadline) throw new Error(`wardle APIServices not Available within ${timeoutMs / 1000} s: ${JSON.stringify(conds)}\n${this.tails()}`);
+      if (Date.now() > deadline) throw new Error(`${b.group} APIServices not Available within ${timeoutMs / 1000} s: ${JSON.stringify(conds)}\n${this.tails()}`);
       await new Promise((r) => setTimeout(r, 500));
     }
   }
