@@ -229,8 +229,7 @@ describe('Kubernetes\' sample-apiserver 1.20 aggregated behind the server', func
       const byWardle = setup.auditEvents().filter((e) => e.user?.username === WARDLE_IDENTITY && e.stage === 'ResponseComplete');
       const reviews = (resource: string) => byWardle.filter((e) => e.verb === 'create' && e.objectRef?.resource === resource && e.responseStatus?.code === 201);
       expect(reviews('tokenreviews').length, 'TokenReviews by sample-apiserver').to.be.greaterThan(0);
-      // Several: the RBAC test's user and this service account were reviewed (system:masters is not).
-      expect(reviews('subjectaccessreviews').length, 'SubjectAccessReviews by sample-apiserver').to.be.greaterThan(1);
+      expect(reviews('subjectaccessreviews').length, 'SubjectAccessReviews by sample-apiserver').to.be.greaterThan(0);
       // It read the authentication ConfigMap (as extension-apiserver-authentication-reader).
       expect(byWardle.some((e) => e.objectRef?.resource === 'configmaps' && e.objectRef?.namespace === 'kube-system' && e.responseStatus?.code === 200)).to.equal(true);
     });
