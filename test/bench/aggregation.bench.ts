@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { Dispatcher, Pool } from 'undici';
 import { Benchmark, BenchContext, ResultRow, target } from './benchmark';
 import { LoopOptions, LoopResult, mergeLoops, timedLoop } from './latency';
+import { processCpuSeconds } from './cpu-usage';
 import { startExtensionServer, ExtensionServer } from '../helpers/extension-apiserver';
 import { SampleApiserverSetup, WARDLE_GROUP, WARDLE_NAMESPACE, WARDLE_SERVICE } from '../control-plane/sample-apiserver-harness';
 
@@ -83,6 +84,9 @@ export const aggregationBench: Benchmark = {
         await setup.must('POST', `/apis/${TEST_GROUP}/v1alpha1/namespaces/${NS}/widgets`,
           { apiVersion: `${TEST_GROUP}/v1alpha1`, kind: 'Widget', metadata: { name: 'bench-widget', labels: { bench: 'aggregation' } }, spec: {} });
       }
+      const serverPid = setup.server!.process.pid;
+      // The test extension server runs in this process: its CPU cannot be told apart from the load generator's.
+      const backendPid = ext ? undefined : setup.sample!.process.pid;
       const cmPath = `/api/v1/namespaces/${NS}/configmaps/bench-cm`;
       await setup.must('POST', `/api/v1/namespaces/${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bench-cm', labels: { bench: 'aggregation' } }, data: { k: 'v' } });
 
@@ -105,14 +109,21 @@ export const aggregationBench: Benchmark = {
       for (const c of CONCURRENCIES) {
         const perRound: LoopOptions = { durationMs: cellMs / rounds, maxIterations: 10_000_000, minIterations: 4 * c, concurrency: c };
         const results: Record<Side, LoopResult[]> = { aggregated: [], configmap: [], direct: [] };
+        const cpu = { aggregated: newCpu(), configmap: newCpu(), direct: newCpu() };
         for (let round = 0; round < rounds; round++) {
           const order = round % 2 === 0 ? SIDES : [...SIDES].reverse();
           for (const side of order) {
             ctx.log(`${NAME}: GET c=${c}, round ${round + 1}/${rounds}, ${side}`);
-            results[side].push(await timedLoop(() => ops[side](), perRound));
+            const s0 = processCpuSeconds(serverPid);
+            const b0 = processCpuSeconds(backendPid);
+            const r = await timedLoop(() => ops[side](), perRound);
+            results[side].push(r);
+            cpu[side].server += (processCpuSeconds(serverPid) ?? NaN) - (s0 ?? NaN);
+            cpu[side].backend += (processCpuSeconds(backendPid) ?? NaN) - (b0 ?? NaN);
+            cpu[side].ops += r.count;
           }
         }
-        rows.push(...rowsOf(c, mergeLoops(results.aggregated), mergeLoops(results.configmap), mergeLoops(results.direct), backendName));
+        rows.push(...rowsOf(c, mergeLoops(results.aggregated), mergeLoops(results.configmap), mergeLoops(results.direct), backendName, cpu));
       }
       return rows;
     } finally {
@@ -123,12 +134,17 @@ export const aggregationBench: Benchmark = {
   },
 };
 
+interface Cpu { server: number; backend: number; ops: number }
+const newCpu = (): Cpu => ({ server: 0, backend: 0, ops: 0 });
+/** CPU microseconds per request. */
+const perOp = (seconds: number, ops: number) => (1e6 * seconds) / ops;
+
 function adminTls(setup: SampleApiserverSetup): { ca: Buffer; cert: Buffer; key: Buffer } {
   const tls = setup.adminTls();
   return { ca: tls.ca, cert: tls.cert, key: tls.key };
 }
 
-function rowsOf(c: number, agg: LoopResult, cm: LoopResult, direct: LoopResult, backend: string): ResultRow[] {
+function rowsOf(c: number, agg: LoopResult, cm: LoopResult, direct: LoopResult, backend: string, cpu: Record<Side, Cpu>): ResultRow[] {
   const label = `GET c=${c}`;
   const rows: ResultRow[] = [
     {
@@ -143,6 +159,22 @@ function rowsOf(c: number, agg: LoopResult, cm: LoopResult, direct: LoopResult, 
     },
     { benchmark: NAME, metric: `${label} backend's own GET (direct), p50`, unit: 'ms', value: direct.p50 },
   ];
+  const serverAgg = perOp(cpu.aggregated.server, cpu.aggregated.ops);
+  const serverCm = perOp(cpu.configmap.server, cpu.configmap.ops);
+  const backendOwn = perOp(cpu.direct.backend, cpu.direct.ops);
+  if (Number.isFinite(serverAgg)) {
+    rows.push({
+      benchmark: NAME, metric: `${label} server CPU per aggregated GET (the proxy hop)`, unit: 'µs', value: serverAgg, baseline: serverCm, ratio: serverCm / serverAgg,
+      note: 'baseline: server CPU per local ConfigMap GET',
+    });
+  }
+  if (Number.isFinite(serverAgg) && Number.isFinite(backendOwn)) {
+    rows.push({
+      benchmark: NAME, metric: `${label} backend CPU per GET (direct), against the server's per aggregated GET`, unit: 'µs', value: backendOwn, baseline: serverAgg,
+      ratio: backendOwn / serverAgg, ...target('hop < backend (ratio > 1)', serverAgg < backendOwn),
+      note: `backend: ${backend}; its CPU per GET sent to it directly, against the server's CPU per GET it proxies to it`,
+    });
+  }
   if (c === 1) {
     // Serial requests: the difference of the medians is the time the hop adds to one request.
     const hop = agg.p50 - direct.p50;

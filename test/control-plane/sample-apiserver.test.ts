@@ -121,9 +121,12 @@ describe('Kubernetes\' sample-apiserver 1.20 aggregated behind the server', func
   });
 
   it('the other version: v1beta1 serves the same Flunders', async () => {
-    const beta = await setup.must('GET', `/apis/${WARDLE_GROUP}/v1beta1/namespaces/${NS}/flunders/my-flunder`);
+    await setup.must('POST', FLUNDERS, flunder('beta-flunder', { reference: 'my-flunder', referenceType: 'Flunder' }));
+    const beta = await setup.must('GET', `/apis/${WARDLE_GROUP}/v1beta1/namespaces/${NS}/flunders/beta-flunder`);
     expect(beta.apiVersion).to.equal(`${WARDLE_GROUP}/v1beta1`);
-    expect(beta.metadata.name).to.equal('my-flunder');
+    expect(beta.metadata.name).to.equal('beta-flunder');
+    // v1beta1 names the reference by its kind.
+    expect(beta.spec).to.deep.equal({ flunderReference: 'my-flunder', referenceType: 'Flunder' });
   });
 
   it('a watch through the server sees sample-apiserver\'s events', async () => {
@@ -186,6 +189,10 @@ describe('Kubernetes\' sample-apiserver 1.20 aggregated behind the server', func
 
   it('RBAC here refuses a user without rights on flunders, and lets one with a Role through', async () => {
     const user = 'wardle-viewer';
+    const impersonate = { 'Impersonate-User': user, 'Impersonate-Group': 'wardle-users' };
+    const refused = await setup.api('GET', FLUNDERS, undefined, impersonate);
+    expect(refused.status, refused.body).to.equal(403);
+    expect(refused.json.message).to.equal(`flunders.${WARDLE_GROUP} is forbidden: User "${user}" cannot list resource "flunders" in API group "${WARDLE_GROUP}" in the namespace "${NS}"`);
     const asUser = await setup.kubectlAs(user, ['wardle-users']);
     const denied = await asUser(['get', 'flunders', '-n', NS], { timeoutMs: 60_000 });
     expect(denied.code, denied.stdout).to.not.equal(0);
@@ -197,6 +204,10 @@ describe('Kubernetes\' sample-apiserver 1.20 aggregated behind the server', func
     await setup.must('POST', `${rbac}/namespaces/${NS}/rolebindings`, {
       metadata: { name: 'flunder-reader', namespace: NS }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'flunder-reader' },
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: user }],
+    });
+    await eventually('the user with a Role lists flunders (impersonated)', 30_000, async () => {
+      const r = await setup.api('GET', FLUNDERS, undefined, impersonate);
+      expect(r.status, r.body).to.equal(200);
     });
     const names = await eventually('the user with a Role lists flunders', 30_000, async () => ok(asUser(['get', 'flunders', '-n', NS, '-o', 'name']), 'kubectl get flunders as the user'));
     expect(names.split('\n').filter(Boolean)).to.include(`flunder.${WARDLE_GROUP}/my-flunder`);
@@ -242,6 +253,7 @@ describe('Kubernetes\' sample-apiserver 1.20 aggregated behind the server', func
   });
 
   it('the backend going away: 503 and Available False; back again: Available and served', async () => {
+    await setup.must('POST', FLUNDERS, flunder('lasting-flunder'));
     await setup.sample!.stop();
     const down = await eventually('Available False after sample-apiserver stopped', 90_000, async () => {
       const c = await setup.availability(`v1alpha1.${WARDLE_GROUP}`);
@@ -253,7 +265,8 @@ describe('Kubernetes\' sample-apiserver 1.20 aggregated behind the server', func
     expect(r.status, r.body).to.equal(503);
     await setup.restartSample();
     await setup.waitAvailable(90_000);
-    const back = await setup.must('GET', `${FLUNDERS}/my-flunder`);
-    expect(back.metadata.labels).to.deep.equal({ color: 'blue' });
+    // The object is in sample-apiserver's etcd, which stayed up.
+    const back = await setup.must('GET', `${FLUNDERS}/lasting-flunder`);
+    expect(back.kind).to.equal('Flunder');
   });
 });
