@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { PolledFile } from '../polled-file';
 import { parse as parseYaml } from 'yaml';
 import type { Logger } from 'winston';
 import { Storage } from '../storage/interfaces';
@@ -271,14 +272,17 @@ export function parseEncryptionConfig(data: Buffer, file: string, observe?: (res
   return new EncryptionState(rules, createHash('sha256').update(data).digest('hex'), observe);
 }
 
-export function loadEncryptionConfig(file: string, observe?: (resource: string) => TransformObserver): EncryptionState {
-  let data: Buffer;
+/** The file's text, or the start-time error in Kubernetes' words. */
+function readConfigText(file: string): string {
   try {
-    data = readFileSync(file);
+    return readFileSync(file, 'utf8');
   } catch (err) {
     throw new EncryptionConfigError(`error while parsing file: error while loading file: error reading encryption provider configuration file ${JSON.stringify(file)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  return parseEncryptionConfig(data, file, observe);
+}
+
+export function loadEncryptionConfig(file: string, observe?: (resource: string) => TransformObserver): EncryptionState {
+  return parseEncryptionConfig(Buffer.from(readConfigText(file), 'utf8'), file, observe);
 }
 
 export interface EncryptionAtRestOptions {
@@ -295,9 +299,8 @@ export interface EncryptionAtRestOptions {
  */
 export class EncryptionAtRest {
   private state: EncryptionState;
-  private timer?: NodeJS.Timeout;
-  /** The hash of the last file tried, so a bad file is reported once, not at every poll. */
-  private lastTried: string;
+  /** With automatic reload: the file polled (lib/polled-file.ts), each change applied or refused once. */
+  private readonly poller: PolledFile;
   private readonly reloads?: { labels(status: string): { inc(): void } };
   private readonly observe?: (resource: string) => TransformObserver;
 
@@ -313,12 +316,19 @@ export class EncryptionAtRest {
         help: 'Total number of reload successes and failures of encryption configuration split by apiserver identity.',
       });
     }
-    this.state = loadEncryptionConfig(opts.file, this.observe);
-    this.lastTried = this.state.hash;
-    if (opts.automaticReload) {
-      this.timer = setInterval(() => this.reload(), Math.max(10, opts.reloadIntervalMs));
-      this.timer.unref();
-    }
+    const initial = readConfigText(opts.file);
+    this.state = parseEncryptionConfig(Buffer.from(initial, 'utf8'), opts.file, this.observe);
+    this.poller = new PolledFile({
+      file: opts.file, intervalMs: opts.reloadIntervalMs,
+      apply: (data) => {
+        this.state = parseEncryptionConfig(Buffer.from(data, 'utf8'), opts.file, this.observe);
+        this.reloads?.labels('success').inc();
+        opts.log.info('loaded a new encryption provider configuration', { file: opts.file, hash: this.state.hash.slice(0, 12) });
+      },
+      unreadable: (cause) => this.failed(`error reading encryption provider configuration file ${JSON.stringify(opts.file)}: ${cause}`),
+      invalid: (err) => this.failed(err.message),
+    }, initial);
+    if (opts.automaticReload) this.poller.start();
   }
 
   get current(): EncryptionState {
@@ -327,33 +337,13 @@ export class EncryptionAtRest {
 
   /** Re-reads the file: true when a changed configuration was loaded. A bad file keeps the old one. */
   reload(): boolean {
-    let data: Buffer;
-    try {
-      data = readFileSync(this.opts.file);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      if (this.lastTried === `unreadable:${code}`) return false;
-      this.lastTried = `unreadable:${code}`;
-      return this.failed(`error reading encryption provider configuration file ${JSON.stringify(this.opts.file)}: ${code}`);
-    }
-    const hash = createHash('sha256').update(data).digest('hex');
-    if (hash === this.state.hash || hash === this.lastTried) return false;
-    this.lastTried = hash;
-    try {
-      this.state = parseEncryptionConfig(data, this.opts.file, this.observe);
-    } catch (err) {
-      return this.failed((err as Error).message);
-    }
-    this.reloads?.labels('success').inc();
-    this.opts.log.info('loaded a new encryption provider configuration', { file: this.opts.file, hash: hash.slice(0, 12) });
-    return true;
+    return this.poller.check();
   }
 
   /** Logged and counted once per bad file; the messages never carry key material (secrets are REDACTED). */
-  private failed(message: string): false {
+  private failed(message: string): void {
     this.reloads?.labels('failure').inc();
     this.opts.log.error('failed to reload the encryption provider configuration; keeping the previous one', { file: this.opts.file, error: message });
-    return false;
   }
 
   /** The storage of one resource: values transformed by the resource's transformer of the moment. */
@@ -362,8 +352,7 @@ export class EncryptionAtRest {
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.poller.stop();
   }
 }
 

@@ -111,6 +111,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: groupVersion('scheduling', 'v1'), protoPackage: 'k8s.io.api.scheduling.v1', lists: true, kinds: ['PriorityClass'] },
   // node.k8s.io/v1 (node.orch.io/v1 in the orch flavor).
   { apiVersions: groupVersion('node', 'v1'), protoPackage: 'k8s.io.api.node.v1', lists: true, kinds: ['RuntimeClass'] },
+  // apiregistration.k8s.io/v1 (apiregistration.orch.io/v1 in the orch flavor): kube-aggregator's package.
+  { apiVersions: groupVersion('apiregistration', 'v1'), protoPackage: 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1', lists: true, kinds: ['APIService'] },
   // events.k8s.io/v1 (events.orch.io/v1 in the orch flavor), served over the core/v1 Events.
   { apiVersions: groupVersion('events', 'v1'), protoPackage: 'k8s.io.api.events.v1', lists: true, kinds: ['Event'] },
 ];

@@ -178,6 +178,7 @@ describe('OpenAPI documents', () => {
         { group: 'admissionregistration.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'admissionregistration.orch.io', kind: 'DeleteOptions', version: 'v1beta1' },
         { group: 'apiextensions.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'apiregistration.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'apps', kind: 'DeleteOptions', version: 'v1' },
         { group: 'authentication.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
