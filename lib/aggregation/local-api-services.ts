@@ -1,11 +1,281 @@
 /**
- * The local APIServices (kube-apiserver's autoregister and CRD registration controllers).
- * Placeholder until the availability part lands.
+ * The local APIServices: one `<version>.<group>` APIService without a service for every
+ * group-version this server serves itself, kept as kube-apiserver 1.32 keeps them with its
+ * autoregister controller (kube-aggregator/pkg/controllers/autoregister) and CRD registration
+ * controller (pkg/controlplane/controller/crdregistration):
+ *  - built-in group-versions (after --runtime-config) whose group-version has an entry in
+ *    kube-apiserver's priority table are synced once at start (label
+ *    `kube-aggregator.kubernetes.io/automanaged: onstart`); a group-version without an entry gets
+ *    none (kube's "Skipping APIService creation"), as the aggregator's own group has none;
+ *  - a custom resource group-version gets one while a CRD serves it (label `true`,
+ *    groupPriorityMinimum 1000, versionPriority 100), kept continuously: updated when its spec
+ *    drifts, re-created when deleted, deleted when no CRD serves the group-version any more;
+ *  - autoregister's table of cases: an APIService without the label (a user's) is never touched;
+ *    an `onstart` one is synced once per process (created, updated, or deleted when it was present
+ *    at start but its group-version is no longer served), and left alone afterwards, so one deleted
+ *    while the server runs comes back only at the next start; one labelled `onstart` that was
+ *    created after start is left alone.
+ * The custom group-versions follow the ResourceRegistry (the CRD serving controller adds and removes
+ * them); CRDs whose names are not yet accepted are not in it. Runs where `primaryDuties` is set; its
+ * first sync is done before start() returns (before the server reports ready).
  */
+import type { Naming } from '../naming';
+import type { GenericStore } from '../registry/store';
+import { deleteObject } from '../registry/delete';
+import { WorkQueue } from '../controllers/work-queue';
 import type { AggregationContext } from './context';
+import { apiServicesStoreKey, apiServiceName, type ApiService, type ApiServiceSpec } from './api-service';
+
+export const AUTOMANAGED_ONSTART = 'onstart';
+export const AUTOMANAGED_CONTINUOUSLY = 'true';
+const FIELD_MANAGER = 'kube-apiserver';
+/** How long start() waits for the first sync (etcd slow or down: the server starts anyway). */
+const INITIAL_SYNC_MS = 20_000;
+
+/** `kube-aggregator.kubernetes.io/automanaged` in the flavor's label domain. */
+export function automanagedLabel(naming: Naming): string {
+  return `kube-aggregator.${naming.labelDomain}/automanaged`;
+}
+
+interface Priority { group: number; version: number }
+
+/**
+ * kube-apiserver 1.32's apiVersionPriorities (its generic table merged with the kube-apiserver
+ * one), by Kubernetes' group name; groups under `k8s.io` are spelled through the Naming.
+ */
+const KUBE_PRIORITIES: ReadonlyArray<[string, string, number, number]> = [
+  ['', 'v1', 18000, 1],
+  ['apps', 'v1', 17800, 15],
+  ['events.k8s.io', 'v1', 17750, 15],
+  ['events.k8s.io', 'v1beta1', 17750, 5],
+  ['authentication.k8s.io', 'v1', 17700, 15],
+  ['authentication.k8s.io', 'v1beta1', 17700, 9],
+  ['authentication.k8s.io', 'v1alpha1', 17700, 1],
+  ['authorization.k8s.io', 'v1', 17600, 15],
+  ['autoscaling', 'v1', 17500, 15],
+  ['autoscaling', 'v2', 17500, 30],
+  ['autoscaling', 'v2beta1', 17500, 9],
+  ['autoscaling', 'v2beta2', 17500, 1],
+  ['batch', 'v1', 17400, 15],
+  ['batch', 'v1beta1', 17400, 9],
+  ['batch', 'v2alpha1', 17400, 9],
+  ['certificates.k8s.io', 'v1', 17300, 15],
+  ['certificates.k8s.io', 'v1beta1', 17300, 9],
+  ['certificates.k8s.io', 'v1alpha1', 17300, 1],
+  ['networking.k8s.io', 'v1', 17200, 15],
+  ['networking.k8s.io', 'v1beta1', 17200, 9],
+  ['policy', 'v1', 17100, 15],
+  ['policy', 'v1beta1', 17100, 9],
+  ['rbac.authorization.k8s.io', 'v1', 17000, 15],
+  ['storage.k8s.io', 'v1', 16800, 15],
+  ['storage.k8s.io', 'v1beta1', 16800, 9],
+  ['storage.k8s.io', 'v1alpha1', 16800, 1],
+  ['apiextensions.k8s.io', 'v1', 16700, 15],
+  ['admissionregistration.k8s.io', 'v1', 16700, 15],
+  ['admissionregistration.k8s.io', 'v1beta1', 16700, 12],
+  ['admissionregistration.k8s.io', 'v1alpha1', 16700, 9],
+  ['scheduling.k8s.io', 'v1', 16600, 15],
+  ['coordination.k8s.io', 'v1', 16500, 15],
+  ['coordination.k8s.io', 'v1beta1', 16500, 13],
+  ['coordination.k8s.io', 'v1alpha2', 16500, 12],
+  ['node.k8s.io', 'v1', 16300, 15],
+  ['node.k8s.io', 'v1beta1', 16300, 9],
+  ['node.k8s.io', 'v1alpha1', 16300, 1],
+  ['discovery.k8s.io', 'v1', 16200, 15],
+  ['discovery.k8s.io', 'v1beta1', 16200, 12],
+  ['resource.k8s.io', 'v1beta1', 16200, 9],
+  ['resource.k8s.io', 'v1alpha3', 16200, 1],
+  ['flowcontrol.apiserver.k8s.io', 'v1', 16100, 21],
+  ['flowcontrol.apiserver.k8s.io', 'v1beta3', 16100, 18],
+  ['flowcontrol.apiserver.k8s.io', 'v1beta2', 16100, 15],
+  ['flowcontrol.apiserver.k8s.io', 'v1beta1', 16100, 12],
+  ['flowcontrol.apiserver.k8s.io', 'v1alpha1', 16100, 9],
+  ['internal.apiserver.k8s.io', 'v1alpha1', 16000, 9],
+  ['storagemigration.k8s.io', 'v1alpha1', 15800, 9],
+];
+
+/** The crdregistration controller's priorities: below every built-in group. */
+export const CRD_PRIORITY: Priority = { group: 1000, version: 100 };
+
+/** The priority table with each group in the flavor's spelling: `<group>/<version>` -> priority. */
+export function builtinPriorities(naming: Naming): Map<string, Priority> {
+  const table = new Map<string, Priority>();
+  for (const [group, version, g, v] of KUBE_PRIORITIES) {
+    const named = group.endsWith('.k8s.io') ? naming.group(group.slice(0, -'.k8s.io'.length)) : group;
+    table.set(`${named}/${version}`, { group: g, version: v });
+  }
+  return table;
+}
+
+interface Desired {
+  name: string;
+  mode: typeof AUTOMANAGED_ONSTART | typeof AUTOMANAGED_CONTINUOUSLY;
+  spec: ApiServiceSpec;
+}
+
+/** The fields of a spec that decide equality, absent and empty alike (Go's zero values). */
+function normalSpec(s: ApiServiceSpec | undefined): string {
+  const svc = s?.service ? { namespace: s.service.namespace ?? '', name: s.service.name ?? '', port: s.service.port ?? 443 } : null;
+  return JSON.stringify([s?.group ?? '', s?.version ?? '', svc, !!s?.insecureSkipTLSVerify, s?.caBundle ?? '',
+    s?.groupPriorityMinimum ?? 0, s?.versionPriority ?? 0]);
+}
+
+const codeOf = (err: unknown) => (err as { code?: number } | undefined)?.code;
 
 export class LocalApiServiceKeeper {
-  constructor(readonly agg: AggregationContext) {}
-  async start(): Promise<void> { /* the availability part */ }
-  async stop(): Promise<void> { /* the availability part */ }
+  private readonly label: string;
+  private readonly priorities: Map<string, Priority>;
+  private readonly store: GenericStore;
+  private desired = new Map<string, Desired>();
+  /** The APIServices that existed when the keeper started (autoregister's apiServicesAtStart). */
+  private readonly atStart = new Set<string>();
+  /** Synced successfully once by this process (the "once" of `onstart`). */
+  private readonly synced = new Set<string>();
+  private queue?: WorkQueue;
+  private unsubscribe?: () => void;
+  private stopped = false;
+
+  constructor(readonly agg: AggregationContext) {
+    this.label = automanagedLabel(agg.naming);
+    this.priorities = builtinPriorities(agg.naming);
+    this.store = agg.stores.get(apiServicesStoreKey(agg.naming)) as GenericStore;
+  }
+
+  /** The APIServices this server wants now (name -> its spec and label value). */
+  desiredApiServices(): ReadonlyMap<string, Readonly<Desired>> {
+    return this.desired;
+  }
+
+  async start(): Promise<void> {
+    for (const s of this.agg.cache.list()) this.atStart.add(s.metadata?.name ?? '');
+    this.queue = new WorkQueue((name) => this.check(name), {
+      workers: 5, baseDelayMs: 5, maxDelayMs: 30_000,
+      onError: (name, err) => this.agg.log.warn('local APIServices: sync failed; retried', { apiService: name, error: err instanceof Error ? err.message : String(err) }),
+    });
+    this.desired = this.computeDesired();
+    this.unsubscribe = this.agg.registry.onChange(() => this.servedSetChanged());
+    this.agg.cache.onChange((name, now) => {
+      if (this.desired.has(name) || (now && this.isAutomanaged(now))) this.queue?.add(name);
+    });
+    for (const name of this.desired.keys()) this.queue.add(name);
+    for (const s of this.agg.cache.list()) if (this.isAutomanaged(s)) this.queue.add(s.metadata?.name ?? '');
+    await this.firstSync();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    await this.queue?.stop();
+  }
+
+  /** Until the queue is idle and every wanted APIService is in the cache (bounded). */
+  private async firstSync(): Promise<void> {
+    const deadline = Date.now() + INITIAL_SYNC_MS;
+    while (!this.stopped && Date.now() < deadline) {
+      const queue = this.queue as WorkQueue;
+      if (queue.idle && [...this.desired.keys()].every((n) => this.agg.cache.get(n))) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    if (!this.stopped) this.agg.log.warn('local APIServices: first sync not done in time; going on', { waitedMs: INITIAL_SYNC_MS });
+  }
+
+  private isAutomanaged(s: ApiService): boolean {
+    const v = s.metadata?.labels?.[this.label];
+    return v === AUTOMANAGED_ONSTART || v === AUTOMANAGED_CONTINUOUSLY;
+  }
+
+  /** Every served group-version: built-ins from the table (onstart), the rest custom (continuous). */
+  private computeDesired(): Map<string, Desired> {
+    const registry = this.agg.registry;
+    const builtinGvs = new Set<string>();
+    for (const def of registry.builtinResources()) builtinGvs.add(`${def.group}/${def.version}`);
+    const out = new Map<string, Desired>();
+    for (const gv of builtinGvs) {
+      const [group, version] = splitGv(gv);
+      const p = this.priorities.get(gv);
+      if (!p) continue;
+      const name = apiServiceName(group, version);
+      out.set(name, { name, mode: AUTOMANAGED_ONSTART, spec: { group, version, groupPriorityMinimum: p.group, versionPriority: p.version } });
+    }
+    for (const def of registry.resources()) {
+      const gv = `${def.group}/${def.version}`;
+      if (builtinGvs.has(gv)) continue;
+      const name = apiServiceName(def.group, def.version);
+      if (out.has(name)) continue;
+      out.set(name, {
+        name, mode: AUTOMANAGED_CONTINUOUSLY,
+        spec: { group: def.group, version: def.version, groupPriorityMinimum: CRD_PRIORITY.group, versionPriority: CRD_PRIORITY.version },
+      });
+    }
+    return out;
+  }
+
+  private servedSetChanged(): void {
+    if (this.stopped) return;
+    const before = this.desired;
+    this.desired = this.computeDesired();
+    for (const name of new Set([...before.keys(), ...this.desired.keys()])) {
+      const a = before.get(name);
+      const b = this.desired.get(name);
+      if (!a || !b || a.mode !== b.mode || normalSpec(a.spec) !== normalSpec(b.spec)) this.queue?.add(name);
+    }
+  }
+
+  /** autoregister's checkAPIService: one APIService against what is wanted of it. */
+  private async check(name: string): Promise<void> {
+    const hasSynced = this.synced.has(name);
+    await this.reconcile(name, hasSynced);
+    if (!hasSynced) this.synced.add(name);
+  }
+
+  private async reconcile(name: string, hasSynced: boolean): Promise<void> {
+    const desired = this.desired.get(name);
+    const curr = this.agg.cache.get(name);
+    if (!curr && !desired) return;
+    if (desired?.mode === AUTOMANAGED_ONSTART && hasSynced) return;
+    if (!curr && desired) {
+      try {
+        await this.store.create({}, this.objectOf(desired), { dryRun: false, fieldManager: FIELD_MANAGER });
+        this.agg.log.debug('local APIServices: created', { apiService: name });
+      } catch (err) {
+        if (codeOf(err) !== 409) throw err;
+      }
+      return;
+    }
+    if (!curr || !this.isAutomanaged(curr)) return;
+    const currMode = curr.metadata?.labels?.[this.label];
+    if (currMode === AUTOMANAGED_ONSTART && !this.atStart.has(name)) return;
+    if (currMode === AUTOMANAGED_ONSTART && hasSynced) return;
+    if (!desired) {
+      try {
+        await deleteObject(this.store, {}, name, { preconditions: { uid: String(curr.metadata?.uid ?? '') } }, { dryRun: false, fieldManager: FIELD_MANAGER });
+        this.agg.log.info('local APIServices: deleted (its group-version is no longer served)', { apiService: name });
+      } catch (err) {
+        if (codeOf(err) !== 404 && codeOf(err) !== 409) throw err;
+      }
+      return;
+    }
+    if (normalSpec(curr.spec) === normalSpec(desired.spec)) return;
+    try {
+      await this.store.updateWith({}, name, (current) => ({ ...current, spec: { ...desired.spec } }), {
+        dryRun: false, fieldManager: FIELD_MANAGER, precondition: String(curr.metadata?.resourceVersion ?? ''),
+      });
+      this.agg.log.debug('local APIServices: updated', { apiService: name });
+    } catch (err) {
+      if (codeOf(err) !== 404 && codeOf(err) !== 409) throw err;
+    }
+  }
+
+  private objectOf(d: Desired): ApiService {
+    return {
+      apiVersion: `${this.agg.naming.group('apiregistration')}/v1`, kind: 'APIService',
+      metadata: { name: d.name, labels: { [this.label]: d.mode } },
+      spec: { ...d.spec },
+    } as ApiService;
+  }
+}
+
+function splitGv(gv: string): [string, string] {
+  const i = gv.lastIndexOf('/');
+  return [gv.slice(0, i), gv.slice(i + 1)];
 }
