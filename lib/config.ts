@@ -143,6 +143,20 @@ export interface ServerConfig {
   /** Log verbosity 0-10 (`-v`/`--v`). */
   v: number;
   logLevel: LogLevel;
+  /**
+   * --cert-dir: where the serving pair apiserver.crt / apiserver.key is read from when --tls-cert-file
+   * is not given, issued there (by the server's CA) when missing, as kube-apiserver; '' keeps it under <data-dir>/pki.
+   */
+  certDir: string;
+  /** --emulated-version: '' (release 1.32) or `1.N`, N from 20 to 32 (lib/server/kube-flags.ts). */
+  emulatedVersion: string;
+  /** --version: '' (not given), 'true' (print the version and exit) or 'raw' (print the version information). */
+  version: string;
+  /**
+   * The kube-apiserver flags accepted without effect here (lib/server/kube-flags.ts), by name, with
+   * their parsed values; and the removed flags --emulated-version let through, by name, raw.
+   */
+  kubeFlagsWithoutEffect: Record<string, unknown>;
   // --- B: etcd client ---
   /** --etcd-client: the lean client written here (default) or the etcd3 npm package. */
   etcdClient: EtcdClientKind;

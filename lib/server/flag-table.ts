@@ -22,14 +22,13 @@ import { SERVICE_FLAGS } from '../registry/core/services/flags';
 import { AUDIT_FLAGS } from '../audit/flags';
 import { showHiddenVersionProblem } from '../metrics/registry';
 import { featureGatesHelp } from '../scheme/feature-gates';
+import { EMULATED_VERSION_FLAG, KUBE_FLAGS_WITHOUT_EFFECT, VERSION_FLAG, WITHOUT_EFFECT } from './kube-flags';
 import { GO_CIPHER_SUITES, TLS_VERSION_NAMES, cipherSuitesProblem, tlsVersionProblem } from './tls-options';
 
 const requiredIp = (v: string) => (isIP(v) ? undefined : 'must be an IP address');
 /** Empty passes: the flag is optional. */
 const mustBeIp = (v: string) => (v === '' ? undefined : requiredIp(v));
 
-/** The end of the help of a flag accepted without effect (FlagDef.withoutEffect). */
-const WITHOUT_EFFECT = 'Accepted so that kube-apiserver command lines start; giving it logs a warning.';
 
 /** Every flag, in help order: name, config field, kind, default, help[, extra]. */
 export const FLAGS: readonly FlagDef[] = [
@@ -50,6 +49,10 @@ export const FLAGS: readonly FlagDef[] = [
   flag('tls-cert-file', 'tlsCertFile', text, '',
     'Serving certificate (PEM); empty generates one under <data-dir>/pki.'),
   flag('tls-private-key-file', 'tlsPrivateKeyFile', text, '', 'Key of --tls-cert-file (PEM).'),
+  flag('cert-dir', 'certDir', text, '',
+    'The directory where the TLS certs are located. If --tls-cert-file and --tls-private-key-file are provided, this flag will be ignored. '
+    + 'Its apiserver.crt and apiserver.key are served when present, else issued there by the server\'s CA. '
+    + 'Empty keeps the serving pair under <data-dir>/pki (kube-apiserver\'s default is /var/run/kubernetes).'),
   flag('allow-privileged', 'allowPrivileged', bool, true,
     'If true, allow privileged containers; false refuses pods and pod templates with a privileged container '
     + '(spec.containers[i].securityContext.privileged: Forbidden: disallowed by cluster policy). '
@@ -80,6 +83,7 @@ export const FLAGS: readonly FlagDef[] = [
     + 'api/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+\n'
     + 'api/legacy is deprecated, and will be removed in a future version'),
   flag('feature-gates', 'featureGates', boolMap(false), {}, featureGatesHelp()),
+  EMULATED_VERSION_FLAG,
   ...AUDIT_FLAGS,
   flag('max-requests-inflight', 'maxRequestsInflight', int(0, INT_MAX), 400,
     'Concurrent non-mutating requests; 0 is unlimited.'),
@@ -129,4 +133,6 @@ export const FLAGS: readonly FlagDef[] = [
   flag('tls-cipher-suites', 'tlsCipherSuites', list(), [],
     'Comma-separated list of cipher suites (Go names) for TLS 1.0-1.2; TLS 1.3 suites are always enabled. If omitted, the default suites are used. '
     + `Values: ${Object.keys(GO_CIPHER_SUITES).join(', ')}.`, { check: cipherSuitesProblem }),
+  VERSION_FLAG,
+  ...KUBE_FLAGS_WITHOUT_EFFECT,
 ];

@@ -17,6 +17,7 @@ import { kubeletFlagsProblem } from '../kubelet/flags';
 import { controllerFlagsProblem } from '../controllers/flags';
 import { auditFlagsProblem } from '../audit/flags';
 import { FLAGS } from './flag-table';
+import { emulatedMinor, KUBE_SECTIONS, KUBE_SECTION_OF, REMOVED_FLAGS, WITHOUT_EFFECT } from './kube-flags';
 
 export { FLAGS };
 
@@ -108,6 +109,7 @@ export interface CommandLine {
 export function parseCommandLine(argv: string[]): CommandLine {
   const given = new Map<string, unknown>();
   const names = new Set<string>();
+  const removedGiven: { name: string; raw: string; lastMinor: number }[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') {
@@ -120,6 +122,16 @@ export function parseCommandLine(argv: string[]): CommandLine {
     const eq = body.indexOf('=');
     const name = eq < 0 ? body : body.slice(0, eq);
     const f = long ? BY_NAME.get(name) : BY_SHORTHAND.get(name);
+    const removed = long && !f ? REMOVED_FLAGS.get(name) : undefined;
+    if (removed) {
+      // Known only to releases up to removed.lastMinor: decided once --emulated-version is read.
+      let raw = 'true';
+      if (eq >= 0) raw = body.slice(eq + 1);
+      else if (!removed.isBool && i + 1 < argv.length && !argv[i + 1].startsWith('--')) raw = argv[++i];
+      else if (!removed.isBool) throw new FlagError('MissingValue', `flag needs an argument: --${name}`, name);
+      removedGiven.push({ name, raw, lastMinor: removed.lastMinor });
+      continue;
+    }
     if (!f) {
       const shown = /^[\w.-]*$/.test(name) ? name : JSON.stringify(name); // keep the message on one line
       throw new FlagError('UnknownFlag', `unknown flag: ${long ? '--' : '-'}${shown}`, name);
@@ -135,6 +147,13 @@ export function parseCommandLine(argv: string[]): CommandLine {
   const config: Record<string, unknown> = {};
   for (const f of FLAGS) config[f.key] = given.has(f.key) ? given.get(f.key) : structuredClone(f.default);
   const result = config as unknown as ServerConfig;
+  // A flag 1.32 removed: refused as pflag refuses any unknown flag, unless the emulated release had it.
+  const minor = emulatedMinor(result.emulatedVersion);
+  for (const r of removedGiven) {
+    if (minor > r.lastMinor) throw new FlagError('UnknownFlag', `unknown flag: --${r.name}`, r.name);
+    result.kubeFlagsWithoutEffect = { ...result.kubeFlagsWithoutEffect, [r.name]: r.raw };
+    names.add(r.name);
+  }
   if (!result.help) checkCombinations(result, names);
   return { config: result, given: names };
 }
@@ -145,27 +164,61 @@ export function parseFlags(argv: string[]): ServerConfig {
 }
 
 /**
- * The flags among `given` that are accepted without effect (FlagDef.withoutEffect), as `--name`
- * in help order: the start warns of them whenever they are given, default value or not.
+ * The flags among `given` that are accepted without effect (FlagDef.withoutEffect, and the removed
+ * flags --emulated-version let through), as `--name`, in help order then the removed ones: the start
+ * warns of them whenever they are given, default value or not.
  */
 export function flagsWithoutEffect(given: ReadonlySet<string>): string[] {
-  return FLAGS.filter((f) => f.withoutEffect && given.has(f.name)).map((f) => `--${f.name}`);
+  const removed = [...given].filter((n) => REMOVED_FLAGS.has(n)).sort();
+  return [...FLAGS.filter((f) => f.withoutEffect && given.has(f.name)).map((f) => f.name), ...removed].map((n) => `--${n}`);
 }
 
-/** Usage text: one line per flag with its type, meaning and (non-empty) default. */
+/**
+ * Why each flag of flagsWithoutEffect(given) has no effect here, by `--name`: the one warning the
+ * start logs carries it.
+ */
+export function withoutEffectReasons(given: ReadonlySet<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const dashed of flagsWithoutEffect(given)) {
+    const name = dashed.slice(2);
+    const removed = REMOVED_FLAGS.get(name);
+    out[dashed] = removed
+      ? `removed after kube-apiserver 1.${removed.lastMinor}; accepted for --emulated-version, without effect`
+      : BY_NAME.get(name)!.help.replace(WITHOUT_EFFECT, '').replace(/^Without effect here: /, '').trim();
+  }
+  return out;
+}
+
+function flagLine(f: FlagDef, width: number, left: string): string {
+  const shown = (f.kind as ValueKind<unknown>).show(f.default);
+  const zero = ['', 'false', '0', '0s'].includes(shown);
+  const dflt = zero ? '' : ` (default ${f.kind.type === 'string' ? JSON.stringify(shown) : shown})`;
+  // A multi-line help (runtime-config, feature-gates) continues under its first line, as pflag prints it.
+  const help = f.help.replaceAll('\n', `\n${' '.repeat(width + 5)}`);
+  return `  ${left.padEnd(width)}   ${help}${dflt}`;
+}
+
+/** The flags in the order --help prints them: kube-apiserver's sections (names sorted), then this server's own flags. */
+export function helpSections(): { title: string; flags: FlagDef[] }[] {
+  const sections = KUBE_SECTIONS.map(([title, names]) => ({
+    title: `${title} flags`,
+    flags: names.map((n) => BY_NAME.get(n)).filter((f): f is FlagDef => f !== undefined),
+  }));
+  sections.push({ title: 'orch-apiserver flags', flags: FLAGS.filter((f) => !KUBE_SECTION_OF.has(f.name)) });
+  return sections.filter((s) => s.flags.length > 0);
+}
+
+/** Usage text: kube-apiserver's sections, one line per flag with its type, meaning and (non-empty) default. */
 export function helpText(): string {
-  const left = FLAGS.map((f) => {
+  const lefts = new Map(FLAGS.map((f) => {
     const names = `${f.shorthand ? `-${f.shorthand}, ` : '    '}--${f.name}`;
-    return f.kind.isBool ? names : `${names} ${f.kind.type}`;
-  });
-  const width = Math.max(...left.map((l) => l.length));
-  const lines = FLAGS.map((f, i) => {
-    const shown = (f.kind as ValueKind<unknown>).show(f.default);
-    const zero = ['', 'false', '0', '0s'].includes(shown);
-    const dflt = zero ? '' : ` (default ${f.kind.type === 'string' ? JSON.stringify(shown) : shown})`;
-    // A multi-line help (runtime-config, feature-gates) continues under its first line, as pflag prints it.
-    const help = f.help.replaceAll('\n', `\n${' '.repeat(width + 5)}`);
-    return `  ${left[i].padEnd(width)}   ${help}${dflt}`;
-  });
-  return ['Usage: orch-apiserver [flags]', '', 'Flags:', ...lines, ''].join('\n');
+    // A plain boolean shows no type; --version shows pflag's version[=true].
+    return [f.name, f.kind.isBool && f.kind.type === 'bool' ? names : `${names} ${f.kind.type}`];
+  }));
+  const width = Math.max(...[...lefts.values()].map((l) => l.length));
+  const out = ['Usage:', '  orch-apiserver [flags]', ''];
+  for (const s of helpSections()) {
+    out.push(`${s.title}:`, '', ...s.flags.map((f) => flagLine(f, width, lefts.get(f.name)!)), '');
+  }
+  return out.join('\n');
 }

@@ -3,7 +3,8 @@
  * flag stops the start with a one-line reason. SIGINT/SIGTERM shut down gracefully.
  */
 import type { ServerConfig } from '../config';
-import { FlagError, flagsWithoutEffect, helpText, parseCommandLine } from './flags';
+import { FlagError, flagsWithoutEffect, helpText, parseCommandLine, withoutEffectReasons } from './flags';
+import { versionInfo } from '../api/version';
 import { startServer } from './server';
 import { logger, setLogLevel } from '../logger';
 import { ServerUrlMessage, startWorkers, WorkerReady } from './workers';
@@ -26,6 +27,12 @@ async function main(): Promise<void> {
     process.stdout.write(`${helpText()}\n`);
     return;
   }
+  if (config.version) {
+    // kube-apiserver's --version and --version=raw (envtest and scripts ask the binary this way).
+    const info = versionInfo();
+    process.stdout.write(config.version === 'raw' ? `${JSON.stringify(info)}\n` : `Kubernetes ${info.gitVersion}\n`);
+    return;
+  }
   setLogLevel(config.logLevel);
   const role = workerRoleFromEnv();
   if (role) {
@@ -33,8 +40,9 @@ async function main(): Promise<void> {
     return;
   }
   // Once per command line: the workers of --workers, which parse the same one, keep quiet.
-  const withoutEffect = flagsWithoutEffect(command.given);
-  if (withoutEffect.length) logger.warn('these flags are accepted but have no effect here', { flags: withoutEffect });
+  if (flagsWithoutEffect(command.given).length) {
+    logger.warn('these flags are accepted but have no effect here', { flags: withoutEffectReasons(command.given) });
+  }
   let server;
   if (config.workers > 1) {
     server = await startWorkers(config, process.argv.slice(2));

@@ -114,6 +114,34 @@ export async function ensurePki(pkiDir: string, opts: EnsurePkiOptions): Promise
 }
 
 /**
+ * --cert-dir, as kube-apiserver reads it: `dir`/apiserver.crt and apiserver.key are the serving pair
+ * when both exist (used as they are, whoever issued them); when neither does, a pair for `serverHosts`
+ * issued by the CA of `pki` is written there. Only one of the two is an error, as a half-written pair.
+ */
+export async function ensureCertDirPair(dir: string, pki: Pki, serverHosts: string[], log: (msg: string) => void = () => undefined): Promise<{ certFile: string; keyFile: string }> {
+  const certFile = path.join(dir, 'apiserver.crt');
+  const keyFile = path.join(dir, 'apiserver.key');
+  const haveCert = await exists(certFile);
+  const haveKey = await exists(keyFile);
+  if (haveCert && haveKey) return { certFile, keyFile };
+  if (haveCert !== haveKey) {
+    throw new Error(`--cert-dir ${dir}: only ${haveCert ? certFile : keyFile} exists; give both apiserver.crt and apiserver.key, or neither`);
+  }
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+  const hosts = uniqueHosts(serverHosts);
+  log(`pki: issuing serving certificate ${certFile} (--cert-dir) for ${hosts.join(', ')}`);
+  const caKeyPem = await fsp.readFile(pki.caKeyFile, 'utf8');
+  const leaf = issueLeaf(pki.caCertPem, caKeyPem, {
+    subject: [{ name: 'commonName', value: SERVER_COMMON_NAME }],
+    extKeyUsage: { name: 'extKeyUsage', serverAuth: true },
+    altNames: hosts.map((h) => (net.isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })),
+  });
+  await writeFileAtomic(keyFile, leaf.keyPem, 0o600);
+  await writeFileAtomic(certFile, leaf.certPem, 0o644);
+  return { certFile, keyFile };
+}
+
+/**
  * Issues a client certificate (extKeyUsage clientAuth, 1 year) signed by the CA of `pki`, with a
  * fresh RSA 2048 key. The CN is the user name and each organization a group, as the x509
  * authenticator reads them. Nothing is written to disk.

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AddressInfo } from 'node:net';
 import type { ServerConfig } from '../config';
-import { ensurePki, Pki, writeKubeconfig } from './pki';
+import { ensureCertDirPair, ensurePki, Pki, writeKubeconfig } from './pki';
 import { startEmbeddedEtcd, EmbeddedEtcd } from './embedded-etcd';
 import { EtcdClientOptions } from '../storage/etcd3/kv-client';
 import { createEtcdKv } from '../storage/etcd3/kv-factory';
@@ -196,6 +196,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const hosts = ['localhost', '127.0.0.1', '::1', config.bindAddress, config.advertiseAddress, config.externalHostname]
     .filter((h) => h && h !== '0.0.0.0' && h !== '::');
   const pki = await ensurePki(path.join(dataDir, 'pki'), { serverHosts: hosts, log: (m) => logger.info(m) });
+  // --cert-dir (kube-apiserver's, which envtest gives): its apiserver.crt/.key serve unless --tls-cert-file is given.
+  const certDirPair = !config.tlsCertFile && config.certDir
+    ? await ensureCertDirPair(path.resolve(config.certDir), pki, hosts, (m) => logger.info(m))
+    : undefined;
 
   // Read before anything starts: a bad file stops the start with nothing to clean up.
   const requestheaderCa = config.requestheaderClientCaFile ? loadRequestHeaderPool(config.requestheaderClientCaFile) : undefined;
@@ -208,7 +212,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const clientCa = config.clientCaFile ? CertificatePool.fromFile(config.clientCaFile, '--client-ca-file') : CertificatePool.fromPem(pki.caCertPem, pki.caCertFile);
   // The serving pair and the client CA, reloaded from disk when they change (lib/server/tls-reload.ts).
   const servingTls = new ServingTls({
-    certFile: config.tlsCertFile || pki.serverCertFile, keyFile: config.tlsPrivateKeyFile || pki.serverKeyFile,
+    certFile: config.tlsCertFile || certDirPair?.certFile || pki.serverCertFile,
+    keyFile: config.tlsPrivateKeyFile || certDirPair?.keyFile || pki.serverKeyFile,
     clientCaFile: config.clientCaFile || undefined, clientCa, requestheaderCa, flags: config, log: logger,
   });
   const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;

@@ -12,7 +12,7 @@ const GROUP = 'admissionregistration.k8s.io';
 
 describe('kubectl prints the server\'s warnings', function () {
   this.timeout(90_000);
-  const e2e = useKubectlServer('kubectl-warnings', ['--flavor=kubernetes']);
+  const e2e = useKubectlServer('kubectl-warnings', ['--flavor=kubernetes', `--runtime-config=${GROUP}/v1beta1=true`]);
   const { ok, fails } = e2e;
   const warnings = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('Warning: '));
 

@@ -19,7 +19,7 @@ const webhook = (name: string) => ({
 
 describe('kubectl with the webhook configuration kinds', function () {
   this.timeout(90_000);
-  const e2e = useKubectlServer('kubectl-webhook-configurations', ['--flavor=kubernetes']);
+  const e2e = useKubectlServer('kubectl-webhook-configurations', ['--flavor=kubernetes', `--runtime-config=${GROUP}/v1beta1=true`]);
   const { ok, fails } = e2e;
   const json = async (args: string[]) => JSON.parse((await ok([...args, '-o', 'json'])).stdout);
 

@@ -25,7 +25,8 @@ describe('Admission webhooks: answers, failures and side effects', function () {
   const stored = async (name: string) => (await t.get(`${base}/${name}`)).status === 200;
 
   before(async () => {
-    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS]);
+    // v1beta1 configurations are tested too: off by default (as in 1.32), switched on here.
+    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS, '--runtime-config=admissionregistration.orch.io/v1beta1=true']);
     hooks = await startAdmissionWebhookServer({ serviceNames: ['hooks.webhooks.svc'] });
     configs = new WebhookConfigs(t);
     expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);

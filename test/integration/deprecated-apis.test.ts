@@ -40,7 +40,8 @@ describe('deprecated API versions', function () {
     dir = mkdtempSync(path.join(os.tmpdir(), 'deprecated-apis-'));
     logFile = path.join(dir, 'audit.log');
     writeFileSync(path.join(dir, 'policy.yaml'), 'apiVersion: audit.orch.io/v1\nkind: Policy\nrules:\n  - level: Metadata\n');
-    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS, `--audit-policy-file=${path.join(dir, 'policy.yaml')}`, `--audit-log-path=${logFile}`]);
+    // admissionregistration v1beta1 is off by default (as in 1.32): switched on here.
+    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS, `--runtime-config=${GROUP}/v1beta1=true`, `--audit-policy-file=${path.join(dir, 'policy.yaml')}`, `--audit-log-path=${logFile}`]);
   });
   after(async () => {
     await t?.stop();

@@ -68,12 +68,23 @@ describe('--runtime-config', function () {
     expect((await t.get('/apis/storage.orch.io/v1/csidrivers')).status).to.equal(200);
   });
 
-  it('api/beta=false drops admissionregistration v1beta1 and keeps v1', async () => {
-    t = await startTestServer(['--runtime-config=api/beta=false'], { etcd });
-    const group = await t.get('/apis/admissionregistration.orch.io');
+  it('leaves admissionregistration v1beta1 off by default, as kube-apiserver 1.32; its key or api/beta=true switches it on', async () => {
+    t = await startTestServer([], { etcd });
+    let group = await t.get('/apis/admissionregistration.orch.io');
     expect(group.body.versions.map((v: any) => v.version)).to.deep.equal(['v1']);
     expect((await t.get('/apis/admissionregistration.orch.io/v1beta1/validatingwebhookconfigurations')).status).to.equal(404);
     expect((await t.get('/apis/admissionregistration.orch.io/v1/validatingwebhookconfigurations')).status).to.equal(200);
+    await t.stop();
+
+    t = await startTestServer(['--runtime-config=admissionregistration.orch.io/v1beta1=true'], { etcd });
+    group = await t.get('/apis/admissionregistration.orch.io');
+    expect(group.body.versions.map((v: any) => v.version)).to.deep.equal(['v1', 'v1beta1']);
+    expect((await t.get('/apis/admissionregistration.orch.io/v1beta1/validatingwebhookconfigurations')).status).to.equal(200);
+    await t.stop();
+
+    t = await startTestServer(['--runtime-config=api/beta=true'], { etcd });
+    group = await t.get('/apis/admissionregistration.orch.io');
+    expect(group.body.versions.map((v: any) => v.version)).to.deep.equal(['v1', 'v1beta1']);
   });
 
   it('stops the start with one line on an unknown key or a switch the server cannot run with', async () => {

@@ -56,7 +56,8 @@ describe('webhook configuration kinds', function () {
   }
 
   before(async () => {
-    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS]);
+    // v1beta1 is off by default, as in kube-apiserver 1.32: switched on to test it.
+    t = await startTestServer([WITHOUT_NAMESPACE_DEFAULTS, '--runtime-config=admissionregistration.orch.io/v1beta1=true']);
     group = t.server.naming.group('admissionregistration');
   });
   after(async () => { await t?.stop(); });

@@ -57,6 +57,10 @@ export function webhookConfigurationResource(naming: Naming, version: WebhookVer
     },
   };
   // v1beta1: deprecated in 1.16 and removed in 1.22 (the spec's table), v1 replaces it.
-  if (version === 'v1beta1') def.deprecation = { deprecatedIn: [1, 16], removedIn: [1, 22], replacement: { group: def.group, version: 'v1', kind } };
+  // Not served unless --runtime-config switches it on, as kube-apiserver 1.32 (which no longer has it).
+  if (version === 'v1beta1') {
+    def.deprecation = { deprecatedIn: [1, 16], removedIn: [1, 22], replacement: { group: def.group, version: 'v1', kind } };
+    def.servedByDefault = false;
+  }
   return servedOverStorage(def, WEBHOOK_STORAGE_VERSION);
 }

@@ -5,7 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as tls from 'tls';
 import forge from 'node-forge';
-import { ensurePki, Pki, signClientCertificate, writeKubeconfig } from '../../../lib/server/pki';
+import { ensureCertDirPair, ensurePki, Pki, signClientCertificate, writeKubeconfig } from '../../../lib/server/pki';
 
 const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
@@ -257,5 +257,37 @@ describe('writeKubeconfig', () => {
     expect(config['current-context']).to.equal('alice@lab');
     expect(config.contexts[0].context).to.deep.equal({ cluster: 'lab', user: 'alice' });
     expect(config.users[0].name).to.equal('alice');
+  });
+});
+
+describe('ensureCertDirPair (--cert-dir)', () => {
+  let root: string;
+  let pki: Pki;
+  before(async () => {
+    root = await fsp.mkdtemp(path.join(os.tmpdir(), 'orch-certdir-test-'));
+    pki = await ensurePki(path.join(root, 'pki'), { serverHosts: HOSTS });
+  });
+  after(async () => { await fsp.rm(root, { recursive: true, force: true }); });
+
+  it('issues apiserver.crt / apiserver.key there by the server\'s CA when both are missing, then uses them as they are', async () => {
+    const dir = path.join(root, 'certs');
+    const pair = await ensureCertDirPair(dir, pki, ['localhost', '127.0.0.1']);
+    expect(pair).to.deep.equal({ certFile: path.join(dir, 'apiserver.crt'), keyFile: path.join(dir, 'apiserver.key') });
+    const cert = await x509(pair.certFile);
+    expect(cert.verify((await x509(pki.caCertFile)).publicKey)).to.equal(true);
+    expect(cert.checkHost('localhost')).to.equal('localhost');
+    expect(cert.checkIP('127.0.0.1')).to.equal('127.0.0.1');
+    expect(mode(pair.keyFile)).to.equal(0o600);
+    const before = await fsp.readFile(pair.certFile, 'utf8');
+    await ensureCertDirPair(dir, pki, ['another.example']);
+    expect(await fsp.readFile(pair.certFile, 'utf8')).to.equal(before);
+  });
+
+  it('refuses a directory holding one half of the pair', async () => {
+    const dir = path.join(root, 'half');
+    await fsp.mkdir(dir);
+    await fsp.writeFile(path.join(dir, 'apiserver.crt'), 'x');
+    const err = await ensureCertDirPair(dir, pki, ['localhost']).then(() => undefined, (e: Error) => e);
+    expect(err?.message).to.match(/--cert-dir .*only .*apiserver\.crt exists/);
   });
 });

@@ -31,7 +31,10 @@ describe('applyRuntimeConfig', () => {
   it('serves every GA and beta version by default and no alpha one', () => {
     const s = served({}, {}, [...all, alpha]);
     expect(s).to.have.length(byDefault.length);
-    expect(s).to.include('admissionregistration.orch.io/v1beta1/validatingwebhookconfigurations');
+    // admissionregistration v1beta1 is off by default, as kube-apiserver 1.32 (which removed it in 1.22); its key switches it on.
+    expect(s).not.to.include('admissionregistration.orch.io/v1beta1/validatingwebhookconfigurations');
+    expect(served({ 'admissionregistration.orch.io/v1beta1': true })).to.include('admissionregistration.orch.io/v1beta1/validatingwebhookconfigurations');
+    expect(s).to.include('admissionregistration.orch.io/v1/validatingwebhookconfigurations');
     expect(s).not.to.include('coordination.orch.io/v1alpha1/leases');
     expect(served({ 'api/alpha': true }, {}, [...all, alpha])).to.include('coordination.orch.io/v1alpha1/leases');
     expect(served({ 'coordination.orch.io/v1alpha1': true }, {}, [...all, alpha])).to.include('coordination.orch.io/v1alpha1/leases');
@@ -135,7 +138,7 @@ describe('applyRuntimeConfig', () => {
 
   it('reports what it switched off', () => {
     const r = applyRuntimeConfig(all, { runtimeConfig: { 'certificates.orch.io/v1': false, 'storage.orch.io/v1/csinodes': false }, authorizationMode: [], leaderElect: false }, naming);
-    expect(r.disabledGroupVersions).to.deep.equal(['certificates.orch.io/v1', 'policy/v1beta1', 'discovery.orch.io/v1beta1']);
+    expect(r.disabledGroupVersions).to.deep.equal(['admissionregistration.orch.io/v1beta1', 'certificates.orch.io/v1', 'policy/v1beta1', 'discovery.orch.io/v1beta1']);
     expect(r.disabledResources).to.deep.equal(['storage.orch.io/v1/csinodes']);
   });
 });
