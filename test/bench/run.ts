@@ -33,6 +33,7 @@ import { apfBench } from './apf.bench';
 import { quotaBench } from './quota.bench';
 import { vapBench } from './vap.bench';
 import { celCrdBench } from './cel-crd.bench';
+import { aggregationBench } from './aggregation.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -49,6 +50,7 @@ const BENCHMARKS: Benchmark[] = [
   quotaBench,
   vapBench,
   celCrdBench,
+  aggregationBench,
 ];
 /** Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own). */
 const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench];

@@ -50,7 +50,7 @@ describe('aggregation: local APIServices', function () {
         ['v1.autoscaling', 'autoscaling', 'v1', 17500, 15],
         ['v1.rbac.authorization.orch.io', 'rbac.authorization.orch.io', 'v1', 17000, 15],
         ['v1.flowcontrol.apiserver.orch.io', 'flowcontrol.apiserver.orch.io', 'v1', 16100, 21],
-        ['v1beta1.admissionregistration.orch.io', 'admissionregistration.orch.io', 'v1beta1', 16700, 12],
+        ['v1.admissionregistration.orch.io', 'admissionregistration.orch.io', 'v1', 16700, 15],
         ['v1.apiextensions.orch.io', 'apiextensions.orch.io', 'v1', 16700, 15],
         ['v1.events.orch.io', 'events.orch.io', 'v1', 17750, 15],
       ];
@@ -72,8 +72,9 @@ describe('aggregation: local APIServices', function () {
           else expect(all.has(name), name).to.equal(true);
         }
       }
-      // policy/v1beta1 is served only when --runtime-config switches it on.
+      // policy/v1beta1 and admissionregistration v1beta1 are served only when --runtime-config switches them on.
       expect(all.has('v1beta1.policy')).to.equal(false);
+      expect(all.has('v1beta1.admissionregistration.orch.io')).to.equal(false);
       const all2 = await waitFor('every local APIService Available', async () => {
         const m = await byName();
         return [...m.values()].every((s) => available(s)?.status === 'True') && m;

@@ -9,8 +9,9 @@
  * second backend of the test's own, an upgrade passed through both ways, a redirect refused or
  * passed, and --request-timeout kept for a request that is not a watch.
  *
- * Until the availability controller lands, the tests set each APIService's Available condition
- * themselves with a /status write.
+ * The availability controller is paused here: each test sets the Available condition itself with
+ * a /status write, so the proxy's answer to each state is tested alone (the controller has its own
+ * suite, aggregation-availability.test.ts; the sample-apiserver e2e runs both together).
  */
 import { expect } from 'chai';
 import https from 'node:https';
@@ -73,6 +74,7 @@ async function registerApiService(t: TestServer, group: string, version: string,
 }
 
 async function setAvailable(t: TestServer, name: string, available: boolean): Promise<void> {
+  t.server.aggregation!.availability.pause();
   const cur = await t.get(apiServices(t, name));
   const condition = available
     ? { type: 'Available', status: 'True', reason: 'Passed', message: 'all checks passed', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }
