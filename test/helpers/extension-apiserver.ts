@@ -82,9 +82,11 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
     stop: async () => undefined, start: async () => undefined,
   };
 
+  // With a Content-Length, as a Go server sends a small answer (the proxy must pass it on exactly).
   const send = (res: ServerResponse, status: number, body: unknown, contentType = 'application/json', headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': contentType, ...headers });
-    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+    const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    res.writeHead(status, { 'content-type': contentType, 'content-length': String(bytes.length), ...headers });
+    res.end(bytes);
   };
 
   const resource = { name: 'widgets', singularName: 'widget', namespaced: true, kind: 'Widget', verbs: ['create', 'delete', 'get', 'list', 'watch'], shortNames: ['wd'] };
