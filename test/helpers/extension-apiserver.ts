@@ -19,6 +19,8 @@ export interface ExtensionCall {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
+  /** The caller's TCP port: calls on one kept-alive connection share it. */
+  remotePort?: number;
   /** CN of the client certificate, when one verified against the front-proxy CA. */
   clientCn?: string;
   /** The identity from X-Remote-User / -Group / -Extra-*, when the certificate was trusted. */
@@ -146,7 +148,7 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     const u = new URL(req.url ?? '/', 'https://x');
-    const call: ExtensionCall = { method: req.method ?? '', path: u.pathname, query: u.searchParams, headers: req.headers };
+    const call: ExtensionCall = { method: req.method ?? '', path: u.pathname, query: u.searchParams, headers: req.headers, remotePort: req.socket.remotePort };
     ext.calls.push(call);
     if (u.pathname === '/healthz' || u.pathname === '/readyz' || u.pathname === '/livez') return send(res, 200, 'ok', 'text/plain');
     if (!identify(req, call)) return send(res, 401, STATUS(401, 'Unauthorized', 'Unauthorized'));
