@@ -64,6 +64,7 @@ function apiServices(t: TestServer, name = ''): string {
 /** Creates (or replaces the spec of) an APIService and sets its Available condition. */
 async function registerApiService(t: TestServer, group: string, version: string, spec: Body, available = true): Promise<void> {
   const name = `${version}.${group}`;
+  t.server.aggregation!.availability.pause();
   const existing = await t.get(apiServices(t, name));
   const body = { apiVersion: `${t.server.naming.group('apiregistration')}/v1`, kind: 'APIService', metadata: { name }, spec: { group, version, groupPriorityMinimum: 1000, versionPriority: 15, ...spec } };
   const w = existing.status === 200
@@ -75,15 +76,26 @@ async function registerApiService(t: TestServer, group: string, version: string,
 
 async function setAvailable(t: TestServer, name: string, available: boolean): Promise<void> {
   t.server.aggregation!.availability.pause();
+  // A status write of the controller's that was already on its way may land after pause(): on a
+  // conflict the condition is written again over the current object.
+  for (let attempt = 0; ; attempt++) {
+    if (await writeAvailable(t, name, available) || attempt === 5) break;
+  }
+  // The proxy reads the APIService cache, which follows the watch cache.
+  const aggregation = t.server.aggregation!;
+  await eventually(async () => aggregation.context.cache.get(name)?.status?.conditions?.[0]?.status === (available ? 'True' : 'False'));
+}
+
+/** One /status write of the Available condition: false on a conflict. */
+async function writeAvailable(t: TestServer, name: string, available: boolean): Promise<boolean> {
   const cur = await t.get(apiServices(t, name));
   const condition = available
     ? { type: 'Available', status: 'True', reason: 'Passed', message: 'all checks passed', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }
     : { type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck', message: 'failing', lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
   const r = await t.put(`${apiServices(t, name)}/status`, { ...cur.body, status: { conditions: [condition] } });
+  if (r.status === 409) return false;
   expect(r.status, r.text).to.equal(200);
-  // The proxy reads the APIService cache, which follows the watch cache.
-  const aggregation = t.server.aggregation!;
-  await eventually(async () => aggregation.context.cache.get(name)?.status?.conditions?.[0]?.status === (available ? 'True' : 'False'));
+  return true;
 }
 
 /** GET over HTTP/2 (node:http2 client) with a client certificate. */
