@@ -144,12 +144,15 @@ async function proxy(agg: AggregationContext, metrics: ProxyMetrics, ctx: Contex
     answer.destroy();
     return plainTextError(ctx, REDIRECT_REFUSED, 502, false);
   }
+  // The answer is the backend's: Koa writes nothing (a 404 included), and the request's log line
+  // and metrics carry the backend's status. Nothing may touch the response's headers after
+  // writeHead: a header set then (as Koa's body setter sets Content-Length) would replace the
+  // backend's on a protocol side that sends the head with the first body bytes.
+  ctx.status = code;
   ctx.respond = false;
   ctx.res.writeHead(code, answerHeaders(answer.headers));
   // A streamed answer (a watch) shows its head at once; one of known length goes out with its body.
   if (answer.headers['content-length'] === undefined) ctx.res.flushHeaders();
-  // The answer is the backend's: nothing after this writes another (a 404 included).
-  ctx.body = '';
   copyBody(ctx, answer, request);
 }
 

@@ -91,6 +91,7 @@ export async function streamLog(ctx: Context, b: Backend, client: KubeletClient,
     const body = await readBounded(answer, MAX_ERROR_BODY);
     throw genericServerResponse(code, 'pods/log', podName, body);
   }
+  ctx.status = 200;
   ctx.respond = false;
   ctx.res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });
   ctx.res.flushHeaders();
@@ -153,6 +154,8 @@ export async function forwardProxy(ctx: Context, b: Backend, client: KubeletClie
     if (v === undefined || HOP_BY_HOP.includes(k) || listed.has(k) || CORS.includes(k)) continue;
     headers[k] = k === 'location' && typeof v === 'string' ? rewriteLocation(v, b, ctx.get('host') || undefined, pathPrepend) : v;
   }
+  // The log line and the request metrics carry the backend's status.
+  ctx.status = answer.statusCode ?? 502;
   ctx.respond = false;
   ctx.res.writeHead(answer.statusCode ?? 502, headers);
   ctx.res.flushHeaders();

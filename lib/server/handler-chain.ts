@@ -85,7 +85,8 @@ async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
   const started = logger.isLevelEnabled('info') ? process.hrtime.bigint() : 0n;
   try {
     await next();
-    if (ctx.status === 404 && ctx.body === undefined) throw errors.notFoundPath();
+    // A response written by its handler itself (a proxy's: respond = false) is its own, a 404 included.
+    if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) throw errors.notFoundPath();
   } catch (err) {
     writeError(ctx, err);
   }

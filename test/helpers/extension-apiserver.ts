@@ -19,6 +19,8 @@ export interface ExtensionCall {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
+  /** The caller's TCP port: calls on one kept-alive connection share it. */
+  remotePort?: number;
   /** CN of the client certificate, when one verified against the front-proxy CA. */
   clientCn?: string;
   /** The identity from X-Remote-User / -Group / -Extra-*, when the certificate was trusted. */
@@ -82,9 +84,11 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
     stop: async () => undefined, start: async () => undefined,
   };
 
+  // With a Content-Length, as a Go server sends a small answer (the proxy must pass it on exactly).
   const send = (res: ServerResponse, status: number, body: unknown, contentType = 'application/json', headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': contentType, ...headers });
-    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+    const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    res.writeHead(status, { 'content-type': contentType, 'content-length': String(bytes.length), ...headers });
+    res.end(bytes);
   };
 
   const resource = { name: 'widgets', singularName: 'widget', namespaced: true, kind: 'Widget', verbs: ['create', 'delete', 'get', 'list', 'watch'], shortNames: ['wd'] };
@@ -144,7 +148,7 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     const u = new URL(req.url ?? '/', 'https://x');
-    const call: ExtensionCall = { method: req.method ?? '', path: u.pathname, query: u.searchParams, headers: req.headers };
+    const call: ExtensionCall = { method: req.method ?? '', path: u.pathname, query: u.searchParams, headers: req.headers, remotePort: req.socket.remotePort };
     ext.calls.push(call);
     if (u.pathname === '/healthz' || u.pathname === '/readyz' || u.pathname === '/livez') return send(res, 200, 'ok', 'text/plain');
     if (!identify(req, call)) return send(res, 401, STATUS(401, 'Unauthorized', 'Unauthorized'));
