@@ -102,5 +102,46 @@ for (const flavor of ['orch', 'kubernetes'] as const) {
         metadata: 'ObjectMeta', stringData: 'map[string]string', type: 'string',
       });
     });
+
+    // kubectl 1.32 reads OpenAPI v2 for explain only when told (--output=plaintext-openapiv2; the
+    // KUBECTL_EXPLAIN_OPENAPIV3 variable of 1.26 is gone); it asks for gnostic's protobuf alone.
+    it('explain --output=plaintext-openapiv2 reads the protobuf /openapi/v2 (a built-in kind)', async () => {
+      const { stdout, stderr } = await ok(['explain', 'configmap.data', '--output=plaintext-openapiv2', '-v=6']);
+      expect(stderr).to.match(/GET https:\/\/\S+\/openapi\/v2\S* 200 OK/);
+      expect(stdout).to.match(/^KIND:\s+ConfigMap$/m);
+      expect(stdout).to.match(/^VERSION:\s+v1$/m);
+      expect(stdout).to.match(/^FIELD:\s+data <map\[string\]string>$/m);
+      expect(stdout.replace(/\s+/g, ' ')).to.include(configMapSchema.properties!.data.description!.replace(/\s+/g, ' ').slice(0, 60));
+      const secret = await ok(['explain', 'secret', '--output=plaintext-openapiv2']);
+      expect(secret.stdout).to.match(/^\s+stringData\s+<map\[string\]string>$/m);
+    });
+
+    it('explain --output=plaintext-openapiv2 of a custom resource, from the CRD\'s schema in /openapi/v2', async () => {
+      const group = 'explain.example.com';
+      const crd = {
+        apiVersion: `apiextensions.${flavor === 'kubernetes' ? 'k8s' : 'orch'}.io/v1`, kind: 'CustomResourceDefinition', metadata: { name: `crontabs.${group}` },
+        spec: {
+          group, scope: 'Namespaced', names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
+          versions: [{
+            name: 'v1', served: true, storage: true,
+            schema: { openAPIV3Schema: { type: 'object', description: 'A CronTab runs an image on a schedule.', properties: {
+              spec: { type: 'object', description: 'The desired schedule.', properties: { cronSpec: { type: 'string', description: 'The schedule in cron format.' } } },
+            } } },
+          }],
+        },
+      };
+      await ok(['apply', '-f', manifest('explain-crd.yaml', crd)]);
+      await ok(['wait', '--for=condition=Established', `crd/crontabs.${group}`, '--timeout=10s']);
+      let out = '';
+      for (let i = 0; i < 20 && !out; i++) {
+        const r = await e2e.kubectl(['explain', 'crontabs.spec', `--api-version=${group}/v1`, '--output=plaintext-openapiv2']);
+        if (r.code === 0) out = r.stdout;
+        else await new Promise((res) => setTimeout(res, 500));
+      }
+      expect(out).to.match(/^KIND:\s+CronTab$/m);
+      expect(out).to.match(/^VERSION:\s+explain\.example\.com\/v1$/m);
+      expect(out).to.include('The desired schedule.');
+      expect(out).to.match(/^\s+cronSpec\s+<string>$/m);
+    });
   });
 }

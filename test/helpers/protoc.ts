@@ -28,3 +28,18 @@ export function protocEncode(messageType: string, textproto: string): Buffer {
   const dir = protoDir();
   return execFileSync('protoc', [`-I${dir}`, '--deterministic_output', `--encode=${messageType}`, ...protoFiles()], { input: textproto, cwd: dir });
 }
+
+/** gnostic's OpenAPI v2 messages (proto/openapiv2/, kept apart from the kinds' files). */
+const OPENAPI_V2_DIR = () => `${protoDir()}/openapiv2`;
+
+/** `protoc --decode=openapi.v2.Document` of served `/openapi/v2` protobuf bytes; throws when protoc cannot decode them. */
+export function protocDecodeOpenApiV2(bytes: Buffer | Uint8Array): string {
+  const dir = OPENAPI_V2_DIR();
+  return execFileSync('protoc', [`-I${dir}`, '--decode=openapi.v2.Document', `${dir}/openapiv2.proto`], { input: bytes, cwd: dir, maxBuffer: 512 * 1024 * 1024 }).toString('utf8');
+}
+
+/** `protoc --encode=openapi.v2.<messageType>` of a textproto (independent vectors for the converter). */
+export function protocEncodeOpenApiV2(messageType: string, textproto: string): Buffer {
+  const dir = OPENAPI_V2_DIR();
+  return execFileSync('protoc', [`-I${dir}`, '--deterministic_output', `--encode=openapi.v2.${messageType}`, `${dir}/openapiv2.proto`], { input: textproto, cwd: dir, maxBuffer: 512 * 1024 * 1024 });
+}

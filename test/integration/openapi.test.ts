@@ -6,17 +6,24 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { startTestServer, TestServer } from '../helpers/server-harness';
+import { crdHttp } from '../helpers/crd-http';
+import { protocDecodeOpenApiV2 } from '../helpers/protoc';
+import { decodeOpenApiV2Protobuf } from '../../lib/api/openapi/v2-protobuf';
 
 /** What kubectl (client-go) sends for `/openapi/v2`: protobuf only. */
 const KUBECTL_V2_ACCEPT = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 const HASH = /^[0-9A-F]{128}$/;
+/** The Content-Type of the protobuf form (kube-openapi's). */
+const V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 describe('OpenAPI endpoints', () => {
   let t: TestServer;
   before(async () => { t = await startTestServer(); });
   after(async () => { await t?.stop(); });
 
-  const sha512 = (text: string) => createHash('sha512').update(text).digest('hex').toUpperCase();
+  const sha512 = (text: string | Buffer) => createHash('sha512').update(text).digest('hex').toUpperCase();
 
   async function coreDocumentUrl(): Promise<string> {
     const index = await t.get('/openapi/v3');
@@ -139,11 +146,59 @@ describe('OpenAPI endpoints', () => {
         .to.include('application/strategic-merge-patch+json');
     });
 
-    it('answers kubectl\'s protobuf-only request with 406 and a mixed Accept with JSON', async () => {
-      expect((await t.get('/openapi/v2', { headers: { accept: KUBECTL_V2_ACCEPT } })).status).to.equal(406);
+    it('answers kubectl\'s protobuf request with gnostic\'s openapi.v2.Document, which protoc decodes, with every path and definition', async () => {
+      const json = await t.get('/openapi/v2');
+      const res = await t.get('/openapi/v2', { headers: { accept: KUBECTL_V2_ACCEPT } });
+      expect(res.status).to.equal(200);
+      expect(res.headers['content-type']).to.equal(V2_PROTOBUF);
+      expect(res.headers.vary).to.equal('Accept');
+      expect(res.headers.etag).to.equal(`"${sha512(res.raw!)}"`);
+      expect(res.headers.etag).to.not.equal(json.headers.etag);
+      const text = protocDecodeOpenApiV2(res.raw!);
+      expect(text).to.match(/^swagger: "2.0"$/m);
+      const doc = decodeOpenApiV2Protobuf(res.raw!) as Json;
+      expect(doc.paths.path.map((p: Json) => p.name)).to.deep.equal(Object.keys(json.body.paths));
+      expect(doc.definitions.additional_properties.map((d: Json) => d.name)).to.deep.equal(Object.keys(json.body.definitions));
+      const secret = doc.definitions.additional_properties.find((d: Json) => d.name === 'io.k8s.api.core.v1.Secret').value;
+      expect(secret.vendor_extension.find((e: Json) => e.name === 'x-kubernetes-group-version-kind').value).to.deep.equal({ yaml: '- group: ""\n  kind: Secret\n  version: v1\n' });
+      // The newer spelling (kube-openapi's) is served the same bytes.
+      const newer = await t.get('/openapi/v2', { headers: { accept: V2_PROTOBUF } });
+      expect(newer.status).to.equal(200);
+      expect(newer.raw!.equals(res.raw!)).to.equal(true);
+    });
+
+    it('answers 304 to If-None-Match with the protobuf form\'s ETag', async () => {
+      const first = await t.get('/openapi/v2', { headers: { accept: KUBECTL_V2_ACCEPT } });
+      const again = await t.get('/openapi/v2', { headers: { accept: KUBECTL_V2_ACCEPT, 'if-none-match': first.headers.etag as string } });
+      expect(again.status).to.equal(304);
+      expect(again.text).to.equal('');
+    });
+
+    it('negotiates as kube-openapi: the first acceptable range wins, wildcards give JSON, neither form is 406', async () => {
       const mixed = await t.get('/openapi/v2', { headers: { accept: `${KUBECTL_V2_ACCEPT}, application/json` } });
-      expect(mixed.status).to.equal(200);
-      expect(mixed.body.swagger).to.equal('2.0');
+      expect(mixed.headers['content-type']).to.equal(V2_PROTOBUF);
+      const jsonFirst = await t.get('/openapi/v2', { headers: { accept: `application/json, ${KUBECTL_V2_ACCEPT}` } });
+      expect(jsonFirst.headers['content-type']).to.equal('application/json');
+      const preferred = await t.get('/openapi/v2', { headers: { accept: `application/json;q=0.5, ${KUBECTL_V2_ACCEPT}` } });
+      expect(preferred.headers['content-type']).to.equal(V2_PROTOBUF);
+      expect((await t.get('/openapi/v2', { headers: { accept: '*/*' } })).headers['content-type']).to.equal('application/json');
+      expect((await t.get('/openapi/v2', { headers: { accept: 'application/yaml' } })).status).to.equal(406);
+      expect((await t.get('/openapi/v2', { headers: { accept: 'application/vnd.kubernetes.protobuf' } })).status).to.equal(406);
+    });
+
+    it('changes (ETag and content) when a CRD is added, and carries the custom resource\'s definition', async () => {
+      const before = await t.get('/openapi/v2', { headers: { accept: KUBECTL_V2_ACCEPT } });
+      await crdHttp(() => t, 'default').install('pb.example.com');
+      const after = await t.get('/openapi/v2', { headers: { accept: KUBECTL_V2_ACCEPT } });
+      expect(after.headers.etag).to.not.equal(before.headers.etag);
+      expect(after.headers.etag).to.equal(`"${sha512(after.raw!)}"`);
+      expect((await t.get('/openapi/v2', { headers: { accept: KUBECTL_V2_ACCEPT, 'if-none-match': before.headers.etag as string } })).status).to.equal(200);
+      const doc = decodeOpenApiV2Protobuf(after.raw!) as Json;
+      const def = doc.definitions.additional_properties.find((d: Json) => d.name === 'com.example.pb.v1.CronTab');
+      expect(def, 'the CronTab definition').to.exist;
+      expect(def.value.vendor_extension.find((e: Json) => e.name === 'x-kubernetes-group-version-kind').value).to.deep.equal({ yaml: '- group: pb.example.com\n  kind: CronTab\n  version: v1\n' });
+      expect(doc.paths.path.map((p: Json) => p.name)).to.include('/apis/pb.example.com/v1/namespaces/{namespace}/crontabs');
+      expect(protocDecodeOpenApiV2(after.raw!)).to.include('name: "com.example.pb.v1.CronTab"');
     });
   });
 });

@@ -4,9 +4,12 @@
  * - every answer carries the document hash as a quoted ETag and honours If-None-Match (304);
  * - a group/version document asked with its current `?hash=` is immutable (`Cache-Control:
  *   public, immutable`, Expires a year ahead); a stale hash is redirected (301) to the current URL.
- * Documents are JSON only. kubectl asks `/openapi/v2` for protobuf alone and gets 406; it then
- * goes without v2, which it needs only when v3 is missing (validation, explain and client-side
- * apply all read v3 first).
+ * Documents are JSON, and `/openapi/v2` also gnostic's protobuf (kube-openapi's handler): asked as
+ * `application/com.github.proto-openapi.spec.v2@v1.0+protobuf` (what kubectl sends, which
+ * kube-openapi calls deprecated) or `...spec.v2.v1.0+protobuf`, answered with the latter as
+ * Content-Type. The first Accept range (by q, then specificity, then order) that either form
+ * matches chooses it, JSON first for wildcards; none: 406. Each form has its own ETag, the
+ * SHA-512 of its bytes (kube-openapi gives the protobuf form the JSON form's ETag).
  * Group/versions of extension API servers (a RemoteOpenApiSource) are listed in the v3 index with
  * their servers' URLs and their documents answered as the servers answer them (kube-aggregator's
  * OpenAPI v3 proxy); their v2 documents are merged into this server's.
@@ -23,6 +26,13 @@ import { OpenApiDocuments, ServedDocument } from './documents';
 import type { RemoteOpenApiSource } from './remote';
 
 const JSON_TYPE = 'application/json';
+/** The protobuf form of `/openapi/v2`: the media type answered, and the subtypes accepted. */
+export const V2_PROTOBUF_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const V2_SUBTYPES: readonly { subtype: string; protobuf: boolean }[] = [
+  { subtype: 'json', protobuf: false },
+  { subtype: 'com.github.proto-openapi.spec.v2@v1.0+protobuf', protobuf: true },
+  { subtype: 'com.github.proto-openapi.spec.v2.v1.0+protobuf', protobuf: true },
+];
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 export interface OpenApiOptions {
@@ -40,9 +50,19 @@ function requireJson(ctx: Context): void {
   if (!ok) throw errors.notAcceptable([JSON_TYPE]);
 }
 
-function send(ctx: Context, doc: ServedDocument): void {
+function send(ctx: Context, doc: ServedDocument, contentType = JSON_TYPE): void {
   ctx.set('Vary', 'Accept');
-  sendWithEtag(ctx, `"${doc.hash}"`, JSON_TYPE, doc.body);
+  sendWithEtag(ctx, `"${doc.hash}"`, contentType, doc.body);
+}
+
+/** Whether `/openapi/v2` is asked as protobuf (kube-openapi's negotiation); throws 406 when neither form fits. */
+function wantsV2Protobuf(ctx: Context): boolean {
+  for (const r of parseAccept(ctx.get('Accept'))) {
+    if (r.type !== '*' && r.type !== 'application') continue;
+    const match = V2_SUBTYPES.find((s) => r.subtype === '*' || r.subtype === s.subtype);
+    if (match) return match.protobuf;
+  }
+  throw errors.notAcceptable([JSON_TYPE, V2_PROTOBUF_TYPE]);
 }
 
 /** Headers of an extension server's v3 document answer that are passed on. */
@@ -87,8 +107,8 @@ export function installOpenApi(router: Router, opts: OpenApiOptions): void {
   const docs = new OpenApiDocuments(opts.resources, opts.naming, info, opts.isBuiltin, opts.remote);
 
   router.get('/openapi/v2', (ctx) => {
-    requireJson(ctx);
-    send(ctx, docs.v2());
+    if (wantsV2Protobuf(ctx)) send(ctx, docs.v2Protobuf(), V2_PROTOBUF_TYPE);
+    else send(ctx, docs.v2());
   });
   router.get('/openapi/v3', (ctx) => {
     requireJson(ctx);
