@@ -88,10 +88,9 @@ describe('kubectl with the workload kinds', function () {
   });
 
   it('apply -f of an application creates every object; a second apply leaves them unchanged', async () => {
-    // Separate documents: kubectl validates a `kind: List` against /openapi/v2 in protobuf, which
-    // this server does not serve (README: not yet implemented).
+    // One `kind: List`: kubectl validates it client-side against /openapi/v2 in protobuf.
     const file = path.join(e2e.dir, 'app.yaml');
-    writeFileSync(file, app.items.map((item) => stringifyYaml(item, { version: '1.1' })).join('---\n'));
+    writeFileSync(file, stringifyYaml({ apiVersion: 'v1', kind: 'List', items: app.items }, { version: '1.1' }));
     const first = (await ok(['apply', '-f', file])).stdout;
     for (const line of ['configmap/web-config created', 'deployment.apps/web created', 'horizontalpodautoscaler.autoscaling/web created',
       'poddisruptionbudget.policy/web created', 'cronjob.batch/report created']) {
