@@ -29,15 +29,15 @@
  */
 import type { Context, Next } from 'koa';
 import type http from 'node:http';
-import tls from 'node:tls';
 import type { RequestInfo } from '../api/request-info';
 import type { RequestDeadline } from '../api/request-deadline';
 import type { UserInfo } from '../meta/user';
 import { FeatureGates } from '../scheme/feature-gates';
-import { asksUpgrade, takeUpgrade, upgradeOffered } from '../http/upgrade';
+import { asksUpgrade, upgradeOffered } from '../http/upgrade';
 import { copyBody, forwardedHeaders, HOP_BY_HOP } from '../kubelet/forward';
-import { pipeBothWays, readAnswerHead, relayRefusal } from '../kubelet/tunnel';
-import { dialErrorText } from '../kubelet/errors';
+import { upgradeThrough } from '../kubelet/tunnel';
+import { connectWithin } from '../kubelet/dial';
+import type { Duplex } from 'node:stream';
 import { type ApiService, isAvailable, isLocal } from './api-service';
 import { BackendError, type ResolvedBackend } from './backend';
 import type { AggregationContext } from './context';
@@ -276,27 +276,6 @@ export function goQuery(raw: string): string {
 
 // ---- upgrades ----
 
-function dialTls(backend: ResolvedBackend, options: tls.ConnectionOptions): Promise<tls.TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const sock = tls.connect({ ...options, host: backend.host, port: backend.port, servername: backend.servername });
-    const timer = setTimeout(() => {
-      sock.destroy();
-      reject(new Error(`dial tcp ${backend.host.includes(':') ? `[${backend.host}]` : backend.host}:${backend.port}: i/o timeout`));
-    }, UPGRADE_DIAL_TIMEOUT_MS);
-    sock.once('secureConnect', () => {
-      clearTimeout(timer);
-      sock.removeAllListeners('error');
-      sock.setNoDelay(true);
-      resolve(sock);
-    });
-    sock.once('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      sock.destroy();
-      reject(new Error(dialErrorText(err, backend.host, backend.port)));
-    });
-  });
-}
-
 /** UpgradeAwareHandler's tryUpgrade towards the APIService's backend. */
 async function tunnel(agg: AggregationContext, ctx: Context, svc: ApiService, path: string, headers: Headers, unresolved: (err: unknown) => void): Promise<void> {
   let backend: ResolvedBackend;
@@ -305,35 +284,15 @@ async function tunnel(agg: AggregationContext, ctx: Context, svc: ApiService, pa
   } catch (err) {
     return unresolved(err);
   }
-  let conn: tls.TLSSocket;
+  let conn: Duplex;
   try {
-    conn = await dialTls(backend, agg.transport.tlsOptions(svc, backend));
+    conn = await connectWithin(backend.host, backend.port, { ...agg.transport.tlsOptions(svc, backend), servername: backend.servername }, UPGRADE_DIAL_TIMEOUT_MS);
   } catch (err) {
     return plainTextError(ctx, (err as Error).message, 503);
   }
+  const host = `${backend.host.includes(':') ? `[${backend.host}]` : backend.host}:${backend.port}`;
   try {
-    let head = `${ctx.method} ${path} HTTP/1.1\r\nHost: ${backend.host.includes(':') ? `[${backend.host}]` : backend.host}:${backend.port}\r\n`;
-    for (const [k, v] of Object.entries(headers)) {
-      if (v === undefined) continue;
-      for (const value of Array.isArray(v) ? v : [v]) {
-        if (/[\r\n\0]/.test(value)) throw new Error(`net/http: invalid header field value for ${JSON.stringify(k)}`);
-        head += `${k}: ${value}\r\n`;
-      }
-    }
-    conn.write(Buffer.from(`${head}\r\n`, 'latin1'));
-    const answer = await readAnswerHead(conn, UPGRADE_HEAD_TIMEOUT_MS);
-    if (answer.status !== 101 && answer.status < 400) throw new Error(`invalid upgrade response: status code ${answer.status}`);
-    const taken = takeUpgrade(ctx.req);
-    if (!taken) throw new Error('request connection cannot be hijacked');
-    ctx.respond = false;
-    ctx.status = answer.status;
-    ctx.body = '';
-    if (answer.status !== 101) {
-      relayRefusal(taken, conn, answer);
-      return;
-    }
-    if (taken.head.length) conn.write(taken.head);
-    pipeBothWays(taken, conn, answer);
+    await upgradeThrough(ctx, conn, path, host, headers, UPGRADE_HEAD_TIMEOUT_MS);
   } catch (err) {
     conn.destroy();
     plainTextError(ctx, (err as Error).message, 503);

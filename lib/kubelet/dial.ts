@@ -26,15 +26,23 @@ export function tlsFor(b: Backend, client: KubeletClient): tls.ConnectionOptions
 }
 
 export function dial(b: Backend, client: KubeletClient): Promise<Duplex> {
+  return connectWithin(b.host, b.port, b.scheme === 'https' ? tlsFor(b, client) : undefined, client.timeoutMs);
+}
+
+/**
+ * A TCP connection to host:port, TLS over it when `tlsOptions` is given, within `timeoutMs`;
+ * rejects with a DialError carrying Go's text of the failure. Nagle is off on the result.
+ */
+export function connectWithin(host: string, port: number, tlsOptions: tls.ConnectionOptions | undefined, timeoutMs: number): Promise<Duplex> {
   return new Promise((resolve, reject) => {
-    const sock: net.Socket | tls.TLSSocket = b.scheme === 'https'
-      ? tls.connect({ host: b.host, port: b.port, ...tlsFor(b, client) })
-      : net.connect({ host: b.host, port: b.port });
-    const event = b.scheme === 'https' ? 'secureConnect' : 'connect';
+    const sock: net.Socket | tls.TLSSocket = tlsOptions
+      ? tls.connect({ ...tlsOptions, host, port })
+      : net.connect({ host, port });
+    const event = tlsOptions ? 'secureConnect' : 'connect';
     const timer = setTimeout(() => {
       sock.destroy();
-      reject(new DialError(`dial tcp ${hostPort(b)}: i/o timeout`));
-    }, client.timeoutMs);
+      reject(new DialError(`dial tcp ${host.includes(':') ? `[${host}]` : host}:${port}: i/o timeout`));
+    }, timeoutMs);
     sock.once(event, () => {
       clearTimeout(timer);
       sock.removeAllListeners('error');
@@ -44,7 +52,7 @@ export function dial(b: Backend, client: KubeletClient): Promise<Duplex> {
     sock.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       sock.destroy();
-      reject(new DialError(dialErrorText(err, b.host, b.port)));
+      reject(new DialError(dialErrorText(err, host, port)));
     });
   });
 }

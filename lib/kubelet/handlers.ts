@@ -8,15 +8,15 @@
  */
 import type { Context } from 'koa';
 import { customKey, type CustomHandlers, type CustomScope } from '../api/resource-handler';
-import { errors } from '../meta/api-errors';
+import { errors, isApiError } from '../meta/api-errors';
 import type { StoreIndex } from '../registry/store-index';
-import { asksUpgrade, takeUpgrade, upgradeOffered } from '../http/upgrade';
+import { asksUpgrade, upgradeOffered } from '../http/upgrade';
 import type { KubeletClient } from './client';
 import { chooseContainer, getCore, kubeletOf, nodeNameOf, nodeProxyBackend, podProxyBackend, serviceProxyBackend, type Backend } from './locations';
 import { logOptions, portForwardQuery, streamOptions } from './options';
 import { forwardedHeaders, forwardProxy, streamLog } from './forward';
 import { dial, hostPort } from './dial';
-import { pipeBothWays, readAnswerHead, relayRefusal } from './tunnel';
+import { upgradeThrough } from './tunnel';
 import { plainError } from './errors';
 
 export interface KubeletHandlerDeps {
@@ -50,27 +50,10 @@ async function tunnel(ctx: Context, backend: Backend, client: KubeletClient, pat
     throw plainError(`error dialing backend: ${(err as Error).message}`);
   }
   try {
-    const headers = forwardedHeaders(ctx, true);
-    let head = `${ctx.method} ${path} HTTP/1.1\r\nHost: ${hostPort(backend)}\r\n`;
-    for (const [k, v] of Object.entries(headers)) {
-      for (const value of Array.isArray(v) ? v : [v!]) head += `${k}: ${value}\r\n`;
-    }
-    conn.write(Buffer.from(`${head}\r\n`, 'latin1'));
-    const answer = await readAnswerHead(conn, client.timeoutMs);
-    if (answer.status !== 101 && answer.status < 400) throw plainError(`invalid upgrade response: status code ${answer.status}`);
-    const taken = takeUpgrade(ctx.req);
-    if (!taken) throw plainError('request connection cannot be hijacked');
-    ctx.respond = false;
-    ctx.status = answer.status;
-    if (answer.status !== 101) {
-      relayRefusal(taken, conn, answer);
-      return;
-    }
-    if (taken.head.length) conn.write(taken.head);
-    pipeBothWays(taken, conn, answer);
+    await upgradeThrough(ctx, conn, path, hostPort(backend), forwardedHeaders(ctx, true), client.timeoutMs);
   } catch (err) {
     conn.destroy();
-    throw err;
+    throw isApiError(err) ? err : plainError((err as Error).message);
   }
 }
 

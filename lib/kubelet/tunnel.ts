@@ -13,7 +13,8 @@
  *    what is buffered per direction stays bounded by the sockets' high-water marks.
  */
 import type { Duplex } from 'node:stream';
-import type { UpgradeSocket } from '../http/upgrade';
+import type { Context } from 'koa';
+import { takeUpgrade, type UpgradeSocket } from '../http/upgrade';
 import { plainError } from './errors';
 
 /** Longest answer head read from a backend. */
@@ -112,4 +113,35 @@ export function pipeBothWays(client: UpgradeSocket, backend: Duplex, answer: Bac
     s.once('close', close);
     s.on('error', () => { socket.destroy(); backend.destroy(); });
   }
+}
+
+/**
+ * The rest of tryUpgrade once the backend is dialled: the request head written to `conn`, its
+ * answer read, then on 101 or an error answer the client's connection taken and joined to it (or
+ * the refusal relayed). Before the client's connection is taken, a failure throws an Error with
+ * apimachinery's text (the caller answers it); `conn` is the caller's to destroy then.
+ */
+export async function upgradeThrough(ctx: Context, conn: Duplex, path: string, host: string,
+  headers: Record<string, string | string[] | undefined>, headTimeoutMs: number): Promise<void> {
+  let head = `${ctx.method} ${path} HTTP/1.1\r\nHost: ${host}\r\n`;
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    for (const value of Array.isArray(v) ? v : [v]) {
+      if (/[\r\n\0]/.test(value)) throw new Error(`net/http: invalid header field value for ${JSON.stringify(k)}`);
+      head += `${k}: ${value}\r\n`;
+    }
+  }
+  conn.write(Buffer.from(`${head}\r\n`, 'latin1'));
+  const answer = await readAnswerHead(conn, headTimeoutMs);
+  if (answer.status !== 101 && answer.status < 400) throw new Error(`invalid upgrade response: status code ${answer.status}`);
+  const taken = takeUpgrade(ctx.req);
+  if (!taken) throw new Error('request connection cannot be hijacked');
+  ctx.respond = false;
+  ctx.status = answer.status;
+  if (answer.status !== 101) {
+    relayRefusal(taken, conn, answer);
+    return;
+  }
+  if (taken.head.length) conn.write(taken.head);
+  pipeBothWays(taken, conn, answer);
 }
