@@ -37,6 +37,7 @@ import {
   type ApiService, type ApiServiceCondition,
 } from './api-service';
 import { BackendError } from './backend';
+import { dialErrorText } from '../kubelet/errors';
 
 const FIELD_MANAGER = 'kube-apiserver';
 /** The informer resync of the APIServices. */
@@ -77,22 +78,13 @@ export function withCondition(svc: ApiService, verdict: Verdict, now: string): A
   return { ...(svc.status ?? {}), conditions };
 }
 
-/** Go's text of a failed GET through net/http (a *url.Error). */
+/**
+ * Go's text of a failed GET through net/http (a *url.Error): the dial and TLS failures in Go's
+ * words (lib/kubelet/errors.ts); a connection the backend closed is Go's EOF.
+ */
 function getErrorText(url: string, err: NodeJS.ErrnoException & { timeout?: boolean }, host: string, port: number): string {
-  const addr = joinHostPort(host, port);
-  let detail: string;
-  if (err.timeout) detail = 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)';
-  else {
-    switch (err.code) {
-      case 'ECONNREFUSED': detail = `dial tcp ${addr}: connect: connection refused`; break;
-      case 'ETIMEDOUT': detail = `dial tcp ${addr}: i/o timeout`; break;
-      case 'EHOSTUNREACH': detail = `dial tcp ${addr}: connect: no route to host`; break;
-      case 'ENETUNREACH': detail = `dial tcp ${addr}: connect: network is unreachable`; break;
-      case 'ENOTFOUND': case 'EAI_AGAIN': detail = `dial tcp: lookup ${host}: no such host`; break;
-      case 'ECONNRESET': detail = 'EOF'; break;
-      default: detail = err.message; break;
-    }
-  }
+  const detail = err.timeout ? 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)'
+    : err.code === 'ECONNRESET' ? 'EOF' : dialErrorText(err, host, port);
   return `Get "${url}": ${detail}`;
 }
 

@@ -70,6 +70,9 @@ export interface BodySource {
   readableEnded?: boolean;
 }
 
+/** A document fetched whole (fetch()). */
+export interface DocumentRequest { path: string; headers: http.OutgoingHttpHeaders; timeoutMs: number }
+
 export interface FetchedAnswer {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -241,25 +244,40 @@ export class BackendTransport {
     return attempt(retriable);
   }
 
-  /** A whole small answer (discovery, OpenAPI, the availability check), at most `maxBytes` of body. */
-  async fetch(svc: ApiService, req: BackendRequest, maxBytes = 64 * 1024 * 1024): Promise<FetchedAnswer> {
-    const { answer } = await this.request(svc, req);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    await new Promise<void>((resolve, reject) => {
-      answer.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > maxBytes) {
-          answer.destroy();
-          reject(new BackendError('Unreachable', `response body larger than ${maxBytes} bytes`));
-          return;
-        }
-        chunks.push(c);
+  /**
+   * One whole small answer (the discovery and OpenAPI documents), at most `maxBytes` of body and
+   * within `timeoutMs` from the request to the answer's last byte. It goes on a connection of its
+   * own rather than the APIService's keep-alive agent, which is replaced (its sockets destroyed)
+   * on every change of the APIService: fetches started on each change would otherwise cut the
+   * proxy's requests in flight.
+   */
+  async fetch(svc: ApiService, req: DocumentRequest, maxBytes: number): Promise<FetchedAnswer> {
+    const backend = await this.resolve(svc);
+    return new Promise((resolve, reject) => {
+      const request = https.request({
+        ...this.tlsOptions(svc, backend), host: backend.host, port: backend.port, method: 'GET', path: req.path,
+        headers: { ...req.headers, host: joinHostPort(backend.host, backend.port) }, agent: false,
       });
-      answer.on('end', () => resolve());
-      answer.on('error', (err) => reject(new BackendError('Unreachable', err.message)));
+      const timer = setTimeout(() => request.destroy(new Error('net/http: request canceled (Client.Timeout exceeded while awaiting headers)')), req.timeoutMs);
+      const fail = (err: Error) => { clearTimeout(timer); reject(new BackendError('Unreachable', err.message)); };
+      request.once('error', fail);
+      request.once('response', (answer) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        answer.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > maxBytes) {
+            answer.destroy();
+            fail(new Error(`response body larger than ${maxBytes} bytes`));
+            return;
+          }
+          chunks.push(c);
+        });
+        answer.once('end', () => { clearTimeout(timer); resolve({ status: answer.statusCode ?? 0, headers: answer.headers, body: Buffer.concat(chunks) }); });
+        answer.once('error', fail);
+      });
+      request.end();
     });
-    return { status: answer.statusCode ?? 0, headers: answer.headers, body: Buffer.concat(chunks) };
   }
 
   close(): void {

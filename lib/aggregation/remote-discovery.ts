@@ -16,8 +16,8 @@
 import type { APIResourceDiscovery, APISubresourceDiscovery, APIVersionDiscovery, RemoteDiscoverySource, RemoteGroup } from '../api/discovery';
 import { type ApiService, isAvailable, isLocal, sortedByGroupAndVersion } from './api-service';
 import type { AggregationContext } from './context';
-import { fetchDocument } from './document-fetch';
-import { every, SyncQueue } from './sync-queue';
+import { every } from './refresh';
+import { WorkQueue } from '../controllers/work-queue';
 
 const AGGREGATED_ACCEPT = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,'
   + 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
@@ -151,12 +151,13 @@ export class RemoteDiscovery implements RemoteDiscoverySource {
   private readonly entries = new Map<string, APIVersionDiscovery>();
   private seq = 0;
   private snapshot?: { services: readonly ApiService[]; groups: RemoteGroup[] };
-  private readonly queue: SyncQueue;
+  private readonly queue: WorkQueue;
   private stopRefresh?: () => void;
 
   constructor(readonly agg: AggregationContext) {
-    this.queue = new SyncQueue({
-      sync: (name) => this.sync(name),
+    // A sync that resolves false (a fetch failed) is retried with backoff, from 0.5 s to 30 s.
+    this.queue = new WorkQueue((name) => this.sync(name), {
+      workers: 2, baseDelayMs: 500, maxDelayMs: 30_000,
       onError: (name, err) => agg.log.warn('aggregated discovery: sync failed', { apiservice: name, err: (err as Error).message }),
     });
   }
@@ -174,12 +175,12 @@ export class RemoteDiscovery implements RemoteDiscoverySource {
     }
     this.stopRefresh = every(() => this.refreshAll());
     // As kube-apiserver's readiness waits for the first discovery sync; bounded by the fetch timeouts.
-    await Promise.race([this.queue.idle(), new Promise((r) => setTimeout(r, FETCH_TIMEOUT_MS).unref())]);
+    await Promise.race([this.queue.settled(), new Promise((r) => setTimeout(r, FETCH_TIMEOUT_MS).unref())]);
   }
 
   async stop(): Promise<void> {
     this.stopRefresh?.();
-    this.queue.stop();
+    await this.queue.stop(1000);
   }
 
   /** Marks every remote APIService dirty (the periodic refresh). */
@@ -194,7 +195,7 @@ export class RemoteDiscovery implements RemoteDiscoverySource {
 
   /** Resolves when no sync is queued or running (tests, start). */
   settled(): Promise<void> {
-    return this.queue.idle();
+    return this.queue.settled();
   }
 
   groups(): readonly RemoteGroup[] {
@@ -269,7 +270,7 @@ export class RemoteDiscovery implements RemoteDiscoverySource {
     const fetchedAt = ++this.seq;
     const headers: Record<string, string> = { accept: AGGREGATED_ACCEPT, ...DISCOVERY_USER };
     if (cached?.etag) headers['if-none-match'] = cached.etag;
-    const answer = await fetchDocument(this.agg.transport, svc, { path: '/apis', headers, timeoutMs: FETCH_TIMEOUT_MS }, MAX_DOCUMENT_BYTES);
+    const answer = await this.agg.transport.fetch(svc, { path: '/apis', headers, timeoutMs: FETCH_TIMEOUT_MS }, MAX_DOCUMENT_BYTES);
     if (answer.status === 304 && cached) {
       const kept = { ...cached, fetchedAt };
       this.results.set(key, kept);
@@ -284,7 +285,7 @@ export class RemoteDiscovery implements RemoteDiscoverySource {
     }
     // The backend does not serve aggregated discovery: its legacy document of this group-version.
     const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
-    const legacy = await fetchDocument(this.agg.transport, svc, {
+    const legacy = await this.agg.transport.fetch(svc, {
       path, headers: { accept: 'application/json', ...DISCOVERY_USER }, timeoutMs: FETCH_TIMEOUT_MS,
     }, MAX_DOCUMENT_BYTES);
     if (legacy.status !== 200) throw new Error(`failed to download legacy discovery for ${path}: ResponseCode: ${legacy.status}`);

@@ -13,15 +13,15 @@
  *    cached, since that URL's content never changes. A backend without `/openapi/v3` (404) gets its
  *    v2 document converted and served from here under its own hash (kube's legacy APIServices);
  *  - fetched again when the APIService changes, after a failure with a growing delay, and every
- *    minute (./sync-queue.ts).
+ *    minute (./refresh.ts).
  */
 import type { Json } from '../api/openapi/schema-writer';
 import { convertV2ToV3, filterByPaths, RemoteDocumentAnswer, RemoteOpenApiSource } from '../api/openapi/remote';
 import { servedDocument, ServedDocument } from '../api/openapi/documents';
 import { type ApiService, isAvailable, isLocal, sortedByGroupAndVersion } from './api-service';
 import type { AggregationContext } from './context';
-import { fetchDocument } from './document-fetch';
-import { every, SyncQueue } from './sync-queue';
+import { every } from './refresh';
+import { WorkQueue } from '../controllers/work-queue';
 
 /** The identity the documents are fetched with (kube-aggregator's OpenAPI downloader). */
 const OPENAPI_USER = { 'x-remote-user': 'system:aggregator' };
@@ -63,12 +63,13 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
   private readonly v3Cache = new Map<string, RemoteDocumentAnswer>();
   private v2Snapshot?: readonly Json[];
   private v3Snapshot?: ReadonlyMap<string, string>;
-  private readonly queue: SyncQueue;
+  private readonly queue: WorkQueue;
   private stopRefresh?: () => void;
 
   constructor(readonly agg: AggregationContext) {
-    this.queue = new SyncQueue({
-      sync: (name) => this.sync(name),
+    // A sync that resolves false (a fetch failed) is retried with backoff, from 0.5 s to 30 s.
+    this.queue = new WorkQueue((name) => this.sync(name), {
+      workers: 2, baseDelayMs: 500, maxDelayMs: 30_000,
       onError: (name, err) => agg.log.warn('aggregated OpenAPI: sync failed', { apiservice: name, err: (err as Error).message }),
     });
   }
@@ -81,7 +82,7 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
 
   async stop(): Promise<void> {
     this.stopRefresh?.();
-    this.queue.stop();
+    await this.queue.stop(1000);
   }
 
   refreshAll(): void {
@@ -90,7 +91,7 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
 
   /** Resolves when no fetch is queued or running (tests). */
   settled(): Promise<void> {
-    return this.queue.idle();
+    return this.queue.settled();
   }
 
   v2Documents(): readonly Json[] {
@@ -123,7 +124,7 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
     if (!isAvailable(svc)) return UNAVAILABLE;
     let answer;
     try {
-      answer = await fetchDocument(this.agg.transport, svc, {
+      answer = await this.agg.transport.fetch(svc, {
         path, headers: { accept: 'application/json', ...OPENAPI_USER }, timeoutMs: FETCH_TIMEOUT_MS,
       }, MAX_DOCUMENT_BYTES);
     } catch (err) {
@@ -170,7 +171,7 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
     const headers: Record<string, string> = { accept: 'application/json', ...OPENAPI_USER };
     if (state.v2Etag && state.v2) headers['if-none-match'] = state.v2Etag;
     try {
-      const answer = await fetchDocument(this.agg.transport, svc, { path: '/openapi/v2', headers, timeoutMs: FETCH_TIMEOUT_MS }, MAX_DOCUMENT_BYTES);
+      const answer = await this.agg.transport.fetch(svc, { path: '/openapi/v2', headers, timeoutMs: FETCH_TIMEOUT_MS }, MAX_DOCUMENT_BYTES);
       if (answer.status === 304) return true;
       if (answer.status === 404) {
         // No document served: nothing of it is merged (kube's downloader treats 404 as none).
@@ -193,7 +194,7 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
 
   private async fetchV3(svc: ApiService, state: SpecState): Promise<boolean> {
     try {
-      const answer = await fetchDocument(this.agg.transport, svc, {
+      const answer = await this.agg.transport.fetch(svc, {
         path: '/openapi/v3', headers: { accept: 'application/json', ...OPENAPI_USER }, timeoutMs: FETCH_TIMEOUT_MS,
       }, MAX_DOCUMENT_BYTES);
       const own = `apis/${svc.spec.group ?? ''}/${svc.spec.version ?? ''}`;

@@ -2,7 +2,9 @@
  * A controller's work queue (client-go's rate-limited workqueue, in small): a key added while it
  * waits is queued once; a key being processed is never handed out twice at a time, and if added
  * meanwhile it runs once more afterwards. A key whose processing throws comes back after an
- * exponentially growing delay; success resets its delay.
+ * exponentially growing delay, as does one whose processing resolves `false` (a quiet "not yet":
+ * nothing is reported); success resets its delay. A key added while it waits for a retry runs at
+ * once (its delay keeps growing if it fails again).
  */
 export interface WorkQueueOptions {
   /** Keys processed at the same time; default 4. */
@@ -26,9 +28,10 @@ export class WorkQueue {
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly settledWaiters: (() => void)[] = [];
   private stopped = false;
 
-  constructor(private readonly handle: (key: string) => Promise<void>, private readonly opts: WorkQueueOptions = {}) {
+  constructor(private readonly handle: (key: string) => Promise<void | boolean>, private readonly opts: WorkQueueOptions = {}) {
     this.workers = opts.workers ?? 4;
     this.baseDelayMs = opts.baseDelayMs ?? 50;
     this.maxDelayMs = opts.maxDelayMs ?? 30_000;
@@ -37,6 +40,11 @@ export class WorkQueue {
   /** Queues `key` (no-op when it already waits). */
   add(key: string): void {
     if (this.stopped) return;
+    const timer = this.timers.get(key);
+    if (timer) {
+      clearTimeout(timer);
+      this.timers.delete(key);
+    }
     if (this.processing.has(key)) {
       this.dirty.add(key);
       return;
@@ -52,6 +60,12 @@ export class WorkQueue {
     return !this.waiting.length && !this.processing.size && !this.timers.size;
   }
 
+  /** Resolves once nothing waits or is being processed (keys waiting for a retry do not count). */
+  settled(): Promise<void> {
+    if (!this.waiting.length && !this.processing.size) return Promise.resolve();
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
   /** Takes no more work; resolves when the keys being processed are done (or after `graceMs`). */
   async stop(graceMs = 5000): Promise<void> {
     this.stopped = true;
@@ -59,6 +73,7 @@ export class WorkQueue {
     this.timers.clear();
     this.waiting.length = 0;
     this.queued.clear();
+    for (const w of this.settledWaiters.splice(0)) w();
     const running = Promise.allSettled([...this.inFlight]);
     await Promise.race([running, new Promise((r) => setTimeout(r, graceMs).unref())]);
   }
@@ -72,12 +87,13 @@ export class WorkQueue {
       this.inFlight.add(p);
       void p.finally(() => this.inFlight.delete(p));
     }
+    if (!this.waiting.length && !this.processing.size) for (const w of this.settledWaiters.splice(0)) w();
   }
 
   private async run(key: string): Promise<void> {
     try {
-      await this.handle(key);
-      this.failures.delete(key);
+      if (await this.handle(key) === false) this.retryLater(key);
+      else this.failures.delete(key);
     } catch (err) {
       this.opts.onError?.(key, err);
       this.retryLater(key);

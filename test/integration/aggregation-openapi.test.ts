@@ -16,7 +16,7 @@ import path from 'node:path';
 import { eventually, startTestServer, TestServer } from '../helpers/server-harness';
 import { ExtensionServer, startExtensionServer } from '../helpers/extension-apiserver';
 import { kubectlFor } from '../helpers/kubectl';
-import { refreshTimings } from '../../lib/aggregation/sync-queue';
+import { refreshTimings } from '../../lib/aggregation/refresh';
 
 const GROUP = 'widgets.example.test';
 const VERSION = 'v1alpha1';
