@@ -73,9 +73,14 @@ export function parseDeleteOptions(body: Record<string, unknown> | undefined, qu
     throw errors.badRequest(`the body of a delete request must be DeleteOptions, not ${JSON.stringify(b.kind)}`);
   }
   const opts: DeleteOptions = {};
+  // Body values are JSON and must have DeleteOptions' Go types (a string where an int64 belongs
+  // is refused, as Go's decoder refuses it); query values are text.
+  bodyField(b, 'gracePeriodSeconds', 'number', 'int64');
+  bodyField(b, 'propagationPolicy', 'string', 'metav1.DeletionPropagation');
+  bodyField(b, 'orphanDependents', 'boolean', 'bool');
   const grace = query.get('gracePeriodSeconds') ?? b.gracePeriodSeconds;
   if (grace !== undefined && grace !== null) {
-    const n = typeof grace === 'number' ? grace : parseInteger(String(grace), 'gracePeriodSeconds');
+    const n = typeof grace === 'number' ? grace : parseInteger(grace as string, 'gracePeriodSeconds');
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw errors.badRequest('gracePeriodSeconds must be a non-negative integer');
     opts.gracePeriodSeconds = n;
   }
@@ -91,7 +96,7 @@ export function parseDeleteOptions(body: Record<string, unknown> | undefined, qu
   }
   const orphan = query.get('orphanDependents') ?? b.orphanDependents;
   if (orphan !== undefined && orphan !== null) {
-    opts.orphanDependents = typeof orphan === 'boolean' ? orphan : parseBool(String(orphan), 'orphanDependents');
+    opts.orphanDependents = typeof orphan === 'boolean' ? orphan : parseBool(orphan as string, 'orphanDependents');
     if (opts.propagationPolicy) {
       throw errors.invalid('DeleteOptions', 'meta.k8s.io', '', [{
         type: 'FieldValueInvalid', field: 'propagationPolicy', message: 'Invalid value: "": orphanDependents and deletionPropagation cannot be both set',
@@ -100,11 +105,27 @@ export function parseDeleteOptions(body: Record<string, unknown> | undefined, qu
   }
   const pre = b.preconditions as { uid?: unknown; resourceVersion?: unknown } | undefined;
   if (pre !== undefined && pre !== null) {
-    if (typeof pre !== 'object') throw errors.badRequest('preconditions must be an object');
+    if (typeof pre !== 'object' || Array.isArray(pre)) throw errors.badRequest(`json: cannot unmarshal ${jsonKind(pre)} into Go struct field DeleteOptions.preconditions of type v1.Preconditions`);
+    bodyField(pre as Record<string, unknown>, 'uid', 'string', 'types.UID', 'DeleteOptions.preconditions.uid');
+    bodyField(pre as Record<string, unknown>, 'resourceVersion', 'string', 'string', 'DeleteOptions.preconditions.resourceVersion');
     opts.preconditions = {
       uid: typeof pre.uid === 'string' ? pre.uid : undefined,
       resourceVersion: typeof pre.resourceVersion === 'string' ? pre.resourceVersion : undefined,
     };
   }
   return opts;
+}
+
+/** The JSON kind of a value as Go's decoder names it in "cannot unmarshal <kind> into ...". */
+function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v === 'object' ? 'object' : typeof v;
+}
+
+/** Refuses (400, Go's decoder text) a body field present with a JSON type other than `want`; null is absent. */
+function bodyField(b: Record<string, unknown>, field: string, want: 'number' | 'string' | 'boolean', goType: string, path = `DeleteOptions.${field}`): void {
+  const v = b[field];
+  if (v === undefined || v === null || typeof v === want) return;
+  throw errors.badRequest(`json: cannot unmarshal ${jsonKind(v)} into Go struct field ${path} of type ${goType}`);
 }

@@ -24,7 +24,12 @@ class SummaryReporter extends Mocha.reporters.Spec {
       // In parallel mode the error arrives from the worker as a plain object, not an Error.
       const m = (err as { message?: unknown } | undefined)?.message;
       const message = typeof m === 'string' ? m : String(err);
-      s.failures!.push({ file: t.file, title: t.fullTitle(), error: message.split('\n')[0].slice(0, 300) });
+      // The first line, and for a fast-check report the line naming what broke the property
+      // (its first line only says after how many inputs), so CI's last lines tell the cause.
+      const lines = message.split('\n');
+      const cause = lines.find((l) => /^Got error: /.test(l.trim()));
+      const error = cause && cause.trim() !== lines[0].trim() ? `${lines[0].slice(0, 200)} | ${cause.trim().slice(0, 400)}` : lines[0].slice(0, 300);
+      s.failures!.push({ file: t.file, title: t.fullTitle(), error });
     });
     runner.on(EVENT_TEST_PENDING, () => { s.skipped++; });
     runner.on(EVENT_HOOK_END, time);

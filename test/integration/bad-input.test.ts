@@ -360,6 +360,26 @@ describe('bad input', () => {
       expectStatus(inBody, 422, 'Invalid');
       expect((await t.get(cmPath('existing'))).status).to.equal(200);
     });
+
+    it('DeleteOptions fields of the wrong JSON type are 400 with Go\'s decoder text, not 500 (an object whose toString is not a function among them)', async () => {
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ orphanDependents: { toString: false } }, 'json: cannot unmarshal object into Go struct field DeleteOptions.orphanDependents of type bool'],
+        [{ orphanDependents: 'true' }, 'json: cannot unmarshal string into Go struct field DeleteOptions.orphanDependents of type bool'],
+        [{ gracePeriodSeconds: { valueOf: 1 } }, 'json: cannot unmarshal object into Go struct field DeleteOptions.gracePeriodSeconds of type int64'],
+        [{ gracePeriodSeconds: '5' }, 'json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64'],
+        [{ propagationPolicy: ['Orphan'] }, 'json: cannot unmarshal array into Go struct field DeleteOptions.propagationPolicy of type metav1.DeletionPropagation'],
+        [{ preconditions: { uid: 7 } }, 'json: cannot unmarshal number into Go struct field DeleteOptions.preconditions.uid of type types.UID'],
+        [{ preconditions: [] }, 'json: cannot unmarshal array into Go struct field DeleteOptions.preconditions of type v1.Preconditions'],
+      ];
+      for (const [body, message] of cases) {
+        for (const target of [cmPath('existing'), cmPath('absent')]) {
+          const res = await withoutWrites(() => t.del(target, { kind: 'DeleteOptions', apiVersion: 'v1', ...body }));
+          expectStatus(res, 400, 'BadRequest');
+          expect(res.body.message, JSON.stringify(body)).to.equal(message);
+        }
+      }
+      expect((await t.get(cmPath('existing'))).status).to.equal(200);
+    });
   });
 
   describe('namespaces', () => {
