@@ -204,6 +204,13 @@ export interface ResourceDef {
    * beta on, alpha off).
    */
   servedByDefault?: boolean;
+  /**
+   * The Kubernetes release that first served this group-version-resource by default, when later
+   * than 1.20 (`--emulated-version=1.N` below it leaves it off by default). A version Kubernetes
+   * removed gives its removal in `deprecation.removedIn`: under `--emulated-version` it is served
+   * by default for the releases before that, whatever `servedByDefault` says of 1.32.
+   */
+  introducedIn?: [major: number, minor: number];
   /** Set when this version is deprecated: requests to it are warned, annotated and counted (lib/api/deprecation.ts). */
   deprecation?: ApiDeprecation;
   /**
