@@ -27,7 +27,7 @@ import { CustomHandlers, resourceHandler } from '../api/resource-handler';
 import { StoreIndex } from '../registry/store-index';
 import { ResourceDef } from '../scheme/types';
 import { Naming } from '../naming';
-import { logger } from '../logger';
+import { logger, v } from '../logger';
 import { MetricsRegistry } from '../metrics/registry';
 import { RequestMetrics } from '../api/metrics/request-metrics';
 import { AuthMetrics } from '../metrics/auth-metrics';
@@ -82,7 +82,7 @@ export interface AppDeps {
 }
 
 async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
-  const started = logger.isLevelEnabled('info') ? process.hrtime.bigint() : 0n;
+  const started = v(3) ? process.hrtime.bigint() : 0n;
   try {
     await next();
     // A response written by its handler itself (a proxy's: respond = false) is its own, a 404 included.
@@ -90,14 +90,18 @@ async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
   } catch (err) {
     writeError(ctx, err);
   }
-  // Below the level nothing is built: winston would format the line before its transport drops it.
-  if (!logger.isLevelEnabled('info')) return;
+  // Request lines are kube-apiserver's httplog lines, logged at V(3). Below that nothing is
+  // built: winston would format the line before its transport drops it.
+  if (!v(3)) return;
   const info = ctx.state.requestInfo as RequestInfo | undefined;
   const user = ctx.state.user as UserInfo | undefined;
   const impersonator = ctx.state.impersonator as UserInfo | undefined;
-  logger.info('request', {
+  logger.info('HTTP', {
     verb: info?.verb ?? ctx.method.toLowerCase(),
+    URI: ctx.url,
     path: ctx.path,
+    userAgent: ctx.get('user-agent') || undefined,
+    srcIP: ctx.request.socket?.remoteAddress ? `${ctx.request.socket.remoteAddress}:${ctx.request.socket.remotePort}` : undefined,
     user: user?.name,
     ...(impersonator ? { impersonator: impersonator.name } : {}),
     // Why authentication failed: the authenticators' words, never the credential.
@@ -105,7 +109,7 @@ async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
     // Why authorization refused (the modes' reasons; a failing mode's error).
     ...(ctx.state.authzReason ? { authzReason: ctx.state.authzReason } : {}),
     ...(ctx.state.authzError ? { authzError: ctx.state.authzError } : {}),
-    status: ctx.status,
+    resp: ctx.status,
     // The level may have been raised while the request ran (its start was not timed then).
     latencyMs: started ? Number((process.hrtime.bigint() - started) / 1000n) / 1000 : undefined,
   });

@@ -78,14 +78,13 @@ export const KUBE_FLAGS_WITHOUT_EFFECT: readonly FlagDef[] = [
   withoutEffect('allow-metric-labels-manifest', text, '', 'metric label values are not filtered.'),
   withoutEffect('disabled-metrics', list(), '', 'every metric is registered.'),
   withoutEffect('tracing-config-file', text, '', 'no OpenTelemetry traces are exported.'),
-  // Logs: the logger is lib/logger.ts (winston); its level is --log-level.
+  // Logs: the logger is lib/logger.ts (winston): --log-level, -v and --logging-format are honoured.
   withoutEffect('log-flush-frequency', duration, '5s', 'log lines are written as they come.'),
   withoutEffect('log-json-info-buffer-size', text, '0', 'log lines are written as they come.'),
   withoutEffect('log-json-split-stream', bool, 'false', 'every log line goes to one stream.'),
   withoutEffect('log-text-info-buffer-size', text, '0', 'log lines are written as they come.'),
   withoutEffect('log-text-split-stream', bool, 'false', 'every log line goes to one stream.'),
-  withoutEffect('logging-format', text, 'text', 'the log format is the logger\'s (lib/logger.ts); its level is --log-level.'),
-  withoutEffect('vmodule', text, '', 'verbosity is not set per file; the log level is --log-level.'),
+  withoutEffect('vmodule', text, '', 'verbosity is not set per file: -v sets it for the whole process.'),
   // Misc
   withoutEffect('apiserver-count', count, '1', 'the kubernetes Service\'s endpoints follow --endpoint-reconciler-type (lease), not a count.'),
   withoutEffect('enable-logs-handler', bool, 'true', 'nothing is served under /logs.'),

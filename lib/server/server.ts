@@ -73,7 +73,7 @@ import { controllerManagerElector } from '../controllers/leader-election';
 import { bootstrapNamespaces } from './bootstrap';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap';
 import { bootstrapSystemPriorityClasses } from './priority-class-bootstrap';
-import { logger, setLogLevel } from '../logger';
+import { configureLogger, logger } from '../logger';
 import { loadProtoRoot } from '../scheme/protobuf';
 import { registerProtobufSerializer } from '../api/negotiation';
 import { protobufSerializer } from '../api/protobuf-serializer';
@@ -170,7 +170,7 @@ export interface StartOptions {
 }
 
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
-  setLogLevel(config.logLevel);
+  configureLogger({ level: config.logLevel, verbosity: config.v, format: config.loggingFormat });
   const naming = namingFor(config.flavor);
   const gates = new FeatureGates(config.featureGates);
   // Before anything starts: a bad --runtime-config key stops the start with nothing to clean up.

@@ -63,7 +63,7 @@ export async function startTestServer(extraFlags: string[] = [], opts: { etcd?: 
   let server: RunningServer;
   try {
     server = await startServer(parseFlags([
-      `--data-dir=${dataDir}`, `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', '--log-level=error',
+      `--data-dir=${dataDir}`, `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', '--log-level=error', '--logging-format=json',
       // ORCH_TEST_ETCD_CLIENT=etcd3 runs a suite's servers on the etcd3 package (flags given by the test still win).
       ...(process.env.ORCH_TEST_ETCD_CLIENT ? [`--etcd-client=${process.env.ORCH_TEST_ETCD_CLIENT}`] : []), ...extraFlags,
     ]));
