@@ -94,16 +94,26 @@ export class ControlPlaneCluster {
     this.scheduler = startScheduler(schedConfig, certDir('scheduler-certs'), await freeLoopbackPort(), this.logDir);
   }
 
-  /** One hollow kubelet per name, each with a client certificate system:node:<name> (group system:nodes). */
-  async startNodes(): Promise<void> {
+  /**
+   * One hollow kubelet per name, each with a client certificate system:node:<name> (group
+   * system:nodes): made here, or with `bootstrapKubeconfig` (its text) requested by the kubelet
+   * itself with that kubeconfig's bootstrap token (nodeDir(name)/pki then holds it).
+   */
+  async startNodes(opts: { bootstrapKubeconfig?: string } = {}): Promise<void> {
     this.unmapHosts = await mapNamesToLoopback(this.opts.nodeNames);
     for (const name of this.opts.nodeNames) {
-      const nodeDir = path.join(this.dir, 'nodes', name);
+      const nodeDir = this.nodeDir(name);
       mkdirSync(nodeDir, { recursive: true });
-      await identityKubeconfig(this.files!, path.join(nodeDir, 'kubeconfig'), this.url, `system:node:${name}`, ['system:nodes']);
+      if (opts.bootstrapKubeconfig) writeFileSync(path.join(nodeDir, 'bootstrap-kubeconfig'), opts.bootstrapKubeconfig, { mode: 0o600 });
+      else await identityKubeconfig(this.files!, path.join(nodeDir, 'kubeconfig'), this.url, `system:node:${name}`, ['system:nodes']);
       const port = await freePortPair();
-      this.nodes.push(startHollowNode({ name, nodeDir, kubeletPort: port, logDir: this.logDir }));
+      this.nodes.push(startHollowNode({ name, nodeDir, kubeletPort: port, logDir: this.logDir, bootstrap: !!opts.bootstrapKubeconfig }));
     }
+  }
+
+  /** A hollow node's directory (its /tmp). */
+  nodeDir(name: string): string {
+    return path.join(this.dir, 'nodes', name);
   }
 
   /** Writes `<dir>/<file>`: a kubeconfig that presents `token` alone (no client certificate). */

@@ -89,16 +89,22 @@ export function startScheduler(kubeconfig: string, certDir: string, securePort: 
 
 export interface HollowNodeOptions {
   name: string;
-  /** The node's directory, its /tmp inside its mount namespace; it must hold `kubeconfig`. */
+  /** The node's directory, its /tmp inside its mount namespace; it must hold `kubeconfig`, or with `bootstrap` `bootstrap-kubeconfig`. */
   nodeDir: string;
   kubeletPort: number;
   logDir: string;
+  /**
+   * TLS bootstrap, as a kubelet joining with kubeadm: `bootstrap-kubeconfig` (a bootstrap token)
+   * requests the client certificate, kept in `pki`, and `kubeconfig` is written to use it.
+   */
+  bootstrap?: boolean;
 }
 
 /**
  * A hollow kubelet (a real kubelet on kubemark's fake runtime). The kubeconfig is read as
  * /tmp/kubeconfig: the node directory is mounted over /tmp, which hides the run's directory when
- * that is under /tmp too.
+ * that is under /tmp too. With `bootstrap`, kubemark takes the kubelet's --bootstrap-kubeconfig and
+ * --cert-dir (build.sh patches them in: kubemark 1.20 has no TLS bootstrap of its own).
  */
 export function startHollowNode(o: HollowNodeOptions): Component {
   const bin = path.join(o.nodeDir, 'bin');
@@ -112,6 +118,7 @@ export function startHollowNode(o: HollowNodeOptions): Component {
     path.join(KUBE_BIN, 'kubemark'), '--morph=kubelet', `--name=${o.name}`, '--kubeconfig=/tmp/kubeconfig',
     `--kubelet-port=${o.kubeletPort}`, `--kubelet-read-only-port=${o.kubeletPort + 1}`,
     '--kube-api-content-type=application/vnd.kubernetes.protobuf', '--v=2',
+    ...(o.bootstrap ? ['--bootstrap-kubeconfig=/tmp/bootstrap-kubeconfig', '--cert-dir=/tmp/pki'] : []),
   ].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const env = { ...process.env, PATH: `/tmp/bin:${process.env.PATH ?? '/usr/bin:/bin'}`, TMPDIR: '/tmp' };
   return startComponent(o.name, [
