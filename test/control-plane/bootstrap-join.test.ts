@@ -8,19 +8,26 @@
  * public-key hash) and a bootstrap kubeconfig from what it found. Each kubelet starts from that
  * kubeconfig (--bootstrap-kubeconfig, --kubeconfig not there yet, --cert-dir), requests its client
  * certificate as system:bootstrap:<id>, switches to the signed one, registers its Node and runs Pods.
+ * Last, kubeadm 1.20's own `kubeadm join` joins a third hollow kubelet: its token discovery, its
+ * bootstrap-kubelet.conf, the kubelet's TLS bootstrap it waits for, and the Node annotation it
+ * writes with the kubelet's certificate. kubeadm runs chrooted in the node's directory (--rootfs),
+ * so that /etc/kubernetes and /var/lib/kubelet are the node's own, without root's preflight checks.
  */
 import { X509Certificate } from 'node:crypto';
-import { existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';
 import { ControlPlaneCluster } from './cluster';
 import { Obj, clusterChecks } from './checks';
+import { KUBE_BIN, startComponent } from './components';
 import { newBootstrapToken } from '../helpers/bootstrap-token';
-import { DiscoveredCluster, NODE_TOKEN_GROUP, bootstrapKubeconfig, caCertHash, discoverWithToken, kubeadmInitRbac, kubeadmTokenSecret } from '../helpers/kubeadm-join';
+import { DiscoveredCluster, NODE_TOKEN_GROUP, bootstrapKubeconfig, caCertHash, discoverWithToken, kubeadmInitObjects, kubeadmTokenSecret } from '../helpers/kubeadm-join';
 import { clusterInfoKubeconfig } from '../../lib/controllers/bootstrap-signer';
 
 const NODES = ['orch-join-node-0', 'orch-join-node-1'];
+/** The node that `kubeadm join` itself joins. */
+const KUBEADM_NODE = 'orch-join-node-2';
 const NS = 'join-e2e';
 const IMAGE = 'registry.k8s.io/pause:3.2';
 
@@ -61,7 +68,7 @@ describe('kubeadm join: hollow kubelets join a 1.20 control plane on the server 
     await create('kubeadm-init.json', [
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info', namespace: 'kube-public' },
         data: { kubeconfig: clusterInfoKubeconfig(cluster.url, cluster.files!.pki.caCertPem) } },
-      ...kubeadmInitRbac(),
+      ...kubeadmInitObjects(),
       kubeadmTokenSecret(token.id, token.secret),
     ]);
     await eventually('the token\'s signature in cluster-info', 60_000, async () => {
@@ -127,5 +134,36 @@ describe('kubeadm join: hollow kubelets join a 1.20 control plane on the server 
     const pods: Obj[] = (await getJson(['pods', '-n', NS, '-l', 'app=web'])).items;
     expect(pods.filter((p) => p.status?.phase === 'Running')).to.have.length(6);
     for (const p of pods) expect(NODES, `${p.metadata.name} bound to a joined node`).to.include(p.spec.nodeName);
+  });
+
+  it('kubeadm join 1.20 itself joins a hollow kubelet: discovery, TLS bootstrap, the Node annotated as the kubelet', async () => {
+    const root = cluster.nodeDir(KUBEADM_NODE);
+    // The kubelet's paths are /tmp/... (its /tmp is this directory); `tmp` leads back here so that
+    // they name the same files in kubeadm's chroot.
+    symlinkSync('.', path.join(root, 'tmp'));
+    const kubeadm = cluster.track(startComponent('kubeadm-join', [
+      path.join(KUBE_BIN, 'kubeadm'), 'join', new URL(cluster.url).host, '--token', token.token,
+      '--discovery-token-ca-cert-hash', caCertHash(cluster.files!.pki.caCertPem),
+      `--rootfs=${root}`, '--skip-phases=preflight', `--node-name=${KUBEADM_NODE}`, '--cri-socket=/tmp/kubelet_remote.sock', '--v=1',
+    ], cluster.logDir));
+    const exited = new Promise<number | null>((resolve) => kubeadm.process.once('exit', (code) => resolve(code)));
+    // After discovery kubeadm writes the kubelet's bootstrap kubeconfig and waits for the kubelet.
+    const bootstrapConf = path.join(root, 'etc/kubernetes/bootstrap-kubelet.conf');
+    await eventually('kubeadm\'s bootstrap-kubelet.conf', 120_000, async () => {
+      expect(readFileSync(bootstrapConf, 'utf8'), 'the token in it').to.contain(token.token);
+    });
+    await cluster.startNode(KUBEADM_NODE, {
+      kubeconfig: '/tmp/etc/kubernetes/kubelet.conf', bootstrapKubeconfig: '/tmp/etc/kubernetes/bootstrap-kubelet.conf', certDir: '/tmp/var/lib/kubelet/pki',
+    });
+    expect(await exited, `kubeadm join exit code:\n${kubeadm.tail(40)}`).to.equal(0);
+    expect(kubeadm.grep(/Cluster info signature and contents are valid and TLS certificate validates against pinned roots/), 'discovery').to.have.length(1);
+    expect(kubeadm.grep(/This node has joined the cluster/), 'joined').to.have.length(1);
+    expect(existsSync(bootstrapConf), 'kubeadm removes the token from disk').to.equal(false);
+    await eventually(`${KUBEADM_NODE} Ready`, 120_000, async () => {
+      const node = await getJson(['node', KUBEADM_NODE]);
+      expect((node.status.conditions as Obj[] ?? []).find((c) => c.type === 'Ready')?.status).to.equal('True');
+      // kubeadm wrote this with the kubelet's new certificate (a node may patch its own Node only).
+      expect(node.metadata.annotations['kubeadm.alpha.kubernetes.io/cri-socket']).to.equal('/tmp/kubelet_remote.sock');
+    });
   });
 });

@@ -15,30 +15,30 @@ export const NODE_TOKEN_GROUP = 'system:bootstrappers:kubeadm:default-node-token
 
 type Obj = Record<string, unknown>;
 
-const clusterRoleBinding = (name: string, role: string, group: string): Obj => ({
-  apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name },
-  roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
-  subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: group }],
+const RBAC = 'rbac.authorization.k8s.io';
+const group = (name: string) => ({ apiGroup: RBAC, kind: 'Group', name });
+const clusterRoleBinding = (name: string, role: string, subject: string): Obj => ({
+  apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name },
+  roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role }, subjects: [group(subject)],
 });
+/** A Role that may get one ConfigMap, and its RoleBinding of the same name to `subjects`. */
+const configMapReader = (name: string, namespace: string, configMap: string, subjects: Obj[]): Obj[] => [
+  { apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name, namespace },
+    rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: [configMap] }] },
+  { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name, namespace }, roleRef: { apiGroup: RBAC, kind: 'Role', name }, subjects },
+];
 
 /**
- * The objects kubeadm init's bootstrap-token phase creates (phases/bootstraptoken): anonymous may
- * get cluster-info; node tokens may create CSRs, have their node-client CSRs auto-approved and
- * get Nodes; nodes have their renewal CSRs auto-approved. In creation order (the Role before
- * anything could use it). Create them as an admin: /apis/... of each object's apiVersion.
+ * What kubeadm init (1.20) creates for joining nodes, in creation order: its bootstrap-token
+ * phase's RBAC (anonymous may get cluster-info; node tokens may create CSRs, have their node
+ * client CSRs auto-approved and get Nodes; nodes have their renewals auto-approved), and the
+ * configuration `kubeadm join` reads with the token (kubeadm-config, kubelet-config-1.20) with the
+ * Roles that let it. Create them as an admin at collectionPath(object).
  */
-export function kubeadmInitRbac(): Obj[] {
-  const clusterInfoReader = 'kubeadm:bootstrap-signer-clusterinfo';
+export function kubeadmInitObjects(): Obj[] {
+  const nodeReaders = [group(NODE_TOKEN_GROUP), group('system:nodes')];
   return [
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: clusterInfoReader, namespace: 'kube-public' },
-      rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-info'] }],
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: clusterInfoReader, namespace: 'kube-public' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: clusterInfoReader },
-      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'system:anonymous' }],
-    },
+    ...configMapReader('kubeadm:bootstrap-signer-clusterinfo', 'kube-public', 'cluster-info', [{ apiGroup: RBAC, kind: 'User', name: 'system:anonymous' }]),
     clusterRoleBinding('kubeadm:kubelet-bootstrap', 'system:node-bootstrapper', NODE_TOKEN_GROUP),
     {
       apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'kubeadm:get-nodes' },
@@ -47,13 +47,35 @@ export function kubeadmInitRbac(): Obj[] {
     clusterRoleBinding('kubeadm:get-nodes', 'kubeadm:get-nodes', NODE_TOKEN_GROUP),
     clusterRoleBinding('kubeadm:node-autoapprove-bootstrap', 'system:certificates.k8s.io:certificatesigningrequests:nodeclient', NODE_TOKEN_GROUP),
     clusterRoleBinding('kubeadm:node-autoapprove-certificate-rotation', 'system:certificates.k8s.io:certificatesigningrequests:selfnodeclient', 'system:nodes'),
+    ...configMapReader('kubeadm:nodes-kubeadm-config', 'kube-system', 'kubeadm-config', nodeReaders),
+    {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kubeadm-config', namespace: 'kube-system' },
+      data: {
+        ClusterConfiguration: [
+          'apiVersion: kubeadm.k8s.io/v1beta2', 'kind: ClusterConfiguration', 'clusterName: kubernetes', 'kubernetesVersion: v1.20.2',
+          'certificatesDir: /etc/kubernetes/pki', 'networking:', '  dnsDomain: cluster.local', '  serviceSubnet: 10.96.0.0/12', '',
+        ].join('\n'),
+        ClusterStatus: 'apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterStatus\napiEndpoints: {}\n',
+      },
+    },
+    ...configMapReader('kubeadm:kubelet-config-1.20', 'kube-system', 'kubelet-config-1.20', nodeReaders),
+    {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kubelet-config-1.20', namespace: 'kube-system' },
+      data: {
+        kubelet: [
+          'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', 'rotateCertificates: true', 'cgroupDriver: cgroupfs',
+          'clusterDNS:', '- 10.96.0.10', 'clusterDomain: cluster.local', '',
+        ].join('\n'),
+      },
+    },
   ];
 }
 
-/** The collection path of one of kubeadmInitRbac()'s objects. */
-export function rbacCollectionPath(o: Obj): string {
+/** Where an admin creates `o` (a core or RBAC object, namespaced or not). */
+export function collectionPath(o: Obj): string {
   const ns = (o.metadata as { namespace?: string }).namespace;
-  return `/apis/rbac.authorization.k8s.io/v1/${ns ? `namespaces/${ns}/` : ''}${String(o.kind).toLowerCase()}s`;
+  const base = o.apiVersion === 'v1' ? '/api/v1' : `/apis/${String(o.apiVersion)}`;
+  return `${base}/${ns ? `namespaces/${ns}/` : ''}${String(o.kind).toLowerCase()}s`;
 }
 
 /** The bootstrap token Secret `kubeadm token create` makes (kube-system, both usages, kubeadm's group). */

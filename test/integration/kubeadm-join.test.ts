@@ -15,7 +15,7 @@ import { TestServer, eventually, startTestServer } from '../helpers/server-harne
 import { newBootstrapToken, BootstrapToken } from '../helpers/bootstrap-token';
 import { makeCsrPem } from '../helpers/csr-request';
 import {
-  NODE_TOKEN_GROUP, caCertHash, discoverWithToken, getClusterInfoAnonymously, kubeadmInitRbac, kubeadmTokenSecret, rbacCollectionPath,
+  NODE_TOKEN_GROUP, caCertHash, discoverWithToken, getClusterInfoAnonymously, kubeadmInitObjects, kubeadmTokenSecret, collectionPath,
 } from '../helpers/kubeadm-join';
 
 const SECRETS = '/api/v1/namespaces/kube-system/secrets';
@@ -49,13 +49,13 @@ describe('kubeadm join: token discovery and the kubelet TLS bootstrap', function
   });
   after(async () => { await t?.stop(); });
 
-  it('cluster-info is not readable anonymously until kubeadm init grants it', async () => {
+  it('cluster-info is not readable anonymously until kubeadm init\'s objects grant it', async () => {
     await eventually(async () => (await t.get('/api/v1/namespaces/kube-public/configmaps/cluster-info')).status === 200);
     const res = await getClusterInfoAnonymously(t.server.url);
     expect(res.status).to.equal(403);
     expect(res.body.message).to.equal('configmaps "cluster-info" is forbidden: User "system:anonymous" cannot get resource "configmaps" in API group "" in the namespace "kube-public"');
-    for (const o of kubeadmInitRbac()) {
-      const created = await t.post(rbacCollectionPath(o), o);
+    for (const o of kubeadmInitObjects()) {
+      const created = await t.post(collectionPath(o), o);
       expect(created.status, created.text).to.equal(201);
     }
   });
@@ -120,8 +120,13 @@ describe('kubeadm join: token discovery and the kubelet TLS bootstrap', function
     expect(review.status, review.text).to.equal(201);
     expect(review.body.status.userInfo.username).to.equal(`system:bootstrap:${tok.id}`);
     expect(review.body.status.userInfo.groups).to.have.members([NODE_TOKEN_GROUP, 'system:bootstrappers', 'system:authenticated']);
-    // kubeadm:get-nodes: the joining node's name is checked first (404: no such Node yet).
+    // kubeadm:get-nodes: the joining node's name is checked first (404: no such Node yet); the
+    // configuration kubeadm join reads with the token, and nothing else of kube-system.
     expect((await t.get('/api/v1/nodes/joiner-0', asToken(tok.token))).status).to.equal(404);
+    for (const cm of ['kubeadm-config', 'kubelet-config-1.20']) {
+      expect((await t.get(`/api/v1/namespaces/kube-system/configmaps/${cm}`, asToken(tok.token))).status, cm).to.equal(200);
+    }
+    expect((await t.get('/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication', asToken(tok.token))).status).to.equal(403);
     // The kubelet's request: key and CSR of its own, signer kube-apiserver-client-kubelet.
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const csr = {
