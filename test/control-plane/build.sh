@@ -18,7 +18,7 @@ have_all() {
   local b
   for b in "${BINARIES[@]}"; do [ -x "$BIN/$b" ] || return 1; done
   # A kubemark built before the patch is rebuilt.
-  "$BIN/kubemark" --help 2>&1 | grep -q -- --bootstrap-kubeconfig
+  grep -q -- --bootstrap-kubeconfig <<<"$("$BIN/kubemark" --help 2>&1)"
 }
 
 if have_all; then
