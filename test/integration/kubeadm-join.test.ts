@@ -86,12 +86,12 @@ describe('kubeadm join: token discovery and the kubelet TLS bootstrap', function
     const deleted = newBootstrapToken();
     const expiring = newBootstrapToken();
     await createToken(deleted);
-    await createToken(expiring, rfc3339In(3_000));
+    await createToken(expiring, rfc3339In(8_000));
     await discover(deleted.token, [hash]);
     await discover(expiring.token, [hash]);
     expect((await t.del(`${SECRETS}/${deleted.name}`)).status).to.equal(200);
     for (const tok of [deleted, expiring]) {
-      await eventually(async () => !(await getClusterInfoAnonymously(t.server.url)).body.data?.[`jws-kubeconfig-${tok.id}`], 20_000);
+      await eventually(async () => !(await getClusterInfoAnonymously(t.server.url)).body.data?.[`jws-kubeconfig-${tok.id}`], 30_000);
       expect(await failure(discoverWithToken(t.server.url, tok.token, [hash])))
         .to.equal(`token id "${tok.id}" is invalid for this cluster or it has expired`);
     }
