@@ -177,6 +177,23 @@ describe('removed extension versions (apiextensions, apiregistration, admissionr
         expect(established.spec.validation.openAPIV3Schema).to.deep.equal(nonStructural);
       });
 
+      it('NonStructuralSchema: True with the violations for a CRD that preserves unknown fields or is not structural, absent otherwise', async () => {
+        const condition = await eventually(async () => {
+          const c = (await t.get(crds('v1beta1', 'gizmos.beta.example.com'))).body;
+          return (c.status.conditions ?? []).find((x: Obj) => x.type === 'NonStructuralSchema');
+        });
+        expect(condition).to.include({ status: 'True', reason: 'Violations' });
+        expect(condition.message).to.match(/^\[spec\.preserveUnknownFields: Invalid value: true: must be false, /);
+        expect(condition.message).to.contain('spec.versions[0].schema.openAPIV3Schema.type: Required value: must not be empty at the root');
+        const gadgets = await eventually(async () => {
+          const c = (await t.get(crds('v1', 'gadgets.beta.example.com'))).body;
+          return (c.status.conditions ?? []).find((x: Obj) => x.type === 'NonStructuralSchema');
+        });
+        expect(gadgets).to.include({ status: 'True', reason: 'Violations', message: 'spec.preserveUnknownFields: Invalid value: true: must be false' });
+        const widgets = (await t.get(crds('v1beta1', 'widgets.beta.example.com'))).body;
+        expect(widgets.status.conditions.map((c: Obj) => c.type)).to.not.include('NonStructuralSchema');
+      });
+
       it('the conversion webhook: v1beta1 webhookClientConfig and conversionReviewVersions (defaulted) are v1 conversion.webhook', async () => {
         const versions = [
           { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } },
@@ -212,7 +229,11 @@ describe('removed extension versions (apiextensions, apiregistration, admissionr
         const body = crd('v1', 'cogs', { scope: 'Cluster', versions });
         const created = await t.post(crds('v1'), body);
         expect(created.status, created.text).to.equal(201);
-        const beta = (await t.get(crds('v1beta1', 'cogs.beta.example.com'))).body;
+        // Read once the CRD's controllers are done with its status, so the update does not race them.
+        const beta = await eventually(async () => {
+          const c = (await t.get(crds('v1beta1', 'cogs.beta.example.com'))).body;
+          return (c.status.conditions ?? []).some((x: Obj) => x.type === 'Established' && x.status === 'True') && c;
+        });
         expect(beta.apiVersion).to.equal(`${AX}/v1beta1`);
         expect(beta.spec).to.deep.equal({
           group: GROUP, version: 'v1',
