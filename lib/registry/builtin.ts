@@ -40,6 +40,7 @@ import { validatingAdmissionPolicyBindingResource } from './admissionregistratio
 import { certificateSigningRequestResource } from './certificates/certificate-signing-requests/definition';
 import { leaseResource } from './coordination/leases/definition';
 import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions/definition';
+import { customResourceDefinitionV1beta1Resource } from './apiextensions/custom-resource-definitions/v1beta1';
 import { controllerRevisionResource } from './apps/controller-revisions/definition';
 import { daemonSetResource } from './apps/daemon-sets/definition';
 import { statefulSetResource } from './apps/stateful-sets/definition';
@@ -63,6 +64,7 @@ import { flowSchemaResource } from './flowcontrol/flow-schemas/definition';
 import { priorityLevelConfigurationResource } from './flowcontrol/priority-level-configurations/definition';
 import { priorityClassResource } from './scheduling/priority-classes/definition';
 import { apiServiceResource } from './apiregistration/api-services/definition';
+import { apiServiceV1beta1Resource } from './apiregistration/api-services/v1beta1';
 import { runtimeClassResource } from './node/runtime-classes/definition';
 
 /**
@@ -100,6 +102,8 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     validatingAdmissionPolicyResource(naming), validatingAdmissionPolicyBindingResource(naming),
     certificateSigningRequestResource(naming),
     leaseResource(naming), customResourceDefinitionResource(naming),
+    // apiextensions v1beta1 over the v1 objects (removed in 1.22; off unless --runtime-config switches it on).
+    customResourceDefinitionV1beta1Resource(naming),
     podDisruptionBudgetResource(),
     // batch/v1 (the same name in both flavors), in discovery's order.
     cronJobResource(naming, gates), jobResource(naming, gates),
@@ -123,5 +127,7 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     eventV1Resource(naming, opts.eventTtlSeconds),
     // apiregistration.k8s.io/v1 APIService: the aggregation layer's registrations (lib/aggregation/).
     apiServiceResource(naming),
+    // apiregistration v1beta1 over the v1 objects (removed in 1.22; off unless --runtime-config switches it on).
+    apiServiceV1beta1Resource(naming),
   ];
 }

@@ -68,6 +68,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['Deployment', 'ReplicaSet'] },
   { apiVersions: groupVersion('certificates', 'v1'), protoPackage: CERTIFICATES, lists: true, kinds: ['CertificateSigningRequest'] },
   { apiVersions: groupVersion('apiextensions', 'v1'), protoPackage: APIEXTENSIONS, lists: true, kinds: ['CustomResourceDefinition'] },
+  { apiVersions: groupVersion('apiextensions', 'v1beta1'), protoPackage: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1beta1', lists: true, kinds: ['CustomResourceDefinition'] },
   // The policy group has no domain: `policy/v1` in both flavors.
   { apiVersions: ['policy/v1'], protoPackage: POLICY, lists: true, kinds: ['PodDisruptionBudget'] },
   // The batch group has no domain: `batch/v1` in both flavors.
@@ -113,6 +114,7 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: groupVersion('node', 'v1'), protoPackage: 'k8s.io.api.node.v1', lists: true, kinds: ['RuntimeClass'] },
   // apiregistration.k8s.io/v1 (apiregistration.orch.io/v1 in the orch flavor): kube-aggregator's package.
   { apiVersions: groupVersion('apiregistration', 'v1'), protoPackage: 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1', lists: true, kinds: ['APIService'] },
+  { apiVersions: groupVersion('apiregistration', 'v1beta1'), protoPackage: 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1beta1', lists: true, kinds: ['APIService'] },
   // events.k8s.io/v1 (events.orch.io/v1 in the orch flavor), served over the core/v1 Events.
   { apiVersions: groupVersion('events', 'v1'), protoPackage: 'k8s.io.api.events.v1', lists: true, kinds: ['Event'] },
 ];
