@@ -283,6 +283,21 @@ describe('removed access-control versions (v1beta1 of rbac, certificates, authen
         expect(new X509Certificate(Buffer.from(obj.status.certificate, 'base64')).subject).to.equal('O=system:nodes\nCN=system:node:n1');
       });
 
+      it('/status at v1beta1 may replace an issued certificate, which v1 refuses', async () => {
+        const other = (await signed('node-client')).status.certificate;
+        const v1 = (await t.get(csrs('v1', 'legacy'))).body;
+        v1.status.certificate = other;
+        const refused = await t.put(csrs('v1', 'legacy', 'status'), v1);
+        expect(refused.status, refused.text).to.equal(422);
+        expect(refused.body.message).to.contain('status.certificate: Forbidden: updates may not modify existing certificate content');
+        const beta = (await t.get(csrs('v1beta1', 'legacy'))).body;
+        beta.status.certificate = other;
+        const put = await t.put(csrs('v1beta1', 'legacy', 'status'), beta);
+        expect(put.status, put.text).to.equal(200);
+        expect(put.body.apiVersion).to.equal(`${CERT_G}/v1beta1`);
+        expect((await t.get(csrs('v1', 'legacy'))).body.status.certificate).to.equal(other);
+      });
+
       it('defaults a node serving request to kubelet-serving, signed once approved', async () => {
         const request = opensslRequest('/O=system:nodes/CN=system:node:n1', 'DNS:n1.example,IP:10.0.0.1');
         const created = await create('v1beta1', 'node-serving', { request, usages: ['digital signature', 'key encipherment', 'server auth'] });
