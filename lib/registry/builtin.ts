@@ -26,18 +26,28 @@ import { roleResource } from './rbac/roles/definition';
 import { clusterRoleResource } from './rbac/cluster-roles/definition';
 import { roleBindingResource } from './rbac/role-bindings/definition';
 import { clusterRoleBindingResource } from './rbac/cluster-role-bindings/definition';
+import { roleV1beta1Resource } from './rbac/roles/v1beta1';
+import { clusterRoleV1beta1Resource } from './rbac/cluster-roles/v1beta1';
+import { roleBindingV1beta1Resource } from './rbac/role-bindings/v1beta1';
+import { clusterRoleBindingV1beta1Resource } from './rbac/cluster-role-bindings/v1beta1';
 
 import { tokenReviewResource } from './authentication/token-reviews/definition';
+import { tokenReviewV1beta1Resource } from './authentication/token-reviews/v1beta1';
 import { selfSubjectReviewResource } from './authentication/self-subject-reviews/definition';
 import { localSubjectAccessReviewResource } from './authorization/local-subject-access-reviews/definition';
 import { selfSubjectAccessReviewResource } from './authorization/self-subject-access-reviews/definition';
 import { selfSubjectRulesReviewResource } from './authorization/self-subject-rules-reviews/definition';
 import { subjectAccessReviewResource } from './authorization/subject-access-reviews/definition';
+import { localSubjectAccessReviewV1beta1Resource } from './authorization/local-subject-access-reviews/v1beta1';
+import { selfSubjectAccessReviewV1beta1Resource } from './authorization/self-subject-access-reviews/v1beta1';
+import { selfSubjectRulesReviewV1beta1Resource } from './authorization/self-subject-rules-reviews/v1beta1';
+import { subjectAccessReviewV1beta1Resource } from './authorization/subject-access-reviews/v1beta1';
 import { mutatingWebhookConfigurationResource } from './admissionregistration/mutating-webhook-configurations/definition';
 import { validatingWebhookConfigurationResource } from './admissionregistration/validating-webhook-configurations/definition';
 import { validatingAdmissionPolicyResource } from './admissionregistration/validating-admission-policies/definition';
 import { validatingAdmissionPolicyBindingResource } from './admissionregistration/validating-admission-policy-bindings/definition';
 import { certificateSigningRequestResource } from './certificates/certificate-signing-requests/definition';
+import { certificateSigningRequestV1beta1Resource } from './certificates/certificate-signing-requests/v1beta1';
 import { leaseResource } from './coordination/leases/definition';
 import { customResourceDefinitionResource } from './apiextensions/custom-resource-definitions/definition';
 import { customResourceDefinitionV1beta1Resource } from './apiextensions/custom-resource-definitions/v1beta1';
@@ -92,15 +102,24 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     deploymentResource(naming, gates), replicaSetResource(naming, gates),
     statefulSetResource(naming, gates),
     tokenReviewResource(naming), selfSubjectReviewResource(naming),
+    // authentication v1beta1 TokenReview: off unless --runtime-config switches it on.
+    tokenReviewV1beta1Resource(naming),
     // The access reviews in the order discovery lists them.
     localSubjectAccessReviewResource(naming), selfSubjectAccessReviewResource(naming),
     selfSubjectRulesReviewResource(naming), subjectAccessReviewResource(naming),
+    // The same at authorization v1beta1: off unless --runtime-config switches it on.
+    localSubjectAccessReviewV1beta1Resource(naming), selfSubjectAccessReviewV1beta1Resource(naming),
+    selfSubjectRulesReviewV1beta1Resource(naming), subjectAccessReviewV1beta1Resource(naming),
     clusterRoleResource(naming), clusterRoleBindingResource(naming), roleResource(naming), roleBindingResource(naming),
+    // rbac v1beta1 over the v1 objects: off unless --runtime-config switches it on.
+    clusterRoleV1beta1Resource(naming), clusterRoleBindingV1beta1Resource(naming), roleV1beta1Resource(naming), roleBindingV1beta1Resource(naming),
     // Both webhook configuration kinds at both versions, v1 first (the preferred version discovery names first).
     ...(['v1', 'v1beta1'] as const).flatMap((v) => [mutatingWebhookConfigurationResource(naming, v), validatingWebhookConfigurationResource(naming, v)]),
     // ValidatingAdmissionPolicy and its binding (admissionregistration/v1).
     validatingAdmissionPolicyResource(naming), validatingAdmissionPolicyBindingResource(naming),
     certificateSigningRequestResource(naming),
+    // certificates v1beta1 over the v1 objects: off unless --runtime-config switches it on.
+    certificateSigningRequestV1beta1Resource(naming),
     leaseResource(naming), customResourceDefinitionResource(naming),
     // apiextensions v1beta1 over the v1 objects (removed in 1.22; off unless --runtime-config switches it on).
     customResourceDefinitionV1beta1Resource(naming),

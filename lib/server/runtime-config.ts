@@ -142,7 +142,7 @@ function checkNeeds(all: readonly ResourceDef[], served: readonly ResourceDef[],
     throw new Error(`runtime-config cannot disable the core API group v1 (${coreOff.map((d) => d.resource).join(', ')}): the server needs it; add v1=true`);
   }
   const rbac = naming.group('rbac.authorization');
-  const rbacOff = all.filter((d) => d.group === rbac && off(d));
+  const rbacOff = all.filter((d) => d.group === rbac && d.version === 'v1' && off(d));
   if (input.authorizationMode.includes('RBAC') && rbacOff.length) {
     throw new Error(`--authorization-mode=RBAC needs ${rbac}/v1, which --runtime-config disables (${rbacOff.map((d) => d.resource).join(', ')})`);
   }

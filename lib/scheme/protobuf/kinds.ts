@@ -61,12 +61,18 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     apiVersions: groupVersion('rbac.authorization', 'v1'), protoPackage: RBAC, lists: true,
     kinds: ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'],
   },
+  // rbac v1beta1 (off unless --runtime-config switches it on).
+  {
+    apiVersions: groupVersion('rbac.authorization', 'v1beta1'), protoPackage: 'k8s.io.api.rbac.v1beta1', lists: true,
+    kinds: ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'],
+  },
   { apiVersions: groupVersion('coordination', 'v1'), protoPackage: COORDINATION, lists: true, kinds: ['Lease'] },
   // apps has no domain: `apps/v1` in both flavors.
   { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['ControllerRevision'] },
   { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['DaemonSet', 'StatefulSet'] },
   { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['Deployment', 'ReplicaSet'] },
   { apiVersions: groupVersion('certificates', 'v1'), protoPackage: CERTIFICATES, lists: true, kinds: ['CertificateSigningRequest'] },
+  { apiVersions: groupVersion('certificates', 'v1beta1'), protoPackage: 'k8s.io.api.certificates.v1beta1', lists: true, kinds: ['CertificateSigningRequest'] },
   { apiVersions: groupVersion('apiextensions', 'v1'), protoPackage: APIEXTENSIONS, lists: true, kinds: ['CustomResourceDefinition'] },
   { apiVersions: groupVersion('apiextensions', 'v1beta1'), protoPackage: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1beta1', lists: true, kinds: ['CustomResourceDefinition'] },
   // The policy group has no domain: `policy/v1` in both flavors.
@@ -100,6 +106,12 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   },
   {
     apiVersions: groupVersion('authorization', 'v1'), protoPackage: AUTHORIZATION, lists: false,
+    kinds: ['LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview', 'SubjectAccessReview'],
+  },
+  // The v1beta1 reviews (off unless --runtime-config switches them on).
+  { apiVersions: groupVersion('authentication', 'v1beta1'), protoPackage: 'k8s.io.api.authentication.v1beta1', lists: false, kinds: ['TokenReview'] },
+  {
+    apiVersions: groupVersion('authorization', 'v1beta1'), protoPackage: 'k8s.io.api.authorization.v1beta1', lists: false,
     kinds: ['LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview', 'SubjectAccessReview'],
   },
   { apiVersions: metaVersion('v1'), protoPackage: META, kinds: ['PartialObjectMetadata', 'PartialObjectMetadataList'], lists: false },
