@@ -19,6 +19,8 @@ const BUILTIN: Record<string, number> = {
   batch: 17400,
   certificates: 17300,
   networking: 17200,
+  // extensions/v1beta1 (Ingress, served only when switched on): below networking, as Kubernetes 1.21 has it.
+  extensions: 17150,
   policy: 17100,
   'rbac.authorization': 17000,
   storage: 16800,

@@ -138,7 +138,10 @@ describe('applyRuntimeConfig', () => {
 
   it('reports what it switched off', () => {
     const r = applyRuntimeConfig(all, { runtimeConfig: { 'certificates.orch.io/v1': false, 'storage.orch.io/v1/csinodes': false }, authorizationMode: [], leaderElect: false }, naming);
-    expect(r.disabledGroupVersions).to.deep.equal(['admissionregistration.orch.io/v1beta1', 'certificates.orch.io/v1', 'policy/v1beta1', 'discovery.orch.io/v1beta1']);
+    expect(r.disabledGroupVersions).to.deep.equal([
+      'admissionregistration.orch.io/v1beta1', 'certificates.orch.io/v1', 'coordination.orch.io/v1beta1', 'batch/v1beta1', 'policy/v1beta1',
+      'networking.orch.io/v1beta1', 'extensions/v1beta1', 'discovery.orch.io/v1beta1', 'scheduling.orch.io/v1beta1', 'node.orch.io/v1beta1',
+    ]);
     expect(r.disabledResources).to.deep.equal(['storage.orch.io/v1/csinodes']);
   });
 });

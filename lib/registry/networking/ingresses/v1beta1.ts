@@ -81,6 +81,8 @@ export function ingressV1beta1Resource(naming: Naming, pkg: IngressV1beta1Packag
       default: defaultIngressV1beta1,
       prepareForCreate: (obj, ctx) => { defaultIngressV1beta1(obj); s.prepareForCreate?.(obj, ctx); },
       prepareForUpdate: (obj, old, ctx) => { defaultIngressV1beta1(obj); s.prepareForUpdate?.(obj, old, ctx); },
+      // Compared in v1's form, as Kubernetes compares internal objects: a backend read without its zero servicePort is unchanged.
+      specChanged: (obj, old) => s.specChanged?.(toV1(obj), toV1(old)) ?? false,
       validate: (obj, ctx) => asV1beta1Errors(s.validate?.(toV1(obj), ctx) ?? []),
       validateUpdate: (obj, old, ctx) => asV1beta1Errors(s.validateUpdate?.(toV1(obj), toV1(old), ctx) ?? []),
     },
