@@ -15,6 +15,7 @@ export function ingressClassV1beta1Resource(naming: Naming): ResourceDef {
     ...v1,
     version: 'v1beta1',
     servedByDefault: false,
-    deprecation: { deprecatedIn: [1, 19], removedIn: [1, 22], replacement: { group: v1.group, version: 'v1', kind: v1.kind } },
+    // Kubernetes' lifecycle data names the list kind (k8s.io/api networking/v1beta1, every release), so its warning says `use <group>/v1 IngressClassList`.
+    deprecation: { deprecatedIn: [1, 19], removedIn: [1, 22], replacement: { group: v1.group, version: 'v1', kind: 'IngressClassList' } },
   }, 'v1');
 }

@@ -1,7 +1,7 @@
 /**
  * RuntimeClass at node.k8s.io/v1beta1 (node.orch.io in the orch flavor): removed from
  * Kubernetes in 1.25, served here only when `--runtime-config` switches it on (deprecated, with
- * Kubernetes' warning). v1beta1 has v1's shape (`handler` at the top level, `overhead`,
+ * Kubernetes' warning, which names no replacement). v1beta1 has v1's shape (`handler` at the top level, `overhead`,
  * `scheduling`), no defaults of its own and v1's validation: v1's def over v1's objects, relabelled.
  */
 import { ResourceDef } from '../../../scheme/types';
@@ -15,6 +15,7 @@ export function runtimeClassV1beta1Resource(naming: Naming): ResourceDef {
     ...v1,
     version: 'v1beta1',
     servedByDefault: false,
-    deprecation: { deprecatedIn: [1, 22], removedIn: [1, 25], replacement: { group: v1.group, version: 'v1', kind: v1.kind } },
+    // Kubernetes names no replacement for it (k8s.io/api node/v1beta1's lifecycle): the warning has no `; use ...`.
+    deprecation: { deprecatedIn: [1, 22], removedIn: [1, 25] },
   }, 'v1');
 }
