@@ -10,6 +10,7 @@ import { backendFromV1beta1, backendToV1beta1, ingressFromV1beta1, ingressToV1be
 import { asV1beta1Errors, defaultIngressV1beta1 } from '../../../../lib/registry/networking/ingresses/v1beta1';
 import { fieldErrors } from '../../../../lib/meta/field-errors';
 import { ApiObject } from '../../../../lib/scheme/types';
+import { decodeProtobuf, encodeProtobuf } from '../../../../lib/scheme/protobuf';
 
 const resource = { apiGroup: 'example.com', kind: 'Bucket', name: 'b' };
 
@@ -82,5 +83,21 @@ describe('Ingress v1beta1 conversion', () => {
       'spec.rules[0].http.paths[0].backend', 'spec', 'spec.rules[0].host',
     ]);
     expect(errs[4].message).to.contain('either `backend` or `rules` must be specified');
+  });
+
+  it('protobuf: numeric and string servicePorts and a resource backend survive both groups\' messages', () => {
+    for (const apiVersion of ['networking.k8s.io/v1beta1', 'extensions/v1beta1']) {
+      const ing = {
+        apiVersion, kind: 'Ingress', metadata: { name: 'p', namespace: 'ns' },
+        spec: {
+          backend: { serviceName: 'web', servicePort: 80 },
+          rules: [{ host: 'x.example.com', http: { paths: [
+            { path: '/a', pathType: 'ImplementationSpecific', backend: { serviceName: 'a', servicePort: 'http' } },
+            { path: '/b', pathType: 'Prefix', backend: { resource } },
+          ] } }],
+        },
+      } as ApiObject;
+      expect(decodeProtobuf(encodeProtobuf(ing)), apiVersion).to.deep.equal(ing);
+    }
   });
 });
