@@ -33,6 +33,8 @@ const KUBE_PRIORITIES: ReadonlyArray<[group: string, version: string, groupPrior
   ['certificates.k8s.io', 'v1alpha1', 17300, 1],
   ['networking.k8s.io', 'v1', 17200, 15],
   ['networking.k8s.io', 'v1beta1', 17200, 9],
+  // Below networking, which holds Ingress's GA version (1.21's table; served only when switched on).
+  ['extensions', 'v1beta1', 17150, 1],
   ['policy', 'v1', 17100, 15],
   ['policy', 'v1beta1', 17100, 9],
   ['rbac.authorization.k8s.io', 'v1', 17000, 15],
@@ -44,6 +46,8 @@ const KUBE_PRIORITIES: ReadonlyArray<[group: string, version: string, groupPrior
   ['admissionregistration.k8s.io', 'v1beta1', 16700, 12],
   ['admissionregistration.k8s.io', 'v1alpha1', 16700, 9],
   ['scheduling.k8s.io', 'v1', 16600, 15],
+  // 1.21's table (served only when switched on).
+  ['scheduling.k8s.io', 'v1beta1', 16600, 12],
   ['coordination.k8s.io', 'v1', 16500, 15],
   ['coordination.k8s.io', 'v1beta1', 16500, 13],
   ['coordination.k8s.io', 'v1alpha2', 16500, 12],

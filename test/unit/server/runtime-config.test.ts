@@ -139,7 +139,8 @@ describe('applyRuntimeConfig', () => {
   it('reports what it switched off', () => {
     const r = applyRuntimeConfig(all, { runtimeConfig: { 'certificates.orch.io/v1': false, 'storage.orch.io/v1/csinodes': false }, authorizationMode: [], leaderElect: false }, naming);
     // The one switched off, and the removed versions that are off by default.
-    expect(r.disabledGroupVersions).to.include.members(['certificates.orch.io/v1', 'certificates.orch.io/v1beta1', 'policy/v1beta1', 'rbac.authorization.orch.io/v1beta1', 'apiextensions.orch.io/v1beta1', 'apiregistration.orch.io/v1beta1']);
+    expect(r.disabledGroupVersions).to.include.members(['certificates.orch.io/v1', 'certificates.orch.io/v1beta1', 'policy/v1beta1', 'rbac.authorization.orch.io/v1beta1', 'apiextensions.orch.io/v1beta1', 'apiregistration.orch.io/v1beta1',
+      'coordination.orch.io/v1beta1', 'batch/v1beta1', 'networking.orch.io/v1beta1', 'extensions/v1beta1', 'scheduling.orch.io/v1beta1', 'node.orch.io/v1beta1']);
     expect(r.disabledGroupVersions.filter((gv) => gv !== 'certificates.orch.io/v1').every((gv) => /\/v\d+beta\d+$/.test(gv))).to.equal(true);
     expect(r.disabledResources).to.deep.equal(['storage.orch.io/v1/csinodes']);
   });
