@@ -3,9 +3,11 @@
  * `/version`, deprecation warnings and the deprecated-API metric are those of release 1.N: the
  * versions Kubernetes removed after 1.N are served by default (and work: written and read back),
  * the versions it introduced after 1.N are not; `--runtime-config` still switches each on or off;
- * without the flag the server is release 1.32.
+ * without the flag the server is release 1.32, and `--version` always prints the binary's.
  */
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { startTestServer, TestServer } from '../helpers/server-harness';
 import { builtinResources } from '../../lib/registry/builtin';
 import { namingFor } from '../../lib/naming';
@@ -95,6 +97,21 @@ describe('--emulated-version', () => {
       expect((await t().get(path)).body.items.map((o: Body) => o.metadata.name)).to.deep.equal(['web']);
     });
 
+    it('pods/eviction honours a budget written at policy/v1beta1 (429 while it allows no disruption)', async () => {
+      const created = (await t().post(`/api/v1/namespaces/${NS}/pods`, {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'guarded', labels: { app: 'guarded' } }, spec: { containers: [{ name: 'c', image: 'registry.example.com/c:1' }] },
+      })).body;
+      const running = await t().put(`/api/v1/namespaces/${NS}/pods/guarded/status`, { ...created, status: { ...created.status, phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } });
+      expect(running.status, running.text).to.equal(200);
+      const budget = await t().post(`/apis/policy/v1beta1/namespaces/${NS}/poddisruptionbudgets`, {
+        apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', metadata: { name: 'guard' }, spec: { maxUnavailable: 0, selector: { matchLabels: { app: 'guarded' } } },
+      });
+      expect(budget.status, budget.text).to.equal(201);
+      const evicted = await t().post(`/api/v1/namespaces/${NS}/pods/guarded/eviction`, { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name: 'guarded' } });
+      expect(evicted.status, evicted.text).to.equal(429);
+      expect((await t().get(`/api/v1/namespaces/${NS}/pods/guarded`)).status).to.equal(200);
+    });
+
     it('warns of versions deprecated by 1.20 only: admissionregistration v1beta1 (1.16) yes, policy/v1beta1 (1.21) no', async () => {
       const pdbs = await t().get(`/apis/policy/v1beta1/namespaces/${NS}/poddisruptionbudgets`);
       expect(pdbs.status).to.equal(200);
@@ -155,6 +172,13 @@ describe('--emulated-version', () => {
       expect(await resourcesOf(t(), 'admissionregistration.k8s.io/v1')).not.to.include('validatingadmissionpolicies');
       expect(await resourcesOf(t(), 'authentication.k8s.io/v1')).to.include('selfsubjectreviews');
     });
+  });
+
+  it('--version prints the binary\'s version whatever release is emulated', () => {
+    const main = path.resolve(__dirname, '../../lib/server/main.js');
+    const r = spawnSync(process.execPath, [main, '--emulated-version=1.20', '--version'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout.trim()).to.equal('Kubernetes v1.32.0-orch');
   });
 
   describe('not given (release 1.32)', () => {
