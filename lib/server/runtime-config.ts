@@ -3,9 +3,9 @@
  * kube-apiserver resolves it (apiserver pkg/server/resourceconfig). Precedence, lowest first:
  * the defaults of the release served (`servedByDefaultAt`: that of `--emulated-version`, else 1.32),
  * then `api/all`, `api/ga`, `api/beta`, `api/alpha` in that order, then `<group>/<version>` keys,
- * then `<group>/<version>/<resource>` keys. A resource
- * left out is not built into a store: it is gone from discovery and OpenAPI and answers 404,
- * while its objects stay in etcd for when it is switched on again.
+ * then `<group>/<version>/<resource>` keys. A resource left out is not built into a store: it is
+ * gone from discovery and OpenAPI and answers 404, while its objects stay in etcd for when it is
+ * switched on again.
  */
 import { ResourceDef } from '../scheme/types';
 import { Naming } from '../naming';

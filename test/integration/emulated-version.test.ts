@@ -35,6 +35,27 @@ async function deprecatedApiLines(t: TestServer): Promise<string[]> {
   return (await t.get('/metrics', { headers: { accept: 'text/plain' } })).text.split('\n').filter((l) => l.startsWith('apiserver_requested_deprecated_apis{'));
 }
 
+/**
+ * Over the whole catalogue (the removed versions of every area included): the built-in resources
+ * release 1.`minor` served by default are listed, no other is, and a list of each served one is
+ * warned of exactly when its version was deprecated by then.
+ */
+function servesTheCatalogueOf(t: () => TestServer, minor: number): void {
+  it(`serves every version the catalogue says 1.${minor} served by default, no other, and warns of those deprecated by then`, async () => {
+    const defs = builtinResources(kube).filter((d) => d.group);
+    for (const d of defs) {
+      const on = servedByDefaultAt(d, minor, kube);
+      const listed = (await resourcesOf(t(), `${d.group}/${d.version}`)).includes(d.resource);
+      expect(listed, `${d.group}/${d.version} ${d.resource} in discovery at 1.${minor}`).to.equal(on);
+      if (!on || d.virtual || !d.verbs.includes('list')) continue;
+      const list = await t().get(`/apis/${d.group}/${d.version}/${d.resource}`);
+      expect(list.status, `${d.group}/${d.version} ${d.resource}: ${list.text}`).to.equal(200);
+      const deprecated = !!d.deprecation && (!d.deprecation.deprecatedIn || d.deprecation.deprecatedIn[1] <= minor);
+      expect(list.headers.warning !== undefined, `warning of ${d.group}/${d.version} ${d.resource} at 1.${minor}`).to.equal(deprecated);
+    }
+  });
+}
+
 function startAt(release: string, ...flags: string[]): () => TestServer {
   let t: TestServer | undefined;
   before(async () => {
@@ -79,12 +100,7 @@ describe('--emulated-version', () => {
       expect((await t().get('/openapi/v3/apis/policy/v1beta1')).body.info.version).to.equal('v1.20.0-orch');
     });
 
-    it('serves every version the catalogue says 1.20 served by default, and no other built-in one', async () => {
-      const expected = builtinResources(kube).filter((d) => d.group && !d.virtual && servedByDefaultAt(d, 20, kube));
-      for (const d of expected) expect(await resourcesOf(t(), `${d.group}/${d.version}`), `${d.group}/${d.version}`).to.include(d.resource);
-      const later = builtinResources(kube).filter((d) => d.group && !servedByDefaultAt(d, 20, kube));
-      for (const d of later) expect(await resourcesOf(t(), `${d.group}/${d.version}`), `${d.group}/${d.version}`).not.to.include(d.resource);
-    });
+    servesTheCatalogueOf(t, 20);
 
     it('writes and reads a removed version with nothing later served beside it (policy/v1beta1 without policy/v1)', async () => {
       const path = `/apis/policy/v1beta1/namespaces/${NS}/poddisruptionbudgets`;
@@ -150,6 +166,7 @@ describe('--emulated-version', () => {
 
   describe('=1.25', () => {
     const t = startAt('1.25');
+    servesTheCatalogueOf(t, 25);
 
     it('/version is release 1.25; policy and discovery v1beta1 are gone, CSIStorageCapacity v1 and autoscaling/v2 are in', async () => {
       expect((await t().get('/version')).body).to.deep.include({ major: '1', minor: '25', gitVersion: 'v1.25.0-orch' });
@@ -165,6 +182,7 @@ describe('--emulated-version', () => {
 
   describe('=1.29', () => {
     const t = startAt('1.29');
+    servesTheCatalogueOf(t, 29);
 
     it('/version is release 1.29; flowcontrol v1 is in, ValidatingAdmissionPolicy v1 not yet', async () => {
       expect((await t().get('/version')).body).to.deep.include({ major: '1', minor: '29', gitVersion: 'v1.29.0-orch' });
@@ -183,6 +201,7 @@ describe('--emulated-version', () => {
 
   describe('not given (release 1.32)', () => {
     const t = startAt('');
+    servesTheCatalogueOf(t, 32);
 
     it('/version is release 1.32 and only 1.32\'s versions are served', async () => {
       expect((await t().get('/version')).body).to.deep.include({ major: '1', minor: '32', gitVersion: 'v1.32.0-orch' });
