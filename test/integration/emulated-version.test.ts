@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { startTestServer, TestServer } from '../helpers/server-harness';
+import { eventually, startTestServer, TestServer } from '../helpers/server-harness';
 import { builtinResources } from '../../lib/registry/builtin';
 import { namingFor } from '../../lib/naming';
 import { servedByDefaultAt } from '../../lib/server/runtime-config';
@@ -101,6 +101,18 @@ describe('--emulated-version', () => {
     });
 
     servesTheCatalogueOf(t, 20);
+
+    it('registers the local APIServices of release 1.20\'s versions (v1beta1.policy, not v1.policy)', async () => {
+      const apiServices = '/apis/apiregistration.k8s.io/v1/apiservices';
+      const names = await eventually(async () => {
+        const items: string[] = (await t().get(apiServices)).body.items.map((o: Body) => o.metadata.name);
+        return items.includes('v1beta1.policy') && items;
+      });
+      expect(names).to.include.members(['v1beta1.discovery.k8s.io', 'v1beta1.admissionregistration.k8s.io', 'v1.batch']);
+      expect(names).not.to.include.members(['v1.policy']);
+      expect(names).not.to.include('v1.discovery.k8s.io');
+      expect(names).not.to.include('v2.autoscaling');
+    });
 
     it('writes and reads a removed version with nothing later served beside it (policy/v1beta1 without policy/v1)', async () => {
       const path = `/apis/policy/v1beta1/namespaces/${NS}/poddisruptionbudgets`;
