@@ -21,9 +21,10 @@ import { AuthorizationAttributes, attributesOf, forbiddenSentence } from '../aut
 import { installDiscovery, RemoteDiscoverySource } from '../api/discovery';
 import { installOpenApi } from '../api/openapi/routes';
 import type { RemoteOpenApiSource } from '../api/openapi/remote';
-import { installVersion } from '../api/version';
+import { installVersion, releaseVersionInfo } from '../api/version';
 import { HealthChecks, installHealth } from '../api/health';
 import { CustomHandlers, resourceHandler } from '../api/resource-handler';
+import type { Release } from '../api/deprecation';
 import { StoreIndex } from '../registry/store-index';
 import { ResourceDef } from '../scheme/types';
 import { Naming } from '../naming';
@@ -79,6 +80,8 @@ export interface AppDeps {
   /** The extension API servers' discovery and OpenAPI documents (lib/aggregation), merged into the server's. */
   remoteDiscovery?: RemoteDiscoverySource;
   remoteOpenApi?: RemoteOpenApiSource;
+  /** --emulated-version's release: /version, OpenAPI's info and deprecations are its; absent: 1.32. */
+  release?: Release;
 }
 
 async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
@@ -220,13 +223,14 @@ export function buildApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   const router = new Router();
-  installVersion(router);
+  const version = deps.release && releaseVersionInfo(deps.release[1]);
+  installVersion(router, version);
   installHealth(router, deps.health);
   installMetrics(router, deps.metrics);
   if (deps.slis) installMetrics(router, deps.slis, '/metrics/slis');
   installDiscovery(router, { resources: deps.resources, naming: deps.naming, remote: deps.remoteDiscovery });
   const builtins = new Set(deps.builtins);
-  installOpenApi(router, { resources: deps.documentedResources ?? deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d), remote: deps.remoteOpenApi });
+  installOpenApi(router, { resources: deps.documentedResources ?? deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d), remote: deps.remoteOpenApi, gitVersion: version?.gitVersion });
   for (const install of deps.routes ?? []) install(router);
 
   // Without metrics (the benchmark's baseline) nothing is recorded, not even a timestamp.
@@ -262,7 +266,7 @@ export function buildApp(deps: AppDeps): Koa {
   // Resource requests skip the router's route matching (discovery, OpenAPI, health, version).
   const routes = router.routes();
   const resources = resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming,
-    deps.builtins.filter((r) => r.virtual), deps.customHandlers, { metrics: deps.metrics });
+    deps.builtins.filter((r) => r.virtual), deps.customHandlers, { metrics: deps.metrics, release: deps.release });
   app.use((ctx: Context, next: Next) => ((ctx.state.requestInfo as RequestInfo).isResourceRequest
     ? resources(ctx, next)
     : routes(ctx as Parameters<typeof routes>[0], () => resources(ctx, next))));

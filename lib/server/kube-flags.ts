@@ -138,7 +138,9 @@ export const EMULATED_VERSION_FLAG: FlagDef<'emulatedVersion'> = flag('emulated-
 'The versions different components emulate their capabilities (APIs, features, ...) of. If set, the component emulates the '
 + 'behavior of this version instead of the underlying binary version. Version format is major.minor, e.g. \'--emulated-version=kube=1.31\'. '
 + `Options are: kube=1.${OLDEST_EMULATED_MINOR}..1.${BINARY_MINOR} (default=1.${BINARY_MINOR}) (kube-apiserver 1.${BINARY_MINOR} takes 1.31..1.32). `
-+ 'If the component is not specified, defaults to "kube". Flags a later release removed are accepted, with a warning, when the emulated release had them.');
++ 'If the component is not specified, defaults to "kube". The API versions served by default (those a later release removed included), '
++ '/version and deprecation warnings are the emulated release\'s (docs/emulated-version.md); flags a later release removed are accepted, '
++ 'with a warning, when the emulated release had them.');
 
 /** The minor release the command line asks to be (--emulated-version, else 1.32). */
 export function emulatedMinor(emulatedVersion: string): number {

@@ -37,6 +37,7 @@ import { serviceNetworkOf } from '../registry/core/services/network';
 import { ServiceAllocationRepair, storedServices } from '../registry/core/services/repair';
 import { FeatureGates } from '../scheme/feature-gates';
 import { applyRuntimeConfig } from './runtime-config';
+import { emulatedMinor } from './kube-flags';
 import { GenericStore } from '../registry/store';
 import { Cacher } from '../storage/cacher/cacher';
 import { Etcd3Probe } from '../storage/cacher/etcd3-probe';
@@ -179,6 +180,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const runtime = applyRuntimeConfig(withConnectSubresources(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000), serviceNetwork })), config, naming);
   // The kubelet client's files are read now: a bad path stops the start.
   const kubeletClient = KubeletClient.fromConfig(config);
+  // --emulated-version: the release whose APIs are served by default, /version and deprecations.
+  const release = config.emulatedVersion ? [1, emulatedMinor(config.emulatedVersion)] as const : undefined;
+  if (release) logger.info(`--emulated-version: emulating Kubernetes 1.${release[1]}`, { emulatedVersion: config.emulatedVersion });
   if (runtime.disabledGroupVersions.length || runtime.disabledResources.length) {
     logger.info('--runtime-config: not served', { groupVersions: runtime.disabledGroupVersions, resources: runtime.disabledResources });
   }
@@ -458,7 +462,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, slis, audit: audit.filter,
     inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters }, flowControl,
     requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance, aggregationProxy: aggregation?.proxy,
-    remoteDiscovery: aggregation?.discovery, remoteOpenApi: aggregation?.openapi,
+    remoteDiscovery: aggregation?.discovery, remoteOpenApi: aggregation?.openapi, release,
   });
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
   const listener = serves ? await listen() : undefined;
