@@ -81,15 +81,17 @@ describe('removed versions: flowcontrol v1beta1-v1beta3 and storage v1beta1', ()
       it('created at v1, updated at v1beta2 (matchingPrecedence defaulted there too), /status at v1beta1, read at v1', async () => {
         expect((await t.post(fcPath('v1', 'flowschemas'), fs('v1', 'fs-v1', SPEC))).status).to.equal(201);
         const beta = (await t.get(fcPath('v1beta2', 'flowschemas', 'fs-v1'))).body;
-        const put = await t.put(fcPath('v1beta2', 'flowschemas', 'fs-v1'), { ...beta, spec: { ...beta.spec, matchingPrecedence: 0 } });
+        // Unconditional writes: the APF configuration keeper writes the Dangling condition meanwhile.
+        const { resourceVersion: _rv, ...meta } = beta.metadata;
+        const put = await t.put(fcPath('v1beta2', 'flowschemas', 'fs-v1'), { ...beta, metadata: meta, spec: { ...beta.spec, matchingPrecedence: 0 } });
         expect(put.status, put.text).to.equal(200);
         expect(put.body.spec.matchingPrecedence).to.equal(1000);
-        const conditions = [{ type: 'Dangling', status: 'False', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'Found', message: 'ok' }];
-        const status = await t.put(fcPath('v1beta1', 'flowschemas', 'fs-v1/status'), { ...put.body, apiVersion: `${FC}/v1beta1`, status: { conditions } });
+        const condition = { type: 'Reviewed', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'Checked', message: 'ok' };
+        const status = await t.put(fcPath('v1beta1', 'flowschemas', 'fs-v1/status'), { ...put.body, apiVersion: `${FC}/v1beta1`, metadata: meta, status: { conditions: [condition] } });
         expect(status.status, status.text).to.equal(200);
         const v1 = (await t.get(fcPath('v1', 'flowschemas', 'fs-v1'))).body;
         expect(v1.spec).to.deep.equal({ ...SPEC, matchingPrecedence: 1000 });
-        expect(v1.status.conditions).to.deep.equal(conditions);
+        expect(v1.status.conditions).to.deep.include(condition);
       });
 
       it('the mandatory and suggested FlowSchemas read through every version', async () => {
@@ -268,7 +270,8 @@ describe('removed versions: flowcontrol v1beta1-v1beta3 and storage v1beta1', ()
         const driver = (await t.get(stPath('v1beta1', 'csidrivers', 'beta'))).body;
         const changed = await rejectedLeavingStore(t, stPath('v1', 'csidrivers'), () => t.put(stPath('v1beta1', 'csidrivers', 'beta'), { ...driver, spec: { ...driver.spec, attachRequired: true } }));
         expect(changed.status, changed.text).to.equal(422);
-        expect(changed.body.details.causes.map((c: Body) => c.field)).to.include('spec.attachRequired');
+        // Kubernetes' path for it (sic).
+        expect(changed.body.details.causes.map((c: Body) => c.field)).to.include('spec.attachedRequired');
       });
     });
   });
