@@ -19,9 +19,11 @@ import { volumeAttachmentResource } from './storage/volume-attachments/definitio
 import { csiDriverResource } from './storage/csi-drivers/definition';
 import { csiNodeResource } from './storage/csi-nodes/definition';
 import { csiStorageCapacityResource } from './storage/csi-storage-capacities/definition';
+import { storageV1beta1Resources } from './storage/v1beta1';
 import { serviceAccountResource } from './core/service-accounts/definition';
 import { eventResource } from './core/events/definition';
 import { eventV1Resource } from './events/events/definition';
+import { eventV1beta1Resource } from './events/events/v1beta1';
 import { roleResource } from './rbac/roles/definition';
 import { clusterRoleResource } from './rbac/cluster-roles/definition';
 import { roleBindingResource } from './rbac/role-bindings/definition';
@@ -71,11 +73,15 @@ import { ingressResource } from './networking/ingresses/definition';
 import { ingressClassV1beta1Resource } from './networking/ingress-classes/v1beta1';
 import { ingressV1beta1Resource } from './networking/ingresses/v1beta1';
 import { networkPolicyResource } from './networking/network-policies/definition';
-import { horizontalPodAutoscalerV1Resource, horizontalPodAutoscalerV2Resource } from './autoscaling/horizontal-pod-autoscalers/definition';
+import {
+  horizontalPodAutoscalerV1Resource, horizontalPodAutoscalerV2Resource, horizontalPodAutoscalerV2beta1Resource, horizontalPodAutoscalerV2beta2Resource,
+} from './autoscaling/horizontal-pod-autoscalers/definition';
 import { serviceResource } from './core/services/definition';
 import { ServiceNetwork, serviceNetworkOf } from './core/services/network';
 import { flowSchemaResource } from './flowcontrol/flow-schemas/definition';
 import { priorityLevelConfigurationResource } from './flowcontrol/priority-level-configurations/definition';
+import { flowSchemaBetaResources } from './flowcontrol/flow-schemas/beta-versions';
+import { priorityLevelConfigurationBetaResources } from './flowcontrol/priority-level-configurations/beta-versions';
 import { priorityClassResource } from './scheduling/priority-classes/definition';
 import { priorityClassV1beta1Resource } from './scheduling/priority-classes/v1beta1';
 import { apiServiceResource } from './apiregistration/api-services/definition';
@@ -102,6 +108,8 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     persistentVolumeClaimResource(naming, gates), persistentVolumeResource(naming, gates),
     storageClassResource(naming), volumeAttachmentResource(naming), csiDriverResource(naming), csiNodeResource(naming),
     csiStorageCapacityResource(naming), serviceAccountResource(naming), eventResource(opts.eventTtlSeconds),
+    // storage v1beta1 over the v1 objects (off unless --runtime-config switches it on).
+    ...storageV1beta1Resources(naming),
     // apps/v1 (the same name in both flavors).
     controllerRevisionResource(),
     daemonSetResource(naming, gates),
@@ -137,6 +145,8 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     cronJobV1beta1Resource(naming, gates),
     // autoscaling (no domain): v2 first, the preferred and storage version, then v1 over the same objects.
     horizontalPodAutoscalerV2Resource(), horizontalPodAutoscalerV1Resource(),
+    // autoscaling/v2beta2 and v2beta1 over the same objects (off unless --runtime-config switches them on).
+    horizontalPodAutoscalerV2beta2Resource(), horizontalPodAutoscalerV2beta1Resource(),
     // policy/v1beta1: off unless --runtime-config=policy/v1beta1=true.
     podDisruptionBudgetV1beta1Resource(),
     // networking.k8s.io/v1 in discovery's order.
@@ -150,12 +160,16 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     endpointSliceResource(naming), endpointSliceV1beta1Resource(naming),
     // flowcontrol.apiserver.k8s.io/v1: API priority and fairness, in discovery's order.
     flowSchemaResource(naming.group('flowcontrol.apiserver')), priorityLevelConfigurationResource(naming.group('flowcontrol.apiserver')),
+    // Its v1beta1, v1beta2 and v1beta3 over the v1 objects (off unless --runtime-config switches them on).
+    ...flowSchemaBetaResources(naming.group('flowcontrol.apiserver')), ...priorityLevelConfigurationBetaResources(naming.group('flowcontrol.apiserver')),
     // scheduling.k8s.io/v1 PriorityClass.
     priorityClassResource(naming), priorityClassV1beta1Resource(naming),
     // node.k8s.io/v1 RuntimeClass.
     runtimeClassResource(naming), runtimeClassV1beta1Resource(naming),
     // events.k8s.io/v1 Event over the core/v1 Events' keys and cache (core/v1 Event, listed before it, owns them).
     eventV1Resource(naming, opts.eventTtlSeconds),
+    // events.k8s.io/v1beta1 over the same objects (off unless --runtime-config switches it on).
+    eventV1beta1Resource(naming, opts.eventTtlSeconds),
     // apiregistration.k8s.io/v1 APIService: the aggregation layer's registrations (lib/aggregation/).
     apiServiceResource(naming),
     // apiregistration v1beta1 over the v1 objects (removed in 1.22; off unless --runtime-config switches it on).

@@ -31,7 +31,7 @@ const CATALOGUE = builtinResources(naming);
  * Tables whose Name column is not the first but the last, as Kubernetes prints them: Events
  * (kubectl's LAST SEEN TYPE REASON OBJECT ... NAME, Name at priority 1).
  */
-const NAME_NOT_FIRST = new Set(['core/v1/events', 'events.orch.io/v1/events', 'events.k8s.io/v1/events']);
+const NAME_NOT_FIRST = new Set(['core/v1/events', 'events.orch.io/v1/events', 'events.k8s.io/v1/events', 'events.orch.io/v1beta1/events', 'events.k8s.io/v1beta1/events']);
 
 const gvr = (d: ResourceDef) => `${d.group || 'core'}/${d.version}/${d.resource}`;
 const prefixOf = (d: ResourceDef) => (d.group ? `/apis/${d.group}/${d.version}` : `/api/${d.version}`);

@@ -57,6 +57,11 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
   },
+  // storage v1beta1 (off unless --runtime-config switches it on).
+  {
+    apiVersions: groupVersion('storage', 'v1beta1'), protoPackage: 'k8s.io.api.storage.v1beta1', lists: true,
+    kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
+  },
   {
     apiVersions: groupVersion('rbac.authorization', 'v1'), protoPackage: RBAC, lists: true,
     kinds: ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'],
@@ -86,6 +91,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   // The autoscaling group has no domain: `autoscaling/v2` and `autoscaling/v1` in both flavors.
   { apiVersions: ['autoscaling/v2'], protoPackage: AUTOSCALING_V2, lists: true, kinds: ['HorizontalPodAutoscaler'] },
   { apiVersions: ['autoscaling/v1'], protoPackage: AUTOSCALING_V1, lists: true, kinds: ['HorizontalPodAutoscaler'] },
+  // autoscaling v2beta2 and v2beta1 (off unless --runtime-config switches them on).
+  ...['v2beta2', 'v2beta1'].map((v) => ({ apiVersions: [`autoscaling/${v}`], protoPackage: `k8s.io.api.autoscaling.${v}`, lists: true, kinds: ['HorizontalPodAutoscaler'] })),
   // Scale, the body of every /scale subresource, has no list.
   { apiVersions: ['autoscaling/v1'], protoPackage: AUTOSCALING_V1, lists: false, kinds: ['Scale'] },
   // The body of pods/eviction, at both versions.
@@ -95,6 +102,10 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['policy/v1beta1'], protoPackage: 'k8s.io.api.policy.v1beta1', lists: true, kinds: ['PodDisruptionBudget'] },
   // API priority and fairness: flowcontrol.apiserver.k8s.io/v1 (flowcontrol.apiserver.orch.io/v1 in the orch flavor).
   { apiVersions: groupVersion('flowcontrol.apiserver', 'v1'), protoPackage: 'k8s.io.api.flowcontrol.v1', lists: true, kinds: ['FlowSchema', 'PriorityLevelConfiguration'] },
+  // Its v1beta1, v1beta2 and v1beta3 (off unless --runtime-config switches them on).
+  ...['v1beta1', 'v1beta2', 'v1beta3'].map((v) => ({
+    apiVersions: groupVersion('flowcontrol.apiserver', v), protoPackage: `k8s.io.api.flowcontrol.${v}`, lists: true, kinds: ['FlowSchema', 'PriorityLevelConfiguration'],
+  })),
   ...['v1', 'v1beta1'].map((v) => ({
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
     kinds: ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],
@@ -139,6 +150,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: groupVersion('apiregistration', 'v1beta1'), protoPackage: 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1beta1', lists: true, kinds: ['APIService'] },
   // events.k8s.io/v1 (events.orch.io/v1 in the orch flavor), served over the core/v1 Events.
   { apiVersions: groupVersion('events', 'v1'), protoPackage: 'k8s.io.api.events.v1', lists: true, kinds: ['Event'] },
+  // events v1beta1 (off unless --runtime-config switches it on).
+  { apiVersions: groupVersion('events', 'v1beta1'), protoPackage: 'k8s.io.api.events.v1beta1', lists: true, kinds: ['Event'] },
 ];
 
 /** Kinds every group version has (Kubernetes' AddToGroupVersion), whatever the apiVersion. */

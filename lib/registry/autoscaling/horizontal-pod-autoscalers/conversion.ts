@@ -28,7 +28,7 @@ export const CONDITIONS_ANNOTATION = 'autoscaling.alpha.kubernetes.io/conditions
 const ROUND_TRIP = [METRICS_ANNOTATION, BEHAVIOR_ANNOTATION, CURRENT_METRICS_ANNOTATION, CONDITIONS_ANNOTATION];
 
 /** The metadata without the round-trip annotations (and without an annotations map left empty). */
-function withoutRoundTripAnnotations(meta: ApiObject['metadata']): ApiObject['metadata'] {
+export function withoutRoundTripAnnotations(meta: ApiObject['metadata']): ApiObject['metadata'] {
   const annotations = meta?.annotations;
   if (!meta || !annotations || !ROUND_TRIP.some((k) => k in annotations)) return meta;
   const kept = Object.fromEntries(Object.entries(annotations).filter(([k]) => !ROUND_TRIP.includes(k)));
@@ -40,7 +40,7 @@ const isCpuUtilization = (m: unknown): boolean => isObject(m) && m.type === 'Res
   && m.resource.name === 'cpu' && present(objectOr(m.resource.target).averageUtilization);
 
 /** The internal behavior as Go's json.Marshal writes it without JSON tags. */
-function behaviorToGoJson(behavior: Json): Json {
+export function behaviorToGoJson(behavior: Json): Json {
   const rules = (r: unknown) => {
     if (!isObject(r)) return null;
     const policies = Array.isArray(r.policies)
@@ -59,7 +59,7 @@ function goField(obj: Json, name: string): unknown {
 }
 
 /** The v2 behavior from the annotation's JSON (undefined when it holds neither direction). */
-function behaviorFromGoJson(raw: unknown): Json | undefined {
+export function behaviorFromGoJson(raw: unknown): Json | undefined {
   if (!isObject(raw)) return undefined;
   const rules = (r: unknown): Json | undefined => {
     if (!isObject(r)) return undefined;
@@ -86,7 +86,7 @@ function behaviorFromGoJson(raw: unknown): Json | undefined {
 }
 
 /** A v2 condition as v1's HorizontalPodAutoscalerCondition marshals (a zero time is null). */
-function conditionToV1(c: unknown): Json {
+export function conditionToV1(c: unknown): Json {
   const cond = objectOr(c);
   const out: Json = { type: cond.type ?? '', status: cond.status ?? '', lastTransitionTime: cond.lastTransitionTime ?? null };
   if (cond.reason) out.reason = cond.reason;
@@ -94,7 +94,7 @@ function conditionToV1(c: unknown): Json {
   return out;
 }
 
-function conditionFromV1(c: unknown): Json {
+export function conditionFromV1(c: unknown): Json {
   const cond = objectOr(c);
   const out: Json = { type: cond.type ?? '', status: cond.status ?? '' };
   if (present(cond.lastTransitionTime)) out.lastTransitionTime = cond.lastTransitionTime;

@@ -1,6 +1,7 @@
 /**
  * HorizontalPodAutoscaler (autoscaling, namespaced, short name `hpa`, category `all`), served at
- * v2 (preferred, the storage version) and v1 over the same objects. Status is reset on create and
+ * v2 (preferred, the storage version) and v1 over the same objects, and, when `--runtime-config`
+ * switches them on, at the removed v2beta1 (by conversion, like v1) and v2beta2 (relabelled). Status is reset on create and
  * written only through `/status`, which keeps the spec; main-resource writes keep the status.
  * Kubernetes' HPA strategy does not track metadata.generation, so neither does this one. Updates
  * may be unconditional. kubectl's NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE table.
@@ -18,9 +19,13 @@ import { ApiObject, ObjectVersioning, ResourceDef, Strategy, SubresourceDef } fr
 import { decodeProblem } from '../../../scheme/decode-check';
 import { AUTOSCALING_GROUP } from '../group';
 import { annotationProblem, hpaV1ToV2, hpaV2ToV1 } from './conversion';
+import { hpaV2ToV2beta1, hpaV2beta1ToV2 } from './conversion-v2beta1';
 import { canonicalizeHpaV2, normalizeStatusV2, setDefaultsV1, setDefaultsV2 } from './defaults';
 import { hpaSchemaV1 } from './schema-v1';
-import { hpaSchemaV2 } from './schema-v2';
+import { hpaSchemaV2, hpaSchemaV2beta2 } from './schema-v2';
+import { hpaSchemaV2beta1 } from './schema-v2beta1';
+import { Schema } from '../../../scheme/schema';
+import { servedOverStorage } from '../../served-version';
 import { hpaTable } from './table';
 import { Json, objectOr } from './types';
 import { validateHpa, validateHpaStatus, validateHpaUpdate } from './validation';
@@ -74,47 +79,92 @@ function replaceContents(obj: ApiObject, next: ApiObject): void {
   Object.assign(obj, next);
 }
 
-/** The v1 object as its v2 form, changed by `change`, and back (in place). */
-function viaV2(obj: ApiObject, change: (v2: ApiObject) => void): void {
-  const v2 = hpaV1ToV2(obj);
-  change(v2);
-  replaceContents(obj, hpaV2ToV1(v2));
+/** A version served by conversion to and from the stored v2 objects. */
+interface ConvertedVersion {
+  version: string;
+  schema: Schema;
+  toV2: (obj: ApiObject) => ApiObject;
+  fromV2: (obj: ApiObject) => ApiObject;
+  /** The version's own SetDefaults (the rest comes from v2's). */
+  setDefaults: (obj: ApiObject) => void;
+  /** A problem decoding the object beyond its schema (v1's round-trip annotations). */
+  decodeProblem?: (obj: ApiObject) => string | undefined;
 }
 
-const v2Of = (obj: ApiObject): ApiObject => storedShape(hpaV1ToV2(obj));
-
-const v1Strategy: Strategy = {
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: true,
-  checkDecode: (obj) => decodeProblem(obj, hpaSchemaV1, KIND) ?? annotationProblem(obj),
-  default: setDefaultsV1,
-  prepareForCreate: (obj) => { setDefaultsV1(obj); viaV2(obj, (v2) => { v2.status = {}; storedShape(v2); }); },
-  prepareForUpdate: (obj, old) => { setDefaultsV1(obj); viaV2(obj, (v2) => { v2.status = hpaV1ToV2(old).status; storedShape(v2); }); },
-  validate: (obj) => validateHpa(hpaV1ToV2(obj)),
-  validateUpdate: (obj, old) => { const v2 = hpaV1ToV2(obj); return [...validateHpaUpdate(v2, hpaV1ToV2(old)), ...validateHpaStatus(v2)]; },
-  canonicalize: (obj) => viaV2(obj, canonicalizeHpaV2),
-};
-
-/** `/status` at v1: the status the incoming v1 object stands for (annotations included) over the stored one. */
-const v1Status: SubresourceDef = {
-  name: 'status', kind: KIND, verbs: ['get', 'patch', 'update'],
-  applyUpdate: (incoming, current) => {
-    const status = normalizeStatusV2(objectOr(hpaV1ToV2(incoming).status) as Json);
-    return hpaV2ToV1({ ...hpaV1ToV2(current), status });
-  },
-};
-
-/** v1 reads convert the stored v2 objects; v1 writes store their v2 form. */
-const v1Versioning: ObjectVersioning = {
-  fromStorage: async (objects) => objects.map((o) => { const v2 = storedShape(structuredClone(o)); canonicalizeHpaV2(v2); return hpaV2ToV1(v2); }),
-  toStorage: async (object) => { const v2 = v2Of(object); canonicalizeHpaV2(v2); return v2; },
-  servesStored: () => false,
-};
-
-/** autoscaling/v1 HorizontalPodAutoscaler, served over the v2 objects. */
-export function horizontalPodAutoscalerV1Resource(): ResourceDef {
-  return {
-    ...base('v1'), schema: hpaSchemaV1, table: hpaTable(v2Of), subresources: [v1Status], strategy: v1Strategy,
-    storageVersion: HPA_STORAGE_VERSION, versioning: v1Versioning,
+/**
+ * The def of a version whose objects are v2's: its strategy hooks convert to v2, do what the v2
+ * strategy does, and convert back; reads, lists and watches convert the stored v2 objects; writes
+ * store their v2 form; `/status` takes the status the incoming object stands for.
+ */
+function servedThroughV2(c: ConvertedVersion): ResourceDef {
+  const viaV2 = (obj: ApiObject, change: (v2: ApiObject) => void): void => {
+    const v2 = c.toV2(obj);
+    change(v2);
+    replaceContents(obj, c.fromV2(v2));
   };
+  const v2Of = (obj: ApiObject): ApiObject => storedShape(c.toV2(obj));
+  const strategy: Strategy = {
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: true,
+    checkDecode: (obj) => decodeProblem(obj, c.schema, KIND) ?? c.decodeProblem?.(obj),
+    default: c.setDefaults,
+    prepareForCreate: (obj) => { c.setDefaults(obj); viaV2(obj, (v2) => { v2.status = {}; storedShape(v2); }); },
+    prepareForUpdate: (obj, old) => { c.setDefaults(obj); viaV2(obj, (v2) => { v2.status = c.toV2(old).status; storedShape(v2); }); },
+    validate: (obj) => validateHpa(c.toV2(obj)),
+    validateUpdate: (obj, old) => { const v2 = c.toV2(obj); return [...validateHpaUpdate(v2, c.toV2(old)), ...validateHpaStatus(v2)]; },
+    canonicalize: (obj) => viaV2(obj, canonicalizeHpaV2),
+  };
+  const status: SubresourceDef = {
+    name: 'status', kind: KIND, verbs: ['get', 'patch', 'update'],
+    applyUpdate: (incoming, current) => {
+      const next = normalizeStatusV2(objectOr(c.toV2(incoming).status) as Json);
+      return c.fromV2({ ...c.toV2(current), status: next });
+    },
+  };
+  const versioning: ObjectVersioning = {
+    fromStorage: async (objects) => objects.map((o) => { const v2 = storedShape(structuredClone(o)); canonicalizeHpaV2(v2); return c.fromV2(v2); }),
+    toStorage: async (object) => { const v2 = v2Of(object); canonicalizeHpaV2(v2); return v2; },
+    servesStored: () => false,
+  };
+  return {
+    ...base(c.version), schema: c.schema, table: hpaTable(v2Of), subresources: [status], strategy,
+    storageVersion: HPA_STORAGE_VERSION, versioning,
+  };
+}
+
+/** autoscaling/v1 HorizontalPodAutoscaler, served over the v2 objects (round-trip annotations: conversion.ts). */
+export function horizontalPodAutoscalerV1Resource(): ResourceDef {
+  return servedThroughV2({
+    version: 'v1', schema: hpaSchemaV1, toV2: hpaV1ToV2, fromV2: hpaV2ToV1, setDefaults: setDefaultsV1, decodeProblem: annotationProblem,
+  });
+}
+
+/**
+ * autoscaling/v2beta1 HorizontalPodAutoscaler (removed from Kubernetes in 1.25), served over the
+ * v2 objects when `--runtime-config` switches it on: the older metric shape, behavior in an
+ * annotation (conversion-v2beta1.ts); its defaults are v1's plus v2's through conversion.
+ */
+export function horizontalPodAutoscalerV2beta1Resource(): ResourceDef {
+  return {
+    ...servedThroughV2({ version: 'v2beta1', schema: hpaSchemaV2beta1, toV2: hpaV2beta1ToV2, fromV2: hpaV2ToV2beta1, setDefaults: setDefaultsV1 }),
+    servedByDefault: false,
+    deprecation: { deprecatedIn: [1, 22], removedIn: [1, 25], replacement: { group: AUTOSCALING_GROUP, version: 'v2', kind: KIND } },
+  };
+}
+
+/**
+ * autoscaling/v2beta2 HorizontalPodAutoscaler (removed from Kubernetes in 1.26), served over the
+ * v2 objects when `--runtime-config` switches it on. Its fields and defaults (pkg/apis/autoscaling/
+ * v2beta2/defaults.go: minReplicas 1, the 80% CPU metric, the behavior's unset rule fields with a
+ * scale-down stabilization window left unset) are v2's: the objects are relabelled only.
+ */
+export function horizontalPodAutoscalerV2beta2Resource(): ResourceDef {
+  return servedOverStorage({
+    ...horizontalPodAutoscalerV2Resource(),
+    version: 'v2beta2',
+    schema: hpaSchemaV2beta2,
+    servedByDefault: false,
+    deprecation: { deprecatedIn: [1, 23], removedIn: [1, 26], replacement: { group: AUTOSCALING_GROUP, version: 'v2', kind: KIND } },
+    strategy: { ...v2Strategy, checkDecode: (obj) => decodeProblem(obj, hpaSchemaV2beta2, KIND) },
+  }, HPA_STORAGE_VERSION);
 }

@@ -9,6 +9,7 @@ import { Schema, atomicList, int32, int64, mapList, object, str, time } from '..
 import { kindSchema, labelSelector } from '../../../scheme/meta-schema';
 import { fieldOfType, goType } from '../../../scheme/type-names';
 import { quantity } from '../../core/quantity-schema';
+import { schemaAtVersion } from '../../../scheme/versioned-schema';
 
 const V2 = 'io.k8s.api.autoscaling.v2';
 
@@ -162,3 +163,6 @@ export const hpaSchemaV2: Schema = kindSchema({
   spec: withDoc(hpaSpecV2, 'spec is the specification for the behaviour of the autoscaler. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status.'),
   status: withDoc(hpaStatusV2, 'status is the current information about the autoscaler.'),
 }, 'HorizontalPodAutoscaler is the configuration for a horizontal pod autoscaler, which automatically manages the replica count of any resource implementing the scale subresource based on the metrics specified.');
+
+/** autoscaling/v2beta2 (served over the v2 objects): v2's fields under v2beta2's type names. */
+export const hpaSchemaV2beta2: Schema = schemaAtVersion(hpaSchemaV2, V2, 'io.k8s.api.autoscaling.v2beta2');
