@@ -10,8 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Flavor } from '../naming';
 import { parseFlags } from './flags';
-import { RunningServer, startServer, StartOptions } from './server';
-import { signClientCertificate } from './pki';
+import type { ServerConfig } from '../config';
+import { loadServiceAccountKeys } from '../serviceaccount/keys';
+import { RunningServer, servingHosts, startServer, StartOptions } from './server';
+import { ensurePki, signClientCertificate } from './pki';
 import { startEmbeddedEtcd } from './embedded-etcd';
 
 /** An etcd a server runs over: its client URL, and a stop() when this process owns it. */
@@ -92,25 +94,31 @@ export async function startThrowawayEtcd(etcdBinary?: string): Promise<EtcdHandl
 
 export async function startApiServer(opts: StartApiServerOptions = {}): Promise<ApiServer> {
   const given = typeof opts.etcd === 'string' ? opts.etcd : opts.etcd?.endpoint;
-  const etcd: EtcdHandle = given ? { endpoint: given, stop: async () => undefined } : await startThrowawayEtcd(opts.etcdBinary);
   // Alone on its etcd, the server keeps kube-apiserver's default prefix; beside others, one of its own.
   const ownPrefix = given !== undefined && opts.etcdPrefix === undefined;
   const etcdPrefix = opts.etcdPrefix ?? (ownPrefix ? `/registry-${randomBytes(6).toString('hex')}` : '/registry');
-  let dataDir: string | undefined;
+  const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'orch-apiserver-'));
+  let etcd: EtcdHandle | undefined;
   let server: RunningServer;
   try {
-    dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'orch-apiserver-'));
-    server = await startServer(parseFlags([
-      `--data-dir=${dataDir}`, `--etcd-servers=${etcd.endpoint}`, `--etcd-prefix=${etcdPrefix}`,
-      '--secure-port=0', '--log-level=error',
+    // Parsed before anything starts, so that a bad flag stops the start at once; etcd's URL is added once it is up.
+    const config = parseFlags([
+      `--data-dir=${dataDir}`, `--etcd-prefix=${etcdPrefix}`, '--secure-port=0', '--log-level=error',
       ...(opts.flavor ? [`--flavor=${opts.flavor}`] : []), ...(opts.flags ?? []),
-    ]), opts.serverOptions);
+    ]);
+    const [etcdStarted, keysMade] = await Promise.allSettled([
+      given ? Promise.resolve({ endpoint: given, stop: async () => undefined }) : startThrowawayEtcd(opts.etcdBinary),
+      makeKeys(config),
+    ]);
+    if (etcdStarted.status === 'fulfilled') etcd = etcdStarted.value;
+    for (const r of [etcdStarted, keysMade]) if (r.status === 'rejected') throw r.reason;
+    server = await startServer({ ...config, etcdServers: [etcd!.endpoint] }, opts.serverOptions);
   } catch (err) {
-    if (dataDir) await fsp.rm(dataDir, { recursive: true, force: true });
-    await etcd.stop();
+    await etcd?.stop();
+    await fsp.rm(dataDir, { recursive: true, force: true });
     throw err;
   }
-  const serverDataDir = dataDir;
+  const running = etcd!;
   let stopping: Promise<void> | undefined;
   return {
     url: server.url,
@@ -119,17 +127,30 @@ export async function startApiServer(opts: StartApiServerOptions = {}): Promise<
     caCertPem: server.pki.caCertPem,
     admin: { certPem: readFileSync(server.pki.adminCertFile, 'utf8'), keyPem: readFileSync(server.pki.adminKeyFile, 'utf8') },
     identity: (commonName, groups = []) => signClientCertificate(server.pki, { commonName, organizations: groups }),
-    etcd,
+    etcd: running,
     etcdPrefix,
-    dataDir: serverDataDir,
+    dataDir,
     server,
     stop: () => (stopping ??= (async () => {
       await server.stop();
-      if (ownPrefix) await deletePrefix(etcd.endpoint, etcdPrefix);
-      await etcd.stop();
-      await fsp.rm(serverDataDir, { recursive: true, force: true });
+      if (ownPrefix) await deletePrefix(running.endpoint, etcdPrefix);
+      await running.stop();
+      await fsp.rm(dataDir, { recursive: true, force: true });
     })()),
   };
+}
+
+/**
+ * What the server makes first in a new data dir, made while etcd starts (RSA key generation is
+ * most of a first start; the server then finds it in place): its PKI and its service-account key.
+ */
+async function makeKeys(config: ServerConfig): Promise<void> {
+  const pkiDir = path.join(config.dataDir, 'pki');
+  await fsp.mkdir(pkiDir, { recursive: true, mode: 0o700 });
+  await Promise.all([
+    ensurePki(pkiDir, { serverHosts: servingHosts(config) }),
+    config.serviceAccountSigningKeyFile ? undefined : loadServiceAccountKeys({ signingKeyFile: '', keyFiles: [], pkiDir }),
+  ]);
 }
 
 /** Deletes every key under `prefix/` through etcd's JSON gateway (no client kept open for it). */

@@ -168,6 +168,12 @@ export interface StartOptions {
   worker?: WorkerRole;
 }
 
+/** The names the serving certificate covers: loopback, and the addresses and host name the flags give. */
+export function servingHosts(config: ServerConfig): string[] {
+  return ['localhost', '127.0.0.1', '::1', config.bindAddress, config.advertiseAddress, config.externalHostname]
+    .filter((h) => h && h !== '0.0.0.0' && h !== '::');
+}
+
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
   setLogLevel(config.logLevel);
   const naming = namingFor(config.flavor);
@@ -192,8 +198,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // pay for it; test/unit/scheme/protobuf.test.ts parses every file).
   registerProtobufSerializer(protobufSerializer);
   const dataDir = path.resolve(config.dataDir);
-  const hosts = ['localhost', '127.0.0.1', '::1', config.bindAddress, config.advertiseAddress, config.externalHostname]
-    .filter((h) => h && h !== '0.0.0.0' && h !== '::');
+  const hosts = servingHosts(config);
   // At a first start the service-account key is made while the PKI's keys are (each RSA, on Node's thread pool).
   const serviceAccountKeyMade = serviceAccountKeyInAdvance({ signingKeyFile: config.serviceAccountSigningKeyFile, pkiDir: path.join(dataDir, 'pki') });
   const pki = await ensurePki(path.join(dataDir, 'pki'), { serverHosts: hosts, log: (m) => logger.info(m) });
