@@ -93,6 +93,7 @@ test-fuzz: build
 ## test-control-plane: kube-controller-manager, kube-scheduler and two hollow kubelets (Kubernetes
 ## 1.20.2, built once from Debian's source package by test/control-plane/build.sh and cached in
 ## ~/.cache/orch-apiserver/kube-1.20.2) run against the server; kubectl 1.32 checks the cluster.
+## Also kubeadm's join path: hollow kubelets joining with a bootstrap token, and kubeadm 1.20's own join.
 ## Not part of make test (root: hollow kubelets run in mount namespaces of their own).
 test-control-plane: build
 	test/control-plane/build.sh

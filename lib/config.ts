@@ -12,6 +12,9 @@ export type Http1ServerKind = typeof HTTP1_SERVERS[number];
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
+/** --logging-format: kube-apiserver's two; '' (not given) is text on a terminal, JSON otherwise. */
+export const LOGGING_FORMATS = ['text', 'json'] as const;
+export type LoggingFormat = typeof LOGGING_FORMATS[number] | '';
 export const STORAGE_MEDIA_TYPES =
   ['application/json', 'application/vnd.kubernetes.protobuf', 'application/vnd.orch.protobuf'] as const;
 export type StorageMediaType = typeof STORAGE_MEDIA_TYPES[number];
@@ -145,6 +148,7 @@ export interface ServerConfig {
   /** Log verbosity 0-10 (`-v`/`--v`). */
   v: number;
   logLevel: LogLevel;
+  loggingFormat: LoggingFormat;
   /**
    * --cert-dir: where the serving pair apiserver.crt / apiserver.key is read from when --tls-cert-file
    * is not given, issued there (by the server's CA) when missing, as kube-apiserver; '' keeps it under <data-dir>/pki.

@@ -25,6 +25,7 @@ import { deleteObject } from '../registry/delete';
 import { WorkQueue } from '../controllers/work-queue';
 import type { AggregationContext } from './context';
 import { apiServicesStoreKey, apiServiceName, type ApiService, type ApiServiceSpec } from './api-service';
+import { builtinVersionPriorities, CRD_PRIORITY, type Priority } from '../api/group-priority';
 
 export const AUTOMANAGED_ONSTART = 'onstart';
 export const AUTOMANAGED_CONTINUOUSLY = 'true';
@@ -35,76 +36,6 @@ const INITIAL_SYNC_MS = 20_000;
 /** `kube-aggregator.kubernetes.io/automanaged` in the flavor's label domain. */
 export function automanagedLabel(naming: Naming): string {
   return `kube-aggregator.${naming.labelDomain}/automanaged`;
-}
-
-interface Priority { group: number; version: number }
-
-/**
- * kube-apiserver 1.32's apiVersionPriorities (its generic table merged with the kube-apiserver
- * one), by Kubernetes' group name; groups under `k8s.io` are spelled through the Naming.
- */
-const KUBE_PRIORITIES: ReadonlyArray<[string, string, number, number]> = [
-  ['', 'v1', 18000, 1],
-  ['apps', 'v1', 17800, 15],
-  ['events.k8s.io', 'v1', 17750, 15],
-  ['events.k8s.io', 'v1beta1', 17750, 5],
-  ['authentication.k8s.io', 'v1', 17700, 15],
-  ['authentication.k8s.io', 'v1beta1', 17700, 9],
-  ['authentication.k8s.io', 'v1alpha1', 17700, 1],
-  ['authorization.k8s.io', 'v1', 17600, 15],
-  ['autoscaling', 'v1', 17500, 15],
-  ['autoscaling', 'v2', 17500, 30],
-  ['autoscaling', 'v2beta1', 17500, 9],
-  ['autoscaling', 'v2beta2', 17500, 1],
-  ['batch', 'v1', 17400, 15],
-  ['batch', 'v1beta1', 17400, 9],
-  ['batch', 'v2alpha1', 17400, 9],
-  ['certificates.k8s.io', 'v1', 17300, 15],
-  ['certificates.k8s.io', 'v1beta1', 17300, 9],
-  ['certificates.k8s.io', 'v1alpha1', 17300, 1],
-  ['networking.k8s.io', 'v1', 17200, 15],
-  ['networking.k8s.io', 'v1beta1', 17200, 9],
-  ['policy', 'v1', 17100, 15],
-  ['policy', 'v1beta1', 17100, 9],
-  ['rbac.authorization.k8s.io', 'v1', 17000, 15],
-  ['storage.k8s.io', 'v1', 16800, 15],
-  ['storage.k8s.io', 'v1beta1', 16800, 9],
-  ['storage.k8s.io', 'v1alpha1', 16800, 1],
-  ['apiextensions.k8s.io', 'v1', 16700, 15],
-  ['admissionregistration.k8s.io', 'v1', 16700, 15],
-  ['admissionregistration.k8s.io', 'v1beta1', 16700, 12],
-  ['admissionregistration.k8s.io', 'v1alpha1', 16700, 9],
-  ['scheduling.k8s.io', 'v1', 16600, 15],
-  ['coordination.k8s.io', 'v1', 16500, 15],
-  ['coordination.k8s.io', 'v1beta1', 16500, 13],
-  ['coordination.k8s.io', 'v1alpha2', 16500, 12],
-  ['node.k8s.io', 'v1', 16300, 15],
-  ['node.k8s.io', 'v1beta1', 16300, 9],
-  ['node.k8s.io', 'v1alpha1', 16300, 1],
-  ['discovery.k8s.io', 'v1', 16200, 15],
-  ['discovery.k8s.io', 'v1beta1', 16200, 12],
-  ['resource.k8s.io', 'v1beta1', 16200, 9],
-  ['resource.k8s.io', 'v1alpha3', 16200, 1],
-  ['flowcontrol.apiserver.k8s.io', 'v1', 16100, 21],
-  ['flowcontrol.apiserver.k8s.io', 'v1beta3', 16100, 18],
-  ['flowcontrol.apiserver.k8s.io', 'v1beta2', 16100, 15],
-  ['flowcontrol.apiserver.k8s.io', 'v1beta1', 16100, 12],
-  ['flowcontrol.apiserver.k8s.io', 'v1alpha1', 16100, 9],
-  ['internal.apiserver.k8s.io', 'v1alpha1', 16000, 9],
-  ['storagemigration.k8s.io', 'v1alpha1', 15800, 9],
-];
-
-/** The crdregistration controller's priorities: below every built-in group. */
-export const CRD_PRIORITY: Priority = { group: 1000, version: 100 };
-
-/** The priority table with each group in the flavor's spelling: `<group>/<version>` -> priority. */
-export function builtinPriorities(naming: Naming): Map<string, Priority> {
-  const table = new Map<string, Priority>();
-  for (const [group, version, g, v] of KUBE_PRIORITIES) {
-    const named = group.endsWith('.k8s.io') ? naming.group(group.slice(0, -'.k8s.io'.length)) : group;
-    table.set(`${named}/${version}`, { group: g, version: v });
-  }
-  return table;
 }
 
 interface Desired {
@@ -137,7 +68,7 @@ export class LocalApiServiceKeeper {
 
   constructor(readonly agg: AggregationContext) {
     this.label = automanagedLabel(agg.naming);
-    this.priorities = builtinPriorities(agg.naming);
+    this.priorities = builtinVersionPriorities(agg.naming);
     this.store = agg.stores.get(apiServicesStoreKey(agg.naming)) as GenericStore;
   }
 

@@ -3,6 +3,7 @@
  * them: every request routed to such a version (any verb, subresources too, errors included)
  * answers a `Warning` with Kubernetes' text, records the audit annotations `<domain>/deprecated`
  * and `<domain>/removed-release`, and sets the STABLE gauge `apiserver_requested_deprecated_apis`.
+ * "Deprecated" is as of the release served: that of `--emulated-version`, else 1.32.
  */
 import type { Context } from 'koa';
 import type { Gauge } from 'prom-client';
@@ -12,7 +13,7 @@ import { addAuditAnnotation } from '../meta/audit-annotations';
 import { Naming } from '../naming';
 import { warningRecorder } from './warnings';
 
-type Release = readonly [major: number, minor: number];
+export type Release = readonly [major: number, minor: number];
 
 /** Whether `dep` applies at `current`: from its `deprecatedIn` release on (always, without one). */
 export function isDeprecatedAt(dep: ApiDeprecation | undefined, current: Release = [CURRENT_RELEASE.major, CURRENT_RELEASE.minor]): boolean {
@@ -54,7 +55,7 @@ export class DeprecatedApiRequests {
   // Label sets already set to 1: a repeat request touches nothing.
   private readonly seen = new Set<string>();
 
-  constructor(metrics: MetricsRegistry, naming: Naming) {
+  constructor(metrics: MetricsRegistry, naming: Naming, private readonly release: Release = [CURRENT_RELEASE.major, CURRENT_RELEASE.minor]) {
     this.gauge = metrics.gauge({
       name: 'apiserver_requested_deprecated_apis', aggregator: 'max', stability: 'STABLE',
       help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
@@ -69,7 +70,7 @@ export class DeprecatedApiRequests {
     if (!def.deprecation) return;
     let r = this.resolved.get(def);
     if (r === undefined) {
-      r = isDeprecatedAt(def.deprecation) ? { warning: deprecationWarning(def, def.deprecation), removed: removedRelease(def.deprecation) } : null;
+      r = isDeprecatedAt(def.deprecation, this.release) ? { warning: deprecationWarning(def, def.deprecation), removed: removedRelease(def.deprecation) } : null;
       this.resolved.set(def, r);
     }
     if (!r) return;

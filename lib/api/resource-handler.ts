@@ -20,7 +20,7 @@ import { handleDelete } from './handlers/delete';
 import { handleDeleteCollection } from './handlers/delete-collection';
 import { handleWatch } from './handlers/watch';
 import { handlePatch } from './handlers/patch';
-import { DeprecatedApiRequests } from './deprecation';
+import { DeprecatedApiRequests, Release } from './deprecation';
 import { MetricsRegistry } from '../metrics/registry';
 
 
@@ -55,15 +55,19 @@ const handlers: Record<string, (s: ResourceScope) => Promise<void>> = {
   deletecollection: handleDeleteCollection,
 };
 
-/** What the dispatcher records beyond the handlers: `metrics` holds the deprecated-API gauge. */
+/**
+ * What the dispatcher records beyond the handlers: `metrics` holds the deprecated-API gauge;
+ * `release` is the one deprecations are judged at (--emulated-version's; absent: 1.32).
+ */
 export interface ResourceHandlerOptions {
   metrics?: MetricsRegistry;
+  release?: Release;
 }
 
 export function resourceHandler(stores: StoreIndex, limits: { minRequestTimeoutSeconds: number }, naming: Naming,
   virtual: ResourceDef[] = [], custom: CustomHandlers = new Map(), opts: ResourceHandlerOptions = {}) {
   const initialEventsAnnotation = `${naming.domain}/initial-events-end`;
-  const deprecated = new DeprecatedApiRequests(opts.metrics ?? new MetricsRegistry({ enabled: false }), naming);
+  const deprecated = new DeprecatedApiRequests(opts.metrics ?? new MetricsRegistry({ enabled: false }), naming, opts.release);
   const virtualDefs = new Map(virtual.map((d) => [storeKey(d.group, d.version, d.resource), d]));
   return async (ctx: Context, next: Next): Promise<void> => {
     const info = ctx.state.requestInfo as RequestInfo;

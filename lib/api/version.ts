@@ -1,6 +1,9 @@
 /**
- * GET /version: the server's version.Info, shaped as kube-apiserver's. The kubectl on the machines
- * is a dispatcher that picks its release by `minor`, so major/minor stay "1"/"32".
+ * GET /version: the server's version.Info, shaped as kube-apiserver's: release 1.32, or under
+ * `--emulated-version=1.N` release 1.N (kube-apiserver 1.32 still answers its binary's version
+ * there; the emulated release is what release-1.N clients expect). The kubectl on the machines is
+ * a dispatcher that picks its release by `minor`: for a minor it has no binary of (1.20) it runs
+ * its own 1.32.
  */
 import type Router from '@koa/router';
 import { statSync } from 'fs';
@@ -57,6 +60,11 @@ export function versionInfo(info: Partial<VersionInfo> = {}): VersionInfo {
     platform: `${process.platform}/${goArch()}`,
     ...info,
   };
+}
+
+/** The fields that name release 1.`minor` (those of versionInfo's defaults for 1.32). */
+export function releaseVersionInfo(minor: number): Partial<VersionInfo> {
+  return { major: '1', minor: String(minor), gitVersion: `v1.${minor}.0-orch` };
 }
 
 /** Registers GET /version answering `versionInfo(info)` as `application/json`. */

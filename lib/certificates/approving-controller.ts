@@ -15,7 +15,7 @@ import { Authorizer } from '../authz/authorizer';
 import { UserInfo } from '../meta/user';
 import { approvalState, conditionTime, CsrSpec, hasCertificate, specOf, usagesOf } from './csr-conditions';
 import { CSR_RESOURCE, CsrController, csrStore, IgnorableError } from './csr-controller-base';
-import { ParsedCsr, parseCsr } from './csr-parse';
+import { ParsedCsr, parseCsr } from '../registry/certificates/csr-parse';
 import { isKubeletClientCsr } from './signer-rules';
 
 interface Recognizer {

@@ -8,7 +8,7 @@
  */
 import { createPrivateKey, KeyObject, randomBytes, sign, X509Certificate } from 'crypto';
 import forge from 'node-forge';
-import { derBuffer, firstPemBlock, fromDer, ParsedCsr } from './csr-parse';
+import { derBuffer, firstPemBlock, fromDer, ParsedCsr } from '../registry/certificates/csr-parse';
 
 const { Class, Type, create } = forge.asn1;
 

@@ -12,7 +12,7 @@ import { Naming } from '../naming';
 import { logger } from '../logger';
 import { approvalState, conditionTime, hasTrueCondition, specOf, usagesOf } from './csr-conditions';
 import { CsrController, csrStore } from './csr-controller-base';
-import { parseCsr } from './csr-parse';
+import { parseCsr } from '../registry/certificates/csr-parse';
 import { builtInSigners, SignerRule } from './signer-rules';
 import { certificateTtlMs, SigningAuthority } from './signing-authority';
 

@@ -6,7 +6,7 @@
  */
 import { isIP } from 'node:net';
 import type { Flavor } from '../naming';
-import { HTTP1_SERVERS, HTTP2_SERVERS, LOG_LEVELS } from '../config';
+import { HTTP1_SERVERS, HTTP2_SERVERS, LOG_LEVELS, LOGGING_FORMATS } from '../config';
 import { bool, boolMap, duration, flag, float, int, INT_MAX, list, notEmpty, oneOf, text, type FlagDef } from '../flag-definitions';
 import { STORAGE_FLAGS, ETCD_CLIENT_FLAGS } from '../storage/flags';
 import { AUTHENTICATION_FLAGS } from '../authn/flags';
@@ -110,9 +110,11 @@ export const FLAGS: readonly FlagDef[] = [
   flag('show-hidden-metrics-for-version', 'showHiddenMetricsForVersion', text, '',
     'The previous minor version (e.g. 1.31) whose hidden metrics /metrics shows again; only the previous minor version is accepted.',
     { check: showHiddenVersionProblem }),
-  flag('v', 'v', int(0, 10), 0, `Log verbosity (0-10): without effect here, see --log-level. ${WITHOUT_EFFECT}`,
-    { shorthand: 'v', withoutEffect: true }),
-  flag('log-level', 'logLevel', oneOf(LOG_LEVELS), 'info', 'Lowest log level written.'),
+  flag('v', 'v', int(0, 10), 0, 'number for the log level verbosity: what kube-apiserver logs at klog\'s V(n) is logged from -v=n on (request lines from 3; from 4 the debug level too).',
+    { shorthand: 'v' }),
+  flag('log-level', 'logLevel', oneOf(LOG_LEVELS), 'info', 'Lowest log level written (debug: every verbosity).'),
+  flag('logging-format', 'loggingFormat', oneOf(LOGGING_FORMATS), '',
+    'Sets the log format. Permitted formats: "json", "text" (klog\'s header and key=value pairs). Default: text when stderr is a terminal, json otherwise.'),
   ...ETCD_CLIENT_FLAGS,
   flag('encryption-provider-config', 'encryptionProviderConfig', text, '',
     'The file containing configuration for encryption providers to be used for storing secrets in etcd (EncryptionConfiguration, apiserver.config.orch.io/v1).'),

@@ -21,13 +21,14 @@ import { AuthorizationAttributes, attributesOf, forbiddenSentence } from '../aut
 import { installDiscovery, RemoteDiscoverySource } from '../api/discovery';
 import { installOpenApi } from '../api/openapi/routes';
 import type { RemoteOpenApiSource } from '../api/openapi/remote';
-import { installVersion } from '../api/version';
+import { installVersion, releaseVersionInfo } from '../api/version';
 import { HealthChecks, installHealth } from '../api/health';
 import { CustomHandlers, resourceHandler } from '../api/resource-handler';
+import type { Release } from '../api/deprecation';
 import { StoreIndex } from '../registry/store-index';
 import { ResourceDef } from '../scheme/types';
 import { Naming } from '../naming';
-import { logger } from '../logger';
+import { logger, v } from '../logger';
 import { MetricsRegistry } from '../metrics/registry';
 import { RequestMetrics } from '../api/metrics/request-metrics';
 import { AuthMetrics } from '../metrics/auth-metrics';
@@ -79,10 +80,12 @@ export interface AppDeps {
   /** The extension API servers' discovery and OpenAPI documents (lib/aggregation), merged into the server's. */
   remoteDiscovery?: RemoteDiscoverySource;
   remoteOpenApi?: RemoteOpenApiSource;
+  /** --emulated-version's release: /version, OpenAPI's info and deprecations are its; absent: 1.32. */
+  release?: Release;
 }
 
 async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
-  const started = logger.isLevelEnabled('info') ? process.hrtime.bigint() : 0n;
+  const started = v(3) ? process.hrtime.bigint() : 0n;
   try {
     await next();
     // A response written by its handler itself (a proxy's: respond = false) is its own, a 404 included.
@@ -90,14 +93,18 @@ async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
   } catch (err) {
     writeError(ctx, err);
   }
-  // Below the level nothing is built: winston would format the line before its transport drops it.
-  if (!logger.isLevelEnabled('info')) return;
+  // Request lines are kube-apiserver's httplog lines, logged at V(3). Below that nothing is
+  // built: winston would format the line before its transport drops it.
+  if (!v(3)) return;
   const info = ctx.state.requestInfo as RequestInfo | undefined;
   const user = ctx.state.user as UserInfo | undefined;
   const impersonator = ctx.state.impersonator as UserInfo | undefined;
-  logger.info('request', {
+  logger.info('HTTP', {
     verb: info?.verb ?? ctx.method.toLowerCase(),
+    URI: ctx.url,
     path: ctx.path,
+    userAgent: ctx.get('user-agent') || undefined,
+    srcIP: ctx.request.socket?.remoteAddress ? `${ctx.request.socket.remoteAddress}:${ctx.request.socket.remotePort}` : undefined,
     user: user?.name,
     ...(impersonator ? { impersonator: impersonator.name } : {}),
     // Why authentication failed: the authenticators' words, never the credential.
@@ -105,7 +112,7 @@ async function errorsAndLog(ctx: Context, next: Next): Promise<void> {
     // Why authorization refused (the modes' reasons; a failing mode's error).
     ...(ctx.state.authzReason ? { authzReason: ctx.state.authzReason } : {}),
     ...(ctx.state.authzError ? { authzError: ctx.state.authzError } : {}),
-    status: ctx.status,
+    resp: ctx.status,
     // The level may have been raised while the request ran (its start was not timed then).
     latencyMs: started ? Number((process.hrtime.bigint() - started) / 1000n) / 1000 : undefined,
   });
@@ -216,13 +223,14 @@ export function buildApp(deps: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   const router = new Router();
-  installVersion(router);
+  const version = deps.release && releaseVersionInfo(deps.release[1]);
+  installVersion(router, version);
   installHealth(router, deps.health);
   installMetrics(router, deps.metrics);
   if (deps.slis) installMetrics(router, deps.slis, '/metrics/slis');
   installDiscovery(router, { resources: deps.resources, naming: deps.naming, remote: deps.remoteDiscovery });
   const builtins = new Set(deps.builtins);
-  installOpenApi(router, { resources: deps.documentedResources ?? deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d), remote: deps.remoteOpenApi });
+  installOpenApi(router, { resources: deps.documentedResources ?? deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d), remote: deps.remoteOpenApi, gitVersion: version?.gitVersion });
   for (const install of deps.routes ?? []) install(router);
 
   // Without metrics (the benchmark's baseline) nothing is recorded, not even a timestamp.
@@ -258,7 +266,7 @@ export function buildApp(deps: AppDeps): Koa {
   // Resource requests skip the router's route matching (discovery, OpenAPI, health, version).
   const routes = router.routes();
   const resources = resourceHandler(deps.stores, { minRequestTimeoutSeconds: deps.minRequestTimeoutSeconds }, deps.naming,
-    deps.builtins.filter((r) => r.virtual), deps.customHandlers, { metrics: deps.metrics });
+    deps.builtins.filter((r) => r.virtual), deps.customHandlers, { metrics: deps.metrics, release: deps.release });
   app.use((ctx: Context, next: Next) => ((ctx.state.requestInfo as RequestInfo).isResourceRequest
     ? resources(ctx, next)
     : routes(ctx as Parameters<typeof routes>[0], () => resources(ctx, next))));

@@ -78,14 +78,13 @@ export const KUBE_FLAGS_WITHOUT_EFFECT: readonly FlagDef[] = [
   withoutEffect('allow-metric-labels-manifest', text, '', 'metric label values are not filtered.'),
   withoutEffect('disabled-metrics', list(), '', 'every metric is registered.'),
   withoutEffect('tracing-config-file', text, '', 'no OpenTelemetry traces are exported.'),
-  // Logs: the logger is lib/logger.ts (winston); its level is --log-level.
+  // Logs: the logger is lib/logger.ts (winston): --log-level, -v and --logging-format are honoured.
   withoutEffect('log-flush-frequency', duration, '5s', 'log lines are written as they come.'),
   withoutEffect('log-json-info-buffer-size', text, '0', 'log lines are written as they come.'),
   withoutEffect('log-json-split-stream', bool, 'false', 'every log line goes to one stream.'),
   withoutEffect('log-text-info-buffer-size', text, '0', 'log lines are written as they come.'),
   withoutEffect('log-text-split-stream', bool, 'false', 'every log line goes to one stream.'),
-  withoutEffect('logging-format', text, 'text', 'the log format is the logger\'s (lib/logger.ts); its level is --log-level.'),
-  withoutEffect('vmodule', text, '', 'verbosity is not set per file; the log level is --log-level.'),
+  withoutEffect('vmodule', text, '', 'verbosity is not set per file: -v sets it for the whole process.'),
   // Misc
   withoutEffect('apiserver-count', count, '1', 'the kubernetes Service\'s endpoints follow --endpoint-reconciler-type (lease), not a count.'),
   withoutEffect('enable-logs-handler', bool, 'true', 'nothing is served under /logs.'),
@@ -139,7 +138,9 @@ export const EMULATED_VERSION_FLAG: FlagDef<'emulatedVersion'> = flag('emulated-
 'The versions different components emulate their capabilities (APIs, features, ...) of. If set, the component emulates the '
 + 'behavior of this version instead of the underlying binary version. Version format is major.minor, e.g. \'--emulated-version=kube=1.31\'. '
 + `Options are: kube=1.${OLDEST_EMULATED_MINOR}..1.${BINARY_MINOR} (default=1.${BINARY_MINOR}) (kube-apiserver 1.${BINARY_MINOR} takes 1.31..1.32). `
-+ 'If the component is not specified, defaults to "kube". Flags a later release removed are accepted, with a warning, when the emulated release had them.');
++ 'If the component is not specified, defaults to "kube". The API versions served by default (those a later release removed included), '
++ '/version and deprecation warnings are the emulated release\'s (docs/emulated-version.md); flags a later release removed are accepted, '
++ 'with a warning, when the emulated release had them.');
 
 /** The minor release the command line asks to be (--emulated-version, else 1.32). */
 export function emulatedMinor(emulatedVersion: string): number {

@@ -6,7 +6,7 @@ import type { ServerConfig } from '../config';
 import { FlagError, flagsWithoutEffect, helpText, parseCommandLine, withoutEffectReasons } from './flags';
 import { versionInfo } from '../api/version';
 import { startServer } from './server';
-import { logger, setLogLevel } from '../logger';
+import { configureLogger, logger } from '../logger';
 import { ServerUrlMessage, startWorkers, WorkerReady } from './workers';
 import { isMessage } from '../ipc';
 import { WorkerRole, workerRoleFromEnv } from './worker-role';
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     process.stdout.write(config.version === 'raw' ? `${JSON.stringify(info)}\n` : `Kubernetes ${info.gitVersion}\n`);
     return;
   }
-  setLogLevel(config.logLevel);
+  configureLogger({ level: config.logLevel, verbosity: config.v, format: config.loggingFormat });
   const role = workerRoleFromEnv();
   if (role) {
     await runWorker(config, role);

@@ -1,19 +1,24 @@
 /**
  * `--runtime-config`: which built-in group-versions and resources this server serves, as
  * kube-apiserver resolves it (apiserver pkg/server/resourceconfig). Precedence, lowest first:
- * the defaults (GA and beta on, alpha off, a version whose defs say `servedByDefault: false` off), then `api/all`, `api/ga`, `api/beta`, `api/alpha` in
- * that order, then `<group>/<version>` keys, then `<group>/<version>/<resource>` keys. A resource
- * left out is not built into a store: it is gone from discovery and OpenAPI and answers 404,
- * while its objects stay in etcd for when it is switched on again.
+ * the defaults of the release served (`servedByDefaultAt`: that of `--emulated-version`, else 1.32),
+ * then `api/all`, `api/ga`, `api/beta`, `api/alpha` in that order, then `<group>/<version>` keys,
+ * then `<group>/<version>/<resource>` keys. A resource left out is not built into a store: it is
+ * gone from discovery and OpenAPI and answers 404, while its objects stay in etcd for when it is
+ * switched on again.
  */
 import { ResourceDef } from '../scheme/types';
 import { Naming } from '../naming';
+import { releaseIntroduced } from '../registry/introduced';
+import { emulatedMinor } from './kube-flags';
 
 /** The flags the resolution reads (besides the map itself, what needs an absent kind). */
 export interface RuntimeConfigInput {
   runtimeConfig: Record<string, boolean>;
   authorizationMode: readonly string[];
   leaderElect: boolean;
+  /** --emulated-version: '' (release 1.32) or `1.N`; absent: 1.32. */
+  emulatedVersion?: string;
 }
 
 /** What `--runtime-config` leaves served, and what it switched off (for the start-up log). */
@@ -52,9 +57,25 @@ export function normalizeRuntimeConfig(raw: Record<string, boolean>): Map<string
   return out;
 }
 
-/** The version's default: every served GA and beta version on, alpha off. */
-function defaultEnabled(version: string): boolean {
-  return !LEVELS.alpha.test(version);
+/**
+ * Whether release 1.`minor` served `def` by default: never an alpha version; not before the release
+ * that introduced it (`introducedIn`, lib/registry/introduced.ts); a version Kubernetes removed
+ * (`deprecation.removedIn`) in every release before its removal, whatever `servedByDefault` says
+ * of 1.32; any other as `servedByDefault` says (absent: on; beta versions introduced after 1.24
+ * were off by default in Kubernetes and say so).
+ */
+export function servedByDefaultAt(def: ResourceDef, minor: number, naming: Naming): boolean {
+  if (LEVELS.alpha.test(def.version)) return false;
+  const introduced = releaseIntroduced(def, naming);
+  if (introduced && before(minor, introduced)) return false;
+  const removed = def.deprecation?.removedIn;
+  if (removed) return before(minor, removed);
+  return def.servedByDefault !== false;
+}
+
+/** Whether release 1.`minor` comes before `release`. */
+function before(minor: number, [major, releaseMinor]: readonly [number, number]): boolean {
+  return major > 1 || (major === 1 && minor < releaseMinor);
 }
 
 /**
@@ -105,21 +126,20 @@ export function applyRuntimeConfig(all: readonly ResourceDef[], input: RuntimeCo
   }
   if (unknownGroups.size) throw new Error(`unknown api groups ${[...unknownGroups].sort().join(',')}`);
 
+  // What the switches say of a whole version; a version they leave alone keeps each resource's default.
   const versionOn = new Map<string, boolean>();
-  // A version whose defs all say servedByDefault: false is off until switched on.
-  const offByDefault = (gv: string) => all.filter((d) => `${d.group}/${d.version}` === gv).every((d) => d.servedByDefault === false);
-  for (const gv of resourcesOf.keys()) versionOn.set(gv, defaultEnabled(gv.slice(gv.indexOf('/') + 1)) && !offByDefault(gv));
   for (const [key, matches] of MATCHERS) {
     const value = overrides.get(key);
     if (value === undefined) continue;
-    for (const gv of versionOn.keys()) if (matches(gv.slice(gv.indexOf('/') + 1))) versionOn.set(gv, value);
+    for (const gv of resourcesOf.keys()) if (matches(gv.slice(gv.indexOf('/') + 1))) versionOn.set(gv, value);
   }
   for (const [gv, value] of versionKeys) versionOn.set(gv, value);
   const resourceOn = new Map(resourceKeys);
 
+  const minor = emulatedMinor(input.emulatedVersion ?? '');
   const served = all.filter((d) => {
     const gv = `${d.group}/${d.version}`;
-    return resourceOn.get(`${gv}/${d.resource}`) ?? versionOn.get(gv)!;
+    return resourceOn.get(`${gv}/${d.resource}`) ?? versionOn.get(gv) ?? servedByDefaultAt(d, minor, naming);
   });
   checkNeeds(all, served, input, naming);
   const servedGvs = new Set(served.map((d) => `${d.group}/${d.version}`));
@@ -142,7 +162,7 @@ function checkNeeds(all: readonly ResourceDef[], served: readonly ResourceDef[],
     throw new Error(`runtime-config cannot disable the core API group v1 (${coreOff.map((d) => d.resource).join(', ')}): the server needs it; add v1=true`);
   }
   const rbac = naming.group('rbac.authorization');
-  const rbacOff = all.filter((d) => d.group === rbac && off(d));
+  const rbacOff = all.filter((d) => d.group === rbac && d.version === 'v1' && off(d));
   if (input.authorizationMode.includes('RBAC') && rbacOff.length) {
     throw new Error(`--authorization-mode=RBAC needs ${rbac}/v1, which --runtime-config disables (${rbacOff.map((d) => d.resource).join(', ')})`);
   }

@@ -37,6 +37,7 @@ import { serviceNetworkOf } from '../registry/core/services/network';
 import { ServiceAllocationRepair, storedServices } from '../registry/core/services/repair';
 import { FeatureGates } from '../scheme/feature-gates';
 import { applyRuntimeConfig } from './runtime-config';
+import { emulatedMinor } from './kube-flags';
 import { GenericStore } from '../registry/store';
 import { Cacher } from '../storage/cacher/cacher';
 import { Etcd3Probe } from '../storage/cacher/etcd3-probe';
@@ -73,7 +74,7 @@ import { controllerManagerElector } from '../controllers/leader-election';
 import { bootstrapNamespaces } from './bootstrap';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap';
 import { bootstrapSystemPriorityClasses } from './priority-class-bootstrap';
-import { logger, setLogLevel } from '../logger';
+import { configureLogger, logger } from '../logger';
 import { registerProtobufSerializer } from '../api/negotiation';
 import { protobufSerializer } from '../api/protobuf-serializer';
 import { CertificatePool } from '../authn/cert-pool';
@@ -175,7 +176,7 @@ export function servingHosts(config: ServerConfig): string[] {
 }
 
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
-  setLogLevel(config.logLevel);
+  configureLogger({ level: config.logLevel, verbosity: config.v, format: config.loggingFormat });
   const naming = namingFor(config.flavor);
   const gates = new FeatureGates(config.featureGates);
   // Before anything starts: a bad --runtime-config key stops the start with nothing to clean up.
@@ -184,6 +185,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const runtime = applyRuntimeConfig(withConnectSubresources(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000), serviceNetwork })), config, naming);
   // The kubelet client's files are read now: a bad path stops the start.
   const kubeletClient = KubeletClient.fromConfig(config);
+  // --emulated-version: the release whose APIs are served by default, /version and deprecations.
+  const release = config.emulatedVersion ? [1, emulatedMinor(config.emulatedVersion)] as const : undefined;
+  if (release) logger.info(`--emulated-version: emulating Kubernetes 1.${release[1]}`, { emulatedVersion: config.emulatedVersion });
   if (runtime.disabledGroupVersions.length || runtime.disabledResources.length) {
     logger.info('--runtime-config: not served', { groupVersions: runtime.disabledGroupVersions, resources: runtime.disabledResources });
   }
@@ -465,7 +469,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, slis, audit: audit.filter,
     inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters }, flowControl,
     requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance, aggregationProxy: aggregation?.proxy,
-    remoteDiscovery: aggregation?.discovery, remoteOpenApi: aggregation?.openapi,
+    remoteDiscovery: aggregation?.discovery, remoteOpenApi: aggregation?.openapi, release,
   });
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
   const listener = serves ? await listen() : undefined;

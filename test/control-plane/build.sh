@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# Builds kube-controller-manager, kube-scheduler, kubemark and sample-apiserver 1.20.2 from Debian bookworm's
+# Builds kube-controller-manager, kube-scheduler, kubemark, sample-apiserver and kubeadm 1.20.2 from Debian bookworm's
 # `kubernetes` source package for the control-plane e2e suite (make test-control-plane), and caches
 # them under ~/.cache/orch-apiserver/kube-1.20.2/bin. Idempotent: every step is skipped when its
 # result is already there, so a second run with the binaries present takes no time.
 # Facts behind each step: ../shared/CONTROL-PLANE.md (reflect2 fix, GOPATH as debian/rules sets it).
+# kubemark is patched (kubemark-bootstrap.patch) to take the kubelet's --bootstrap-kubeconfig and
+# --cert-dir, so that hollow kubelets can join with a bootstrap token (bootstrap-join.test.ts).
 set -euo pipefail
 
 CACHE="${KUBE_CACHE:-$HOME/.cache/orch-apiserver/kube-1.20.2}"
 SRC_PARENT="$CACHE/src"
 BIN="$CACHE/bin"
-BINARIES=(kube-controller-manager kube-scheduler kubemark sample-apiserver)
+BINARIES=(kube-controller-manager kube-scheduler kubemark sample-apiserver kubeadm)
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 have_all() {
   local b
   for b in "${BINARIES[@]}"; do [ -x "$BIN/$b" ] || return 1; done
+  # A kubemark built before the patch is rebuilt.
+  grep -q -- --bootstrap-kubeconfig <<<"$("$BIN/kubemark" --help 2>&1)"
 }
 
 if have_all; then
@@ -63,14 +68,20 @@ if ! cmp -s "$REFLECT2/go_above_118.go" "$src/vendor/github.com/modern-go/reflec
   cp -rL "$REFLECT2" "$src/vendor/github.com/modern-go/reflect2"
 fi
 
-# 5. Build as debian/rules does: GOPATH=<src>/.go with k8s.io/kubernetes -> <src>, no cgo.
+# 5. The hollow kubelet's TLS bootstrap (applied once).
+if ! grep -q 'bootstrap-kubeconfig' "$src/cmd/kubemark/hollow-node.go"; then
+  echo "build.sh: patching kubemark (kubemark-bootstrap.patch)"
+  patch -d "$src" -p1 <"$HERE/kubemark-bootstrap.patch"
+fi
+
+# 6. Build as debian/rules does: GOPATH=<src>/.go with k8s.io/kubernetes -> <src>, no cgo.
 mkdir -p "$src/.go/src/k8s.io"
 [ -e "$src/.go/src/k8s.io/kubernetes" ] || ln -s "$src" "$src/.go/src/k8s.io/kubernetes"
 echo "build.sh: make ${BINARIES[*]} (log: $CACHE/make.log)"
 (
   cd "$src/.go/src/k8s.io/kubernetes"
   export GOPATH="$src/.go" CGO_ENABLED=0 GO111MODULE=off GOFLAGS= GOCACHE="$CACHE/gocache"
-  nice make WHAT="-p=2 cmd/kube-controller-manager cmd/kube-scheduler cmd/kubemark vendor/k8s.io/sample-apiserver"
+  nice make WHAT="-p=2 cmd/kube-controller-manager cmd/kube-scheduler cmd/kubemark vendor/k8s.io/sample-apiserver cmd/kubeadm"
 ) >"$CACHE/make.log" 2>&1 || { tail -n 40 "$CACHE/make.log" >&2; exit 1; }
 
 for b in "${BINARIES[@]}"; do

@@ -14,7 +14,7 @@ import { startTestEtcd, TestEtcd } from '../helpers/etcd-harness';
 import { startServerProcess, ServerProcess } from '../helpers/server-process';
 import { freeLoopbackPort } from '../helpers/free-port';
 import { Kubectl, kubectlFor } from '../helpers/kubectl';
-import { Component, KUBE_BIN, startControllerManager, startHollowNode, startScheduler } from './components';
+import { Component, KUBE_BIN, KubeletFiles, startControllerManager, startHollowNode, startScheduler } from './components';
 import { ControlPlaneFiles, identityKubeconfig, makeControlPlaneFiles } from './identities';
 import { kubeApiserverFlags, serverOwnFlags, unsupported } from './kube-apiserver-flags';
 import { mapNamesToLoopback } from './hosts';
@@ -38,9 +38,10 @@ export class ControlPlaneCluster {
   controllerManager?: Component;
   scheduler?: Component;
   nodes: Component[] = [];
+  readonly others: Component[] = [];
   /** Milliseconds each step of start() took, for the report. */
   readonly timings: Record<string, number> = {};
-  private unmapHosts: () => void = () => undefined;
+  private readonly unmapHosts: Array<() => void> = [];
 
   constructor(readonly opts: ClusterOptions) {
     this.dir = mkdtempSync(path.join(os.tmpdir(), 'orch-cp-'));
@@ -50,7 +51,7 @@ export class ControlPlaneCluster {
 
   /** Throws when build.sh has not cached the binaries. */
   static checkBinaries(): void {
-    for (const b of ['kube-controller-manager', 'kube-scheduler', 'kubemark']) {
+    for (const b of ['kube-controller-manager', 'kube-scheduler', 'kubemark', 'kubeadm']) {
       if (!existsSync(path.join(KUBE_BIN, b))) throw new Error(`${path.join(KUBE_BIN, b)} is missing: run test/control-plane/build.sh (make test-control-plane does)`);
     }
   }
@@ -94,16 +95,43 @@ export class ControlPlaneCluster {
     this.scheduler = startScheduler(schedConfig, certDir('scheduler-certs'), await freeLoopbackPort(), this.logDir);
   }
 
-  /** One hollow kubelet per name, each with a client certificate system:node:<name> (group system:nodes). */
-  async startNodes(): Promise<void> {
-    this.unmapHosts = await mapNamesToLoopback(this.opts.nodeNames);
+  /**
+   * One hollow kubelet per name, each with a client certificate system:node:<name> (group
+   * system:nodes): made here, or with `bootstrapKubeconfig` (its text) requested by the kubelet
+   * itself with that kubeconfig's bootstrap token (nodeDir(name)/pki then holds it).
+   */
+  async startNodes(opts: { bootstrapKubeconfig?: string } = {}): Promise<void> {
     for (const name of this.opts.nodeNames) {
-      const nodeDir = path.join(this.dir, 'nodes', name);
-      mkdirSync(nodeDir, { recursive: true });
-      await identityKubeconfig(this.files!, path.join(nodeDir, 'kubeconfig'), this.url, `system:node:${name}`, ['system:nodes']);
-      const port = await freePortPair();
-      this.nodes.push(startHollowNode({ name, nodeDir, kubeletPort: port, logDir: this.logDir }));
+      const nodeDir = this.nodeDir(name);
+      if (opts.bootstrapKubeconfig) {
+        writeFileSync(path.join(nodeDir, 'bootstrap-kubeconfig'), opts.bootstrapKubeconfig, { mode: 0o600 });
+        await this.startNode(name, { kubeconfig: '/tmp/kubeconfig', bootstrapKubeconfig: '/tmp/bootstrap-kubeconfig', certDir: '/tmp/pki' });
+      } else {
+        await identityKubeconfig(this.files!, path.join(nodeDir, 'kubeconfig'), this.url, `system:node:${name}`, ['system:nodes']);
+        await this.startNode(name);
+      }
     }
+  }
+
+  /** One hollow kubelet, its name mapped to loopback, its files (made beforehand) in nodeDir(name). */
+  async startNode(name: string, files?: KubeletFiles): Promise<Component> {
+    this.unmapHosts.push(await mapNamesToLoopback([name]));
+    const node = startHollowNode({ name, nodeDir: this.nodeDir(name), kubeletPort: await freePortPair(), logDir: this.logDir, files });
+    this.nodes.push(node);
+    return node;
+  }
+
+  /** A hollow node's directory (its /tmp), made when missing. */
+  nodeDir(name: string): string {
+    const dir = path.join(this.dir, 'nodes', name);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  /** Another process of the run (kubeadm, say): stopped with the cluster, its log in tails(). */
+  track(component: Component): Component {
+    this.others.push(component);
+    return component;
   }
 
   /** Writes `<dir>/<file>`: a kubeconfig that presents `token` alone (no client certificate). */
@@ -122,7 +150,7 @@ export class ControlPlaneCluster {
 
   /** The components' log tails, for failure messages. */
   tails(lines = 15): string {
-    const parts = [this.controllerManager, this.scheduler, ...this.nodes].filter((c): c is Component => !!c)
+    const parts = [this.controllerManager, this.scheduler, ...this.nodes, ...this.others].filter((c): c is Component => !!c)
       .map((c) => `--- ${c.name} (${c.logFile}):\n${c.tail(lines)}`);
     if (this.server) parts.push(`--- server stderr:\n${this.server.stderrTail()}`);
     return parts.join('\n');
@@ -130,8 +158,10 @@ export class ControlPlaneCluster {
 
   /** Stops everything; removes the directory unless `keep`. */
   async stop(keep: boolean): Promise<void> {
-    await Promise.all([...this.nodes, this.scheduler, this.controllerManager].map((c) => c?.stop()));
-    try { this.unmapHosts(); } catch { /* /etc/hosts not writable any more: nothing to undo */ }
+    await Promise.all([...this.others, ...this.nodes, this.scheduler, this.controllerManager].map((c) => c?.stop()));
+    for (const undo of this.unmapHosts) {
+      try { undo(); } catch { /* /etc/hosts not writable any more: nothing to undo */ }
+    }
     await this.server?.stop();
     await this.etcd?.stop();
     if (!keep) rmSync(this.dir, { recursive: true, force: true });

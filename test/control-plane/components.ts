@@ -87,18 +87,29 @@ export function startScheduler(kubeconfig: string, certDir: string, securePort: 
   ], logDir);
 }
 
+/**
+ * The kubelet's files, as paths it sees (its /tmp is the node directory). With
+ * `bootstrapKubeconfig` (a bootstrap token), a kubelet joining as with kubeadm: when `kubeconfig`
+ * is not there yet it requests its client certificate, keeps it in `certDir` and writes
+ * `kubeconfig` to use it.
+ */
+export interface KubeletFiles { kubeconfig: string; bootstrapKubeconfig?: string; certDir?: string }
+
 export interface HollowNodeOptions {
   name: string;
-  /** The node's directory, its /tmp inside its mount namespace; it must hold `kubeconfig`. */
+  /** The node's directory, its /tmp inside its mount namespace; it holds the kubelet's `files`. */
   nodeDir: string;
   kubeletPort: number;
   logDir: string;
+  /** Default: /tmp/kubeconfig, made beforehand. */
+  files?: KubeletFiles;
 }
 
 /**
- * A hollow kubelet (a real kubelet on kubemark's fake runtime). The kubeconfig is read as
- * /tmp/kubeconfig: the node directory is mounted over /tmp, which hides the run's directory when
- * that is under /tmp too.
+ * A hollow kubelet (a real kubelet on kubemark's fake runtime). Its files are under /tmp: the
+ * node directory is mounted over /tmp, which hides the run's directory when that is under /tmp
+ * too. For a TLS bootstrap kubemark takes the kubelet's --bootstrap-kubeconfig and --cert-dir
+ * (build.sh patches them in: kubemark 1.20 has no TLS bootstrap of its own).
  */
 export function startHollowNode(o: HollowNodeOptions): Component {
   const bin = path.join(o.nodeDir, 'bin');
@@ -108,10 +119,13 @@ export function startHollowNode(o: HollowNodeOptions): Component {
   chmodSync(stub, 0o755);
   for (const alias of ['ip6tables', 'iptables-save', 'iptables-restore', 'ip6tables-save', 'ip6tables-restore']) copyFileSync(stub, path.join(bin, alias));
   for (const alias of ['ip6tables', 'iptables-save', 'iptables-restore', 'ip6tables-save', 'ip6tables-restore']) chmodSync(path.join(bin, alias), 0o755);
+  const files = o.files ?? { kubeconfig: '/tmp/kubeconfig' };
   const kubemark = [
-    path.join(KUBE_BIN, 'kubemark'), '--morph=kubelet', `--name=${o.name}`, '--kubeconfig=/tmp/kubeconfig',
+    path.join(KUBE_BIN, 'kubemark'), '--morph=kubelet', `--name=${o.name}`, `--kubeconfig=${files.kubeconfig}`,
     `--kubelet-port=${o.kubeletPort}`, `--kubelet-read-only-port=${o.kubeletPort + 1}`,
     '--kube-api-content-type=application/vnd.kubernetes.protobuf', '--v=2',
+    ...(files.bootstrapKubeconfig ? [`--bootstrap-kubeconfig=${files.bootstrapKubeconfig}`] : []),
+    ...(files.certDir ? [`--cert-dir=${files.certDir}`] : []),
   ].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const env = { ...process.env, PATH: `/tmp/bin:${process.env.PATH ?? '/usr/bin:/bin'}`, TMPDIR: '/tmp' };
   return startComponent(o.name, [

@@ -16,16 +16,13 @@ import { ControlPlaneCluster } from './cluster';
 import { SERVICE_CIDR } from './kube-apiserver-flags';
 import { makeCsrPem } from '../helpers/csr-request';
 import { newBootstrapToken } from '../helpers/bootstrap-token';
-import { KubectlResult, kubectlFor } from '../helpers/kubectl';
+import { kubectlFor } from '../helpers/kubectl';
+import { Obj, clusterChecks } from './checks';
 
 const NODES = ['orch-cp-node-0', 'orch-cp-node-1'];
 const NS = 'cp-e2e';
 const IMAGE = 'registry.k8s.io/pause:3.2';
 const IMAGE_2 = 'registry.k8s.io/pause:3.1';
-
-/** A JSON object kubectl printed, read field by field as the assertions need. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = any;
 
 describe('a Kubernetes 1.20 control plane (controller-manager, scheduler, hollow kubelets) on the server', function () {
   this.timeout(300_000);
@@ -33,25 +30,7 @@ describe('a Kubernetes 1.20 control plane (controller-manager, scheduler, hollow
   let failed = false;
   const started = Date.now();
 
-  const kubectl = async (args: string[], timeoutMs = 60_000): Promise<KubectlResult> => cluster.kubectl(args, { timeoutMs });
-  const ok = async (args: string[], timeoutMs = 60_000): Promise<string> => {
-    const r = await kubectl(args, timeoutMs);
-    expect(r.code, `kubectl ${args.join(' ')}: ${r.stderr}\n${cluster.tails()}`).to.equal(0);
-    return r.stdout;
-  };
-  const getJson = async (args: string[]): Promise<Obj> => JSON.parse(await ok(['get', ...args, '-o', 'json']));
-  /** Polls `check` (which throws while not yet true) every second until `timeoutMs`. */
-  async function eventually<T>(what: string, timeoutMs: number, check: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        return await check();
-      } catch (err) {
-        if (Date.now() > deadline) throw new Error(`${what} not within ${timeoutMs / 1000} s: ${(err as Error).message}\n${cluster.tails()}`);
-      }
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
-  }
+  const { kubectl, ok, getJson, eventually } = clusterChecks(cluster);
   const podsOf = async (selector: string): Promise<Obj[]> => (await getJson(['pods', '-n', NS, '-l', selector])).items;
   const running = (pods: Obj[]) => pods.filter((p) => p.status?.phase === 'Running' && !p.metadata.deletionTimestamp);
   async function expectRunning(selector: string, n: number, timeoutMs = 120_000): Promise<Obj[]> {

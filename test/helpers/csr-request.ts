@@ -16,14 +16,18 @@ function name(commonName: string, organizations: string[]): forge.asn1.Asn1 {
   return seq([...organizations.map((o) => rdn('2.5.4.10', o)), rdn('2.5.4.3', commonName)]);
 }
 
-export interface CsrOptions { commonName?: string; organizations?: string[]; keyType?: 'rsa' | 'ec'; tamper?: boolean }
+export interface CsrOptions {
+  commonName?: string; organizations?: string[]; keyType?: 'rsa' | 'ec'; tamper?: boolean;
+  /** The key to request a certificate for (of keyType), when the caller keeps it; else a new one. */
+  keyPair?: { privateKey: KeyObject; publicKey: KeyObject };
+}
 
 /** A PEM CERTIFICATE REQUEST; `tamper` flips a byte of the signature so that it does not verify. */
 export function makeCsrPem(opts: CsrOptions = {}): string {
   const ec = opts.keyType === 'ec';
-  const { privateKey, publicKey } = ec
+  const { privateKey, publicKey } = opts.keyPair ?? (ec
     ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-    : generateKeyPairSync('rsa', { modulusLength: 2048 });
+    : generateKeyPairSync('rsa', { modulusLength: 2048 }));
   const spki = asn1.fromDer((publicKey as KeyObject).export({ type: 'spki', format: 'der' }).toString('latin1'));
   const info = seq([
     asn1.create(asn1.Class.UNIVERSAL, asn1.Type.INTEGER, false, '\x00'),

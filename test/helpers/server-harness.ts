@@ -58,7 +58,7 @@ export async function startTestServer(extraFlags: string[] = [], opts: { etcd?: 
     // On a given etcd, kube-apiserver's default prefix: a restart or another replica finds the objects.
     etcd: opts.etcd, etcdPrefix: opts.etcd ? '/registry' : undefined,
     // ORCH_TEST_ETCD_CLIENT=etcd3 runs a suite's servers on the etcd3 package (flags given by the test still win).
-    flags: [...(process.env.ORCH_TEST_ETCD_CLIENT ? [`--etcd-client=${process.env.ORCH_TEST_ETCD_CLIENT}`] : []), ...extraFlags],
+    flags: ['--logging-format=json', ...(process.env.ORCH_TEST_ETCD_CLIENT ? [`--etcd-client=${process.env.ORCH_TEST_ETCD_CLIENT}`] : []), ...extraFlags],
   });
   const { server, caCertPem: ca, admin } = api;
   const agent = new https.Agent({ keepAlive: true, ca });

@@ -129,8 +129,8 @@ describe('static token file (--token-auth-file)', function () {
     await t.get('/api/v1/namespaces', bearer(alice));
     await t.get('/api/v1/namespaces', bearer(unknown));
     const records = log.records();
-    expect(records.some((r) => r.message === 'request' && r.user === 'alice')).to.equal(true);
-    const failure = records.find((r) => r.message === 'request' && r.status === 401);
+    expect(records.some((r) => r.message === 'HTTP' && r.user === 'alice')).to.equal(true);
+    const failure = records.find((r) => r.message === 'HTTP' && r.resp === 401);
     expect(failure?.authnFailure).to.be.a('string').that.includes('invalid bearer token');
     const text = log.lines.join('\n');
     for (const token of [alice, bob, anon, unknown]) expect(text).not.to.include(token);

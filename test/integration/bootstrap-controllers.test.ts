@@ -7,12 +7,12 @@
  * controllers are off unless --controllers names them.
  */
 import { expect } from 'chai';
-import { createHmac } from 'node:crypto';
 import { CompactSign, compactVerify } from 'jose';
 import { parse as parseYaml } from 'yaml';
 import { TestServer, eventually, startTestServer } from '../helpers/server-harness';
 import { verifyDetached } from '../../lib/controllers/cluster-info-jws';
 import { BootstrapToken, newBootstrapToken } from '../helpers/bootstrap-token';
+import { detachedJwsValidForKubeadm as validForKubeadm } from '../helpers/kubeadm-join';
 
 type Token = BootstrapToken;
 const newToken = newBootstrapToken;
@@ -63,19 +63,6 @@ async function verifiedBySpec(detached: string, kubeconfig: string, key: string)
   } catch {
     return false;
   }
-}
-
-/**
- * kubeadm's DetachedTokenIsValid: the signature recomputed (go-jose: header {"alg","kid"}, key
- * the token secret zero-padded to 32 bytes) must equal the published one exactly.
- */
-function validForKubeadm(detached: string, kubeconfig: string, tokenId: string, tokenSecret: string): boolean {
-  const key = Buffer.alloc(32);
-  Buffer.from(tokenSecret).copy(key);
-  const header = Buffer.from(JSON.stringify({ alg: 'HS256', kid: tokenId })).toString('base64url');
-  const payload = Buffer.from(kubeconfig, 'utf8').toString('base64url');
-  const signature = createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url');
-  return detached === `${header}..${signature}`;
 }
 
 describe('bootstrap token controllers (orch flavor, --controllers=*,tokencleaner,bootstrapsigner)', function () {

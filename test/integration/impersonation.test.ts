@@ -29,7 +29,7 @@ describe('impersonation', function () {
 
   before(async () => {
     log = captureLog();
-    t = await startTestServer(['--log-level=info']);
+    t = await startTestServer(['--log-level=info', '-v=3']);
     jane = t.identity('jane', ['dev']);
   });
   after(async () => {
@@ -129,9 +129,9 @@ describe('impersonation', function () {
     // frank may read /version (system:public-info-viewer); jane may not impersonate.
     await t.get('/version', { headers: { 'Impersonate-User': 'frank' } });
     await t.get('/version', { identity: jane, headers: { 'Impersonate-User': 'frank' } });
-    const line = log.records().find((r) => r.message === 'request' && r.user === 'frank');
-    expect(line).to.include({ user: 'frank', impersonator: 'orch-admin', path: '/version', status: 200 });
-    const refused = log.records().find((r) => r.message === 'request' && r.status === 403 && r.user === 'jane');
+    const line = log.records().find((r) => r.message === 'HTTP' && r.user === 'frank');
+    expect(line).to.include({ user: 'frank', impersonator: 'orch-admin', path: '/version', URI: '/version', resp: 200 });
+    const refused = log.records().find((r) => r.message === 'HTTP' && r.resp === 403 && r.user === 'jane');
     expect(refused, 'a refused impersonation is logged with the caller').to.include({ path: '/version' });
     expect(refused).not.to.have.property('impersonator');
   });

@@ -90,7 +90,9 @@ export function evictionHandler(deps: EvictionDeps) {
     writeOptionsOf(s.ctx, 'create');
     let eviction = await readBodyAs(s.ctx, v1, namespace, [v1beta1]);
     const pods = deps.stores.get(storeKey('', 'v1', 'pods')) as GenericStore;
-    const budgets = deps.stores.get(storeKey('policy', 'v1', 'poddisruptionbudgets'));
+    // policy/v1, or v1beta1 where only that is served (--emulated-version before 1.21): the same
+    // objects, and eviction reads their selectors alike (an empty one guards nothing).
+    const budgets = deps.stores.get(storeKey('policy', 'v1', 'poddisruptionbudgets')) ?? deps.stores.get(storeKey('policy', 'v1beta1', 'poddisruptionbudgets'));
     const ctx = requestStrategyContext(s.ctx, namespace, s.user);
     // Admission sees a CREATE of pods/eviction carrying the Eviction: the mutating phase before
     // the checks (as the create handler runs it), the validating one after the dry run is known.

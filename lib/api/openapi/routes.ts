@@ -43,6 +43,8 @@ export interface OpenApiOptions {
   isBuiltin?: (def: ResourceDef) => boolean;
   /** The documents of extension API servers (the aggregation layer); absent: none. */
   remote?: RemoteOpenApiSource;
+  /** `info.version`: the gitVersion of the release served (absent: this build's). */
+  gitVersion?: string;
 }
 
 function requireJson(ctx: Context): void {
@@ -102,7 +104,7 @@ async function sendGroupVersion(ctx: Context, docs: OpenApiDocuments, key: strin
 export function installOpenApi(router: Router, opts: OpenApiOptions): void {
   const info = {
     title: opts.naming.flavor === 'kubernetes' ? 'Kubernetes' : 'Orch',
-    version: versionInfo().gitVersion,
+    version: opts.gitVersion ?? versionInfo().gitVersion,
   };
   const docs = new OpenApiDocuments(opts.resources, opts.naming, info, opts.isBuiltin, opts.remote);
 

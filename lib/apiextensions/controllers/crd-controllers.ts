@@ -1,5 +1,5 @@
 /**
- * The CRD status controllers every replica runs (naming, establishing, cleanup), started and
+ * The CRD status controllers every replica runs (naming, establishing, non-structural schema, cleanup), started and
  * stopped together; server.ts starts them before the CRD serving controller.
  */
 import { GenericStore } from '../../registry/store';
@@ -7,11 +7,13 @@ import { ResourceDef } from '../../scheme/types';
 import { Naming } from '../../naming';
 import { NamingController } from './naming-controller';
 import { EstablishingController } from './establishing-controller';
+import { NonStructuralSchemaController } from './nonstructural-schema-controller';
 import { CrdCleanupController, CrdCleanupOptions, CustomResourceStoreLookup } from './crd-cleanup-controller';
 
 export interface CrdControllers {
   naming: NamingController;
   establishing: EstablishingController;
+  nonStructural: NonStructuralSchemaController;
   cleanup: CrdCleanupController;
   stop(): Promise<void>;
 }
@@ -33,13 +35,15 @@ export async function startCrdControllers(deps: CrdControllerDeps): Promise<CrdC
   const isBuiltin = (group: string, resource: string) => deps.builtins().some((d) => d.group === group && d.resource === resource);
   const naming = new NamingController(deps.crds, deps.builtins, manager);
   const establishing = new EstablishingController(deps.crds, manager);
+  const nonStructural = new NonStructuralSchemaController(deps.crds, manager);
   const cleanup = new CrdCleanupController(deps.crds, deps.customStore, isBuiltin,
     deps.naming.crdCleanupFinalizer, manager, deps.cleanup);
   await naming.start();
   await establishing.start();
+  await nonStructural.start();
   await cleanup.start();
   return {
-    naming, establishing, cleanup,
-    stop: async () => { await cleanup.stop(); await naming.stop(); await establishing.stop(); },
+    naming, establishing, nonStructural, cleanup,
+    stop: async () => { await cleanup.stop(); await naming.stop(); await establishing.stop(); await nonStructural.stop(); },
   };
 }

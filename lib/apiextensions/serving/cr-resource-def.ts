@@ -70,7 +70,8 @@ function versionDef(crd: ApiObject, spec: CrdSpec, v: CrdVersion, names: Names, 
   const group = String(spec.group);
   const version = String(v.name);
   const schemaJson = isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : SCHEMALESS;
-  const runtime = new CrSchemaRuntime(toStructural(schemaJson));
+  // A CRD that preserves unknown fields (created at v1beta1) is not pruned.
+  const runtime = new CrSchemaRuntime(toStructural(schemaJson), { pruning: spec.preserveUnknownFields !== true });
   const sub = isObject(v.subresources) ? v.subresources : {};
   const statusEnabled = isObject(sub.status);
   const scale = isObject(sub.scale) ? sub.scale : undefined;

@@ -14,8 +14,9 @@ export function authenticationHandlers(deps: {
 }): CustomHandlers {
   const group = deps.naming.group('authentication');
   return new Map([
-    [customKey(group, 'v1', 'tokenreviews', undefined, 'create'),
-      tokenReviewHandler(() => deps.authentication.tokenAuthenticators, deps.authentication.apiAudiences)],
+    // v1beta1 (served only when switched on) is answered by the same handler, in the version asked.
+    ...['v1', 'v1beta1'].map((version) => [customKey(group, version, 'tokenreviews', undefined, 'create'),
+      tokenReviewHandler(() => deps.authentication.tokenAuthenticators, deps.authentication.apiAudiences)] as const),
     [customKey(group, 'v1', 'selfsubjectreviews', undefined, 'create'), handleSelfSubjectReview],
     [customKey('', 'v1', 'serviceaccounts', 'token', 'create'), tokenRequestHandler({
       stores: deps.stores, generator: deps.generator, apiAudiences: deps.authentication.apiAudiences,

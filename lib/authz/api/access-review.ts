@@ -1,7 +1,9 @@
 /**
  * What the three access reviews share: the spec as JSON, the attributes authorization is asked
  * about (Kubernetes' authorizationutil: a resource request with version "*" when none is given,
- * or a non-resource request of path and verb), and the answer written into `status`.
+ * or a non-resource request of path and verb), and the answer written into `status`. At
+ * v1beta1 (served when switched on) the spec's `groups` is called `group`: converted on the way
+ * in and out, the rest is v1's.
  */
 import { AuthorizationAttributes } from '../attributes';
 import { Authorizer } from '../authorizer';
@@ -101,4 +103,17 @@ export function specAsWritten(spec: AccessReviewSpec): AccessReviewSpec {
     extra: extra && Object.keys(extra).length ? extra : undefined,
     uid: spec.uid,
   });
+}
+
+/** The spec of a review sent at `version`, as v1 has it (v1beta1's `group` is v1's `groups`). */
+export function specFromVersion(spec: Record<string, unknown>, version: string): AccessReviewSpec {
+  if (version !== 'v1beta1') return spec as AccessReviewSpec;
+  const { group, ...rest } = spec;
+  return { ...rest, groups: group } as AccessReviewSpec;
+}
+
+/** A spec as written back at `version`, in Go's field order (v1beta1's `group` where v1 has `groups`). */
+export function specToVersion(spec: AccessReviewSpec, version: string): Record<string, unknown> {
+  if (version !== 'v1beta1') return { ...spec };
+  return Object.fromEntries(Object.entries(spec).map(([k, v]) => [k === 'groups' ? 'group' : k, v]));
 }

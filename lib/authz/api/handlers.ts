@@ -1,4 +1,7 @@
-/** The authorization group's handlers (the four access reviews), keyed for the resource dispatcher. */
+/**
+ * The authorization group's handlers (the four access reviews), keyed for the resource
+ * dispatcher, at v1 and at v1beta1 (served only when switched on; each answers in the version asked).
+ */
 import { CustomHandlers, customKey } from '../../api/resource-handler';
 import { Authorizer, RuleResolver } from '../authorizer';
 import { Naming } from '../../naming';
@@ -13,11 +16,13 @@ export function authorizationHandlers(deps: {
   chain: Authorizer & RuleResolver;
 }): CustomHandlers {
   const group = deps.naming.group('authorization');
-  const key = (resource: string) => customKey(group, 'v1', resource, undefined, 'create');
-  return new Map([
-    [key('subjectaccessreviews'), subjectAccessReviewHandler(deps.chain)],
-    [key('localsubjectaccessreviews'), localSubjectAccessReviewHandler(deps.chain)],
-    [key('selfsubjectaccessreviews'), selfSubjectAccessReviewHandler(deps.chain)],
-    [key('selfsubjectrulesreviews'), selfSubjectRulesReviewHandler(deps.chain)],
-  ]);
+  return new Map(['v1', 'v1beta1'].flatMap((version) => {
+    const key = (resource: string) => customKey(group, version, resource, undefined, 'create');
+    return [
+      [key('subjectaccessreviews'), subjectAccessReviewHandler(deps.chain)],
+      [key('localsubjectaccessreviews'), localSubjectAccessReviewHandler(deps.chain)],
+      [key('selfsubjectaccessreviews'), selfSubjectAccessReviewHandler(deps.chain)],
+      [key('selfsubjectrulesreviews'), selfSubjectRulesReviewHandler(deps.chain)],
+    ] as const;
+  }));
 }

@@ -61,17 +61,28 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     apiVersions: groupVersion('rbac.authorization', 'v1'), protoPackage: RBAC, lists: true,
     kinds: ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'],
   },
+  // rbac v1beta1 (off unless --runtime-config switches it on).
+  {
+    apiVersions: groupVersion('rbac.authorization', 'v1beta1'), protoPackage: 'k8s.io.api.rbac.v1beta1', lists: true,
+    kinds: ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'],
+  },
   { apiVersions: groupVersion('coordination', 'v1'), protoPackage: COORDINATION, lists: true, kinds: ['Lease'] },
+  // coordination v1beta1 Lease (off unless --runtime-config switches it on).
+  { apiVersions: groupVersion('coordination', 'v1beta1'), protoPackage: 'k8s.io.api.coordination.v1beta1', lists: true, kinds: ['Lease'] },
   // apps has no domain: `apps/v1` in both flavors.
   { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['ControllerRevision'] },
   { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['DaemonSet', 'StatefulSet'] },
   { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['Deployment', 'ReplicaSet'] },
   { apiVersions: groupVersion('certificates', 'v1'), protoPackage: CERTIFICATES, lists: true, kinds: ['CertificateSigningRequest'] },
+  { apiVersions: groupVersion('certificates', 'v1beta1'), protoPackage: 'k8s.io.api.certificates.v1beta1', lists: true, kinds: ['CertificateSigningRequest'] },
   { apiVersions: groupVersion('apiextensions', 'v1'), protoPackage: APIEXTENSIONS, lists: true, kinds: ['CustomResourceDefinition'] },
+  { apiVersions: groupVersion('apiextensions', 'v1beta1'), protoPackage: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1beta1', lists: true, kinds: ['CustomResourceDefinition'] },
   // The policy group has no domain: `policy/v1` in both flavors.
   { apiVersions: ['policy/v1'], protoPackage: POLICY, lists: true, kinds: ['PodDisruptionBudget'] },
   // The batch group has no domain: `batch/v1` in both flavors.
   { apiVersions: ['batch/v1'], protoPackage: BATCH, lists: true, kinds: ['CronJob', 'Job'] },
+  // batch/v1beta1 CronJob (off unless --runtime-config switches it on).
+  { apiVersions: ['batch/v1beta1'], protoPackage: 'k8s.io.api.batch.v1beta1', lists: true, kinds: ['CronJob'] },
   // The autoscaling group has no domain: `autoscaling/v2` and `autoscaling/v1` in both flavors.
   { apiVersions: ['autoscaling/v2'], protoPackage: AUTOSCALING_V2, lists: true, kinds: ['HorizontalPodAutoscaler'] },
   { apiVersions: ['autoscaling/v1'], protoPackage: AUTOSCALING_V1, lists: true, kinds: ['HorizontalPodAutoscaler'] },
@@ -101,18 +112,31 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     apiVersions: groupVersion('authorization', 'v1'), protoPackage: AUTHORIZATION, lists: false,
     kinds: ['LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview', 'SubjectAccessReview'],
   },
+  // The v1beta1 reviews (off unless --runtime-config switches them on).
+  { apiVersions: groupVersion('authentication', 'v1beta1'), protoPackage: 'k8s.io.api.authentication.v1beta1', lists: false, kinds: ['TokenReview'] },
+  {
+    apiVersions: groupVersion('authorization', 'v1beta1'), protoPackage: 'k8s.io.api.authorization.v1beta1', lists: false,
+    kinds: ['LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview', 'SubjectAccessReview'],
+  },
   { apiVersions: metaVersion('v1'), protoPackage: META, kinds: ['PartialObjectMetadata', 'PartialObjectMetadataList'], lists: false },
   // v1beta1 reuses v1's PartialObjectMetadata and has a list message of its own.
   { apiVersions: metaVersion('v1beta1'), protoPackage: META, kinds: ['PartialObjectMetadata'], lists: false },
   { apiVersions: metaVersion('v1beta1'), protoPackage: META_V1BETA1, kinds: ['PartialObjectMetadataList'], lists: false },
   // networking.k8s.io/v1 (networking.orch.io/v1 in the orch flavor).
   { apiVersions: groupVersion('networking', 'v1'), protoPackage: 'k8s.io.api.networking.v1', lists: true, kinds: ['Ingress', 'IngressClass', 'NetworkPolicy'] },
+  // networking v1beta1 Ingress and IngressClass, and extensions/v1beta1 Ingress (no domain in either
+  // flavor), served over networking v1's objects (off unless --runtime-config switches them on).
+  { apiVersions: groupVersion('networking', 'v1beta1'), protoPackage: 'k8s.io.api.networking.v1beta1', lists: true, kinds: ['Ingress', 'IngressClass'] },
+  { apiVersions: ['extensions/v1beta1'], protoPackage: 'k8s.io.api.extensions.v1beta1', lists: true, kinds: ['Ingress'] },
   // scheduling.k8s.io/v1 (scheduling.orch.io/v1 in the orch flavor).
   { apiVersions: groupVersion('scheduling', 'v1'), protoPackage: 'k8s.io.api.scheduling.v1', lists: true, kinds: ['PriorityClass'] },
+  { apiVersions: groupVersion('scheduling', 'v1beta1'), protoPackage: 'k8s.io.api.scheduling.v1beta1', lists: true, kinds: ['PriorityClass'] },
   // node.k8s.io/v1 (node.orch.io/v1 in the orch flavor).
   { apiVersions: groupVersion('node', 'v1'), protoPackage: 'k8s.io.api.node.v1', lists: true, kinds: ['RuntimeClass'] },
+  { apiVersions: groupVersion('node', 'v1beta1'), protoPackage: 'k8s.io.api.node.v1beta1', lists: true, kinds: ['RuntimeClass'] },
   // apiregistration.k8s.io/v1 (apiregistration.orch.io/v1 in the orch flavor): kube-aggregator's package.
   { apiVersions: groupVersion('apiregistration', 'v1'), protoPackage: 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1', lists: true, kinds: ['APIService'] },
+  { apiVersions: groupVersion('apiregistration', 'v1beta1'), protoPackage: 'k8s.io.kube_aggregator.pkg.apis.apiregistration.v1beta1', lists: true, kinds: ['APIService'] },
   // events.k8s.io/v1 (events.orch.io/v1 in the orch flavor), served over the core/v1 Events.
   { apiVersions: groupVersion('events', 'v1'), protoPackage: 'k8s.io.api.events.v1', lists: true, kinds: ['Event'] },
 ];

@@ -15,14 +15,26 @@ interface Ctx {
   allowDefaults: boolean;
   disallowDefaultsReason?: string;
   insideResourceMeta: boolean;
+  requireValidPropertyType: boolean;
 }
 
 const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const META_FIELDS = new Set(['metadata', 'kind', 'apiVersion']);
 
+/** What the request's version relaxes (apiextensions v1beta1: no defaults, any type name). */
+export interface OpenApiSchemaOptions {
+  /** `false`: every `default` is refused, with `disallowDefaultsReason` (v1beta1). Absent: allowed. */
+  allowDefaults?: boolean;
+  disallowDefaultsReason?: string;
+  /** `false`: a `type` outside OpenAPI's is accepted (v1beta1, or stored data that has one). Absent: refused. */
+  requireValidPropertyType?: boolean;
+}
+
 /** All per-node errors of `schema` (the CRD's openAPIV3Schema) at `path`. */
-export function validateOpenApiSchema(schema: unknown, path: string): FieldError[] {
-  return node(schema, path, { allowDefaults: true, insideResourceMeta: false }, true);
+export function validateOpenApiSchema(schema: unknown, path: string, opts: OpenApiSchemaOptions = {}): FieldError[] {
+  const ctx: Ctx = { allowDefaults: opts.allowDefaults !== false, insideResourceMeta: false, requireValidPropertyType: opts.requireValidPropertyType !== false };
+  if (opts.disallowDefaultsReason) ctx.disallowDefaultsReason = opts.disallowDefaultsReason;
+  return node(schema, path, ctx, true);
 }
 
 const present = (v: unknown) => v !== undefined && v !== null;
@@ -79,7 +91,7 @@ const forbidDefaults = (ctx: Ctx, reason: string): Ctx => ({ ...ctx, allowDefaul
 function standard(schema: Json, path: string, ctx: Ctx): FieldError[] {
   const errs: FieldError[] = [];
   const type = schema.type;
-  if (typeof type === 'string' && type && !OPENAPI_TYPES.includes(type)) {
+  if (ctx.requireValidPropertyType && typeof type === 'string' && type && !OPENAPI_TYPES.includes(type)) {
     errs.push(fieldErrors.notSupported(`${path}.type`, type, OPENAPI_TYPES));
   }
   if (present(schema.default) && !ctx.allowDefaults) {

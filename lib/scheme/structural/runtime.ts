@@ -33,13 +33,17 @@ export class CrSchemaRuntime {
   private statusValidator?: CompiledValidator | null;
   private serverSchema?: Schema;
 
-  constructor(readonly structural: Structural) {
+  /**
+   * `pruning: false`: unknown fields are kept (a CRD with `spec.preserveUnknownFields: true`,
+   * which apiextensions v1beta1 defaults to); the rest of decode is the same.
+   */
+  constructor(readonly structural: Structural, private readonly options: { pruning?: boolean } = {}) {
     this.hasDefaults = hasDefaults(structural);
   }
 
   /** Prunes, drops non-nullable nulls, coerces embedded metadata and defaults `obj` in place. */
   decode(obj: unknown, opts: DecodeOptions = {}): DecodeResult {
-    const unknown = prune(obj, this.structural, { isResourceRoot: true, track: opts.track });
+    const unknown = this.options.pruning === false ? [] : prune(obj, this.structural, { isResourceRoot: true, track: opts.track });
     let changed = unknown.length > 0;
     if (pruneNonNullableNulls(obj, this.structural)) changed = true;
     const coerced = coerceEmbedded(obj, this.structural, { isResourceRoot: true, dropInvalid: !!opts.fromStorage });
@@ -74,7 +78,25 @@ export class CrSchemaRuntime {
 
   /** The server Schema of this version (root with apiVersion, kind and ObjectMeta). */
   schema(): Schema {
-    this.serverSchema ??= toServerSchema(this.structural, { embeddedMeta: true });
+    if (!this.serverSchema) {
+      const schema = toServerSchema(this.structural, { embeddedMeta: true });
+      this.serverSchema = this.options.pruning === false ? preservingUnknown(schema, true) : schema;
+    }
     return this.serverSchema;
   }
+}
+
+/**
+ * The server Schema of a version that is not pruned: every object node (but those of metadata)
+ * keeps unknown fields, so field validation neither reports nor drops them.
+ */
+function preservingUnknown(s: Schema, isRoot = false): Schema {
+  const out: Schema = { ...s };
+  if (s.type === 'object' || s.properties) out['x-kubernetes-preserve-unknown-fields'] = true;
+  if (s.properties) {
+    out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, p]) => [k, isRoot && k === 'metadata' ? p : preservingUnknown(p)]));
+  }
+  if (s.items) out.items = preservingUnknown(s.items);
+  if (s.additionalProperties) out.additionalProperties = preservingUnknown(s.additionalProperties);
+  return out;
 }

@@ -9,13 +9,13 @@ import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { isObject, toStructural } from './structural';
 import { validateStructural } from './structural-validation';
 import { validateDefaults } from './defaults-validation';
-import { validateOpenApiSchema } from './openapi-schema-validation';
+import { OpenApiSchemaOptions, validateOpenApiSchema } from './openapi-schema-validation';
 
-/** Options of validateCrdSchema. */
-export interface CrdSchemaOptions {
+/** Options of validateCrdSchema (and those of the per-node checks). */
+export interface CrdSchemaOptions extends OpenApiSchemaOptions {
   /** The version has the status subresource: the root may only use a few keywords. */
   statusEnabled: boolean;
-  /** v1 CRDs: the schema must be structural (always true for apiextensions v1). */
+  /** The schema must be structural (v1 CRDs, and v1beta1 CRDs that prune, default or use x-kubernetes-*). */
   requireStructural?: boolean;
 }
 
@@ -76,7 +76,7 @@ export function validateCrdSchema(schema: unknown, path: string, opts: CrdSchema
       errs.push(...(structuralErrs.length ? structuralErrs : validateDefaults(path, structural)));
     }
   }
-  errs.push(...validateOpenApiSchema(schema, path));
+  errs.push(...validateOpenApiSchema(schema, path, opts));
   if (!errs.length && initErrs.length) errs.push(...initErrs);
   return errs;
 }

@@ -89,6 +89,28 @@ describe('protobuf for CustomResourceDefinition', () => {
     expect(decodeProtobuf(encodeProtobuf(c))).to.deep.equal(c);
   });
 
+  it('round-trips a v1beta1 CRD with every v1beta1 field (top-level validation, JSONPath, webhookClientConfig, preserveUnknownFields false)', () => {
+    const subresources = crd.spec.versions[0].subresources;
+    const beta: Obj = {
+      ...crd,
+      apiVersion: 'apiextensions.k8s.io/v1beta1',
+      spec: {
+        group: 'stable.example.com', version: 'v1', names: crd.spec.names, scope: 'Namespaced',
+        validation: { openAPIV3Schema: schema }, subresources,
+        versions: [
+          { name: 'v1', served: true, storage: true, deprecated: true, deprecationWarning: 'old', additionalPrinterColumns: [{ name: 'A', type: 'string', JSONPath: '.a' }], selectableFields: [{ jsonPath: '.a' }] },
+          { name: 'v2', served: false, storage: false, schema: { openAPIV3Schema: { type: 'object' } }, subresources },
+        ],
+        additionalPrinterColumns: [{ name: 'Replicas', type: 'integer', format: 'int32', description: 'r', priority: 1, JSONPath: '.spec.replicas' }],
+        selectableFields: [{ jsonPath: '.spec.mode' }],
+        conversion: { strategy: 'Webhook', webhookClientConfig: { url: 'https://conv.example.com/x', caBundle: 'Y2E=' }, conversionReviewVersions: ['v1beta1'] },
+        preserveUnknownFields: false,
+      },
+    };
+    expect(hasProtobuf(beta.apiVersion, 'CustomResourceDefinitionList')).to.equal(true);
+    expect(decodeProtobuf(encodeProtobuf(beta))).to.deep.equal(beta);
+  });
+
   describe('byte equality with protoc --encode', () => {
     before(requireProtoc);
     const zeros = (fields: string) => `id: "" schema: "" description: "" ${fields} format: "" title: "" exclusiveMaximum: false exclusiveMinimum: false pattern: "" uniqueItems: false nullable: false xKubernetesEmbeddedResource: false xKubernetesIntOrString: false`;

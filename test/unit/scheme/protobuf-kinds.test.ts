@@ -36,6 +36,12 @@ import { flowSchemaSchema } from '../../../lib/registry/flowcontrol/flow-schemas
 import { priorityLevelConfigurationSchema } from '../../../lib/registry/flowcontrol/priority-level-configurations/schema';
 import { validatingAdmissionPolicySchema } from '../../../lib/registry/admissionregistration/validating-admission-policies/schema';
 import { validatingAdmissionPolicyBindingSchema } from '../../../lib/registry/admissionregistration/validating-admission-policy-bindings/schema';
+import { ingressV1beta1Schemas } from '../../../lib/registry/networking/ingresses/schema-v1beta1';
+import { ingressClassSchema } from '../../../lib/registry/networking/ingress-classes/schema';
+import { cronJobSchema } from '../../../lib/registry/batch/cron-jobs/schema';
+import { runtimeClassSchema } from '../../../lib/registry/node/runtime-classes/schema';
+import { priorityClassSchema } from '../../../lib/registry/scheduling/priority-classes/schema';
+import { leaseSchema } from '../../../lib/registry/coordination/leases/schema';
 import { ApiObject } from '../../../lib/scheme/types';
 
 const UID = '0f5c5f0e-8d0e-4c8b-9a49-3f0e1b8b7a11';
@@ -79,10 +85,11 @@ function fullObject(apiVersion: string, kind: string, schema: Schema): ApiObject
   return { ...(everyField(schema, kind) as Obj), apiVersion, kind, metadata: metadata(`full-${kind.toLowerCase()}`) } as ApiObject;
 }
 
-/** An Event's MicroTimes (the schema says date-time for both kinds of time) in MicroTime's JSON form. */
+/** An Event's or a Lease's MicroTimes (the schema says date-time for both kinds of time) in MicroTime's JSON form. */
 function withMicroTimes(obj: ApiObject): ApiObject {
-  if (obj.kind !== 'Event') return obj;
   const micro = '2026-11-29T10:00:00.123456Z';
+  if (obj.kind === 'Lease') return { ...obj, spec: { ...(obj.spec as Obj), acquireTime: micro, renewTime: micro } };
+  if (obj.kind !== 'Event') return obj;
   return { ...obj, eventTime: micro, series: { ...(obj.series as Obj), lastObservedTime: micro } };
 }
 
@@ -141,6 +148,14 @@ const SERVED: Array<[string, string, Schema]> = [
   ['discovery.k8s.io/v1beta1', 'EndpointSlice', endpointSliceV1beta1Schema],
   // events.k8s.io/v1: the same objects as core/v1 Event, in the newer shape.
   ['events.k8s.io/v1', 'Event', eventV1Schema],
+  // The removed versions served over their current version's objects (--runtime-config switches them on).
+  ['networking.k8s.io/v1beta1', 'Ingress', ingressV1beta1Schemas.networking],
+  ['extensions/v1beta1', 'Ingress', ingressV1beta1Schemas.extensions],
+  ['networking.k8s.io/v1beta1', 'IngressClass', ingressClassSchema],
+  ['batch/v1beta1', 'CronJob', cronJobSchema],
+  ['node.k8s.io/v1beta1', 'RuntimeClass', runtimeClassSchema],
+  ['scheduling.k8s.io/v1beta1', 'PriorityClass', priorityClassSchema],
+  ['coordination.k8s.io/v1beta1', 'Lease', leaseSchema],
 ];
 
 /** The valid objects of test/integration/storage-kinds.test.ts, pod-volumes.test.ts and service-accounts.test.ts. */

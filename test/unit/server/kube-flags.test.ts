@@ -75,7 +75,7 @@ describe('kube-apiserver 1.32\'s flags', () => {
       'etcd-prefix': '/registry', 'storage-media-type': 'application/json', 'audit-log-format': 'json', 'audit-log-mode': 'blocking',
       'authentication-token-webhook-version': 'v1', 'authorization-webhook-version': 'v1', 'oidc-username-claim': 'sub',
       'service-account-issuer': 'https://kubernetes.default.svc', 'authorization-mode': 'RBAC', 'endpoint-reconciler-type': 'lease',
-      'kubelet-preferred-address-types': 'InternalIP', 'emulated-version': '1.32', 'runtime-config': 'api/all=true', 'service-cluster-ip-range': '10.96.0.0/12',
+      'kubelet-preferred-address-types': 'InternalIP', 'emulated-version': '1.32', 'runtime-config': 'api/all=true', 'service-cluster-ip-range': '10.96.0.0/12', 'logging-format': 'text',
     };
     const args = kube.filter((f) => byName.has(f.name) && !['help', 'version'].includes(f.name))
       .map((f) => `--${f.name}=${fixed[f.name] ?? sample[f.type] ?? ''}`);
@@ -86,10 +86,10 @@ describe('kube-apiserver 1.32\'s flags', () => {
 
 describe('flags accepted without effect', () => {
   it('give one reason each, for the one warning the start logs', () => {
-    const given = parseCommandLine(['--cloud-provider=external', '--logging-format=json', '--profiling', '--secure-port=1']).given;
-    expect(flagsWithoutEffect(given)).to.deep.equal(['--profiling', '--logging-format', '--cloud-provider']);
+    const given = parseCommandLine(['--cloud-provider=external', '--vmodule=x=2', '--profiling', '--secure-port=1']).given;
+    expect(flagsWithoutEffect(given)).to.deep.equal(['--profiling', '--vmodule', '--cloud-provider']);
     const why = withoutEffectReasons(given);
-    expect(Object.keys(why)).to.deep.equal(['--profiling', '--logging-format', '--cloud-provider']);
+    expect(Object.keys(why)).to.deep.equal(['--profiling', '--vmodule', '--cloud-provider']);
     expect(why['--cloud-provider']).to.equal('no cloud provider is integrated here.');
     for (const text of Object.values(why)) expect(text).to.not.match(/Accepted so that|^Without effect/);
   });

@@ -91,7 +91,7 @@ describe('applyRuntimeConfig', () => {
     expect(refusal({ 'nosuchgroup/v1': false })).to.equal('unknown api groups nosuchgroup/v1');
     // The flavor's spelling only: this server's group is rbac.authorization.orch.io.
     expect(refusal({ 'rbac.authorization.k8s.io/v1': false, 'storage.k8s.io/v1': true })).to.equal('unknown api groups rbac.authorization.k8s.io/v1,storage.k8s.io/v1');
-    expect(refusal({ 'certificates.orch.io/v1beta1': false })).to.equal('group version certificates.orch.io/v1beta1 that has not been registered');
+    expect(refusal({ 'certificates.orch.io/v1alpha1': false })).to.equal('group version certificates.orch.io/v1alpha1 that has not been registered');
     expect(refusal({ 'storage.orch.io/v1/nosuch': false })).to.equal('runtime-config invalid key storage.orch.io/v1/nosuch: storage.orch.io/v1 has no resource nosuch');
     expect(refusal({ 'storage.orch.io/v1/CSINodes': false }))
       .to.equal('invalid key storage.orch.io/v1/CSINodes: group/version/resource and resource is always lowercase plural, not "CSINodes"');
@@ -138,7 +138,10 @@ describe('applyRuntimeConfig', () => {
 
   it('reports what it switched off', () => {
     const r = applyRuntimeConfig(all, { runtimeConfig: { 'certificates.orch.io/v1': false, 'storage.orch.io/v1/csinodes': false }, authorizationMode: [], leaderElect: false }, naming);
-    expect(r.disabledGroupVersions).to.deep.equal(['admissionregistration.orch.io/v1beta1', 'certificates.orch.io/v1', 'policy/v1beta1', 'discovery.orch.io/v1beta1']);
+    // The one switched off, and the removed versions that are off by default.
+    expect(r.disabledGroupVersions).to.include.members(['certificates.orch.io/v1', 'certificates.orch.io/v1beta1', 'policy/v1beta1', 'rbac.authorization.orch.io/v1beta1', 'apiextensions.orch.io/v1beta1', 'apiregistration.orch.io/v1beta1',
+      'coordination.orch.io/v1beta1', 'batch/v1beta1', 'networking.orch.io/v1beta1', 'extensions/v1beta1', 'scheduling.orch.io/v1beta1', 'node.orch.io/v1beta1']);
+    expect(r.disabledGroupVersions.filter((gv) => gv !== 'certificates.orch.io/v1').every((gv) => /\/v\d+beta\d+$/.test(gv))).to.equal(true);
     expect(r.disabledResources).to.deep.equal(['storage.orch.io/v1/csinodes']);
   });
 });

@@ -10,11 +10,11 @@ import { kindSchema } from '../../../scheme/meta-schema';
 const anyJson = (description?: string): Schema => ({
   'x-kubernetes-preserve-unknown-fields': true, ...(description ? { description } : {}),
 });
-const strings = (description?: string): Schema => atomicList(str(), description);
+export const strings = (description?: string): Schema => atomicList(str(), description);
 const num = (description?: string): Schema => ({ type: 'number', format: 'double', ...(description ? { description } : {}) });
 
 /** JSONSchemaProps: the OpenAPI v3 keywords Kubernetes knows; nested schemas kept as they are. */
-const jsonSchemaProps: Schema = {
+export const jsonSchemaProps: Schema = {
   ...object({
     id: str(), $schema: str(), $ref: str(), description: str(), type: str(), format: str(), title: str(),
     default: anyJson('Any JSON value the object is defaulted with.'),
@@ -39,7 +39,7 @@ const jsonSchemaProps: Schema = {
   description: 'JSONSchemaProps is a JSON-Schema following Specification Draft 4 (http://json-schema.org/).',
 };
 
-const names: Schema = object({
+export const names: Schema = object({
   plural: str('The plural name of the resource to serve, all lowercase: /apis/<group>/<version>/<plural>.'),
   singular: str('The singular name of the resource; all lowercase; defaults to the lowercased kind.'),
   shortNames: strings('Short names for the resource, exposed in discovery documents; all lowercase.'),
@@ -52,14 +52,14 @@ const serviceReference: Schema = object({
   namespace: str(), name: str(), path: str(), port: int32('The port on the service; defaults to 443.'),
 }, { required: ['namespace', 'name'] });
 
-const webhookClientConfig: Schema = object({
+export const webhookClientConfig: Schema = object({
   url: str('Location of the webhook, in standard URL form (https://host:port/path).'),
   service: serviceReference,
   caBundle: bytes('A PEM encoded CA bundle which will be used to validate the webhook\'s server certificate.'),
 });
 
 // Kubernetes' conditions list has no patch strategy: a strategic merge replaces it.
-const conditionList = (items: Schema, description: string): Schema => {
+export const conditionList = (items: Schema, description: string): Schema => {
   const { 'x-kubernetes-patch-strategy': _s, 'x-kubernetes-patch-merge-key': _k, ...rest } = mapList(items, ['type'], description);
   return rest;
 };
@@ -73,24 +73,33 @@ const column: Schema = object({
   jsonPath: str('A simple JSON path evaluated against each custom resource to produce the value for this column.'),
 }, { required: ['name', 'type', 'jsonPath'] });
 
+/** CustomResourceValidation: the OpenAPI v3 schema custom resources are validated (and pruned) with. */
+export const validation: Schema = object({ openAPIV3Schema: jsonSchemaProps });
+
+/** CustomResourceSubresources: /status and /scale. */
+export const subresources: Schema = object({
+  status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, description: 'Enables the /status subresource.' },
+  scale: object({
+    specReplicasPath: str(), statusReplicasPath: str(), labelSelectorPath: str(),
+  }, { required: ['specReplicasPath', 'statusReplicasPath'] }),
+});
+
+/** SelectableField: a path custom resources may be selected by. */
+export const selectableFields: Schema = atomicList(object({ jsonPath: str() }, { required: ['jsonPath'] }), 'Paths to fields that may be used as field selectors.');
+
 const version: Schema = object({
   name: str('The version name, e.g. "v1", "v2beta1"; served at /apis/<group>/<version>/...'),
   served: bool('Whether this version is served via REST APIs.'),
   storage: bool('Whether this version is used when persisting custom resources to storage; exactly one version is.'),
   deprecated: bool('Whether this version of the custom resource API is deprecated.'),
   deprecationWarning: str('Overrides the default warning returned to API clients; only for deprecated versions.'),
-  schema: object({ openAPIV3Schema: jsonSchemaProps }),
-  subresources: object({
-    status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, description: 'Enables the /status subresource.' },
-    scale: object({
-      specReplicasPath: str(), statusReplicasPath: str(), labelSelectorPath: str(),
-    }, { required: ['specReplicasPath', 'statusReplicasPath'] }),
-  }),
+  schema: validation,
+  subresources,
   additionalPrinterColumns: atomicList(column, 'Additional columns returned in Table output.'),
-  selectableFields: atomicList(object({ jsonPath: str() }, { required: ['jsonPath'] }), 'Paths to fields that may be used as field selectors.'),
+  selectableFields,
 }, { required: ['name', 'served', 'storage'] });
 
-const condition: Schema = object({
+export const condition: Schema = object({
   type: str('Established, NamesAccepted or Terminating.'),
   status: str('True, False or Unknown.'),
   lastTransitionTime: time('The last time the condition transitioned from one status to another.'),

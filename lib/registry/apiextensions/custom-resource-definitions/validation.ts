@@ -1,13 +1,19 @@
 /**
  * Kubernetes' validation of a CustomResourceDefinition (apiextensions validation.go), on the
  * internal view of the spec (view.ts) so that field paths are Kubernetes' own. The schema
- * checks themselves are the schema engine's (validateCrdSchema).
+ * checks themselves are the schema engine's (validateCrdSchema). A request at v1beta1 is
+ * validated more leniently, as Kubernetes did (requestGV): schemas are optional and need be
+ * structural only where pruning, defaults or x-kubernetes-* extensions need it, defaults are
+ * refused, any type name is accepted, and the approval annotation and preserveUnknownFields
+ * are not checked. An update at v1 does not tighten what the stored CRD already had.
  */
 import { Naming } from '../../../naming';
 import { ApiObject } from '../../../scheme/types';
 import { FieldError, child, fieldErrors, index } from '../../../meta/field-errors';
 import { isDns1035Label, isDns1123Subdomain } from '../../../meta/validation';
 import { validateCrdSchema } from '../../../scheme/structural/validate-crd-schema';
+import { toStructural } from '../../../scheme/structural/structural';
+import { validateStructural } from '../../../scheme/structural/structural-validation';
 import { CrdSpec, CrdStatus, CrdSubresources, CrdVersion, crdNames, crdSpec, crdStatus, internalView } from './view';
 import { requiredCrdNames, validateCrdNames } from './names-validation';
 import { validateCrdColumn, validateCrdSubresources } from './columns-validation';
@@ -18,7 +24,19 @@ import { isTrue } from './conditions';
 import { goStrings, goVersions, invalidRendered } from './go-values';
 import { validateCrdRules } from './cel-rules-validation';
 
-interface Options {
+/** The apiextensions version a request was made at (Kubernetes' requestGV). */
+export type CrdRequestVersion = 'v1' | 'v1beta1';
+
+const V1BETA1_DEFAULTS_REASON = '(cannot set default values in apiextensions.k8s.io/v1beta1 CRDs, must use apiextensions.k8s.io/v1)';
+
+/** What the schema checks of one spec require (allowDefaults, requireStructuralSchema, requireValidPropertyType). */
+interface SchemaOptions {
+  allowDefaults: boolean;
+  requireStructural: boolean;
+  requireValidPropertyType: boolean;
+}
+
+interface Options extends SchemaOptions {
   requireRecognizedConversionReviewVersion: boolean;
   requireOpenApiSchema: boolean;
   /** On update, the versions whose schema is unchanged: their rules' per-expression cost is not checked again. */
@@ -26,8 +44,11 @@ interface Options {
 }
 
 /** The schema checks then the CEL rules' (compiled only when the schema is otherwise valid). */
-function schemaAndRules(schema: unknown, path: string, statusEnabled: boolean, suppressCost: boolean): FieldError[] {
-  const errs = validateCrdSchema(schema, path, { statusEnabled, requireStructural: true });
+function schemaAndRules(schema: unknown, path: string, statusEnabled: boolean, suppressCost: boolean, opts: SchemaOptions): FieldError[] {
+  const errs = validateCrdSchema(schema, path, {
+    statusEnabled, requireStructural: opts.requireStructural, requireValidPropertyType: opts.requireValidPropertyType,
+    allowDefaults: opts.allowDefaults, ...(opts.allowDefaults ? {} : { disallowDefaultsReason: V1BETA1_DEFAULTS_REASON }),
+  });
   return [...errs, ...validateCrdRules(schema, path, errs.length === 0, { suppressPerExpressionCost: suppressCost })];
 }
 
@@ -36,18 +57,57 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 const schemaOf = (v: unknown): unknown => (isObject(v) ? v.openAPIV3Schema ?? undefined : undefined);
 const hasStatus = (sub: unknown) => isObject(sub) && sub.status !== undefined && sub.status !== null;
 
-/** Whether any schema node carries a `default` (SchemaHas over every nested schema). */
-function hasDefaults(schema: unknown): boolean {
-  if (Array.isArray(schema)) return schema.some(hasDefaults);
+/** Whether any schema node satisfies `test` (SchemaHas over every nested schema). */
+function schemaHas(schema: unknown, test: (node: Record<string, unknown>) => boolean): boolean {
+  if (Array.isArray(schema)) return schema.some((s) => schemaHas(s, test));
   if (!isObject(schema)) return false;
-  if (schema.default !== undefined && schema.default !== null) return true;
+  if (test(schema)) return true;
   for (const k of ['items', 'additionalProperties', 'additionalItems', 'not', 'allOf', 'anyOf', 'oneOf']) {
-    if (hasDefaults(schema[k])) return true;
+    if (schemaHas(schema[k], test)) return true;
   }
   for (const k of ['properties', 'patternProperties', 'definitions', 'dependencies']) {
-    if (isObject(schema[k]) && Object.values(schema[k] as object).some(hasDefaults)) return true;
+    if (isObject(schema[k]) && Object.values(schema[k] as object).some((s) => schemaHas(s, test))) return true;
   }
   return false;
+}
+
+const hasDefaults = (schema: unknown) => schemaHas(schema, (n) => n.default !== undefined && n.default !== null);
+const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
+const hasInvalidType = (schema: unknown) => schemaHas(schema, (n) => typeof n.type === 'string' && !!n.type && !OPENAPI_TYPES.includes(n.type));
+// schemaHasKubernetesExtensions: these need a structural schema whatever the request version.
+const hasKubernetesExtensions = (schema: unknown) => schemaHas(schema, (n) => n['x-kubernetes-embedded-resource'] === true
+  || (n['x-kubernetes-preserve-unknown-fields'] !== undefined && n['x-kubernetes-preserve-unknown-fields'] !== null)
+  || n['x-kubernetes-int-or-string'] === true || (Array.isArray(n['x-kubernetes-list-map-keys']) && n['x-kubernetes-list-map-keys'].length > 0)
+  || (n['x-kubernetes-list-type'] !== undefined && n['x-kubernetes-list-type'] !== null));
+
+/** Whether the schema is not structural (the structural rules or the model refuse it). */
+function isNonStructural(schema: unknown): boolean {
+  if (schema === undefined || schema === null) return false;
+  try {
+    return validateStructural('', toStructural(schema)).length > 0;
+  } catch {
+    return true;
+  }
+}
+
+/** The schemas of a spec, top-level (lifted) and per version. */
+function specSchemas(spec: CrdSpec): unknown[] {
+  const { versions, lifted } = internalView(spec);
+  return [lifted.schema ? schemaOf(lifted.schema.value) : undefined, ...versions.map((v) => (lifted.schema ? undefined : schemaOf(v.schema)))];
+}
+
+/**
+ * The schema options of a request at `version`, relaxed for an update whose stored spec
+ * (`old`) already has what they would refuse (allowDefaults, requireStructuralSchema,
+ * requireValidPropertyType).
+ */
+function schemaOptions(version: CrdRequestVersion, old?: CrdSpec): SchemaOptions {
+  const before = old ? specSchemas(old) : [];
+  return {
+    allowDefaults: before.some(hasDefaults) || version !== 'v1beta1',
+    requireStructural: version !== 'v1beta1' && !before.some(isNonStructural),
+    requireValidPropertyType: version !== 'v1beta1' && !before.some(hasInvalidType),
+  };
 }
 
 function validateDeprecationWarning(v: CrdVersion, path: string): FieldError[] {
@@ -98,7 +158,13 @@ function validateSpec(spec: CrdSpec, opts: Options): FieldError[] {
     });
   }
   const schemas = [topSchema, ...versions.map(ownSchema)];
-  if (spec.preserveUnknownFields === true && schemas.some(hasDefaults)) {
+  // Pruning, defaults and the x-kubernetes-* extensions need structural schemas whatever the request.
+  const schemaOpts: SchemaOptions = {
+    ...opts,
+    requireStructural: opts.requireStructural || spec.preserveUnknownFields !== true
+      || (opts.allowDefaults && schemas.some(hasDefaults)) || schemas.some(hasKubernetesExtensions),
+  };
+  if (opts.allowDefaults && spec.preserveUnknownFields === true && schemas.some(hasDefaults)) {
     errs.push(fieldErrors.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
   }
 
@@ -117,7 +183,7 @@ function validateSpec(spec: CrdSpec, opts: Options): FieldError[] {
     errs.push(...validateDeprecationWarning(v, child(at, 'deprecationWarning')));
     const statusEnabled = hasStatus(lifted.subresources ? topSubresources : v.subresources);
     const schema = ownSchema(v);
-    if (schema !== undefined) errs.push(...schemaAndRules(schema, child(at, 'schema.openAPIV3Schema'), statusEnabled, !!opts.unchangedSchemas?.has(name)));
+    if (schema !== undefined) errs.push(...schemaAndRules(schema, child(at, 'schema.openAPIV3Schema'), statusEnabled, !!opts.unchangedSchemas?.has(name), schemaOpts));
     if (!lifted.subresources) errs.push(...validateCrdSubresources(v.subresources, child(at, 'subresources')));
     if (!lifted.additionalPrinterColumns) errs.push(...validateColumns(v.additionalPrinterColumns, child(at, 'additionalPrinterColumns')));
     if (!lifted.selectableFields && Array.isArray(v.selectableFields) && v.selectableFields.length) {
@@ -142,7 +208,7 @@ function validateSpec(spec: CrdSpec, opts: Options): FieldError[] {
   if (topSchema !== undefined) {
     const anyStatus = hasStatus(topSubresources) || versions.some((v) => !lifted.subresources && hasStatus(v.subresources));
     const allUnchanged = versions.length > 0 && versions.every((v) => opts.unchangedSchemas?.has(str(v.name)));
-    errs.push(...schemaAndRules(topSchema, 'spec.validation.openAPIV3Schema', anyStatus, allUnchanged));
+    errs.push(...schemaAndRules(topSchema, 'spec.validation.openAPIV3Schema', anyStatus, allUnchanged, schemaOpts));
   }
   if (lifted.subresources) errs.push(...validateCrdSubresources(topSubresources, 'spec.subresources'));
   if (lifted.additionalPrinterColumns) errs.push(...validateColumns(lifted.additionalPrinterColumns.value, 'spec.additionalPrinterColumns'));
@@ -197,18 +263,19 @@ function allVersionsHaveSchemas(spec: CrdSpec): boolean {
   return versions.every((v) => schemaOf(v.schema) !== undefined);
 }
 
-/** ValidateCustomResourceDefinition: a new CRD (metadata is the store's, but for the name rule). */
-export function validateCrdCreate(obj: ApiObject, naming: Naming): FieldError[] {
+/** ValidateCustomResourceDefinition: a new CRD (metadata is the store's, but for the name rule), in its v1 form. */
+export function validateCrdCreate(obj: ApiObject, naming: Naming, version: CrdRequestVersion = 'v1'): FieldError[] {
   const spec = crdSpec(obj);
   const errs: FieldError[] = [];
   const name = obj.metadata?.name ?? '';
   if (name && name !== `${str(crdNames(spec).plural)}.${str(spec.group)}`) {
     errs.push(fieldErrors.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
   }
-  errs.push(...validateSpec(spec, { requireRecognizedConversionReviewVersion: true, requireOpenApiSchema: true }));
+  errs.push(...validateSpec(spec, { requireRecognizedConversionReviewVersion: true, requireOpenApiSchema: version !== 'v1beta1', ...schemaOptions(version) }));
   errs.push(...validateCrdNames(acceptedNames(obj), 'status.acceptedNames'));
   errs.push(...validateStoredVersions(crdStatus(obj), spec));
-  errs.push(...validateApiApproval(obj, undefined, naming), ...validatePreserveUnknownFields(obj, undefined));
+  // Neither is checked for a v1beta1 request (compatibility).
+  if (version !== 'v1beta1') errs.push(...validateApiApproval(obj, undefined, naming), ...validatePreserveUnknownFields(obj, undefined));
   return errs;
 }
 
@@ -224,14 +291,15 @@ function unchangedSchemaVersions(spec: CrdSpec, oldSpec: CrdSpec): Set<string> {
   return new Set([...now].filter(([name, s]) => before.get(name) === s).map(([name]) => name));
 }
 
-/** ValidateCustomResourceDefinitionUpdate: the create rules relaxed for stored data, plus immutability. */
-export function validateCrdUpdate(obj: ApiObject, old: ApiObject, naming: Naming): FieldError[] {
+/** ValidateCustomResourceDefinitionUpdate: the create rules relaxed for stored data, plus immutability (v1 forms). */
+export function validateCrdUpdate(obj: ApiObject, old: ApiObject, naming: Naming, version: CrdRequestVersion = 'v1'): FieldError[] {
   const spec = crdSpec(obj);
   const oldSpec = crdSpec(old);
   const errs = validateSpec(spec, {
     requireRecognizedConversionReviewVersion: hasRecognizedReviewVersionOrNone(isObject(oldSpec.conversion) ? oldSpec.conversion : undefined),
-    requireOpenApiSchema: allVersionsHaveSchemas(oldSpec),
+    requireOpenApiSchema: version !== 'v1beta1' && allVersionsHaveSchemas(oldSpec),
     unchangedSchemas: unchangedSchemaVersions(spec, oldSpec),
+    ...schemaOptions(version, oldSpec),
   });
   const immutable = (path: string, now: unknown, before: unknown) => {
     if (now !== before) errs.push(fieldErrors.immutable(path, now ?? ''));
@@ -245,6 +313,6 @@ export function validateCrdUpdate(obj: ApiObject, old: ApiObject, naming: Naming
   immutable('spec.names.plural', crdNames(spec).plural, crdNames(oldSpec).plural);
   errs.push(...validateCrdNames(acceptedNames(obj), 'status.acceptedNames'));
   errs.push(...validateStoredVersions(crdStatus(obj), spec));
-  errs.push(...validateApiApproval(obj, old, naming), ...validatePreserveUnknownFields(obj, old));
+  if (version !== 'v1beta1') errs.push(...validateApiApproval(obj, old, naming), ...validatePreserveUnknownFields(obj, old));
   return errs;
 }

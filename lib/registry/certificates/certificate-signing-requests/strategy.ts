@@ -78,7 +78,7 @@ function preserveInstances(next: CsrCondition[], old: CsrCondition[], type: stri
  * one of those is refused here (422, with the update's other problems), as only `/approval`
  * may; the main validation cannot tell the endpoints apart.
  */
-export function applyStatusUpdate(legacySigner: string, group: string) {
+export function applyStatusUpdate(legacySigner: string, group: string, atV1beta1 = false) {
   return (incoming: ApiObject, current: ApiObject): ApiObject => {
     const given = isObject(incoming.status) ? { ...incoming.status } : {};
     const conditions = incomingConditions(incoming);
@@ -90,7 +90,7 @@ export function applyStatusUpdate(legacySigner: string, group: string) {
     const added = approvalAdditions(next, current);
     if (added.length) {
       throw errors.invalid('CertificateSigningRequest', group, current.metadata?.name ?? '',
-        [...validateCsrUpdate(next, current, legacySigner), ...added]);
+        [...validateCsrUpdate(next, current, legacySigner, atV1beta1), ...added]);
     }
     populateConditionTimestamps(next, current);
     return next;

@@ -3,7 +3,9 @@
  * messages: the request's bytes and signature, usages, signerName, expirationSeconds, the
  * conditions and the issued certificate. Problems already present in the stored object are
  * tolerated on update (as Kubernetes does for existing data); what each endpoint may change is
- * decided by the strategies (strategy.ts).
+ * decided by the strategies (strategy.ts). Writes through certificates/v1beta1 (`atV1beta1`)
+ * are checked as Kubernetes checks that version: every toleration applies, and `/status` may
+ * replace an issued certificate.
  */
 import { ApiObject } from '../../../scheme/types';
 import { FieldError, fieldErrors } from '../../../meta/field-errors';
@@ -51,7 +53,12 @@ interface Tolerations {
 const hasDuplicates = (xs: unknown[]) => new Set(xs).size !== xs.length;
 const bytesOf = (b64: unknown) => Buffer.from(typeof b64 === 'string' ? b64 : '', 'base64');
 
-function tolerations(obj: ApiObject, old: ApiObject | undefined, legacySigner: string): Tolerations {
+const TOLERATE_ALL: Tolerations = {
+  legacySigner: true, unknownUsages: true, duplicateUsages: true, duplicateTypes: true, emptyType: true, approvedAndDenied: false, arbitraryCertificate: true,
+};
+
+function tolerations(obj: ApiObject, old: ApiObject | undefined, legacySigner: string, atV1beta1: boolean): Tolerations {
+  if (atV1beta1) return { ...TOLERATE_ALL, approvedAndDenied: !!old && tolerations(obj, old, legacySigner, false).approvedAndDenied };
   if (!old) {
     return { legacySigner: false, unknownUsages: false, duplicateUsages: false, duplicateTypes: false, emptyType: false, approvedAndDenied: false, arbitraryCertificate: false };
   }
@@ -151,8 +158,8 @@ function validateCsr(obj: ApiObject, tol: Tolerations, legacySigner: string): Fi
 }
 
 /** ValidateCertificateSigningRequestCreate. `legacySigner` is `<labelDomain>/legacy-unknown`. */
-export function validateCsrCreate(obj: ApiObject, legacySigner: string): FieldError[] {
-  return validateCsr(obj, tolerations(obj, undefined, legacySigner), legacySigner);
+export function validateCsrCreate(obj: ApiObject, legacySigner: string, atV1beta1 = false): FieldError[] {
+  return validateCsr(obj, tolerations(obj, undefined, legacySigner, atV1beta1), legacySigner);
 }
 
 const countOf = (obj: ApiObject, type: string) => conditionsOf(obj).filter((c) => c.type === type).length;
@@ -162,8 +169,8 @@ const countOf = (obj: ApiObject, type: string) => conditionsOf(obj).filter((c) =
  * are never removed, and an issued certificate never changes. (Setting the certificate or the
  * approval conditions is limited to their subresources by the strategies.)
  */
-export function validateCsrUpdate(obj: ApiObject, old: ApiObject, legacySigner: string): FieldError[] {
-  const errs = validateCsr(obj, tolerations(obj, old, legacySigner), legacySigner);
+export function validateCsrUpdate(obj: ApiObject, old: ApiObject, legacySigner: string, atV1beta1 = false): FieldError[] {
+  const errs = validateCsr(obj, tolerations(obj, old, legacySigner, atV1beta1), legacySigner);
   for (const type of ['Approved', 'Denied', 'Failed']) {
     if (countOf(obj, type) < countOf(old, type)) {
       errs.push(fieldErrors.forbidden('status.conditions', `updates may not remove a condition of type ${JSON.stringify(type)}`));
@@ -171,7 +178,7 @@ export function validateCsrUpdate(obj: ApiObject, old: ApiObject, legacySigner: 
   }
   const cert = statusOf(obj).certificate ?? '';
   const oldCert = statusOf(old).certificate ?? '';
-  if (cert !== oldCert && oldCert) {
+  if (cert !== oldCert && oldCert && !atV1beta1) {
     errs.push(fieldErrors.forbidden('status.certificate', 'updates may not modify existing certificate content'));
   }
   return errs;

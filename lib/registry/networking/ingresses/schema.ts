@@ -38,7 +38,7 @@ const ingressRule: Schema = goType('io.k8s.api.networking.v1.IngressRule', objec
   http: httpIngressRuleValue,
 }, { description: 'IngressRule represents the rules mapping the paths under a specified host to the related backend services.' }));
 
-const ingressTls: Schema = goType('io.k8s.api.networking.v1.IngressTLS', object({
+export const ingressTls: Schema = goType('io.k8s.api.networking.v1.IngressTLS', object({
   hosts: atomicList(str(), 'hosts is a list of hosts included in the TLS certificate.'),
   secretName: str('secretName is the name of the secret used to terminate TLS traffic on port 443.'),
 }, { description: 'IngressTLS describes the transport layer security associated with an ingress.' }));

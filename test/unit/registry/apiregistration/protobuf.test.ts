@@ -44,6 +44,12 @@ describe('APIService protobuf', () => {
     expect(decodeProtobuf(encodeProtobuf(full))).to.deep.equal(full);
   });
 
+  it('is served at v1beta1 (switched on by --runtime-config) with the same messages in its own package', () => {
+    const beta = { ...remote, apiVersion: 'apiregistration.k8s.io/v1beta1', spec: { ...(remote.spec as object), insecureSkipTLSVerify: true } };
+    expect(hasProtobuf(beta.apiVersion, 'APIServiceList')).to.equal(true);
+    expect(decodeProtobuf(encodeProtobuf(beta))).to.deep.equal(beta);
+  });
+
   it('keeps zero priorities and a port of 0, and leaves an absent service absent', () => {
     const zero: ApiObject = { apiVersion: AV, kind: 'APIService', metadata: metadata('v1.'), spec: { version: 'v1', groupPriorityMinimum: 0, versionPriority: 0 }, status: {} };
     const back = decodeProtobuf(encodeProtobuf(zero)) as any;

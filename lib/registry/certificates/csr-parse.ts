@@ -1,8 +1,9 @@
 /**
- * Kubernetes' certificates.ParseCSR for the signers and the approver: the first PEM block of
- * `spec.request` must be a CERTIFICATE REQUEST; its PKCS#10 structure is read with node-forge's
- * ASN.1 reader (any key type: RSA, ECDSA, Ed25519), keeping the subject and public key as
- * encoded so that a certificate repeats them byte for byte.
+ * Kubernetes' certificates.ParseCSR for the signers, the approver (lib/certificates) and
+ * certificates/v1beta1's signerName defaulting: the first PEM block of `spec.request` must be a
+ * CERTIFICATE REQUEST; its PKCS#10 structure is read with node-forge's ASN.1 reader (any key
+ * type: RSA, ECDSA, Ed25519), keeping the subject and public key as encoded so that a
+ * certificate repeats them byte for byte.
  */
 import { createPublicKey, verify } from 'crypto';
 import forge from 'node-forge';

@@ -1,0 +1,7 @@
+/** SubjectAccessReview at authorization/v1beta1 (removed in 1.22), off unless switched on (../served-v1beta1.ts). */
+import { ResourceDef } from '../../../scheme/types';
+import { Naming } from '../../../naming';
+import { servedAtV1beta1 } from '../served-v1beta1';
+import { subjectAccessReviewResource } from './definition';
+
+export const subjectAccessReviewV1beta1Resource = (naming: Naming): ResourceDef => servedAtV1beta1(subjectAccessReviewResource(naming));

@@ -1,0 +1,7 @@
+/** ClusterRole at rbac.authorization/v1beta1 (removed in 1.22): v1's objects, off unless switched on (../served-v1beta1.ts). */
+import { ResourceDef } from '../../../scheme/types';
+import { Naming } from '../../../naming';
+import { servedAtV1beta1 } from '../served-v1beta1';
+import { clusterRoleResource } from './definition';
+
+export const clusterRoleV1beta1Resource = (naming: Naming): ResourceDef => servedAtV1beta1(clusterRoleResource(naming));
