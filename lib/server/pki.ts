@@ -2,10 +2,12 @@
  * First-start PKI: a private CA, the serving certificate and the admin client identity under
  * `<data-dir>/pki`, plus the kubeconfig that points stock clients at the server.
  *
- * Keys come from Node's native RSA generator (milliseconds) and are handed to node-forge as PEM,
- * because forge's pure-JS key generation takes seconds per key. Certificates are built with forge.
+ * Keys come from Node's native RSA generator, the keys a start needs made together off the main
+ * thread (RSA key generation is most of a first start), and are handed to node-forge as PEM,
+ * because forge's pure-JS key generation takes seconds per key. Certificates are built with forge
+ * and signed by Node's native RSA (forge's own signing, in JS, costs tens of milliseconds each).
  */
-import { generateKeyPairSync, randomBytes, X509Certificate } from 'crypto';
+import { constants, createPrivateKey, createPublicKey, generateKeyPair, generateKeyPairSync, privateEncrypt, randomBytes, X509Certificate } from 'crypto';
 import { promises as fsp, readFileSync } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
@@ -79,21 +81,30 @@ export async function ensurePki(pkiDir: string, opts: EnsurePkiOptions): Promise
     throw new Error(`incomplete CA in ${pkiDir}: only ${present} exists; restore the other half or remove it to create a new CA`);
   }
   const newCa = !haveCaCert;
+  const hosts = uniqueHosts(opts.serverHosts);
+  let caCertPem = '';
+  let caKeyPem = '';
+  let serverReason = 'new CA';
+  let adminReason = 'new CA';
+  if (!newCa) {
+    caCertPem = await fsp.readFile(files.caCertFile, 'utf8');
+    caKeyPem = await fsp.readFile(files.caKeyFile, 'utf8');
+    const caX509 = new X509Certificate(caCertPem);
+    serverReason = await leafRenewalReason(files.serverCertFile, files.serverKeyFile, caX509, hosts);
+    adminReason = await leafRenewalReason(files.adminCertFile, files.adminKeyFile, caX509, []);
+  }
+  const [caKey, serverKey, adminKey] = await Promise.all([newCa, serverReason !== '', adminReason !== ''].map((needed) => (needed ? newKeyPem() : '')));
   if (newCa) {
     log(`pki: creating CA ${files.caCertFile}`);
-    const ca = createCa();
-    await writeFileAtomic(files.caKeyFile, ca.keyPem, 0o600);
-    await writeFileAtomic(files.caCertFile, ca.certPem, 0o644);
+    caKeyPem = caKey;
+    caCertPem = createCa(caKeyPem);
+    await writeFileAtomic(files.caKeyFile, caKeyPem, 0o600);
+    await writeFileAtomic(files.caCertFile, caCertPem, 0o644);
   }
-  const caCertPem = await fsp.readFile(files.caCertFile, 'utf8');
-  const caKeyPem = await fsp.readFile(files.caKeyFile, 'utf8');
-  const caX509 = new X509Certificate(caCertPem);
-  const hosts = uniqueHosts(opts.serverHosts);
 
-  const serverReason = newCa ? 'new CA' : await leafRenewalReason(files.serverCertFile, files.serverKeyFile, caX509, hosts);
   if (serverReason) {
     log(`pki: issuing serving certificate ${files.serverCertFile} (${serverReason}) for ${hosts.join(', ')}`);
-    const leaf = issueLeaf(caCertPem, caKeyPem, {
+    const leaf = issueLeaf(caCertPem, caKeyPem, serverKey, {
       subject: [{ name: 'commonName', value: SERVER_COMMON_NAME }],
       extKeyUsage: { name: 'extKeyUsage', serverAuth: true },
       altNames: hosts.map((h) => (net.isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })),
@@ -102,10 +113,9 @@ export async function ensurePki(pkiDir: string, opts: EnsurePkiOptions): Promise
     await writeFileAtomic(files.serverCertFile, leaf.certPem, 0o644);
   }
 
-  const adminReason = newCa ? 'new CA' : await leafRenewalReason(files.adminCertFile, files.adminKeyFile, caX509, []);
   if (adminReason) {
     log(`pki: issuing admin client certificate ${files.adminCertFile} (${adminReason})`);
-    const leaf = issueClientLeaf(caCertPem, caKeyPem, { commonName: ADMIN_COMMON_NAME, organizations: [ADMIN_GROUP] });
+    const leaf = issueClientLeaf(caCertPem, caKeyPem, adminKey, { commonName: ADMIN_COMMON_NAME, organizations: [ADMIN_GROUP] });
     await writeFileAtomic(files.adminKeyFile, leaf.keyPem, 0o600);
     await writeFileAtomic(files.adminCertFile, leaf.certPem, 0o644);
   }
@@ -131,7 +141,7 @@ export async function ensureCertDirPair(dir: string, pki: Pki, serverHosts: stri
   const hosts = uniqueHosts(serverHosts);
   log(`pki: issuing serving certificate ${certFile} (--cert-dir) for ${hosts.join(', ')}`);
   const caKeyPem = await fsp.readFile(pki.caKeyFile, 'utf8');
-  const leaf = issueLeaf(pki.caCertPem, caKeyPem, {
+  const leaf = issueLeaf(pki.caCertPem, caKeyPem, await newKeyPem(), {
     subject: [{ name: 'commonName', value: SERVER_COMMON_NAME }],
     extKeyUsage: { name: 'extKeyUsage', serverAuth: true },
     altNames: hosts.map((h) => (net.isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })),
@@ -148,7 +158,8 @@ export async function ensureCertDirPair(dir: string, pki: Pki, serverHosts: stri
  */
 export function signClientCertificate(pki: Pki, identity: ClientIdentity): { certPem: string; keyPem: string } {
   const caKeyPem = readFileSync(pki.caKeyFile, 'utf8');
-  return issueClientLeaf(pki.caCertPem, caKeyPem, identity);
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
+  return issueClientLeaf(pki.caCertPem, caKeyPem, privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(), identity);
 }
 
 /**
@@ -188,22 +199,30 @@ function pkiFiles(dir: string): Omit<Pki, 'caCertPem'> {
   };
 }
 
-interface KeyPair {
-  keyPem: string;
-  privateKey: forge.pki.rsa.PrivateKey;
-  publicKey: forge.pki.rsa.PublicKey;
+/** A new RSA 2048 key (PKCS #1 PEM), made on Node's thread pool. */
+function newKeyPem(): Promise<string> {
+  return new Promise((resolve, reject) => generateKeyPair('rsa', { modulusLength: 2048, publicExponent: 0x10001 }, (err, _publicKey, privateKey) => {
+    if (err) reject(err);
+    else resolve(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
+  }));
 }
 
-function newKeyPair(): KeyPair {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
-  const keyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-  return keyPairFromPem(keyPem);
+/** The public half of a private key, as forge puts it in a certificate. */
+function forgePublicKey(keyPem: string): forge.pki.PublicKey {
+  return forge.pki.publicKeyFromPem(createPublicKey(keyPem).export({ type: 'spki', format: 'pem' }).toString());
 }
 
-function keyPairFromPem(keyPem: string): KeyPair {
-  const privateKey = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
-  const publicKey = forge.pki.setRsaPublicKey(privateKey.n, privateKey.e);
-  return { keyPem, privateKey, publicKey };
+/** SHA-256's DigestInfo before the digest (RFC 8017 section 9.2): what PKCS #1 v1.5 signs. */
+const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
+
+/** Signs a forge certificate (forge hands over the SHA-256 of its TBSCertificate) with Node's native RSA. */
+function signWith(cert: forge.pki.Certificate, keyPem: string): void {
+  const key = createPrivateKey(keyPem);
+  const signer = {
+    sign: (md: forge.md.MessageDigest) => privateEncrypt({ key, padding: constants.RSA_PKCS1_PADDING },
+      Buffer.concat([SHA256_DIGEST_INFO, Buffer.from(md.digest().getBytes(), 'latin1')])).toString('latin1'),
+  };
+  cert.sign(signer as unknown as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
 }
 
 /**
@@ -222,10 +241,10 @@ function validity(cert: forge.pki.Certificate, days: number): void {
   cert.validity.notAfter = new Date(now + days * DAY_MS);
 }
 
-function createCa(): { certPem: string; keyPem: string } {
-  const keys = newKeyPair();
+/** The self-signed CA certificate (PEM) of `keyPem`. */
+function createCa(keyPem: string): string {
   const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
+  cert.publicKey = forgePublicKey(keyPem);
   cert.serialNumber = randomSerial();
   validity(cert, CA_VALIDITY_DAYS);
   const subject = [{ name: 'commonName', value: CA_COMMON_NAME }];
@@ -236,8 +255,8 @@ function createCa(): { certPem: string; keyPem: string } {
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ]);
-  cert.sign(keys.privateKey, forge.md.sha256.create());
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.keyPem };
+  signWith(cert, keyPem);
+  return forge.pki.certificateToPem(cert);
 }
 
 interface LeafSpec {
@@ -246,19 +265,18 @@ interface LeafSpec {
   altNames?: Array<Record<string, unknown>>;
 }
 
-function issueClientLeaf(caCertPem: string, caKeyPem: string, identity: ClientIdentity): { certPem: string; keyPem: string } {
+function issueClientLeaf(caCertPem: string, caKeyPem: string, keyPem: string, identity: ClientIdentity): { certPem: string; keyPem: string } {
   if (!identity.commonName) throw new Error('signClientCertificate: commonName is required');
   const subject: forge.pki.CertificateField[] = (identity.organizations ?? []).map((o) => ({ name: 'organizationName', value: o }));
   subject.push({ name: 'commonName', value: identity.commonName });
-  return issueLeaf(caCertPem, caKeyPem, { subject, extKeyUsage: { name: 'extKeyUsage', clientAuth: true } });
+  return issueLeaf(caCertPem, caKeyPem, keyPem, { subject, extKeyUsage: { name: 'extKeyUsage', clientAuth: true } });
 }
 
-function issueLeaf(caCertPem: string, caKeyPem: string, spec: LeafSpec): { certPem: string; keyPem: string } {
+/** A certificate for `keyPem` signed by the CA. */
+function issueLeaf(caCertPem: string, caKeyPem: string, keyPem: string, spec: LeafSpec): { certPem: string; keyPem: string } {
   const caCert = forge.pki.certificateFromPem(caCertPem);
-  const ca = keyPairFromPem(caKeyPem);
-  const keys = newKeyPair();
   const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
+  cert.publicKey = forgePublicKey(keyPem);
   cert.serialNumber = randomSerial();
   validity(cert, LEAF_VALIDITY_DAYS);
   cert.setSubject(spec.subject);
@@ -275,8 +293,8 @@ function issueLeaf(caCertPem: string, caKeyPem: string, spec: LeafSpec): { certP
   }
   if (spec.altNames?.length) extensions.push({ name: 'subjectAltName', altNames: spec.altNames });
   cert.setExtensions(extensions);
-  cert.sign(ca.privateKey, forge.md.sha256.create());
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.keyPem };
+  signWith(cert, caKeyPem);
+  return { certPem: forge.pki.certificateToPem(cert), keyPem };
 }
 
 /** Why an existing leaf must be re-issued, or '' when it is fit for use. */

@@ -75,7 +75,6 @@ import { bootstrapNamespaces } from './bootstrap';
 import { ensureBootstrapPolicy } from '../authz/rbac/bootstrap';
 import { bootstrapSystemPriorityClasses } from './priority-class-bootstrap';
 import { configureLogger, logger } from '../logger';
-import { loadProtoRoot } from '../scheme/protobuf';
 import { registerProtobufSerializer } from '../api/negotiation';
 import { protobufSerializer } from '../api/protobuf-serializer';
 import { CertificatePool } from '../authn/cert-pool';
@@ -83,7 +82,7 @@ import { ServingTls } from './tls-reload';
 import { Authentication, authenticationConfigFromFlags, buildAuthentication } from '../authn/build';
 import { ObjectLookup, storeLookup } from '../authn/object-lookup';
 import { Authorization, buildAuthorization } from '../authz/build';
-import { loadServiceAccountKeys, ServiceAccountKeys } from '../serviceaccount/keys';
+import { loadServiceAccountKeys, serviceAccountKeyInAdvance, ServiceAccountKeys } from '../serviceaccount/keys';
 import { claimNames } from '../serviceaccount/claims';
 import { TokenGenerator } from '../serviceaccount/token-generator';
 import { loadRequestHeaderPool } from '../authn/request-header';
@@ -170,6 +169,12 @@ export interface StartOptions {
   worker?: WorkerRole;
 }
 
+/** The names the serving certificate covers: loopback, and the addresses and host name the flags give. */
+export function servingHosts(config: ServerConfig): string[] {
+  return ['localhost', '127.0.0.1', '::1', config.bindAddress, config.advertiseAddress, config.externalHostname]
+    .filter((h) => h && h !== '0.0.0.0' && h !== '::');
+}
+
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
   configureLogger({ level: config.logLevel, verbosity: config.v, format: config.loggingFormat });
   const naming = namingFor(config.flavor);
@@ -193,12 +198,13 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   collectProcessMetrics(metrics);
   if (opts.worker && metrics.enabled) metrics.renderThrough(clusterMetricsRenderer(metrics.registry));
   for (const w of gates.warnings) logger.warn(w);
-  // proto/ is parsed now, so a broken file stops the start; then protobuf responses are offered.
-  loadProtoRoot();
+  // Protobuf responses are offered; proto/ is parsed at the first protobuf body (JSON clients never
+  // pay for it; test/unit/scheme/protobuf.test.ts parses every file).
   registerProtobufSerializer(protobufSerializer);
   const dataDir = path.resolve(config.dataDir);
-  const hosts = ['localhost', '127.0.0.1', '::1', config.bindAddress, config.advertiseAddress, config.externalHostname]
-    .filter((h) => h && h !== '0.0.0.0' && h !== '::');
+  const hosts = servingHosts(config);
+  // At a first start the service-account key is made while the PKI's keys are (each RSA, on Node's thread pool).
+  const serviceAccountKeyMade = serviceAccountKeyInAdvance({ signingKeyFile: config.serviceAccountSigningKeyFile, pkiDir: path.join(dataDir, 'pki') });
   const pki = await ensurePki(path.join(dataDir, 'pki'), { serverHosts: hosts, log: (m) => logger.info(m) });
   // --cert-dir (kube-apiserver's, which envtest gives): its apiserver.crt/.key serve unless --tls-cert-file is given.
   const certDirPair = !config.tlsCertFile && config.certDir
@@ -391,6 +397,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const apiAudiences = config.apiAudiences.length ? config.apiAudiences : issuers;
   const serviceAccountKeys = await loadServiceAccountKeys({
     signingKeyFile: config.serviceAccountSigningKeyFile, keyFiles: config.serviceAccountKeyFile, pkiDir: path.join(dataDir, 'pki'), log: (m) => logger.info(m),
+    made: serviceAccountKeyMade,
   });
   const names = claimNames(naming);
   const tokenGenerator = new TokenGenerator(serviceAccountKeys.signing, issuers[0], names);

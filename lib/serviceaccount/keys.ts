@@ -5,7 +5,8 @@
  * plus the signing key's own). Key IDs are Kubernetes': the unpadded base64url SHA-256 of the
  * public key's DER (SubjectPublicKeyInfo), so JWKS and `kid` headers match what clients expect.
  */
-import { KeyObject, X509Certificate, createHash, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { KeyObject, KeyPairKeyObjectResult, X509Certificate, createHash, createPrivateKey, createPublicKey, generateKeyPair } from 'node:crypto';
+import { promisify } from 'node:util';
 import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -90,16 +91,33 @@ function readKeyFile(file: string): string {
   }
 }
 
+const generateRsaKeyPair = () => promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
+
+/**
+ * The key loadServiceAccountKeys will make (a first start without --service-account-signing-key-file),
+ * begun now on Node's thread pool so that it is made while other work goes on; nothing is written.
+ */
+export function serviceAccountKeyInAdvance(opts: { signingKeyFile: string; pkiDir: string }): Promise<KeyPairKeyObjectResult> | undefined {
+  if (opts.signingKeyFile || existsSync(path.join(opts.pkiDir, 'sa.key'))) return undefined;
+  const made = generateRsaKeyPair();
+  made.catch(() => undefined); // awaited by loadServiceAccountKeys, or dropped with a start that failed first
+  return made;
+}
+
 /**
  * The keys from the flags; without --service-account-signing-key-file, `<pkiDir>/sa.key` (made
  * at first start, kept after). Verification keys without duplicates, the signing key's first.
  */
-export async function loadServiceAccountKeys(opts: { signingKeyFile: string; keyFiles: string[]; pkiDir: string; log?: (m: string) => void }): Promise<ServiceAccountKeys> {
+export async function loadServiceAccountKeys(opts: {
+  signingKeyFile: string; keyFiles: string[]; pkiDir: string; log?: (m: string) => void;
+  /** serviceAccountKeyInAdvance's key, when it made one. */
+  made?: Promise<KeyPairKeyObjectResult>;
+}): Promise<ServiceAccountKeys> {
   let signingFile = opts.signingKeyFile;
   if (!signingFile) {
     signingFile = path.join(opts.pkiDir, 'sa.key');
     if (!existsSync(signingFile)) {
-      const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const { privateKey, publicKey } = await (opts.made ?? generateRsaKeyPair());
       await fsp.mkdir(opts.pkiDir, { recursive: true });
       await fsp.writeFile(signingFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
       await fsp.writeFile(path.join(opts.pkiDir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));

@@ -34,6 +34,7 @@ import { quotaBench } from './quota.bench';
 import { vapBench } from './vap.bench';
 import { celCrdBench } from './cel-crd.bench';
 import { aggregationBench } from './aggregation.bench';
+import { startupBench } from './startup.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -51,6 +52,7 @@ const BENCHMARKS: Benchmark[] = [
   vapBench,
   celCrdBench,
   aggregationBench,
+  startupBench,
 ];
 /** Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own). */
 const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench];

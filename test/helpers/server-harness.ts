@@ -1,15 +1,12 @@
 /**
- * Integration-test harness: a real etcd on free loopback ports and the API server in this
- * process on a free port, plus an HTTPS client that presents the admin certificate.
+ * Integration-test harness: the embedding API (lib/server/embed.ts startApiServer: a real etcd on
+ * free loopback ports and the API server in this process on a free port), plus an HTTPS client
+ * that presents the admin certificate.
  */
 import https from 'node:https';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startTestEtcd, TestEtcd } from './etcd-harness';
-import { parseFlags } from '../../lib/server/flags';
-import { RunningServer, startServer } from '../../lib/server/server';
-import { signClientCertificate } from '../../lib/server/pki';
+import { TestEtcd } from './etcd-harness';
+import { RunningServer } from '../../lib/server/server';
+import { startApiServer } from '../../lib/server/embed';
 
 export interface HttpResponse {
   status: number;
@@ -57,23 +54,13 @@ export const WITHOUT_NAMESPACE_DEFAULTS = '--controllers=*,-serviceaccount,-root
  * stop() then leaves that etcd running for its owner.
  */
 export async function startTestServer(extraFlags: string[] = [], opts: { etcd?: TestEtcd } = {}): Promise<TestServer> {
-  const etcd = opts.etcd ?? await startTestEtcd();
-  const ownEtcd = !opts.etcd;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'orch-test-'));
-  let server: RunningServer;
-  try {
-    server = await startServer(parseFlags([
-      `--data-dir=${dataDir}`, `--etcd-servers=${etcd.endpoint}`, '--secure-port=0', '--log-level=error', '--logging-format=json',
-      // ORCH_TEST_ETCD_CLIENT=etcd3 runs a suite's servers on the etcd3 package (flags given by the test still win).
-      ...(process.env.ORCH_TEST_ETCD_CLIENT ? [`--etcd-client=${process.env.ORCH_TEST_ETCD_CLIENT}`] : []), ...extraFlags,
-    ]));
-  } catch (err) {
-    if (ownEtcd) await etcd.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    throw err;
-  }
-  const ca = server.pki.caCertPem;
-  const admin = { certPem: readFileSync(server.pki.adminCertFile, 'utf8'), keyPem: readFileSync(server.pki.adminKeyFile, 'utf8') };
+  const api = await startApiServer({
+    // On a given etcd, kube-apiserver's default prefix: a restart or another replica finds the objects.
+    etcd: opts.etcd, etcdPrefix: opts.etcd ? '/registry' : undefined,
+    // ORCH_TEST_ETCD_CLIENT=etcd3 runs a suite's servers on the etcd3 package (flags given by the test still win).
+    flags: ['--logging-format=json', ...(process.env.ORCH_TEST_ETCD_CLIENT ? [`--etcd-client=${process.env.ORCH_TEST_ETCD_CLIENT}`] : []), ...extraFlags],
+  });
+  const { server, caCertPem: ca, admin } = api;
   const agent = new https.Agent({ keepAlive: true, ca });
 
   const request = (method: string, urlPath: string, opts: RequestOptions = {}) => new Promise<HttpResponse>((resolve, reject) => {
@@ -108,19 +95,17 @@ export async function startTestServer(extraFlags: string[] = [], opts: { etcd?: 
 
   return {
     server,
-    etcdEndpoint: etcd.endpoint,
-    etcd,
+    etcdEndpoint: api.etcd.endpoint,
+    etcd: opts.etcd ?? api.etcd,
     request,
     get: (p, o) => request('GET', p, o),
     post: (p, b, o) => request('POST', p, { ...o, body: b }),
     put: (p, b, o) => request('PUT', p, { ...o, body: b }),
     del: (p, b, o) => request('DELETE', p, { ...o, body: b }),
-    identity: (cn, groups = []) => signClientCertificate(server.pki, { commonName: cn, organizations: groups }),
+    identity: api.identity,
     async stop() {
       agent.destroy();
-      await server.stop();
-      if (ownEtcd) await etcd.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await api.stop();
     },
   };
 }
