@@ -10,6 +10,7 @@ import type { Naming } from '../naming';
 import type { StoreIndex } from '../registry/store-index';
 import type { ResourceRegistry } from '../registry/resource-registry';
 import type { MetricsRegistry } from '../metrics/registry';
+import type { HealthChecks } from '../api/health';
 import type { GenericStore } from '../registry/store';
 import { storeKey } from '../registry/store-index';
 import { storeLookup } from '../authn/object-lookup';
@@ -36,7 +37,22 @@ export interface AggregationDeps {
   selfCaPem: string;
   primaryDuties: boolean;
   log: AggregationContext['log'];
+  /** Gets kube-aggregator's post-start hooks as checks, each failing until its part has started. */
+  health?: HealthChecks;
 }
+
+/**
+ * kube-apiserver 1.32's post-start hooks of the aggregator (`/healthz`, `/livez`, `/readyz`), by
+ * the step of start() after which each is done.
+ */
+const HOOKS = {
+  informers: ['poststarthook/start-kube-aggregator-informers', 'poststarthook/apiservice-registration-controller'],
+  autoregistration: ['poststarthook/kube-apiserver-autoregistration', 'autoregister-completion'],
+  availability: ['poststarthook/apiservice-status-local-available-controller', 'poststarthook/apiservice-status-remote-available-controller'],
+  discovery: ['poststarthook/apiservice-discovery-controller'],
+  openapi: ['poststarthook/apiservice-openapi-controller', 'poststarthook/apiservice-openapiv3-controller'],
+} as const;
+type Step = keyof typeof HOOKS;
 
 export class Aggregation {
   readonly context: AggregationContext;
@@ -46,8 +62,16 @@ export class Aggregation {
   readonly openapi: RemoteOpenApi;
   readonly availability: AvailabilityController;
   readonly localApiServices: LocalApiServiceKeeper;
+  private readonly started = new Set<Step>();
 
   constructor(deps: AggregationDeps) {
+    for (const [step, names] of Object.entries(HOOKS) as Array<[Step, readonly string[]]>) {
+      for (const name of names) {
+        deps.health?.add(name, async () => {
+          if (!this.started.has(step)) throw new Error('not finished');
+        });
+      }
+    }
     const store = deps.stores.get(apiServicesStoreKey(deps.naming)) as GenericStore | undefined;
     if (!store) throw new Error('the aggregation layer needs the apiservices resource (--runtime-config switched it off)');
     const lookup = (resource: string) => {
@@ -73,10 +97,17 @@ export class Aggregation {
   /** Before serving: the cache filled; the keepers and fetchers started. */
   async start(): Promise<void> {
     await this.context.cache.start();
+    this.started.add('informers');
+    // A replica without the primary duties keeps no APIServices: its hooks are done at once, as
+    // kube-apiserver's on a replica whose controllers find nothing to do.
     if (this.context.primaryDuties) await this.localApiServices.start();
+    this.started.add('autoregistration');
     if (this.context.primaryDuties) await this.availability.start();
+    this.started.add('availability');
     await this.discovery.start();
+    this.started.add('discovery');
     await this.openapi.start();
+    this.started.add('openapi');
   }
 
   async stop(): Promise<void> {

@@ -462,7 +462,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   await flowControl?.start();
   // The aggregation layer (lib/aggregation): unless --runtime-config switched APIServices off.
   const aggregation = stores.get(apiServicesStoreKey(naming)) ? new Aggregation({
-    naming, config, stores, registry, metrics, proxyClient, selfUrl: () => url, selfCaPem: pki.caCertPem, primaryDuties, log: logger,
+    naming, config, stores, registry, metrics, proxyClient, selfUrl: () => url, selfCaPem: pki.caCertPem, primaryDuties, log: logger, health,
   }) : undefined;
   const app = buildApp({
     naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,

@@ -85,6 +85,19 @@ describe('aggregation: local APIServices', function () {
       }
     });
 
+    it('kube-aggregator\'s post-start hooks are checks of /readyz, /healthz and /livez, each ok once its part has started', async () => {
+      const hooks = ['poststarthook/start-kube-aggregator-informers', 'poststarthook/apiservice-registration-controller',
+        'poststarthook/kube-apiserver-autoregistration', 'autoregister-completion', 'poststarthook/apiservice-status-local-available-controller',
+        'poststarthook/apiservice-status-remote-available-controller', 'poststarthook/apiservice-discovery-controller',
+        'poststarthook/apiservice-openapi-controller', 'poststarthook/apiservice-openapiv3-controller'];
+      for (const endpoint of ['readyz', 'healthz', 'livez']) {
+        const res = await t.get(`/${endpoint}?verbose`);
+        expect(res.status).to.equal(200);
+        expect(res.text.split('\n'), endpoint).to.include.members(hooks.map((h) => `[+]${h} ok`));
+      }
+      expect((await t.get('/readyz/autoregister-completion')).text).to.equal('ok');
+    });
+
     it('a CRD\'s group-version gets an APIService (label true, 1000/100) that follows drift and goes with the CRD', async () => {
       const crd = await crdHttp(() => t, 'default').install('stable.example.com', { versions: ['v1', 'v2beta1'] });
       const s = await waitFor('v1.stable.example.com', async () => (await byName()).get('v1.stable.example.com'));
