@@ -8,6 +8,8 @@
  * validation, status, table) is the current version's strategy, run on the converted object, so
  * field paths are the current version's as Kubernetes validates its internal object.
  *
+ * A `/scale` answers the removed version's own Scale (lib/api/handlers/scale.ts).
+ *
  * The served object's shape may differ from the stored one, so reads, lists, watches and writes
  * go through the def's `versioning` (as autoscaling/v1 HPA does), not a relabelling.
  */
@@ -32,13 +34,13 @@ export interface RemovedVersion {
   fromCurrent?(obj: ApiObject): ApiObject;
   /** Rules of the removed version's own fields (checked on the object as served), besides the current version's. */
   validate?(obj: ApiObject): FieldError[];
+  /** Subresources the removed version had besides the current version's (Deployment's /rollback). */
+  extraSubresources?: SubresourceDef[];
   /**
    * The selector may change on update (Kubernetes' strategies skip ValidateImmutableField of
    * spec.selector for extensions/v1beta1 and apps/v1beta1 requests).
    */
   mutableSelector?: boolean;
-  /** The subresources served; absent: the current version's. */
-  subresources?: SubresourceDef[];
 }
 
 /**
@@ -108,7 +110,11 @@ export function removedVersionOf(current: ResourceDef, removed: RemovedVersion):
     version: removed.version,
     schema,
     ...(table ? { table } : {}),
-    subresources: removed.subresources ?? current.subresources,
+    // A /scale answers the removed version's own Scale (apps/v1beta1 Scale...), as Kubernetes' did.
+    subresources: [
+      ...current.subresources.map((sub) => (sub.scale ? { ...sub, group: removed.group, version: removed.version } : sub)),
+      ...(removed.extraSubresources ?? []),
+    ],
     strategy,
     servedByDefault: false,
     deprecation: removed.deprecation,

@@ -82,7 +82,9 @@ describe('removed workload versions (apps/v1beta1, apps/v1beta2, extensions/v1be
       const ext = await t.get('/apis/extensions/v1beta1');
       expect(ext.status, ext.text).to.equal(200);
       const names = ext.body.resources.map((r: Body) => r.name);
-      expect(names).to.include.members(['daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status', 'networkpolicies', 'replicasets', 'replicasets/scale']);
+      expect(names).to.include.members(['daemonsets', 'daemonsets/status', 'deployments', 'deployments/rollback', 'deployments/scale', 'deployments/status', 'networkpolicies', 'replicasets', 'replicasets/scale']);
+      const scale = ext.body.resources.find((r: Body) => r.name === 'deployments/scale');
+      expect(scale).to.deep.include({ group: 'extensions', version: 'v1beta1', kind: 'Scale' });
       const beta1 = (await t.get('/apis/apps/v1beta1')).body.resources.map((r: Body) => r.name);
       expect(beta1).to.include.members(['controllerrevisions', 'deployments', 'deployments/scale', 'deployments/status', 'statefulsets', 'statefulsets/scale', 'statefulsets/status']);
     });
@@ -254,15 +256,67 @@ describe('removed workload versions (apps/v1beta1, apps/v1beta2, extensions/v1be
       expect((await t.get(path('apps', 'v1', 'replicasets', 'bad'))).status).to.equal(404);
     });
 
-    it('scales an extensions/v1beta1 Deployment through /scale', async () => {
-      const n = 'scaled';
-      expect((await t.post(path('extensions', 'v1beta1', 'deployments'), objectAt('extensions/v1beta1', 'Deployment', n, { spec: { template: template('s') } }))).status).to.equal(201);
-      const scale = await t.get(path('extensions', 'v1beta1', 'deployments', `${n}/scale`));
-      expect(scale.status, scale.text).to.equal(200);
-      expect(scale.body.spec).to.deep.equal({ replicas: 1 });
-      const put = await t.put(path('extensions', 'v1beta1', 'deployments', `${n}/scale`), { ...scale.body, spec: { replicas: 4 } });
-      expect(put.status, put.text).to.equal(200);
-      expect((await t.get(path('apps', 'v1', 'deployments', n))).body.spec.replicas).to.equal(4);
+    describe('/scale answers the removed version\'s own Scale', () => {
+      for (const [gv, resource, kind] of [['extensions/v1beta1', 'deployments', 'Deployment'], ['extensions/v1beta1', 'replicasets', 'ReplicaSet'], ['apps/v1beta1', 'statefulsets', 'StatefulSet'], ['apps/v1beta2', 'deployments', 'Deployment']]) {
+        it(`${gv} ${resource}/scale: status.selector a map and targetSelector the string; writes spec.replicas`, async () => {
+          const [group, version] = gv.split('/');
+          const n = `scaled-${group}-${version}-${resource}`;
+          const body = kind === 'StatefulSet' ? { spec: { serviceName: 'svc', selector: { matchLabels: { app: 's' } }, template: template('s') } } : { spec: { selector: { matchLabels: { app: 's' } }, template: template('s') } };
+          expect((await t.post(path(group, version, resource), objectAt(gv, kind, n, body))).status).to.equal(201);
+          const scale = await t.get(path(group, version, resource, `${n}/scale`));
+          expect(scale.status, scale.text).to.equal(200);
+          expect(scale.body).to.deep.include({ apiVersion: gv, kind: 'Scale', spec: { replicas: 1 }, status: { replicas: 0, selector: { app: 's' }, targetSelector: 'app=s' } });
+          const put = await t.put(path(group, version, resource, `${n}/scale`), { ...scale.body, spec: { replicas: 4 } });
+          expect(put.status, put.text).to.equal(200);
+          expect(put.body).to.deep.include({ apiVersion: gv, kind: 'Scale', spec: { replicas: 4 } });
+          expect((await t.get(path('apps', 'v1', resource, n))).body.spec.replicas).to.equal(4);
+        });
+      }
+
+      it('a selector with expressions is only in targetSelector', async () => {
+        const selector = { matchLabels: { app: 'e' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['web'] }] };
+        const tmpl = { ...template('e'), metadata: { labels: { app: 'e', tier: 'web' } } };
+        expect((await t.post(path('extensions', 'v1beta1', 'replicasets'), objectAt('extensions/v1beta1', 'ReplicaSet', 'expr', { spec: { selector, template: tmpl } }))).status).to.equal(201);
+        const scale = (await t.get(path('extensions', 'v1beta1', 'replicasets', 'expr/scale'))).body;
+        expect(scale.status).to.deep.equal({ replicas: 0, targetSelector: 'app=e,tier in (web)' });
+      });
+    });
+
+    describe('deployments/rollback (apps/v1beta1, extensions/v1beta1)', () => {
+      for (const gv of ['apps/v1beta1', 'extensions/v1beta1']) {
+        it(`${gv}: sets spec.rollbackTo and the updated annotations, answers a Status Success`, async () => {
+          const [group, version] = gv.split('/');
+          const n = `rolled-${group}`;
+          expect((await t.post(path(group, version, 'deployments'), objectAt(gv, 'Deployment', n, { spec: { template: template('r') } }))).status).to.equal(201);
+          const res = await t.post(path(group, version, 'deployments', `${n}/rollback`), { apiVersion: gv, kind: 'DeploymentRollback', name: n, updatedAnnotations: { note: 'back' }, rollbackTo: { revision: 2 } });
+          expect(res.status, res.text).to.equal(201);
+          expect(res.body).to.deep.include({ kind: 'Status', status: 'Success', message: `rollback request for deployment "${n}" succeeded`, code: 200 });
+          const old = (await t.get(path(group, version, 'deployments', n))).body;
+          expect(old.spec.rollbackTo).to.deep.equal({ revision: 2 });
+          expect(old.metadata.annotations).to.deep.equal({ note: 'back' });
+          expect((await t.get(path('apps', 'v1', 'deployments', n))).body.metadata.annotations).to.deep.equal({ note: 'back', 'deprecated.deployment.rollback.to': '2' });
+        });
+      }
+
+      it('refuses a bad rollback (422) and a name that is not the URL\'s (400), changing nothing', async () => {
+        const n = 'rolled-bad';
+        expect((await t.post(path('extensions', 'v1beta1', 'deployments'), objectAt('extensions/v1beta1', 'Deployment', n, { spec: { template: template('r') } }))).status).to.equal(201);
+        const url = path('extensions', 'v1beta1', 'deployments', `${n}/rollback`);
+        const bad = await t.post(url, { apiVersion: 'extensions/v1beta1', kind: 'DeploymentRollback', name: n, rollbackTo: { revision: -1 } });
+        expect(bad.status, bad.text).to.equal(422);
+        expect(bad.body.details.causes).to.deep.include({ reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'rollback.version' });
+        const other = await t.post(url, { apiVersion: 'extensions/v1beta1', kind: 'DeploymentRollback', name: 'other', rollbackTo: {} });
+        expect(other.status, other.text).to.equal(400);
+        expect(other.body.message).to.equal('name in URL does not match name in DeploymentRollback object');
+        expect((await t.get(path('extensions', 'v1beta1', 'deployments', n))).body.spec).to.not.have.property('rollbackTo');
+      });
+
+      it('is not served at apps/v1beta2 or apps/v1', async () => {
+        for (const version of ['v1beta2', 'v1']) {
+          const res = await t.post(path('apps', version, 'deployments', 'defaults-beta1/rollback'), { name: 'defaults-beta1', rollbackTo: {} });
+          expect(res.status, `${version}: ${res.text}`).to.equal(404);
+        }
+      });
     });
   });
 });

@@ -86,6 +86,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['extensions/v1beta1'], protoPackage: 'k8s.io.api.extensions.v1beta1', lists: true, kinds: ['DaemonSet', 'Deployment'] },
   { apiVersions: ['extensions/v1beta1'], protoPackage: APPS, lists: true, kinds: ['ReplicaSet'] },
   { apiVersions: ['extensions/v1beta1'], protoPackage: 'k8s.io.api.networking.v1', lists: true, kinds: ['NetworkPolicy'] },
+  // Their /scale bodies: one message, the same fields and numbers in the three group versions.
+  { apiVersions: ['apps/v1beta1', 'apps/v1beta2', 'extensions/v1beta1'], protoPackage: 'k8s.io.api.apps.v1beta1', lists: false, kinds: ['Scale'] },
   { apiVersions: groupVersion('certificates', 'v1'), protoPackage: CERTIFICATES, lists: true, kinds: ['CertificateSigningRequest'] },
   { apiVersions: groupVersion('certificates', 'v1beta1'), protoPackage: 'k8s.io.api.certificates.v1beta1', lists: true, kinds: ['CertificateSigningRequest'] },
   { apiVersions: groupVersion('apiextensions', 'v1'), protoPackage: APIEXTENSIONS, lists: true, kinds: ['CustomResourceDefinition'] },

@@ -9,6 +9,9 @@
  * - extensions/v1beta1: as apps/v1beta1, but maxUnavailable and maxSurge 1 (also for a Recreate
  *   strategy that names rollingUpdate), and revisionHistoryLimit and progressDeadlineSeconds
  *   2147483647 (Go's MaxInt32: keep every ReplicaSet, no deadline) by default.
+ *
+ * apps/v1beta1 and extensions/v1beta1 also serve `/rollback` (./rollback.ts); every version's
+ * `/scale` answers its own Scale.
  */
 import { ApiObject, ResourceDef } from '../../../scheme/types';
 import { FieldError, fieldErrors } from '../../../meta/field-errors';
@@ -18,6 +21,7 @@ import { removedVersionOf, specSchemaWith } from '../../removed-version';
 import { APPS_GROUP } from '../group';
 import { defaultSelectorFromTemplate, rollbackToAnnotation, rollbackToField } from '../removed-fields';
 import { deploymentSchema } from './schema';
+import { rollbackSubresource } from './rollback';
 
 const MAX_INT32 = 2147483647;
 const replacement = { group: APPS_GROUP, version: 'v1', kind: 'Deployment' };
@@ -69,6 +73,7 @@ export function deploymentAppsV1beta1Resource(current: ResourceDef): ResourceDef
     toCurrent: rollbackToAnnotation,
     fromCurrent: rollbackToField,
     validate: validateRollbackTo,
+    extraSubresources: [rollbackSubresource],
     mutableSelector: true,
   });
 }
@@ -91,6 +96,7 @@ export function deploymentExtensionsV1beta1Resource(current: ResourceDef): Resou
     toCurrent: rollbackToAnnotation,
     fromCurrent: rollbackToField,
     validate: validateRollbackTo,
+    extraSubresources: [rollbackSubresource],
     mutableSelector: true,
   });
 }
