@@ -64,6 +64,7 @@ import { endpointSliceResource } from './discovery/endpoint-slices/definition';
 import { endpointSliceV1beta1Resource } from './discovery/endpoint-slices/v1beta1';
 import { deploymentResource } from './apps/deployments/definition';
 import { replicaSetResource } from './apps/replica-sets/definition';
+import { removedWorkloadResources } from './apps/removed-versions';
 import { cronJobResource } from './batch/cron-jobs/definition';
 import { cronJobV1beta1Resource } from './batch/cron-jobs/v1beta1';
 import { jobResource } from './batch/jobs/definition';
@@ -73,6 +74,7 @@ import { ingressResource } from './networking/ingresses/definition';
 import { ingressClassV1beta1Resource } from './networking/ingress-classes/v1beta1';
 import { ingressV1beta1Resource } from './networking/ingresses/v1beta1';
 import { networkPolicyResource } from './networking/network-policies/definition';
+import { networkPolicyExtensionsV1beta1Resource } from './networking/network-policies/extensions-v1beta1';
 import {
   horizontalPodAutoscalerV1Resource, horizontalPodAutoscalerV2Resource, horizontalPodAutoscalerV2beta1Resource, horizontalPodAutoscalerV2beta2Resource,
 } from './autoscaling/horizontal-pod-autoscalers/definition';
@@ -115,6 +117,8 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     daemonSetResource(naming, gates),
     deploymentResource(naming, gates), replicaSetResource(naming, gates),
     statefulSetResource(naming, gates),
+    // apps/v1beta2, apps/v1beta1, extensions/v1beta1 workloads over apps/v1 (off unless --runtime-config switches them on).
+    ...removedWorkloadResources(naming, gates),
     tokenReviewResource(naming), selfSubjectReviewResource(naming),
     // authentication v1beta1 TokenReview: off unless --runtime-config switches it on.
     tokenReviewV1beta1Resource(naming),
@@ -154,6 +158,8 @@ export function builtinResources(naming: Naming, gates: FeatureGates = new Featu
     // networking v1beta1 IngressClass and Ingress, and extensions/v1beta1 Ingress, over the v1 objects
     // (off unless --runtime-config switches their group version on).
     ingressClassV1beta1Resource(naming), ingressV1beta1Resource(naming, 'networking'), ingressV1beta1Resource(naming, 'extensions'),
+    // extensions/v1beta1 NetworkPolicy over networking/v1 (off unless --runtime-config switches it on).
+    networkPolicyExtensionsV1beta1Resource(networkPolicyResource(naming)),
     // core/v1 ComponentStatus: read-only, answered by lib/api/component-status/.
     componentStatusResource(),
     // discovery/v1 EndpointSlice, and v1beta1 over the same objects (off unless --runtime-config switches it on).

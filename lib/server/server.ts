@@ -98,6 +98,7 @@ import { bindingHandler } from '../api/binding/handler';
 import { customKey } from '../api/resource-handler';
 import { componentStatusHandlers } from '../api/component-status/handler';
 import { builtinScaleHandlers } from '../api/handlers/scale';
+import { deploymentRollbackHandlers } from '../api/handlers/deployment-rollback';
 import { issuerDiscoveryRoutes } from '../api/service-account-issuer';
 import { MetricsRegistry } from '../metrics/registry';
 import { buildAudit } from '../audit/build';
@@ -437,7 +438,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const customHandlers = new Map([...authenticationHandlers({
     naming, stores, authentication, generator: tokenGenerator,
     maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
-  }), ...authorizationHandlers({ naming, chain: authorization.chain }), ...builtinScaleHandlers(resources),
+  }), ...authorizationHandlers({ naming, chain: authorization.chain }), ...builtinScaleHandlers(resources), ...deploymentRollbackHandlers(resources),
   [customKey('', 'v1', 'pods', 'eviction', 'create'), evictionHandler({ stores })],
   [customKey('', 'v1', 'pods', 'binding', 'create'), bindingHandler({ stores }, true)],
   [customKey('', 'v1', 'bindings', undefined, 'create'), bindingHandler({ stores }, false)],

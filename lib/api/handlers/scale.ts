@@ -27,9 +27,9 @@ import { errors } from '../../meta/api-errors';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { validateObjectMeta } from '../../meta/validation';
 import { objectMeta } from '../../scheme/meta-schema';
-import { Schema, int32, object, str } from '../../scheme/schema';
+import { Schema, int32, object, str, stringMap } from '../../scheme/schema';
 import { goType } from '../../scheme/type-names';
-import { ApiObject, ResourceDef, ScaleMapping } from '../../scheme/types';
+import { ApiObject, ResourceDef, ScaleMapping, apiVersionOf } from '../../scheme/types';
 import { GenericStore } from '../../registry/store';
 
 const INT32_MIN = -2147483648;
@@ -72,6 +72,47 @@ export const scaleKind: ResourceDef = {
     },
   },
 };
+
+/**
+ * The Scale of the removed workload versions (apps/v1beta1, apps/v1beta2, extensions/v1beta1):
+ * autoscaling/v1's, but status.selector is a map (the selector's labels, when it has nothing
+ * else) and status.targetSelector the selector string.
+ */
+function legacyScaleSchema(group: string, version: string): Schema {
+  const pkg = `io.k8s.api.${group}.${version}`;
+  return goType(`${pkg}.Scale`, object({
+    apiVersion: str('APIVersion defines the versioned schema of this representation of an object.'),
+    kind: str('Kind is a string value representing the REST resource this object represents.'),
+    metadata: objectMeta,
+    spec: goType(`${pkg}.ScaleSpec`, object({
+      replicas: int32('desired number of instances for the scaled object.'),
+    }, { description: 'describes the attributes of a scale subresource' })),
+    status: goType(`${pkg}.ScaleStatus`, object({
+      replicas: int32('actual number of observed instances of the scaled object.'),
+      selector: stringMap('label query over pods that should match the replicas count. More info: http://kubernetes.io/docs/user-guide/labels#label-selectors'),
+      targetSelector: str('label selector for pods that should match the replicas count. This is a serializated version of both map-based and more expressive set-based selectors. This is done to avoid introspection in the clients. The string will be in the same format as the query-param syntax. If the target type only supports map-based selectors, both this field and map-based selector field are populated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors'),
+    }, { required: ['replicas'], description: 'represents the current status of a scale subresource.' })),
+  }, { description: 'Scale represents a scaling request for a resource.' }));
+}
+
+const scaleKinds = new Map<string, ResourceDef>([['autoscaling/v1', scaleKind]]);
+
+/** The Scale body kind of a group version: autoscaling/v1's, or a removed version's own. */
+export function scaleKindAt(group: string, version: string): ResourceDef {
+  const key = `${group}/${version}`;
+  let kind = scaleKinds.get(key);
+  if (!kind) scaleKinds.set(key, kind = { ...scaleKind, group, version, schema: legacyScaleSchema(group, version) });
+  return kind;
+}
+
+/** An autoscaling/v1 Scale as the Scale of `kind`'s group version (Convert_autoscaling_ScaleStatus_To_v1beta1_ScaleStatus). */
+function scaleAs(scale: ApiObject, kind: ResourceDef, labelSelector: unknown): ApiObject {
+  if (kind === scaleKind) return scale;
+  const { selector, ...status } = scale.status as { replicas: number; selector?: string };
+  const sel = (labelSelector ?? {}) as { matchLabels?: Record<string, string>; matchExpressions?: unknown[] };
+  const labels = !sel.matchExpressions?.length && sel.matchLabels && Object.keys(sel.matchLabels).length ? { selector: { ...sel.matchLabels } } : {};
+  return { ...scale, apiVersion: apiVersionOf(kind), status: { ...status, ...labels, ...(selector ? { targetSelector: selector } : {}) } };
+}
 
 /** The Scale of a built-in object. */
 export function scaleOf(obj: ApiObject, mapping: ScaleMapping): ApiObject {
@@ -117,8 +158,8 @@ export function patchedScale(old: ApiObject, contentType: string, patch: unknown
 }
 
 /** A Scale body sent with PUT: named as the URL names it. */
-export async function readScaleBody(s: CustomScope): Promise<ApiObject> {
-  const body = await readBodyAs(s.ctx, scaleKind, s.info.namespace);
+export async function readScaleBody(s: CustomScope, kind: ResourceDef = scaleKind): Promise<ApiObject> {
+  const body = await readBodyAs(s.ctx, kind, s.info.namespace);
   const bodyName = body.metadata?.name;
   if (!bodyName) throw errors.badRequest('name is required in the body of an update (metadata.name)');
   if (bodyName !== s.info.name) {
@@ -127,37 +168,44 @@ export async function readScaleBody(s: CustomScope): Promise<ApiObject> {
   return body;
 }
 
-async function updateScale(s: CustomScope, mapping: ScaleMapping, next: (old: ApiObject) => ApiObject, precondition: string | undefined): Promise<void> {
+/** How one resource's `/scale` reads and writes its objects, and the Scale kind it answers. */
+interface ScaleView { mapping: ScaleMapping; kind: ResourceDef; out(obj: ApiObject): ApiObject }
+
+async function updateScale(s: CustomScope, view: ScaleView, next: (old: ApiObject) => ApiObject, precondition: string | undefined): Promise<void> {
+  const { mapping } = view;
   const store = s.store as GenericStore;
   const name = s.info.name as string;
   const ctx = requestStrategyContext(s.ctx, s.info.namespace, s.user);
   const { object } = await store.updateWith(ctx, name, (current) => {
-    const wanted = next(scaleOf(current, mapping));
+    const wanted = next(view.out(current));
     const errs = validateScale({ ...wanted, metadata: { ...wanted.metadata, namespace: s.info.namespace } });
     if (errs.length) throw errors.invalid('Scale', 'autoscaling', name, errs);
     const rv = wanted.metadata?.resourceVersion;
     if (rv && rv !== current.metadata?.resourceVersion) throw errors.modified(store.gr, name);
     return mapping.withReplicas(current, (wanted.spec as { replicas?: number } | undefined)?.replicas ?? 0);
   }, { ...writeOptionsOf(s.ctx, s.info.verb), subresource: 'scale', precondition });
-  writeObject(s.ctx, 200, scaleOf(object, mapping));
+  writeObject(s.ctx, 200, view.out(object));
 }
 
 /** The custom handlers of `/scale` (get, update, patch) of one built-in resource. */
 export function scaleHandlers(def: ResourceDef, mapping: ScaleMapping): CustomHandlers {
+  const sub = def.subresources.find((r) => r.name === 'scale');
+  const kind = scaleKindAt(sub?.group ?? 'autoscaling', sub?.version ?? 'v1');
+  const view: ScaleView = { mapping, kind, out: (obj) => scaleAs(scaleOf(obj, mapping), kind, (obj.spec as { selector?: unknown } | undefined)?.selector) };
   const key = (verb: string) => customKey(def.group, def.version, def.resource, 'scale', verb);
   return new Map([
     [key('get'), async (s: CustomScope) => {
       const rv = new URLSearchParams(s.ctx.querystring).get('resourceVersion') || undefined;
       const obj = await (s.store as GenericStore).get(s.info.namespace, s.info.name as string, rv);
-      writeObject(s.ctx, 200, scaleOf(obj, mapping));
+      writeObject(s.ctx, 200, view.out(obj));
     }],
     [key('update'), async (s: CustomScope) => {
-      const body = await readScaleBody(s);
-      await updateScale(s, mapping, () => body, body.metadata?.resourceVersion || undefined);
+      const body = await readScaleBody(s, kind);
+      await updateScale(s, view, () => body, body.metadata?.resourceVersion || undefined);
     }],
     [key('patch'), async (s: CustomScope) => {
       const { contentType, patch } = await readScalePatch(s, [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH]);
-      await updateScale(s, mapping, (old) => patchedScale(old, contentType, patch), patchPrecondition(contentType, patch));
+      await updateScale(s, view, (old) => patchedScale(old, contentType, patch), patchPrecondition(contentType, patch));
     }],
   ]);
 }

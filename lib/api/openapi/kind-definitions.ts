@@ -9,7 +9,7 @@ import { namedTypeOf } from '../../scheme/type-names';
 import { vendorExtensions } from './extensions';
 import { definitionName, metaNames, upperFirst } from './schema-names';
 import { Json, ref, SchemaWriter, writeSchema } from './schema-writer';
-import { scaleSchema } from '../handlers/scale';
+import { scaleKindAt } from '../handlers/scale';
 
 const OWN_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
@@ -74,10 +74,10 @@ export function kindDefinitions(w: SchemaWriter, defs: readonly ResourceDef[]): 
       const group = sub.group ?? def.group;
       const version = sub.version ?? def.version;
       const name = definitionName(group, version, sub.kind);
-      // A built-in /scale answers an autoscaling/v1 Scale, a named type: writing a reference to
-      // it puts its definition in the document.
+      // A built-in /scale answers an autoscaling/v1 Scale (a removed version's own Scale), a
+      // named type: writing a reference to it puts its definition in the document.
       if (sub.scale) {
-        writeSchema(w, scaleSchema);
+        writeSchema(w, scaleKindAt(group, version).schema);
         continue;
       }
       out[name] ??= {

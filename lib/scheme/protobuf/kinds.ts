@@ -78,6 +78,16 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['ControllerRevision'] },
   { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['DaemonSet', 'StatefulSet'] },
   { apiVersions: ['apps/v1'], protoPackage: APPS, lists: true, kinds: ['Deployment', 'ReplicaSet'] },
+  // The removed workload versions (off unless --runtime-config switches them on): apps/v1's
+  // messages where Kubernetes' fields and numbers are apps/v1's, their own where they differ.
+  { apiVersions: ['apps/v1beta2'], protoPackage: APPS, lists: true, kinds: ['ControllerRevision', 'DaemonSet', 'Deployment', 'ReplicaSet', 'StatefulSet'] },
+  { apiVersions: ['apps/v1beta1'], protoPackage: APPS, lists: true, kinds: ['ControllerRevision', 'StatefulSet'] },
+  { apiVersions: ['apps/v1beta1'], protoPackage: 'k8s.io.api.apps.v1beta1', lists: true, kinds: ['Deployment'] },
+  { apiVersions: ['extensions/v1beta1'], protoPackage: 'k8s.io.api.extensions.v1beta1', lists: true, kinds: ['DaemonSet', 'Deployment'] },
+  { apiVersions: ['extensions/v1beta1'], protoPackage: APPS, lists: true, kinds: ['ReplicaSet'] },
+  { apiVersions: ['extensions/v1beta1'], protoPackage: 'k8s.io.api.networking.v1', lists: true, kinds: ['NetworkPolicy'] },
+  // Their /scale bodies: one message, the same fields and numbers in the three group versions.
+  { apiVersions: ['apps/v1beta1', 'apps/v1beta2', 'extensions/v1beta1'], protoPackage: 'k8s.io.api.apps.v1beta1', lists: false, kinds: ['Scale'] },
   { apiVersions: groupVersion('certificates', 'v1'), protoPackage: CERTIFICATES, lists: true, kinds: ['CertificateSigningRequest'] },
   { apiVersions: groupVersion('certificates', 'v1beta1'), protoPackage: 'k8s.io.api.certificates.v1beta1', lists: true, kinds: ['CertificateSigningRequest'] },
   { apiVersions: groupVersion('apiextensions', 'v1'), protoPackage: APIEXTENSIONS, lists: true, kinds: ['CustomResourceDefinition'] },

@@ -112,7 +112,7 @@ describe('applyRuntimeConfig', () => {
   it('switches apps/v1 off and on by its name, the same in both flavors', () => {
     const off = served({ 'apps/v1': false });
     expect(off.filter((k) => k.startsWith('apps/'))).to.deep.equal([]);
-    expect(off).to.have.length(byDefault.length - all.filter((d) => d.group === 'apps').length);
+    expect(off).to.have.length(byDefault.length - all.filter((d) => d.group === 'apps' && d.servedByDefault !== false).length);
     expect(served({})).to.include('apps/v1/controllerrevisions');
     const only = served({ 'api/all': false, v1: true, 'apps/v1': true }, { authorizationMode: ['AlwaysAllow'] });
     expect(only).to.include('apps/v1/controllerrevisions');
@@ -140,7 +140,8 @@ describe('applyRuntimeConfig', () => {
     const r = applyRuntimeConfig(all, { runtimeConfig: { 'certificates.orch.io/v1': false, 'storage.orch.io/v1/csinodes': false }, authorizationMode: [], leaderElect: false }, naming);
     // The one switched off, and the removed versions that are off by default.
     expect(r.disabledGroupVersions).to.include.members(['certificates.orch.io/v1', 'certificates.orch.io/v1beta1', 'policy/v1beta1', 'rbac.authorization.orch.io/v1beta1', 'apiextensions.orch.io/v1beta1', 'apiregistration.orch.io/v1beta1',
-      'coordination.orch.io/v1beta1', 'batch/v1beta1', 'networking.orch.io/v1beta1', 'extensions/v1beta1', 'scheduling.orch.io/v1beta1', 'node.orch.io/v1beta1']);
+      'coordination.orch.io/v1beta1', 'batch/v1beta1', 'networking.orch.io/v1beta1', 'extensions/v1beta1', 'scheduling.orch.io/v1beta1', 'node.orch.io/v1beta1',
+      'apps/v1beta2', 'apps/v1beta1']);
     expect(r.disabledGroupVersions.filter((gv) => gv !== 'certificates.orch.io/v1').every((gv) => /\/v\d+beta\d+$/.test(gv))).to.equal(true);
     expect(r.disabledResources).to.deep.equal(['storage.orch.io/v1/csinodes']);
   });
