@@ -147,13 +147,13 @@ describe('server process', function () {
     it('are named in one warning whenever given, at their default values too', async () => {
       const dir = tempDir();
       // A --runtime-config naming no group stops the start right after the warning, before etcd or the PKI.
-      const p = spawnServer([`--data-dir=${dir}`, '--profiling', '--enable-priority-and-fairness=true', '-v', '0',
+      const p = spawnServer([`--data-dir=${dir}`, '--profiling', '--enable-priority-and-fairness=true', '-v', '0', '--vmodule=',
         '--cors-allowed-origins=.*', '--runtime-config=nosuch/v1=true']);
       try {
         expect((await p.exited).code).to.equal(1);
         const warnings = p.stderr().split('\n').filter((l) => l.includes('"level":"warn"')).map((l) => JSON.parse(l));
         expect(warnings.map((w) => [w.message, Object.keys(w.flags)])).to.deep.equal([['these flags are accepted but have no effect here',
-          ['--cors-allowed-origins', '--profiling', '--v']]]);
+          ['--cors-allowed-origins', '--profiling', '--vmodule']]]);
         // Each with why, in one line.
         expect(warnings[0].flags['--profiling']).to.match(/nothing is served under \/debug/);
         expect(p.stderr()).to.contain('unknown api groups nosuch/v1');
