@@ -57,9 +57,9 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     apiVersions: groupVersion('storage', 'v1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
   },
-  // storage v1beta1 (off unless --runtime-config switches it on).
+  // storage v1beta1 (off unless --runtime-config switches it on): v1's Go types, so v1's messages.
   {
-    apiVersions: groupVersion('storage', 'v1beta1'), protoPackage: 'k8s.io.api.storage.v1beta1', lists: true,
+    apiVersions: groupVersion('storage', 'v1beta1'), protoPackage: STORAGE, lists: true,
     kinds: ['CSIDriver', 'CSINode', 'CSIStorageCapacity', 'StorageClass', 'VolumeAttachment'],
   },
   {
@@ -101,8 +101,9 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   // The autoscaling group has no domain: `autoscaling/v2` and `autoscaling/v1` in both flavors.
   { apiVersions: ['autoscaling/v2'], protoPackage: AUTOSCALING_V2, lists: true, kinds: ['HorizontalPodAutoscaler'] },
   { apiVersions: ['autoscaling/v1'], protoPackage: AUTOSCALING_V1, lists: true, kinds: ['HorizontalPodAutoscaler'] },
-  // autoscaling v2beta2 and v2beta1 (off unless --runtime-config switches them on).
-  ...['v2beta2', 'v2beta1'].map((v) => ({ apiVersions: [`autoscaling/${v}`], protoPackage: `k8s.io.api.autoscaling.${v}`, lists: true, kinds: ['HorizontalPodAutoscaler'] })),
+  // autoscaling v2beta2 (v2's fields and numbers: v2's messages) and v2beta1 (its own), off unless --runtime-config switches them on.
+  { apiVersions: ['autoscaling/v2beta2'], protoPackage: AUTOSCALING_V2, lists: true, kinds: ['HorizontalPodAutoscaler'] },
+  { apiVersions: ['autoscaling/v2beta1'], protoPackage: 'k8s.io.api.autoscaling.v2beta1', lists: true, kinds: ['HorizontalPodAutoscaler'] },
   // Scale, the body of every /scale subresource, has no list.
   { apiVersions: ['autoscaling/v1'], protoPackage: AUTOSCALING_V1, lists: false, kinds: ['Scale'] },
   // The body of pods/eviction, at both versions.
@@ -112,9 +113,10 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   { apiVersions: ['policy/v1beta1'], protoPackage: 'k8s.io.api.policy.v1beta1', lists: true, kinds: ['PodDisruptionBudget'] },
   // API priority and fairness: flowcontrol.apiserver.k8s.io/v1 (flowcontrol.apiserver.orch.io/v1 in the orch flavor).
   { apiVersions: groupVersion('flowcontrol.apiserver', 'v1'), protoPackage: 'k8s.io.api.flowcontrol.v1', lists: true, kinds: ['FlowSchema', 'PriorityLevelConfiguration'] },
-  // Its v1beta1, v1beta2 and v1beta3 (off unless --runtime-config switches them on).
-  ...['v1beta1', 'v1beta2', 'v1beta3'].map((v) => ({
-    apiVersions: groupVersion('flowcontrol.apiserver', v), protoPackage: `k8s.io.api.flowcontrol.${v}`, lists: true, kinds: ['FlowSchema', 'PriorityLevelConfiguration'],
+  // Its v1beta1, v1beta2 and v1beta3 (off unless --runtime-config switches them on); v1beta2's fields are
+  // v1beta1's (assuredConcurrencyShares), so it is read and written with v1beta1's messages.
+  ...[['v1beta1', 'v1beta1'], ['v1beta2', 'v1beta1'], ['v1beta3', 'v1beta3']].map(([v, messages]) => ({
+    apiVersions: groupVersion('flowcontrol.apiserver', v), protoPackage: `k8s.io.api.flowcontrol.${messages}`, lists: true, kinds: ['FlowSchema', 'PriorityLevelConfiguration'],
   })),
   ...['v1', 'v1beta1'].map((v) => ({
     apiVersions: groupVersion('admissionregistration', v), protoPackage: `${ADMISSIONREGISTRATION}.${v}`, lists: true,
