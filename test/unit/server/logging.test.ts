@@ -4,25 +4,9 @@
  * -v=3, as kube-apiserver's httplog.
  */
 import { expect } from 'chai';
-import { Writable } from 'node:stream';
-import winston from 'winston';
 import { configureLogger, logger, v } from '../../../lib/logger';
 import { parseCommandLine } from '../../../lib/server/flags';
-
-function capture(): { lines: string[]; stop(): void } {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _e, done) {
-      for (const l of chunk.toString('utf8').split('\n')) if (l) lines.push(l);
-      done();
-    },
-  });
-  const transport = new winston.transports.Stream({ stream });
-  const muted = logger.transports.filter((t) => t instanceof winston.transports.Console && !t.silent);
-  for (const t of muted) t.silent = true;
-  logger.add(transport);
-  return { lines, stop: () => { logger.remove(transport); for (const t of muted) t.silent = false; } };
-}
+import { captureLog } from '../../helpers/log-capture';
 
 describe('logging: --logging-format, -v and --log-level', () => {
   const saved = { level: logger.level, format: logger.format };
@@ -30,7 +14,7 @@ describe('logging: --logging-format, -v and --log-level', () => {
 
   it('text is klog\'s header (severity, date, time to the microsecond, pid) then the quoted message and key=value pairs', () => {
     configureLogger({ level: 'info', verbosity: 0, format: 'text' });
-    const c = capture();
+    const c = captureLog();
     try {
       logger.warn('watch ended', { resource: 'pods', count: 3, ok: false, labels: { a: 'b' }, gone: undefined });
       logger.error('etcd unreachable', { err: new Error('connection refused') });
@@ -41,7 +25,7 @@ describe('logging: --logging-format, -v and --log-level', () => {
 
   it('json is one object per line with level, message, fields and timestamp', () => {
     configureLogger({ level: 'info', verbosity: 0, format: 'json' });
-    const c = capture();
+    const c = captureLog();
     try { logger.info('started', { port: 6443 }); } finally { c.stop(); }
     const rec = JSON.parse(c.lines[0]);
     expect(rec).to.include({ level: 'info', message: 'started', port: 6443 });
