@@ -66,9 +66,9 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
     apiVersions: groupVersion('rbac.authorization', 'v1'), protoPackage: RBAC, lists: true,
     kinds: ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'],
   },
-  // rbac v1beta1 (off unless --runtime-config switches it on).
+  // rbac v1beta1 (off unless --runtime-config switches it on): v1's Go types, so v1's messages.
   {
-    apiVersions: groupVersion('rbac.authorization', 'v1beta1'), protoPackage: 'k8s.io.api.rbac.v1beta1', lists: true,
+    apiVersions: groupVersion('rbac.authorization', 'v1beta1'), protoPackage: RBAC, lists: true,
     kinds: ['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'],
   },
   { apiVersions: groupVersion('coordination', 'v1'), protoPackage: COORDINATION, lists: true, kinds: ['Lease'] },
@@ -150,7 +150,8 @@ const GROUP_VERSIONS: GroupVersionLine[] = [
   // networking v1beta1 Ingress and IngressClass, and extensions/v1beta1 Ingress (no domain in either
   // flavor), served over networking v1's objects (off unless --runtime-config switches them on).
   { apiVersions: groupVersion('networking', 'v1beta1'), protoPackage: 'k8s.io.api.networking.v1beta1', lists: true, kinds: ['Ingress', 'IngressClass'] },
-  { apiVersions: ['extensions/v1beta1'], protoPackage: 'k8s.io.api.extensions.v1beta1', lists: true, kinds: ['Ingress'] },
+  // extensions/v1beta1 Ingress has networking v1beta1's Go types: its messages.
+  { apiVersions: ['extensions/v1beta1'], protoPackage: 'k8s.io.api.networking.v1beta1', lists: true, kinds: ['Ingress'] },
   // scheduling.k8s.io/v1 (scheduling.orch.io/v1 in the orch flavor).
   { apiVersions: groupVersion('scheduling', 'v1'), protoPackage: 'k8s.io.api.scheduling.v1', lists: true, kinds: ['PriorityClass'] },
   { apiVersions: groupVersion('scheduling', 'v1beta1'), protoPackage: 'k8s.io.api.scheduling.v1beta1', lists: true, kinds: ['PriorityClass'] },
