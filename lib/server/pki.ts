@@ -2,16 +2,15 @@
  * First-start PKI: a private CA, the serving certificate and the admin client identity under
  * `<data-dir>/pki`, plus the kubeconfig that points stock clients at the server.
  *
- * Keys come from Node's native RSA generator, the keys a start needs made together off the main
- * thread (RSA key generation is most of a first start), and are handed to node-forge as PEM,
- * because forge's pure-JS key generation takes seconds per key. Certificates are built with forge
- * and signed by Node's native RSA (forge's own signing, in JS, costs tens of milliseconds each).
+ * The CA's and the client identities' keys are ECDSA P-256 (made in well under a millisecond); the
+ * serving key is RSA 2048 as kube-apiserver's self-made one (TLS 1.2 clients limited to RSA cipher
+ * suites keep working), made on Node's thread pool meanwhile. Certificates are written by x509.ts.
  */
-import { constants, createPrivateKey, createPublicKey, generateKeyPair, generateKeyPairSync, privateEncrypt, randomBytes, X509Certificate } from 'crypto';
+import { createPrivateKey, createPublicKey, generateKeyPair, generateKeyPairSync, KeyObject, randomBytes, X509Certificate } from 'crypto';
 import { promises as fsp, readFileSync } from 'fs';
 import * as net from 'net';
 import * as path from 'path';
-import forge from 'node-forge';
+import { certificatePem, keyIdentifier, name, subjectOf } from './x509';
 
 /** Paths of the PKI files, plus the CA certificate's PEM (clients and the TLS server trust it). */
 export interface Pki {
@@ -93,7 +92,9 @@ export async function ensurePki(pkiDir: string, opts: EnsurePkiOptions): Promise
     serverReason = await leafRenewalReason(files.serverCertFile, files.serverKeyFile, caX509, hosts);
     adminReason = await leafRenewalReason(files.adminCertFile, files.adminKeyFile, caX509, []);
   }
-  const [caKey, serverKey, adminKey] = await Promise.all([newCa, serverReason !== '', adminReason !== ''].map((needed) => (needed ? newKeyPem() : '')));
+  const [caKey, serverKey, adminKey] = await Promise.all([
+    newCa ? newKeyPem('ec') : '', serverReason ? newKeyPem('rsa') : '', adminReason ? newKeyPem('ec') : '',
+  ]);
   if (newCa) {
     log(`pki: creating CA ${files.caCertFile}`);
     caKeyPem = caKey;
@@ -104,11 +105,7 @@ export async function ensurePki(pkiDir: string, opts: EnsurePkiOptions): Promise
 
   if (serverReason) {
     log(`pki: issuing serving certificate ${files.serverCertFile} (${serverReason}) for ${hosts.join(', ')}`);
-    const leaf = issueLeaf(caCertPem, caKeyPem, serverKey, {
-      subject: [{ name: 'commonName', value: SERVER_COMMON_NAME }],
-      extKeyUsage: { name: 'extKeyUsage', serverAuth: true },
-      altNames: hosts.map((h) => (net.isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })),
-    });
+    const leaf = issueLeaf(caCertPem, caKeyPem, serverKey, { subject: name(SERVER_COMMON_NAME), extKeyUsage: ['serverAuth'], hosts });
     await writeFileAtomic(files.serverKeyFile, leaf.keyPem, 0o600);
     await writeFileAtomic(files.serverCertFile, leaf.certPem, 0o644);
   }
@@ -141,11 +138,7 @@ export async function ensureCertDirPair(dir: string, pki: Pki, serverHosts: stri
   const hosts = uniqueHosts(serverHosts);
   log(`pki: issuing serving certificate ${certFile} (--cert-dir) for ${hosts.join(', ')}`);
   const caKeyPem = await fsp.readFile(pki.caKeyFile, 'utf8');
-  const leaf = issueLeaf(pki.caCertPem, caKeyPem, await newKeyPem(), {
-    subject: [{ name: 'commonName', value: SERVER_COMMON_NAME }],
-    extKeyUsage: { name: 'extKeyUsage', serverAuth: true },
-    altNames: hosts.map((h) => (net.isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })),
-  });
+  const leaf = issueLeaf(pki.caCertPem, caKeyPem, await newKeyPem('rsa'), { subject: name(SERVER_COMMON_NAME), extKeyUsage: ['serverAuth'], hosts });
   await writeFileAtomic(keyFile, leaf.keyPem, 0o600);
   await writeFileAtomic(certFile, leaf.certPem, 0o644);
   return { certFile, keyFile };
@@ -153,13 +146,13 @@ export async function ensureCertDirPair(dir: string, pki: Pki, serverHosts: stri
 
 /**
  * Issues a client certificate (extKeyUsage clientAuth, 1 year) signed by the CA of `pki`, with a
- * fresh RSA 2048 key. The CN is the user name and each organization a group, as the x509
+ * fresh ECDSA P-256 key. The CN is the user name and each organization a group, as the x509
  * authenticator reads them. Nothing is written to disk.
  */
 export function signClientCertificate(pki: Pki, identity: ClientIdentity): { certPem: string; keyPem: string } {
   const caKeyPem = readFileSync(pki.caKeyFile, 'utf8');
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
-  return issueClientLeaf(pki.caCertPem, caKeyPem, privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(), identity);
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return issueClientLeaf(pki.caCertPem, caKeyPem, privateKey.export({ type: 'sec1', format: 'pem' }).toString(), identity);
 }
 
 /**
@@ -199,102 +192,63 @@ function pkiFiles(dir: string): Omit<Pki, 'caCertPem'> {
   };
 }
 
-/** A new RSA 2048 key (PKCS #1 PEM), made on Node's thread pool. */
-function newKeyPem(): Promise<string> {
-  return new Promise((resolve, reject) => generateKeyPair('rsa', { modulusLength: 2048, publicExponent: 0x10001 }, (err, _publicKey, privateKey) => {
+/** A new key made on Node's thread pool: RSA 2048 (PKCS #1 PEM) or ECDSA P-256 (SEC 1 PEM). */
+function newKeyPem(type: 'rsa' | 'ec'): Promise<string> {
+  const done = (resolve: (pem: string) => void, reject: (err: Error) => void) => (err: Error | null, _publicKey: KeyObject, privateKey: KeyObject) => {
     if (err) reject(err);
-    else resolve(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
-  }));
-}
-
-/** The public half of a private key, as forge puts it in a certificate. */
-function forgePublicKey(keyPem: string): forge.pki.PublicKey {
-  return forge.pki.publicKeyFromPem(createPublicKey(keyPem).export({ type: 'spki', format: 'pem' }).toString());
-}
-
-/** SHA-256's DigestInfo before the digest (RFC 8017 section 9.2): what PKCS #1 v1.5 signs. */
-const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
-
-/** Signs a forge certificate (forge hands over the SHA-256 of its TBSCertificate) with Node's native RSA. */
-function signWith(cert: forge.pki.Certificate, keyPem: string): void {
-  const key = createPrivateKey(keyPem);
-  const signer = {
-    sign: (md: forge.md.MessageDigest) => privateEncrypt({ key, padding: constants.RSA_PKCS1_PADDING },
-      Buffer.concat([SHA256_DIGEST_INFO, Buffer.from(md.digest().getBytes(), 'latin1')])).toString('latin1'),
+    else resolve(privateKey.export({ type: type === 'rsa' ? 'pkcs1' : 'sec1', format: 'pem' }).toString());
   };
-  cert.sign(signer as unknown as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  return new Promise((resolve, reject) => (type === 'rsa'
+    ? generateKeyPair('rsa', { modulusLength: 2048, publicExponent: 0x10001 }, done(resolve, reject))
+    : generateKeyPair('ec', { namedCurve: 'P-256' }, done(resolve, reject))));
 }
 
 /**
  * A random positive serial of 16 bytes. The first byte is kept in 0x01..0x7f: a set high bit would
  * make the DER INTEGER negative and a zero byte would make it non-minimal, both rejected by Go.
  */
-function randomSerial(): string {
+function randomSerial(): Buffer {
   const bytes = randomBytes(16);
   bytes[0] = bytes[0] & 0x7f || 0x01;
-  return bytes.toString('hex');
+  return bytes;
 }
 
-function validity(cert: forge.pki.Certificate, days: number): void {
+/** notBefore backdated (clock skew), notAfter `days` from now. */
+function validity(days: number): { notBefore: Date; notAfter: Date } {
   const now = Date.now();
-  cert.validity.notBefore = new Date(now - BACKDATE_MS);
-  cert.validity.notAfter = new Date(now + days * DAY_MS);
+  return { notBefore: new Date(now - BACKDATE_MS), notAfter: new Date(now + days * DAY_MS) };
 }
 
 /** The self-signed CA certificate (PEM) of `keyPem`. */
 function createCa(keyPem: string): string {
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forgePublicKey(keyPem);
-  cert.serialNumber = randomSerial();
-  validity(cert, CA_VALIDITY_DAYS);
-  const subject = [{ name: 'commonName', value: CA_COMMON_NAME }];
-  cert.setSubject(subject);
-  cert.setIssuer(subject);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: true, critical: true },
-    { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-    { name: 'subjectKeyIdentifier' },
-  ]);
-  signWith(cert, keyPem);
-  return forge.pki.certificateToPem(cert);
+  const key = createPrivateKey(keyPem);
+  const subject = name(CA_COMMON_NAME);
+  return certificatePem({
+    serial: randomSerial(), subject, issuer: subject, ...validity(CA_VALIDITY_DAYS), publicKey: createPublicKey(key), ca: true,
+    keyUsage: ['digitalSignature', 'keyCertSign', 'cRLSign'], signingKey: key,
+  });
 }
 
 interface LeafSpec {
-  subject: forge.pki.CertificateField[];
-  extKeyUsage: Record<string, unknown>;
-  altNames?: Array<Record<string, unknown>>;
+  subject: Buffer;
+  extKeyUsage: Array<'serverAuth' | 'clientAuth'>;
+  hosts?: string[];
 }
 
 function issueClientLeaf(caCertPem: string, caKeyPem: string, keyPem: string, identity: ClientIdentity): { certPem: string; keyPem: string } {
   if (!identity.commonName) throw new Error('signClientCertificate: commonName is required');
-  const subject: forge.pki.CertificateField[] = (identity.organizations ?? []).map((o) => ({ name: 'organizationName', value: o }));
-  subject.push({ name: 'commonName', value: identity.commonName });
-  return issueLeaf(caCertPem, caKeyPem, keyPem, { subject, extKeyUsage: { name: 'extKeyUsage', clientAuth: true } });
+  return issueLeaf(caCertPem, caKeyPem, keyPem, { subject: name(identity.commonName, identity.organizations), extKeyUsage: ['clientAuth'] });
 }
 
 /** A certificate for `keyPem` signed by the CA. */
 function issueLeaf(caCertPem: string, caKeyPem: string, keyPem: string, spec: LeafSpec): { certPem: string; keyPem: string } {
-  const caCert = forge.pki.certificateFromPem(caCertPem);
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forgePublicKey(keyPem);
-  cert.serialNumber = randomSerial();
-  validity(cert, LEAF_VALIDITY_DAYS);
-  cert.setSubject(spec.subject);
-  cert.setIssuer(caCert.subject.attributes);
-  const extensions: Array<Record<string, unknown>> = [
-    { name: 'basicConstraints', cA: false, critical: true },
-    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-    spec.extKeyUsage,
-    { name: 'subjectKeyIdentifier' },
-  ];
-  const caSki = caCert.getExtension('subjectKeyIdentifier') as { subjectKeyIdentifier?: string } | undefined;
-  if (caSki?.subjectKeyIdentifier) {
-    extensions.push({ name: 'authorityKeyIdentifier', keyIdentifier: forge.util.hexToBytes(caSki.subjectKeyIdentifier) });
-  }
-  if (spec.altNames?.length) extensions.push({ name: 'subjectAltName', altNames: spec.altNames });
-  cert.setExtensions(extensions);
-  signWith(cert, caKeyPem);
-  return { certPem: forge.pki.certificateToPem(cert), keyPem };
+  const ca = new X509Certificate(caCertPem);
+  const certPem = certificatePem({
+    serial: randomSerial(), subject: spec.subject, issuer: subjectOf(ca.raw), ...validity(LEAF_VALIDITY_DAYS),
+    publicKey: createPublicKey(keyPem), ca: false, keyUsage: ['digitalSignature', 'keyEncipherment'], extKeyUsage: spec.extKeyUsage,
+    hosts: spec.hosts, authorityKeyId: keyIdentifier(ca.publicKey), signingKey: createPrivateKey(caKeyPem),
+  });
+  return { certPem, keyPem };
 }
 
 /** Why an existing leaf must be re-issued, or '' when it is fit for use. */

@@ -11,14 +11,14 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { generateKeyPairSync, randomBytes as randomSerialBytes } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomBytes as randomSerialBytes, X509Certificate } from 'node:crypto';
 import { promises as fsp, readFileSync, writeFileSync } from 'node:fs';
-import forge from 'node-forge';
 import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { ensurePki, Pki } from '../../lib/server/pki';
+import { certificatePem, keyIdentifier, name, subjectOf } from '../../lib/server/x509';
 import { stableLoopbackPort } from './free-port';
 
 export interface ClusterMember {
@@ -94,28 +94,17 @@ const LOG_LINES = 40;
 
 /** A certificate for the etcd members: 127.0.0.1 and localhost, serverAuth and clientAuth, signed by the PKI's CA. */
 function issueMemberCert(pki: Pki): { certPem: string; keyPem: string } {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const keyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-  const priv = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
-  const caCert = forge.pki.certificateFromPem(readFileSync(pki.caCertFile, 'utf8'));
-  const caKey = forge.pki.privateKeyFromPem(readFileSync(pki.caKeyFile, 'utf8'));
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.setRsaPublicKey(priv.n, priv.e);
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const ca = new X509Certificate(readFileSync(pki.caCertFile));
   const serial = randomSerialBytes(16);
   serial[0] = (serial[0] & 0x7f) || 1;
-  cert.serialNumber = serial.toString('hex');
-  cert.validity.notBefore = new Date(Date.now() - 3_600_000);
-  cert.validity.notAfter = new Date(Date.now() + 24 * 3_600_000);
-  cert.setSubject([{ name: 'commonName', value: 'etcd-member' }]);
-  cert.setIssuer(caCert.subject.attributes);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: false, critical: true },
-    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-    { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
-    { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
-  ]);
-  cert.sign(caKey as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
-  return { certPem: forge.pki.certificateToPem(cert), keyPem };
+  const certPem = certificatePem({
+    serial, subject: name('etcd-member'), issuer: subjectOf(ca.raw),
+    notBefore: new Date(Date.now() - 3_600_000), notAfter: new Date(Date.now() + 24 * 3_600_000),
+    publicKey, ca: false, keyUsage: ['digitalSignature', 'keyEncipherment'], extKeyUsage: ['serverAuth', 'clientAuth'], hosts: ['127.0.0.1', 'localhost'],
+    authorityKeyId: keyIdentifier(ca.publicKey), signingKey: createPrivateKey(readFileSync(pki.caKeyFile)),
+  });
+  return { certPem, keyPem: privateKey.export({ type: 'sec1', format: 'pem' }).toString() };
 }
 
 export async function startTestEtcdCluster(opts: StartClusterOptions = {}): Promise<TestEtcdCluster> {

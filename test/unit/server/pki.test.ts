@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { createPrivateKey, X509Certificate } from 'crypto';
+import { createPrivateKey, generateKeyPairSync, X509Certificate } from 'crypto';
 import { promises as fsp, statSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as tls from 'tls';
-import forge from 'node-forge';
 import { ensureCertDirPair, ensurePki, Pki, signClientCertificate, writeKubeconfig } from '../../../lib/server/pki';
+import { certificatePem, derChildren, name } from '../../../lib/server/x509';
 
 const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
@@ -17,6 +17,17 @@ function mode(file: string): number {
 
 async function x509(file: string): Promise<X509Certificate> {
   return new X509Certificate(await fsp.readFile(file));
+}
+
+/** The DER inside the OCTET STRING of the certificate's extension 2.5.29.`arc` (short values only). */
+function extensionValue(cert: X509Certificate, arc: number): Buffer {
+  const oidDer = Buffer.from([0x06, 0x03, 0x55, 0x1d, arc]);
+  const tbs = derChildren(derChildren(cert.raw)[0]);
+  const extensions = derChildren(derChildren(tbs[tbs.length - 1])[0]);
+  const ext = extensions.find((e) => derChildren(e)[0].equals(oidDer));
+  if (!ext) throw new Error(`no extension 2.5.29.${arc}`);
+  const value = derChildren(ext).at(-1)!;
+  return value.subarray(2);
 }
 
 async function snapshot(pki: Pki): Promise<Record<string, string>> {
@@ -56,17 +67,21 @@ describe('ensurePki', () => {
     expect(ca.ca).to.equal(true);
     expect(ca.checkIssued(ca)).to.equal(true);
     expect(ca.verify(ca.publicKey)).to.equal(true);
-    expect(ca.publicKey.asymmetricKeyDetails?.modulusLength).to.equal(2048);
+    // ECDSA P-256: made at once (an RSA key costs a first start about 0.3 s of CPU).
+    expect(ca.publicKey.asymmetricKeyType).to.equal('ec');
+    expect(ca.publicKey.asymmetricKeyDetails?.namedCurve).to.equal('prime256v1');
     const years = (Date.parse(ca.validTo) - Date.now()) / (365 * 24 * 3600 * 1000);
     expect(years).to.be.within(9.9, 10.1);
-    const keyUsage = forge.pki.certificateFromPem(pki.caCertPem).getExtension('keyUsage') as Record<string, boolean>;
-    expect(keyUsage.keyCertSign).to.equal(true);
-    expect(keyUsage.cRLSign).to.equal(true);
+    // digitalSignature, keyCertSign and cRLSign: bits 0, 5 and 6 (one unused bit).
+    expect(extensionValue(ca, 15).toString('hex')).to.equal('030201' + '86');
   });
 
   it('issues a serving certificate from the CA covering every requested host', async () => {
     const server = await x509(pki.serverCertFile);
     expect(server.subject).to.equal('CN=orch-apiserver');
+    // RSA 2048, as kube-apiserver's self-made serving key (clients limited to RSA cipher suites connect).
+    expect(server.publicKey.asymmetricKeyDetails?.modulusLength).to.equal(2048);
+    expect(server.checkPrivateKey(createPrivateKey(await fsp.readFile(pki.serverKeyFile)))).to.equal(true);
     expect(server.ca).to.equal(false);
     expect(server.checkIssued(ca)).to.equal(true);
     expect(server.verify(ca.publicKey)).to.equal(true);
@@ -90,6 +105,10 @@ describe('ensurePki', () => {
     expect(admin.keyUsage).to.deep.equal([CLIENT_AUTH]);
     expect(admin.checkIssued(ca)).to.equal(true);
     expect(admin.verify(ca.publicKey)).to.equal(true);
+    expect(admin.publicKey.asymmetricKeyType).to.equal('ec');
+    // authorityKeyIdentifier: the CA's subjectKeyIdentifier.
+    const caKeyId = extensionValue(ca, 14).subarray(2);
+    expect(extensionValue(admin, 35).subarray(4).toString('hex')).to.equal(caKeyId.toString('hex'));
   });
 
   it('uses positive, distinct serial numbers', async () => {
@@ -165,6 +184,27 @@ describe('ensurePki', () => {
     expect(after['admin.crt']).to.equal(before['admin.crt']);
     expect((await x509(pki.serverCertFile)).checkIP('192.0.2.7')).to.equal('192.0.2.7');
     expect(logs.join('\n')).to.include('192.0.2.7');
+  });
+
+  it("renews the leaves of an earlier release's RSA CA, signed with RSA", async () => {
+    const other = await fsp.mkdtemp(path.join(os.tmpdir(), 'orch-pki-test-'));
+    try {
+      const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const subject = name('orch-apiserver-ca');
+      await fsp.writeFile(path.join(other, 'ca.key'), privateKey.export({ type: 'pkcs1', format: 'pem' }));
+      await fsp.writeFile(path.join(other, 'ca.crt'), certificatePem({
+        serial: Buffer.from([1]), subject, issuer: subject, notBefore: new Date(Date.now() - 60_000), notAfter: new Date(Date.now() + 86_400_000),
+        publicKey, ca: true, keyUsage: ['keyCertSign'], signingKey: privateKey,
+      }));
+      const renewed = await ensurePki(other, { serverHosts: HOSTS });
+      const rsaCa = await x509(renewed.caCertFile);
+      for (const leaf of [await x509(renewed.serverCertFile), await x509(renewed.adminCertFile)]) {
+        expect(leaf.checkIssued(rsaCa)).to.equal(true);
+        expect(leaf.verify(rsaCa.publicKey)).to.equal(true);
+      }
+    } finally {
+      await fsp.rm(other, { recursive: true, force: true });
+    }
   });
 
   it('refuses a CA with its key missing instead of replacing it', async () => {
