@@ -116,6 +116,7 @@ import { WorkerRole, workerServes, workerShare, writesKubeconfig } from './worke
 import { clusterMetricsRenderer } from './cluster-metrics';
 import { Aggregation } from '../aggregation';
 import { apiServicesStoreKey } from '../aggregation/api-service';
+import { StartPhases } from './start-phases';
 
 /** The turn queue in front of priority and fairness: this many times the seats, at least the minimum (see listen()). */
 const APF_TURN_QUEUE_FACTOR = 4;
@@ -178,6 +179,7 @@ export function servingHosts(config: ServerConfig): string[] {
 
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
   configureLogger({ level: config.logLevel, verbosity: config.v, format: config.loggingFormat });
+  const phases = new StartPhases();
   const naming = namingFor(config.flavor);
   const gates = new FeatureGates(config.featureGates);
   // Before anything starts: a bad --runtime-config key stops the start with nothing to clean up.
@@ -186,6 +188,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const runtime = applyRuntimeConfig(withConnectSubresources(builtinResources(naming, gates, { eventTtlSeconds: Math.floor(config.eventTtlMs / 1000), serviceNetwork })), config, naming);
   // The kubelet client's files are read now: a bad path stops the start.
   const kubeletClient = KubeletClient.fromConfig(config);
+  phases.mark('kinds');
   // --emulated-version: the release whose APIs are served by default, /version and deprecations.
   const release = config.emulatedVersion ? [1, emulatedMinor(config.emulatedVersion)] as const : undefined;
   if (release) logger.info(`--emulated-version: emulating Kubernetes 1.${release[1]}`, { emulatedVersion: config.emulatedVersion });
@@ -211,6 +214,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const certDirPair = !config.tlsCertFile && config.certDir
     ? await ensureCertDirPair(path.resolve(config.certDir), pki, hosts, (m) => logger.info(m))
     : undefined;
+  phases.mark('pki');
 
   // Read before anything starts: a bad file stops the start with nothing to clean up.
   const requestheaderCa = config.requestheaderClientCaFile ? loadRequestHeaderPool(config.requestheaderClientCaFile) : undefined;
@@ -271,6 +275,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       },
     },
   }, admissionConfigs, [rbacEscalation(naming.group('rbac.authorization'), escalationHolder, stores)]);
+  phases.mark('files, audit, admission');
   let etcd: EmbeddedEtcd | undefined;
   let endpoints = config.etcdServers;
   if (!endpoints.length) {
@@ -296,6 +301,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // With several workers, worker 0 takes no connections: its core goes to the controllers.
   const serves = workerServes(opts.worker);
   const compactor = startCompactor(kvClient, primaryDuties ? config.etcdCompactionIntervalMs : 0, logger);
+  phases.mark('etcd client');
 
   const { resources } = runtime;
   for (const def of resources) {
@@ -331,6 +337,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   registry.addBuiltins(resources.map((def) => ({ def, store: stores.get(storeKey(def.group, def.version, def.resource)) })));
   const namespaces = stores.get(storeKey('', 'v1', 'namespaces')) as GenericStore;
   nsStoreHolder.store = namespaces;
+  phases.mark('stores, watch caches');
 
   // The checks' indicators on /metrics/slis; with --workers the primary keeps them for all workers.
   const slis = opts.worker ? new WorkerSlis() : new HealthcheckSlis({ enabled: metrics.enabled });
@@ -354,10 +361,13 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 
   await bootstrapNamespaces(namespaces, naming);
   bootstrapped = true;
+  phases.mark('namespaces');
   // The default RBAC policy, reconciled before the policy index starts (and so before serving).
   await ensureBootstrapPolicy({ stores, naming, log: logger, health });
+  phases.mark('rbac policy');
   // The two system PriorityClasses (kube's scheduling/bootstrap-system-priority-classes hook), before serving.
   await bootstrapSystemPriorityClasses({ stores, group: naming.group('scheduling'), log: logger, health });
+  phases.mark('priority classes');
   // The --controllers of this server, started together below (controllers/manager.ts).
   const controllers = new ControllerManager(config.controllers, (m) => logger.warn(m));
   controllers.add('namespace', () => new NamespaceController(namespaces, () => namespacedContents(stores), naming.namespaceFinalizer));
@@ -381,6 +391,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     listServices: () => storedServices(serviceStore.storage, serviceStore.collectionPrefix(), (kv) => serviceStore.decodeCurrent(kv)),
   }) : undefined;
   await serviceRepair?.start();
+  phases.mark('service repair');
   // API priority and fairness' bootstrap configuration, kept on every replica (Kubernetes'
   // priority-and-fairness-config-producer post-start hook runs whatever
   // --enable-priority-and-fairness says), and FlowSchema conditions while that flag is on.
@@ -388,18 +399,21 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     ? ApfConfigurationKeeper.forStores(stores, naming, { log: logger, health, writeConditions: config.enablePriorityAndFairness })
     : undefined;
   await apfConfiguration?.start();
+  phases.mark('apf configuration');
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   if (primaryDuties) {
     await authenticationInfo.start();
     servingTls.onClientCaChange((pem) => authenticationInfo.updateClientCa(pem));
   }
+  phases.mark('authentication info');
   const issuers = config.serviceAccountIssuer.length ? config.serviceAccountIssuer : [naming.defaultServiceAccountIssuer];
   const apiAudiences = config.apiAudiences.length ? config.apiAudiences : issuers;
   const serviceAccountKeys = await loadServiceAccountKeys({
     signingKeyFile: config.serviceAccountSigningKeyFile, keyFiles: config.serviceAccountKeyFile, pkiDir: path.join(dataDir, 'pki'), log: (m) => logger.info(m),
     made: serviceAccountKeyMade,
   });
+  phases.mark('service-account keys');
   const names = claimNames(naming);
   const tokenGenerator = new TokenGenerator(serviceAccountKeys.signing, issuers[0], names);
   // Each namespace's default account and root CA ConfigMap, and token Secrets.
@@ -418,6 +432,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   if (primaryDuties) await controllers.run(config.leaderElect
     ? controllerManagerElector(controllers, stores.get(storeKey(naming.group('coordination'), 'v1', 'leases')) as GenericStore, naming, config)
     : undefined);
+  phases.mark('controllers');
   const lookup = (resource: string): ObjectLookup => {
     const store = stores.get(storeKey('', 'v1', resource));
     return store ? storeLookup(store) : { get: () => undefined };
@@ -431,9 +446,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // Before serving: the first request is decided on the complete policy.
   const authorization = buildAuthorization({ config, naming, stores, warn: (m) => logger.warn(m), metrics });
   await authorization.start();
+  phases.mark('authorization');
   escalationHolder.authorization = authorization;
   // Plugins that read the watch caches (webhook configurations, storage classes) start now.
   await admission.start();
+  phases.mark('admission start');
 
   const customHandlers = new Map([...authenticationHandlers({
     naming, stores, authentication, generator: tokenGenerator,
@@ -449,6 +466,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     config, naming, registry, storage, etcdMetrics, storageObjects, admission, customHandlers, probe, storageForResource,
     factory: opts.crServingFactory ?? buildCrServing,
   });
+  phases.mark('custom resources');
   let url = '';
   const discoveryRoutes = await issuerDiscoveryRoutes({
     issuer: issuers[0], jwksUri: config.serviceAccountJwksUri, serverUrl: () => url, keys: serviceAccountKeys.verification,
@@ -461,6 +479,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     ? buildFlowControl({ stores, naming, metrics, serverConcurrencyLimit: readOnlyLimit + mutatingLimit, requestTimeoutMs: config.requestTimeoutMs, isLongRunning, isHealthProbe })
     : undefined;
   await flowControl?.start();
+  phases.mark('flow control');
   // The aggregation layer (lib/aggregation): unless --runtime-config switched APIServices off.
   const aggregation = stores.get(apiServicesStoreKey(naming)) ? new Aggregation({
     naming, config, stores, registry, metrics, proxyClient, selfUrl: () => url, selfCaPem: pki.caCertPem, primaryDuties, log: logger, health,
@@ -472,6 +491,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance, aggregationProxy: aggregation?.proxy,
     remoteDiscovery: aggregation?.discovery, remoteOpenApi: aggregation?.openapi, release,
   });
+  phases.mark('handler chain');
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
   const listener = serves ? await listen() : undefined;
   async function listen() {
@@ -536,13 +556,17 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     return { server, sessions, sockets, tracker: new RequestTracker(server), port };
   }
   const port = listener?.port ?? 0;
+  phases.mark('listen');
   // After listening: the loopback APIServices (default/kubernetes) reach this server at its URL.
   await aggregation?.start();
+  phases.mark('aggregation');
   // The default/kubernetes Service and its endpoints, kept by every replica (--endpoint-reconciler-type).
   const kubernetesService = primaryDuties
     ? await startKubernetesService({ config, naming, stores, storage, securePort: port || config.securePort, serviceClusterIp: serviceNetwork.ipRanges[0]?.addressAt(0) })
     : undefined;
+  phases.mark('kubernetes service');
   health.markStarted();
+  phases.log();
   logger.info(serves ? 'serving' : 'running the controllers (serves no connections)', { url, flavor: naming.flavor, etcd: endpoints.join(','), worker: opts.worker?.index });
 
   let stopping: Promise<void> | undefined;
