@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { yaml } from '../lazy-packages';
 import { isPluginName } from './plugin-names';
 
 const GROUPS = ['apiserver.config.orch.io', 'apiserver.config.k8s.io', 'apiserver.k8s.io'];
@@ -37,7 +37,7 @@ function readDocument(file: string): unknown {
   }
   try {
     // YAML is a superset of JSON: one parser reads both.
-    return parseYaml(raw);
+    return yaml().parse(raw);
   } catch (err) {
     throw new AdmissionConfigError(`${file} is neither JSON nor YAML: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -19,7 +19,8 @@
  * Beyond a limit the answer is 400 BadRequest with `exceeded max depth of N`, Kubernetes' words.
  * The numbers come from measuring the whole request path (test/fuzz/depth-probe.ts); see docs/reliability-and-security.md, "Hostile input".
  */
-import { Composer, LineCounter, Parser, CST, Document, YAMLParseError } from 'yaml';
+import type { Composer, LineCounter, CST, Document, YAMLParseError } from 'yaml';
+import { yaml } from '../lazy-packages';
 import { errors } from '../meta/api-errors';
 
 /** Levels of `{`/`[` a JSON body may nest (Kubernetes: 10,000; see the module comment). */
@@ -144,6 +145,7 @@ function capErrors(composer: Composer): void {
  * tokens, only the first error token is composed.
  */
 export function parseYamlDocuments(text: string, max: number = MAX_YAML_DEPTH): Document.Parsed[] {
+  const { Composer, LineCounter, Parser } = yaml();
   const lineCounter = new LineCounter();
   const tokens = Array.from(new Parser(lineCounter.addNewLine).parse(text));
   if (cstDepthExceeds(tokens, max)) throw errors.badRequest(`the request body could not be decoded as YAML: ${depthMessage(max)}`);

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'koa';
 import type { RequestDeadline } from './request-deadline';
-import YAML from 'yaml';
+import { yaml } from '../lazy-packages';
 import { errors, isApiError } from '../meta/api-errors';
 import { depthMessage, jsonDepthExceeds, MAX_JSON_DEPTH, MAX_YAML_DEPTH, parseYamlDocuments, valueDepthExceeds } from './decode-limits';
 import { metaGroups } from '../naming';
@@ -289,6 +289,6 @@ export function encodeBody(obj: unknown, n: Pick<Negotiated, 'encoding' | 'media
     if (!protobufSerializer) throw new Error('protobuf was negotiated without a registered serializer');
     return protobufSerializer.encode(obj, n.mediaType);
   }
-  if (n.encoding === 'yaml') return YAML.stringify(obj);
+  if (n.encoding === 'yaml') return yaml().stringify(obj);
   return `${pretty ? JSON.stringify(obj, null, 2) : JSON.stringify(obj)}\n`;
 }

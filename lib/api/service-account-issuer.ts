@@ -6,7 +6,6 @@
  * https URL (as Kubernetes requires for discovery); the default jwks_uri is this server's own.
  */
 import type Router from '@koa/router';
-import { exportJWK } from 'jose';
 import { VerificationKey } from '../serviceaccount/keys';
 
 export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
@@ -32,7 +31,7 @@ export function discoverable(issuer: string): boolean {
 }
 
 export async function jwks(keys: VerificationKey[]): Promise<{ keys: Record<string, unknown>[] }> {
-  return { keys: await Promise.all(keys.map(async (k) => ({ use: 'sig', ...(await exportJWK(k.key)), kid: k.kid, alg: k.alg }))) };
+  return { keys: await Promise.all(keys.map(async (k) => ({ use: 'sig', ...k.key.export({ format: 'jwk' }), kid: k.kid, alg: k.alg }))) };
 }
 
 /** The routes' installer (the key set is exported once, up front); nothing when the issuer is not https. */

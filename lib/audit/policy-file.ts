@@ -3,7 +3,7 @@
  * kube-apiserver validates it, so a policy that Kubernetes refuses is refused here too.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { yaml } from '../lazy-packages';
 import { AUDIT_LEVELS, AuditLevel } from '../meta/audit-annotations';
 import { AUDIT_STAGES, AuditGroupResources, AuditPolicy, AuditPolicyRule, AuditStage } from './types';
 import { isDns1123Subdomain } from '../meta/validation';
@@ -51,7 +51,7 @@ export function readAuditPolicyFile(file: string, groups: string[], warn?: (msg:
 export function parseAuditPolicy(text: string, groups: string[], warn?: (msg: string) => void): AuditPolicy {
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = yaml().parse(text);
   } catch (err) {
     throw new Error(`failed decoding: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -17,7 +17,7 @@ import { readFileSync, promises as fsp } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { createSecureContext } from 'node:tls';
-import YAML from 'yaml';
+import { yaml } from '../lazy-packages';
 import { CertificatePool } from './cert-pool';
 
 /** What a webhook client needs of a kubeconfig, with files read and data decoded. */
@@ -135,7 +135,7 @@ function chooseEntries(doc: Obj): { clusterName: string; cluster: Obj; userName:
 export function parseKubeconfig(content: string, file: string): KubeconfigClientConfig {
   let doc: unknown;
   try {
-    doc = YAML.parse(content);
+    doc = yaml().parse(content);
   } catch (err) {
     throw new Error(`not YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -8,7 +8,8 @@
  * are no keys and ID tokens are refused.
  */
 import https from 'node:https';
-import { createRemoteJWKSet, customFetch } from 'jose';
+import type { createRemoteJWKSet } from 'jose';
+import { jose } from '../lazy-packages';
 
 /** What jose verifies with: a function from a token's header to its key. */
 export type RemoteKeySet = ReturnType<typeof createRemoteJWKSet>;
@@ -111,12 +112,12 @@ export class OidcIssuer {
   private discover(): Promise<void> {
     this.lastAttempt = Date.now();
     this.pending = this.readDiscovery().then((jwksUri) => {
-      this.keySet = createRemoteJWKSet(new URL(jwksUri), {
+      this.keySet = jose().createRemoteJWKSet(new URL(jwksUri), {
         timeoutDuration: this.timeoutMs,
         cooldownDuration: this.opts.cooldownMs ?? 5_000,
         // Refreshed by keys() instead, which keeps the old keys when a refresh fails.
         cacheMaxAge: Infinity,
-        [customFetch]: (url, init) => this.fetchResponse(url, init.signal),
+        [jose().customFetch]: (url, init) => this.fetchResponse(url, init.signal),
       });
       this.lastRefresh = Date.now();
       // Fetched now rather than by the first token, so a broken key set shows in the log at once.

@@ -10,7 +10,8 @@
  * build.ts wraps it as audience-agnostic.
  */
 import { readFileSync } from 'node:fs';
-import { CompactVerifyGetKey, compactVerify, errors } from 'jose';
+import type { CompactVerifyGetKey } from 'jose';
+import { jose } from '../lazy-packages';
 import type { ServerConfig } from '../config';
 import { AuthResult, MaybePromise, NOT_MINE, TokenAuthenticator, authenticated, invalid } from './authenticator';
 import { TokenCache } from './token-cache';
@@ -189,11 +190,11 @@ export class OidcAuthenticator implements TokenAuthenticator {
 
   private signatureProblem(err: unknown, token: string): string {
     const header = decodeObject(token.slice(0, token.indexOf('.'))) ?? {};
-    if (err instanceof errors.JOSEAlgNotAllowed) {
+    if (err instanceof jose().errors.JOSEAlgNotAllowed) {
       return `oidc: id token signed with unsupported algorithm, expected ${JSON.stringify(this.opts.signingAlgs)} got ${JSON.stringify(header.alg)}`;
     }
-    if (err instanceof errors.JWKSNoMatchingKey) return `failed to verify signature: no key of the issuer matches kid ${JSON.stringify(header.kid)}`;
-    if (err instanceof errors.JWSSignatureVerificationFailed) return 'failed to verify signature: signature verification failed';
+    if (err instanceof jose().errors.JWKSNoMatchingKey) return `failed to verify signature: no key of the issuer matches kid ${JSON.stringify(header.kid)}`;
+    if (err instanceof jose().errors.JWSSignatureVerificationFailed) return 'failed to verify signature: signature verification failed';
     return `failed to verify signature: ${(err as Error).message}`;
   }
 }
@@ -224,16 +225,16 @@ const copyUser = (u: UserInfo): UserInfo => ({ name: u.name, groups: [...u.group
 export async function verifiedPayload(token: string, keySet: KeySet, algorithms: string[]): Promise<Uint8Array> {
   const options = { algorithms };
   try {
-    return (await compactVerify(token, keySet, options)).payload;
+    return (await jose().compactVerify(token, keySet, options)).payload;
   } catch (err) {
-    if (!(err instanceof errors.JWKSMultipleMatchingKeys)) throw err;
+    if (!(err instanceof jose().errors.JWKSMultipleMatchingKeys)) throw err;
     for await (const candidate of err) {
       try {
-        return (await compactVerify(token, candidate, options)).payload;
+        return (await jose().compactVerify(token, candidate, options)).payload;
       } catch {
         // the next candidate
       }
     }
-    throw new errors.JWSSignatureVerificationFailed();
+    throw new (jose().errors.JWSSignatureVerificationFailed)();
   }
 }

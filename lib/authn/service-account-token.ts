@@ -8,7 +8,7 @@
  * the in-memory lookups, never another signature check. Lookups run on every request: deleting
  * the account revokes its tokens at once.
  */
-import { compactVerify } from 'jose';
+import { jose } from '../lazy-packages';
 import { AuthResult, Authenticated, Invalid, MaybePromise, NOT_MINE, TokenAuthenticator, authenticated, invalid, isPromise } from './authenticator';
 import { intersectAudiences } from './audiences';
 import { ObjectLookup } from './object-lookup';
@@ -98,7 +98,7 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     const keys = [...this.opts.keys].sort((a, b) => Number(b.kid === kid) - Number(a.kid === kid));
     for (const k of keys) {
       try {
-        const { payload } = await compactVerify(token, k.key, { algorithms: [k.alg] });
+        const { payload } = await jose().compactVerify(token, k.key, { algorithms: [k.alg] });
         const claims = decodeSegment(Buffer.from(payload).toString('base64url'));
         if (claims) return { claims };
       } catch {

@@ -10,7 +10,7 @@
  */
 import { statSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { yaml } from '../lazy-packages';
 import { CelProgram, celEnvironment, compile, CelEnvironment } from '../cel';
 import { FieldError, child, fieldErrors, formatFieldError, index } from '../meta/field-errors';
 import { isDns1123Subdomain } from '../meta/validation';
@@ -145,7 +145,7 @@ function validateWebhook(w: Obj, at: string, errs: FieldError[]): AuthorizerWebh
 export function parseAuthorizationConfig(data: string): AuthorizationConfig {
   let doc: unknown;
   try {
-    doc = parseYaml(data);
+    doc = yaml().parse(data);
   } catch (e) {
     throw new Error(`failed to load AuthorizationConfiguration from file: ${(e as Error).message.split('\n')[0]}`);
   }

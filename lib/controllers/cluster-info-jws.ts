@@ -4,7 +4,7 @@
  * the payload left out (`<header>..<signature>`). Which key signs is the flavor's choice
  * (signingKey): the spec's full token, or Kubernetes' token secret alone.
  */
-import { CompactSign, compactVerify } from 'jose';
+import { jose } from '../lazy-packages';
 import { Flavor } from '../naming';
 
 const encoder = new TextEncoder();
@@ -20,7 +20,7 @@ export function signingKey(flavor: Flavor, tokenId: string, tokenSecret: string)
 
 /** The detached signature of `content` by the token `tokenId` with `key`. */
 export async function signDetached(content: string, tokenId: string, key: Uint8Array): Promise<string> {
-  const full = await new CompactSign(encoder.encode(content)).setProtectedHeader({ alg: 'HS256', kid: tokenId }).sign(key);
+  const full = await new (jose().CompactSign)(encoder.encode(content)).setProtectedHeader({ alg: 'HS256', kid: tokenId }).sign(key);
   const [header, , signature] = full.split('.');
   return `${header}..${signature}`;
 }
@@ -35,7 +35,7 @@ export async function verifyDetached(detached: string, content: string, key: Uin
   if (parts.length !== 3 || parts[1] !== '') return false;
   const payload = Buffer.from(content, 'utf8').toString('base64url');
   try {
-    await compactVerify(`${parts[0]}.${payload}.${parts[2]}`, key, { algorithms: ['HS256'] });
+    await jose().compactVerify(`${parts[0]}.${payload}.${parts[2]}`, key, { algorithms: ['HS256'] });
     return true;
   } catch {
     return false;

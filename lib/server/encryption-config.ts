@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PolledFile } from '../polled-file';
-import { parse as parseYaml } from 'yaml';
+import { yaml } from '../lazy-packages';
 import type { Logger } from 'winston';
 import { Storage } from '../storage/interfaces';
 import { TransformingStorage } from '../storage/transforming-storage';
@@ -240,7 +240,7 @@ export function parseEncryptionConfig(data: Buffer, file: string, observe?: (res
     `error while parsing file: error decoding encryption provider configuration file ${JSON.stringify(file)}: ${reason}`);
   let doc: unknown;
   try {
-    doc = parseYaml(data.toString('utf8'));
+    doc = yaml().parse(data.toString('utf8'));
   } catch (err) {
     throw decodeError(`neither JSON nor YAML: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -3,7 +3,7 @@
  * legacy tokens for the token controller. The header carries `alg` and the key's `kid`.
  */
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { jose } from '../lazy-packages';
 import { BoundTokenSpec, ClaimNames, boundClaims, legacyClaims, ObjectRef } from './claims';
 import { SigningKey } from './keys';
 
@@ -22,6 +22,6 @@ export class TokenGenerator {
   }
 
   private sign(claims: Record<string, unknown>): Promise<string> {
-    return new SignJWT(claims).setProtectedHeader({ alg: this.key.alg, kid: this.key.kid }).sign(this.key.privateKey);
+    return new (jose().SignJWT)(claims).setProtectedHeader({ alg: this.key.alg, kid: this.key.kid }).sign(this.key.privateKey);
   }
 }

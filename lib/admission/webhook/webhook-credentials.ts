@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import { yaml } from '../../lazy-packages';
 import { readUserCredentials } from '../../authn/kubeconfig-client';
 
 /** What one kubeconfig user contributes to a call (files read, data decoded). */
@@ -77,7 +77,7 @@ function credentialsOf(user: Obj, where: string, dir: string): WebhookCredential
 export function readCredentialFile(file: string): CredentialResolver {
   let doc: unknown;
   try {
-    doc = YAML.parse(readFileSync(file, 'utf8'));
+    doc = yaml().parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new Error(`kubeConfigFile ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message.split('\n')[0]}`);
   }

@@ -21,7 +21,7 @@
  */
 import path from 'node:path';
 import { Field, Root, Type } from 'protobufjs';
-import { stringify as toYaml } from 'yaml';
+import { yaml } from '../../lazy-packages';
 import { protoDir } from '../../scheme/protobuf/loader';
 
 let root: Root | undefined;
@@ -64,7 +64,7 @@ function jsonKey(field: Field): string {
 
 /** A value as YAML text (gnostic's NewAny: the value marshalled by yaml.v3, block style, indent 4). */
 function yamlText(value: unknown): string {
-  return toYaml(value, { indent: 4, lineWidth: 0, minContentWidth: 0 });
+  return yaml().stringify(value, { indent: 4, lineWidth: 0, minContentWidth: 0 });
 }
 
 const RESPONSE_CODE = /^([0-9]{3})$|^(default)$/;

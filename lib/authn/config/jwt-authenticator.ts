@@ -7,7 +7,7 @@
  * validation rules, in Kubernetes' order and with its messages. Never throws: every failure is an
  * `invalid` answer whose reason is for the log (it never holds the token).
  */
-import { errors } from 'jose';
+import { jose } from '../../lazy-packages';
 import { AuthResult, authenticated, invalid } from '../authenticator';
 import { UserInfo } from '../../meta/user';
 import { KeySet, idTokenClaimsProblem, verifiedPayload } from '../oidc';
@@ -174,8 +174,8 @@ function goType(v: unknown): string {
 }
 
 function signatureProblem(err: unknown): string {
-  if (err instanceof errors.JOSEAlgNotAllowed) return `oidc: id token signed with unsupported algorithm, expected ${goQuoteList(ALL_SIGNING_ALGORITHMS)}`;
-  if (err instanceof errors.JWKSNoMatchingKey) return 'failed to verify signature: no key of the issuer matches the token';
-  if (err instanceof errors.JWSSignatureVerificationFailed) return 'failed to verify signature: signature verification failed';
+  if (err instanceof jose().errors.JOSEAlgNotAllowed) return `oidc: id token signed with unsupported algorithm, expected ${goQuoteList(ALL_SIGNING_ALGORITHMS)}`;
+  if (err instanceof jose().errors.JWKSNoMatchingKey) return 'failed to verify signature: no key of the issuer matches the token';
+  if (err instanceof jose().errors.JWSSignatureVerificationFailed) return 'failed to verify signature: signature verification failed';
   return `failed to verify signature: ${(err as Error).message}`;
 }

@@ -5,7 +5,7 @@
  * error naming its path), fields of the wrong JSON type refused. What the fields mean is checked
  * by validation.ts; this file only reads their shape.
  */
-import { parse as parseYaml } from 'yaml';
+import { yaml } from '../../lazy-packages';
 
 export const AUTHENTICATION_CONFIG_GROUP = 'apiserver.config.k8s.io';
 export const AUTHENTICATION_CONFIG_VERSIONS = ['v1alpha1', 'v1beta1'] as const;
@@ -164,7 +164,7 @@ export function decodeAuthenticationConfiguration(text: string): AuthenticationC
   if (text.trim() === '') throw new Error('empty config data');
   let doc: unknown;
   try {
-    doc = parseYaml(text, { uniqueKeys: true });
+    doc = yaml().parse(text, { uniqueKeys: true });
   } catch (err) {
     throw new Error(`error converting YAML to JSON: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -6,7 +6,8 @@
  * backtracking). Compiled patterns are cached.
  */
 
-import { RE2JS } from '@bufbuild/re2';
+import type { RE2JS } from '@bufbuild/re2';
+import { re2 } from '../../lazy-packages';
 import { celError } from './engine';
 
 interface Inst { op: number; out: number; arg: number; runes: number[]; matchRune(r: number): boolean }
@@ -21,7 +22,7 @@ export function compileRe2(pattern: string, errorPrefix = ''): RE2JS {
   if (hit) return hit;
   let re: RE2JS;
   try {
-    re = new RE2JS(pattern);
+    re = new (re2().RE2JS)(pattern);
   } catch (e) {
     throw celError(`${errorPrefix}${(e as Error).message}`);
   }

@@ -3,7 +3,8 @@
  * schema is compiled once however many times a CRD version is (re)built. `compileValidator`
  * returns a function from an object to Kubernetes' field errors.
  */
-import Ajv, { ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { ajv as ajvPackage } from '../../lazy-packages';
 import { FieldError, fieldErrors } from '../../meta/field-errors';
 import { STRING_FORMATS, inNumericRange } from './formats';
 import { toAjvSchema } from './ajv-schema';
@@ -16,7 +17,7 @@ let ajv: Ajv | undefined;
 
 function instance(): Ajv {
   if (ajv) return ajv;
-  ajv = new Ajv({
+  ajv = new (ajvPackage().default)({
     allErrors: true, // Kubernetes reports every error
     strict: false, // the x-k8s-* annotations are ignored by ajv
     verbose: true, // errors carry the value and the schema node: the messages need both
