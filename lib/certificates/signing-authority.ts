@@ -7,10 +7,10 @@
  * holds can be certified) and signed by Node's crypto with the CA's RSA, ECDSA or Ed25519 key.
  */
 import { createPrivateKey, KeyObject, randomBytes, sign, X509Certificate } from 'crypto';
-import forge from 'node-forge';
+import type * as Forge from 'node-forge';
+import { forge } from '../lazy-packages';
 import { derBuffer, firstPemBlock, fromDer, ParsedCsr } from '../registry/certificates/csr-parse';
 
-const { Class, Type, create } = forge.asn1;
 
 /** Backdating of notBefore (clock skew), and below which lifetime notAfter is not backdated too. */
 const BACKDATE_MS = 5 * 60_000;
@@ -32,38 +32,44 @@ const EXT_KEY_USAGES: [string[], string][] = [
   [['microsoft sgc'], '1.3.6.1.4.1.311.10.3.3'], [['netscape sgc'], '2.16.840.1.113730.4.1'],
 ];
 
-const seq = (items: forge.asn1.Asn1[]): forge.asn1.Asn1 => create(Class.UNIVERSAL, Type.SEQUENCE, true, items);
-const oid = (dotted: string): forge.asn1.Asn1 => create(Class.UNIVERSAL, Type.OID, false, forge.asn1.oidToDer(dotted).getBytes());
-const octets = (bytes: string): forge.asn1.Asn1 => create(Class.UNIVERSAL, Type.OCTETSTRING, false, bytes);
-const bits = (bytes: string, unused = 0): forge.asn1.Asn1 => create(Class.UNIVERSAL, Type.BITSTRING, false, String.fromCharCode(unused) + bytes);
-const der = (node: forge.asn1.Asn1): string => forge.asn1.toDer(node).getBytes();
+type Asn1Value = string | Forge.asn1.Asn1[];
+/** forge's ASN.1 nodes (forge is loaded at the first certificate signed, not at start). */
+const universal = (type: keyof typeof Forge.asn1.Type, constructed: boolean, value: Asn1Value): Forge.asn1.Asn1 =>
+  forge().asn1.create(forge().asn1.Class.UNIVERSAL, forge().asn1.Type[type], constructed, value);
+const contextSpecific = (tag: number, constructed: boolean, value: Asn1Value): Forge.asn1.Asn1 =>
+  forge().asn1.create(forge().asn1.Class.CONTEXT_SPECIFIC, tag, constructed, value);
+const seq = (items: Forge.asn1.Asn1[]): Forge.asn1.Asn1 => universal('SEQUENCE', true, items);
+const oid = (dotted: string): Forge.asn1.Asn1 => universal('OID', false, forge().asn1.oidToDer(dotted).getBytes());
+const octets = (bytes: string): Forge.asn1.Asn1 => universal('OCTETSTRING', false, bytes);
+const bits = (bytes: string, unused = 0): Forge.asn1.Asn1 => universal('BITSTRING', false, String.fromCharCode(unused) + bytes);
+const der = (node: Forge.asn1.Asn1): string => forge().asn1.toDer(node).getBytes();
 
-function extension(id: string, critical: boolean, value: forge.asn1.Asn1): forge.asn1.Asn1 {
+function extension(id: string, critical: boolean, value: Forge.asn1.Asn1): Forge.asn1.Asn1 {
   const parts = [oid(id)];
-  if (critical) parts.push(create(Class.UNIVERSAL, Type.BOOLEAN, false, String.fromCharCode(0xff)));
+  if (critical) parts.push(universal('BOOLEAN', false, String.fromCharCode(0xff)));
   parts.push(octets(der(value)));
   return seq(parts);
 }
 
 /** A positive INTEGER of `bytes` random bytes (Go: a random serial below 2^128). */
-function serialNumber(): forge.asn1.Asn1 {
+function serialNumber(): Forge.asn1.Asn1 {
   let raw = randomBytes(16);
   let i = 0;
   while (i < raw.length - 1 && raw[i] === 0) i++;
   raw = raw.subarray(i);
   if (raw[0] & 0x80) raw = Buffer.concat([Buffer.from([0]), raw]);
-  return create(Class.UNIVERSAL, Type.INTEGER, false, raw.toString('latin1'));
+  return universal('INTEGER', false, raw.toString('latin1'));
 }
 
 /** UTCTime up to 2049, GeneralizedTime after (RFC 5280 4.1.2.5). */
-function time(date: Date): forge.asn1.Asn1 {
+function time(date: Date): Forge.asn1.Asn1 {
   const whole = new Date(Math.floor(date.getTime() / 1000) * 1000);
   return whole.getUTCFullYear() < 2050
-    ? create(Class.UNIVERSAL, Type.UTCTIME, false, forge.asn1.dateToUtcTime(whole))
-    : create(Class.UNIVERSAL, Type.GENERALIZEDTIME, false, forge.asn1.dateToGeneralizedTime(whole));
+    ? universal('UTCTIME', false, forge().asn1.dateToUtcTime(whole))
+    : universal('GENERALIZEDTIME', false, forge().asn1.dateToGeneralizedTime(whole));
 }
 
-function keyUsageExtension(usages: readonly string[]): forge.asn1.Asn1 | undefined {
+function keyUsageExtension(usages: readonly string[]): Forge.asn1.Asn1 | undefined {
   let mask = 0;
   for (const u of usages) if (u in KEY_USAGE_BITS) mask |= 1 << KEY_USAGE_BITS[u];
   if (!mask) return undefined;
@@ -76,7 +82,7 @@ function keyUsageExtension(usages: readonly string[]): forge.asn1.Asn1 | undefin
   return extension('2.5.29.15', true, bits(String.fromCharCode(...used), unused));
 }
 
-function extKeyUsageExtension(usages: readonly string[]): forge.asn1.Asn1 | undefined {
+function extKeyUsageExtension(usages: readonly string[]): Forge.asn1.Asn1 | undefined {
   const ids = EXT_KEY_USAGES.filter(([names]) => names.some((n) => usages.includes(n))).map(([, id]) => oid(id));
   return ids.length ? extension('2.5.29.37', false, seq(ids)) : undefined;
 }
@@ -86,22 +92,22 @@ function ipBytes(ip: string): string {
   return ip.split(':').map((g) => { const n = parseInt(g, 16); return String.fromCharCode(n >> 8, n & 0xff); }).join('');
 }
 
-function subjectAltNameExtension(csr: ParsedCsr): forge.asn1.Asn1 | undefined {
+function subjectAltNameExtension(csr: ParsedCsr): Forge.asn1.Asn1 | undefined {
   const names = [
-    ...csr.dnsNames.map((n) => create(Class.CONTEXT_SPECIFIC, 2, false, n)),
-    ...csr.emailAddresses.map((n) => create(Class.CONTEXT_SPECIFIC, 1, false, n)),
-    ...csr.ipAddresses.map((n) => create(Class.CONTEXT_SPECIFIC, 7, false, ipBytes(n))),
-    ...csr.uris.map((n) => create(Class.CONTEXT_SPECIFIC, 6, false, n)),
+    ...csr.dnsNames.map((n) => contextSpecific(2, false, n)),
+    ...csr.emailAddresses.map((n) => contextSpecific(1, false, n)),
+    ...csr.ipAddresses.map((n) => contextSpecific(7, false, ipBytes(n))),
+    ...csr.uris.map((n) => contextSpecific(6, false, n)),
   ];
   // A certificate with an empty subject names its holder only here: the extension is then critical.
   return names.length ? extension('2.5.29.17', csr.subjectEmpty, seq(names)) : undefined;
 }
 
 /** The signing algorithm of a CA key: its AlgorithmIdentifier and the hash Node signs with. */
-function signatureAlgorithm(key: KeyObject): { id: forge.asn1.Asn1; hash: string | null } {
+function signatureAlgorithm(key: KeyObject): { id: Forge.asn1.Asn1; hash: string | null } {
   switch (key.asymmetricKeyType) {
     case 'rsa':
-      return { id: seq([oid('1.2.840.113549.1.1.11'), create(Class.UNIVERSAL, Type.NULL, false, '')]), hash: 'sha256' };
+      return { id: seq([oid('1.2.840.113549.1.1.11'), universal('NULL', false, '')]), hash: 'sha256' };
     case 'ec': {
       const curve = key.asymmetricKeyDetails?.namedCurve;
       const [id, hash] = curve === 'secp384r1' ? ['1.2.840.10045.4.3.3', 'sha384'] : curve === 'secp521r1' ? ['1.2.840.10045.4.3.4', 'sha512'] : ['1.2.840.10045.4.3.2', 'sha256'];
@@ -125,8 +131,9 @@ export function certificateTtlMs(maxTtlMs: number, expirationSeconds: unknown): 
 /** A loaded signing CA. */
 export class SigningAuthority {
   private readonly key: KeyObject;
-  private readonly issuer: forge.asn1.Asn1;
-  private readonly subjectKeyId?: string;
+  /** The CA certificate's DER (binary string), read for its issuer and key id at the first signing. */
+  private readonly caDer: string;
+  private issuerFields?: { issuer: Forge.asn1.Asn1; subjectKeyId?: string };
   /** The CA certificate's end of validity: no certificate outlives it. */
   readonly notAfter: Date;
 
@@ -136,16 +143,24 @@ export class SigningAuthority {
     if (!block || block.type !== 'CERTIFICATE') throw new Error('the signing certificate file holds no PEM CERTIFICATE');
     this.notAfter = new Date(new X509Certificate(Buffer.from(block.der, 'latin1')).validTo);
     this.key = createPrivateKey(caKeyPem);
-    const tbs = (fromDer(block.der).value as forge.asn1.Asn1[])[0];
-    const fields = tbs.value as forge.asn1.Asn1[];
+    this.caDer = block.der;
+  }
+
+  /** The CA's subject (each certificate's issuer) and subjectKeyIdentifier, as the CA certificate encodes them. */
+  private ca(): { issuer: Forge.asn1.Asn1; subjectKeyId?: string } {
+    if (this.issuerFields) return this.issuerFields;
+    const { Class } = forge().asn1;
+    const tbs = (fromDer(this.caDer).value as Forge.asn1.Asn1[])[0];
+    const fields = tbs.value as Forge.asn1.Asn1[];
     const first = fields[0].tagClass === Class.CONTEXT_SPECIFIC && fields[0].type === 0 ? 1 : 0;
-    this.issuer = fields[first + 4];
+    const found: { issuer: Forge.asn1.Asn1; subjectKeyId?: string } = { issuer: fields[first + 4] };
     const extensions = fields.find((f) => f.tagClass === Class.CONTEXT_SPECIFIC && f.type === 3);
-    for (const ext of extensions ? (extensions.value as forge.asn1.Asn1[])[0].value as forge.asn1.Asn1[] : []) {
-      const parts = ext.value as forge.asn1.Asn1[];
-      if (forge.asn1.derToOid(parts[0].value as string) !== '2.5.29.14') continue;
-      this.subjectKeyId = forge.asn1.fromDer(parts[parts.length - 1].value as string).value as string;
+    for (const ext of extensions ? (extensions.value as Forge.asn1.Asn1[])[0].value as Forge.asn1.Asn1[] : []) {
+      const parts = ext.value as Forge.asn1.Asn1[];
+      if (forge().asn1.derToOid(parts[0].value as string) !== '2.5.29.14') continue;
+      found.subjectKeyId = forge().asn1.fromDer(parts[parts.length - 1].value as string).value as string;
     }
+    return (this.issuerFields = found);
   }
 
   /**
@@ -166,27 +181,28 @@ export class SigningAuthority {
     if (now >= this.notAfter) throw new Error(`refusing to sign a certificate that expired in the past: NotAfter=${caEnd}`);
 
     const alg = signatureAlgorithm(this.key);
+    const { issuer, subjectKeyId } = this.ca();
     const extensions = [
       keyUsageExtension(usages),
       extKeyUsageExtension(usages),
       extension('2.5.29.19', true, seq([])),
-      this.subjectKeyId ? extension('2.5.29.35', false, seq([create(Class.CONTEXT_SPECIFIC, 0, false, this.subjectKeyId)])) : undefined,
+      subjectKeyId ? extension('2.5.29.35', false, seq([contextSpecific(0, false, subjectKeyId)])) : undefined,
       subjectAltNameExtension(csr),
-    ].filter((e): e is forge.asn1.Asn1 => e !== undefined);
+    ].filter((e): e is Forge.asn1.Asn1 => e !== undefined);
     const tbs = seq([
-      create(Class.CONTEXT_SPECIFIC, 0, true, [create(Class.UNIVERSAL, Type.INTEGER, false, String.fromCharCode(2))]),
+      contextSpecific(0, true, [universal('INTEGER', false, String.fromCharCode(2))]),
       serialNumber(),
       alg.id,
-      this.issuer,
+      issuer,
       seq([time(notBefore), time(notAfter)]),
       csr.subject,
       csr.publicKeyInfo,
-      create(Class.CONTEXT_SPECIFIC, 3, true, [seq(extensions)]),
+      contextSpecific(3, true, [seq(extensions)]),
     ]);
     const tbsDer = derBuffer(tbs);
     const signature = sign(alg.hash, tbsDer, this.key);
     const cert = seq([tbs, alg.id, bits(signature.toString('latin1'))]);
-    const body = forge.util.encode64(der(cert)).replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+    const body = forge().util.encode64(der(cert)).replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
     return `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`;
   }
 }

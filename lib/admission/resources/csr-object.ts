@@ -4,7 +4,8 @@
  * of a PEM PKCS#10 request), status.certificate and status.conditions. Read defensively: the
  * kind's validation runs before the validating plugins, but a plugin must not crash on input.
  */
-import forge from 'node-forge';
+import type * as Forge from 'node-forge';
+import { forge } from '../../lazy-packages';
 import { AdmissionAttributes } from '../../registry/admission-attributes';
 import { ApiObject } from '../../scheme/types';
 
@@ -23,7 +24,7 @@ function firstPemBlock(text: string): { type: string; der: string } | undefined 
   if (!m) return undefined;
   const body = m[2].split(/\r?\n/).filter((l) => !l.includes(':')).join('');
   if (!/^[A-Za-z0-9+/=\s]*$/.test(body)) return undefined;
-  return { type: m[1], der: forge.util.decode64(body.replace(/\s+/g, '')) };
+  return { type: m[1], der: Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('latin1') };
 }
 
 const ORGANIZATION_OID = '2.5.4.10';
@@ -38,14 +39,14 @@ export function csrOrganizations(request: unknown): string[] {
   const block = firstPemBlock(pem);
   if (!block || block.type !== 'CERTIFICATE REQUEST') throw new Error('PEM block type must be CERTIFICATE REQUEST');
   try {
-    const root = forge.asn1.fromDer(block.der);
-    const info = (root.value as forge.asn1.Asn1[])[0];
-    const subject = (info.value as forge.asn1.Asn1[])[1];
+    const root = forge().asn1.fromDer(block.der);
+    const info = (root.value as Forge.asn1.Asn1[])[0];
+    const subject = (info.value as Forge.asn1.Asn1[])[1];
     const out: string[] = [];
-    for (const rdn of subject.value as forge.asn1.Asn1[]) {
-      for (const atv of rdn.value as forge.asn1.Asn1[]) {
-        const [oid, value] = atv.value as forge.asn1.Asn1[];
-        if (forge.asn1.derToOid(oid.value as string) === ORGANIZATION_OID) out.push(forge.util.decodeUtf8(value.value as string));
+    for (const rdn of subject.value as Forge.asn1.Asn1[]) {
+      for (const atv of rdn.value as Forge.asn1.Asn1[]) {
+        const [oid, value] = atv.value as Forge.asn1.Asn1[];
+        if (forge().asn1.derToOid(oid.value as string) === ORGANIZATION_OID) out.push(forge().util.decodeUtf8(value.value as string));
       }
     }
     return out;

@@ -6,9 +6,8 @@
  * certificate repeats them byte for byte.
  */
 import { createPublicKey, verify } from 'crypto';
-import forge from 'node-forge';
-
-const { Class, Type } = forge.asn1;
+import type * as Forge from 'node-forge';
+import { forge } from '../../lazy-packages';
 
 const OID_CN = '2.5.4.3';
 const OID_O = '2.5.4.10';
@@ -25,8 +24,8 @@ export interface ParsedCsr {
   ipAddresses: string[];
   uris: string[];
   /** The subject Name and SubjectPublicKeyInfo as encoded in the request. */
-  subject: forge.asn1.Asn1;
-  publicKeyInfo: forge.asn1.Asn1;
+  subject: Forge.asn1.Asn1;
+  publicKeyInfo: Forge.asn1.Asn1;
   /** The subject has no attribute at all (the SAN extension is then critical). */
   subjectEmpty: boolean;
   /** Checks the request's self-signature (Go's CheckSignature); throws when it does not verify. */
@@ -39,18 +38,18 @@ export function firstPemBlock(text: string): { type: string; der: string } | und
   if (!m) return undefined;
   const body = m[2].split(/\r?\n/).filter((l) => !l.includes(':')).join('');
   if (!/^[A-Za-z0-9+/=\s]*$/.test(body)) return undefined;
-  return { type: m[1], der: forge.util.decode64(body.replace(/\s+/g, '')) };
+  return { type: m[1], der: Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('latin1') };
 }
 
 /**
  * forge's DER reader with its options (the typings know only `strict`): bit strings are kept as
  * they are (a signature must not be read as nested ASN.1, and re-encoding must repeat the bytes).
  */
-export const fromDer = (der: string): forge.asn1.Asn1 =>
-  (forge.asn1.fromDer as unknown as (d: string, o: object) => forge.asn1.Asn1)(der, { strict: true, decodeBitStrings: false });
+export const fromDer = (der: string): Forge.asn1.Asn1 =>
+  (forge().asn1.fromDer as unknown as (d: string, o: object) => Forge.asn1.Asn1)(der, { strict: true, decodeBitStrings: false });
 
-const children = (node: forge.asn1.Asn1): forge.asn1.Asn1[] => (Array.isArray(node.value) ? node.value : []);
-const oidOf = (node: forge.asn1.Asn1): string => forge.asn1.derToOid(node.value as string);
+const children = (node: Forge.asn1.Asn1): Forge.asn1.Asn1[] => (Array.isArray(node.value) ? node.value : []);
+const oidOf = (node: Forge.asn1.Asn1): string => forge().asn1.derToOid(node.value as string);
 
 /** `spec.request` as JSON carries it (base64 of PEM), or the PEM itself. */
 export function parseCsr(request: unknown): ParsedCsr {
@@ -77,7 +76,7 @@ function readCsr(der: string): ParsedCsr {
   for (const rdn of children(subject)) {
     for (const atv of children(rdn)) {
       const [oid, value] = children(atv);
-      const text = forge.util.decodeUtf8(value.value as string);
+      const text = forge().util.decodeUtf8(value.value as string);
       if (oidOf(oid) === OID_CN) out.commonName = text;
       else if (oidOf(oid) === OID_O) out.organizations.push(text);
     }
@@ -96,9 +95,9 @@ function readCsr(der: string): ParsedCsr {
   return out;
 }
 
-function readSans(names: forge.asn1.Asn1, out: ParsedCsr): void {
+function readSans(names: Forge.asn1.Asn1, out: ParsedCsr): void {
   for (const name of children(names)) {
-    if (name.tagClass !== Class.CONTEXT_SPECIFIC) continue;
+    if (name.tagClass !== forge().asn1.Class.CONTEXT_SPECIFIC) continue;
     const raw = name.value as string;
     switch (name.type) {
       case 1: out.emailAddresses.push(raw); break;
@@ -126,15 +125,15 @@ const SIGNATURE_HASHES: Record<string, string | null> = {
   '1.2.840.10045.4.3.3': 'sha384', '1.2.840.10045.4.3.4': 'sha512', '1.3.101.112': null,
 };
 
-function checkSignature(info: forge.asn1.Asn1, spki: forge.asn1.Asn1, sigAlg: forge.asn1.Asn1, sigBits: forge.asn1.Asn1): void {
+function checkSignature(info: Forge.asn1.Asn1, spki: Forge.asn1.Asn1, sigAlg: Forge.asn1.Asn1, sigBits: Forge.asn1.Asn1): void {
   const alg = oidOf(children(sigAlg)[0]);
   if (!(alg in SIGNATURE_HASHES)) throw new Error('x509: cannot verify signature: algorithm unimplemented');
   const key = createPublicKey({ key: derBuffer(spki), format: 'der', type: 'spki' });
   const bits = sigBits.value as string;
-  if (sigBits.type !== Type.BITSTRING || bits.charCodeAt(0) !== 0) throw new Error('x509: malformed signature');
+  if (sigBits.type !== forge().asn1.Type.BITSTRING || bits.charCodeAt(0) !== 0) throw new Error('x509: malformed signature');
   const ok = verify(SIGNATURE_HASHES[alg], derBuffer(info), key, Buffer.from(bits.slice(1), 'latin1'));
   if (!ok) throw new Error('x509: signature verification failure');
 }
 
 /** The DER bytes of an ASN.1 node. */
-export const derBuffer = (node: forge.asn1.Asn1): Buffer => Buffer.from(forge.asn1.toDer(node).getBytes(), 'latin1');
+export const derBuffer = (node: Forge.asn1.Asn1): Buffer => Buffer.from(forge().asn1.toDer(node).getBytes(), 'latin1');

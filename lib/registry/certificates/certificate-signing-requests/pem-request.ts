@@ -6,7 +6,8 @@
  * are checked: the ASN.1 is read with node-forge and the signature verified with node:crypto.
  */
 import { X509Certificate, createPublicKey, verify } from 'crypto';
-import forge from 'node-forge';
+import type * as Forge from 'node-forge';
+import { forge } from '../../../lazy-packages';
 
 /** One PEM block as Go's pem.Decode yields it. */
 export interface PemBlock { type: string; headers: boolean; der: Buffer }
@@ -49,9 +50,9 @@ const MALFORMED = 'x509: malformed certificate request';
 
 /** The parts of a PKCS#10 request: the signed info, its public key, the algorithm and signature. */
 function requestParts(der: Buffer): { info: Buffer; spki: Buffer; algorithm: string; signature: Buffer } {
-  let root: forge.asn1.Asn1;
+  let root: Forge.asn1.Asn1;
   try {
-    root = forge.asn1.fromDer(der.toString('latin1'), { strict: true, parseAllBytes: true, decodeBitStrings: false } as never);
+    root = forge().asn1.fromDer(der.toString('latin1'), { strict: true, parseAllBytes: true, decodeBitStrings: false } as never);
   } catch {
     throw new Error(MALFORMED);
   }
@@ -63,9 +64,9 @@ function requestParts(der: Buffer): { info: Buffer; spki: Buffer; algorithm: str
   // A BIT STRING's first byte counts the unused bits (always 0 for signatures).
   const bits = Buffer.from(signature.value, 'latin1');
   return {
-    info: Buffer.from(forge.asn1.toDer(info).getBytes(), 'latin1'),
-    spki: Buffer.from(forge.asn1.toDer(spki).getBytes(), 'latin1'),
-    algorithm: forge.asn1.derToOid(oid.value),
+    info: Buffer.from(forge().asn1.toDer(info).getBytes(), 'latin1'),
+    spki: Buffer.from(forge().asn1.toDer(spki).getBytes(), 'latin1'),
+    algorithm: forge().asn1.derToOid(oid.value),
     signature: bits.subarray(1),
   };
 }
