@@ -21,12 +21,19 @@ export interface Pki {
   adminCertFile: string;
   adminKeyFile: string;
   caCertPem: string;
+  /** With `servingLater`, while the serving pair is being made: settles once it is on disk. */
+  serving?: Promise<void>;
 }
 
 export interface EnsurePkiOptions {
   /** DNS names and IP addresses the serving certificate must cover (its subjectAltNames). */
   serverHosts: string[];
   log?: (msg: string) => void;
+  /**
+   * Return once the CA and the admin identity are in place, with the serving pair (its RSA key:
+   * ~0.25 s of the thread pool) still being made, in `Pki.serving`: a start overlaps it with its storage.
+   */
+  servingLater?: boolean;
 }
 
 export interface ClientIdentity {
@@ -92,22 +99,15 @@ export async function ensurePki(pkiDir: string, opts: EnsurePkiOptions): Promise
     serverReason = await leafRenewalReason(files.serverCertFile, files.serverKeyFile, caX509, hosts);
     adminReason = await leafRenewalReason(files.adminCertFile, files.adminKeyFile, caX509, []);
   }
-  const [caKey, serverKey, adminKey] = await Promise.all([
-    newCa ? newKeyPem('ec') : '', serverReason ? newKeyPem('rsa') : '', adminReason ? newKeyPem('ec') : '',
-  ]);
+  const serverKey = serverReason ? newKeyPem('rsa') : undefined;
+  serverKey?.catch(() => undefined); // awaited below, or dropped with a CA that failed first
+  const [caKey, adminKey] = await Promise.all([newCa ? newKeyPem('ec') : '', adminReason ? newKeyPem('ec') : '']);
   if (newCa) {
     log(`pki: creating CA ${files.caCertFile}`);
     caKeyPem = caKey;
     caCertPem = createCa(caKeyPem);
     await writeFileAtomic(files.caKeyFile, caKeyPem, 0o600);
     await writeFileAtomic(files.caCertFile, caCertPem, 0o644);
-  }
-
-  if (serverReason) {
-    log(`pki: issuing serving certificate ${files.serverCertFile} (${serverReason}) for ${hosts.join(', ')}`);
-    const leaf = issueLeaf(caCertPem, caKeyPem, serverKey, { subject: name(SERVER_COMMON_NAME), extKeyUsage: ['serverAuth'], hosts });
-    await writeFileAtomic(files.serverKeyFile, leaf.keyPem, 0o600);
-    await writeFileAtomic(files.serverCertFile, leaf.certPem, 0o644);
   }
 
   if (adminReason) {
@@ -117,6 +117,17 @@ export async function ensurePki(pkiDir: string, opts: EnsurePkiOptions): Promise
     await writeFileAtomic(files.adminCertFile, leaf.certPem, 0o644);
   }
 
+  const serving = serverKey && (async () => {
+    log(`pki: issuing serving certificate ${files.serverCertFile} (${serverReason}) for ${hosts.join(', ')}`);
+    const leaf = issueLeaf(caCertPem, caKeyPem, await serverKey, { subject: name(SERVER_COMMON_NAME), extKeyUsage: ['serverAuth'], hosts });
+    await writeFileAtomic(files.serverKeyFile, leaf.keyPem, 0o600);
+    await writeFileAtomic(files.serverCertFile, leaf.certPem, 0o644);
+  })();
+  if (serving && opts.servingLater) {
+    serving.catch(() => undefined); // the caller awaits it
+    return { ...files, caCertPem, serving };
+  }
+  await serving;
   return { ...files, caCertPem };
 }
 

@@ -209,7 +209,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const hosts = servingHosts(config);
   // At a first start the service-account key is made while the PKI's keys are (each RSA, on Node's thread pool).
   const serviceAccountKeyMade = serviceAccountKeyInAdvance({ signingKeyFile: config.serviceAccountSigningKeyFile, pkiDir: path.join(dataDir, 'pki') });
-  const pki = await ensurePki(path.join(dataDir, 'pki'), { serverHosts: hosts, log: (m) => logger.info(m) });
+  const pki = await ensurePki(path.join(dataDir, 'pki'), { serverHosts: hosts, log: (m) => logger.info(m), servingLater: true });
   // --cert-dir (kube-apiserver's, which envtest gives): its apiserver.crt/.key serve unless --tls-cert-file is given.
   const certDirPair = !config.tlsCertFile && config.certDir
     ? await ensureCertDirPair(path.resolve(config.certDir), pki, hosts, (m) => logger.info(m))
@@ -226,11 +226,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   setAllowPrivileged(config.allowPrivileged);
   const clientCa = config.clientCaFile ? CertificatePool.fromFile(config.clientCaFile, '--client-ca-file') : CertificatePool.fromPem(pki.caCertPem, pki.caCertFile);
   // The serving pair and the client CA, reloaded from disk when they change (lib/server/tls-reload.ts).
-  const servingTls = new ServingTls({
-    certFile: config.tlsCertFile || certDirPair?.certFile || pki.serverCertFile,
+  const certFile = config.tlsCertFile || certDirPair?.certFile;
+  const newServingTls = () => new ServingTls({
+    certFile: certFile || pki.serverCertFile,
     keyFile: config.tlsPrivateKeyFile || certDirPair?.keyFile || pki.serverKeyFile,
     clientCaFile: config.clientCaFile || undefined, clientCa, requestheaderCa, flags: config, log: logger,
   });
+  // A pair of the flags or --cert-dir is read now (a bad one stops the start here); a self-made
+  // one still being made (its RSA key, on the thread pool) is read once the storage has started.
+  const servingTlsNow = certFile || !pki.serving ? newServingTls() : undefined;
   const tokenFile = config.tokenAuthFile ? TokenFileAuthenticator.fromFile(config.tokenAuthFile, (m) => logger.warn(m)) : undefined;
   // --authentication-config: a missing or invalid file stops the start here; JWT issuers may not claim the service-account issuers.
   const authenticationConfig = config.authenticationConfig ? authenticationConfigFromFlags(config, {
@@ -402,6 +406,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   phases.mark('apf configuration');
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
+  await pki.serving;
+  const servingTls = servingTlsNow ?? newServingTls();
+  phases.mark('serving pair');
   if (primaryDuties) {
     await authenticationInfo.start();
     servingTls.onClientCaChange((pem) => authenticationInfo.updateClientCa(pem));

@@ -207,6 +207,22 @@ describe('ensurePki', () => {
     }
   });
 
+  it('with servingLater, returns with the CA and admin identity in place and the serving pair following in Pki.serving', async () => {
+    const other = await fsp.mkdtemp(path.join(os.tmpdir(), 'orch-pki-test-'));
+    try {
+      const later = await ensurePki(other, { serverHosts: HOSTS, servingLater: true });
+      const laterCa = await x509(later.caCertFile);
+      expect((await x509(later.adminCertFile)).verify(laterCa.publicKey)).to.equal(true);
+      expect(later.serving).to.be.instanceOf(Promise);
+      await later.serving;
+      expect((await x509(later.serverCertFile)).verify(laterCa.publicKey)).to.equal(true);
+      // Everything in place: nothing left to wait for.
+      expect((await ensurePki(other, { serverHosts: HOSTS, servingLater: true })).serving).to.equal(undefined);
+    } finally {
+      await fsp.rm(other, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a CA with its key missing instead of replacing it', async () => {
     const other = await fsp.mkdtemp(path.join(os.tmpdir(), 'orch-pki-test-'));
     try {
