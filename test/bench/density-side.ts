@@ -52,6 +52,12 @@ export interface SideResult {
 const NAMESPACE = 'density';
 const IMAGE = 'registry.k8s.io/pause:3.2';
 const POLL_MS = 250;
+/**
+ * The client rate limits density tests give the controller-manager and the scheduler (clusterloader2's
+ * kubemark setup): with 1.20's defaults (20 and 50 requests/s) the ReplicaSet controller's pod creates
+ * wait in its own client ("Throttling request took 1s") and cap both sides at the same rate.
+ */
+const COMPONENT_QPS = ['--kube-api-qps=100', '--kube-api-burst=100'];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -104,7 +110,7 @@ export async function runSide(side: SideName, o: SideOptions): Promise<SideResul
     await cluster.startServer();
     const pid = cluster.serverPid!;
     log(`density: ${side} ready (pid ${pid}); starting kube-controller-manager, kube-scheduler and ${plan.nodes} hollow nodes`);
-    await cluster.startControlPlane();
+    await cluster.startControlPlane({ controllerManager: COMPONENT_QPS, scheduler: COMPONENT_QPS });
     await cluster.startNodes();
     const conn = loadKubeconfig(cluster.adminKubeconfig);
     const api = client = new ApiClient(conn, 8);

@@ -106,16 +106,16 @@ export class ControlPlaneCluster {
     this.kubectl = kubectlFor(this.server.kubeconfigPath, path.join(this.dir, 'kube-cache'), 60_000);
   }
 
-  /** kube-controller-manager and kube-scheduler, each with its client certificate. */
-  async startControlPlane(): Promise<void> {
+  /** kube-controller-manager and kube-scheduler, each with its client certificate (and `extra` flags of each). */
+  async startControlPlane(extra: { controllerManager?: string[]; scheduler?: string[] } = {}): Promise<void> {
     const files = this.files!;
     const kcmConfig = await identityKubeconfig(files, path.join(this.dir, 'controller-manager.kubeconfig'), this.url, 'system:kube-controller-manager');
     const schedConfig = await identityKubeconfig(files, path.join(this.dir, 'scheduler.kubeconfig'), this.url, 'system:kube-scheduler');
     const certDir = (n: string) => { const d = path.join(this.dir, n); mkdirSync(d, { recursive: true }); return d; };
     this.controllerManager = startControllerManager({
       kubeconfig: kcmConfig, caCert: files.pki.caCertFile, caKey: files.pki.caKeyFile, saKey: files.saKey, certDir: certDir('kcm-certs'),
-    }, await freeLoopbackPort(), this.logDir);
-    this.scheduler = startScheduler(schedConfig, certDir('scheduler-certs'), await freeLoopbackPort(), this.logDir);
+    }, await freeLoopbackPort(), this.logDir, extra.controllerManager);
+    this.scheduler = startScheduler(schedConfig, certDir('scheduler-certs'), await freeLoopbackPort(), this.logDir, extra.scheduler);
   }
 
   /**
