@@ -85,7 +85,8 @@ export interface SloClass { name: string; limitSeconds: number; matches(verb: st
 
 /** Resources that store nothing (reviews): left out of the SLOs, as Kubernetes' SLIs leave virtual resources out. */
 const VIRTUAL = /^(tokenreviews|subjectaccessreviews|selfsubjectaccessreviews|localsubjectaccessreviews|selfsubjectrulesreviews)$/;
-const MUTATING = new Set(['CREATE', 'UPDATE', 'PATCH', 'DELETE', 'APPLY']);
+/** Both servers label a create POST and an update PUT (the HTTP method); APPLY is a server-side apply. */
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'APPLY']);
 
 export const SLO_CLASSES: SloClass[] = [
   { name: 'mutating single-object calls', limitSeconds: 1, matches: (v, r) => MUTATING.has(v) && !VIRTUAL.test(r) },

@@ -49,6 +49,9 @@ describe('request-duration histograms from /metrics', () => {
   it('finds the worst p99 of each SLO class', () => {
     const mutating = SLO_CLASSES.find((c) => c.name.startsWith('mutating'))!;
     expect(worstP99(phase, mutating)).to.deep.include({ key: 'PATCH pods/status (resource)', p99: 1, n: 2 });
+    // Creates are labelled POST (the HTTP method), by kube-apiserver and this server alike.
+    const creates = new Map([...phase].filter(([k]) => k.startsWith('POST ')));
+    expect(worstP99(creates, mutating)?.key).to.equal('POST pods (namespace)');
     const clusterLists = SLO_CLASSES.find((c) => c.name === 'cluster lists')!;
     expect(worstP99(phase, clusterLists)).to.equal(undefined);
   });
