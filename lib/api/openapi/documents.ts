@@ -110,12 +110,6 @@ export class OpenApiDocuments {
     return this.v3Index;
   }
 
-  /** True when this server serves the v3 document of `key` itself. */
-  servesLocally(key: string): boolean {
-    this.current();
-    return this.v3.has(key);
-  }
-
   /** The `/openapi/v2` document: this server's, then the extension servers' merged in by priority. */
   v2(): ServedDocument {
     const resources = this.current();

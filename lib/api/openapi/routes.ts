@@ -67,24 +67,15 @@ function wantsV2Protobuf(ctx: Context): boolean {
   throw errors.notAcceptable([JSON_TYPE, V2_PROTOBUF_TYPE]);
 }
 
-/** Headers of an extension server's v3 document answer that are passed on. */
-const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'expires', 'location', 'vary', 'last-modified'];
-
 async function sendGroupVersion(ctx: Context, docs: OpenApiDocuments, key: string, remote?: RemoteOpenApiSource): Promise<void> {
-  if (remote && !docs.servesLocally(key)) {
-    requireJson(ctx);
-    const answer = await remote.v3Document(key, ctx.querystring);
-    if (!answer) throw errors.notFoundPath();
-    ctx.status = answer.status;
-    for (const h of PASSED_HEADERS) if (answer.headers[h] !== undefined) ctx.set(h, answer.headers[h]);
-    if (answer.status === 200 && answer.headers.etag && ctx.fresh) {
-      ctx.status = 304;
-      return;
+  let doc = docs.groupVersion(key);
+  if (!doc && remote) {
+    doc = remote.v3Converted(key);
+    if (!doc) {
+      if (await remote.proxyV3Document(key, ctx)) return;
+      throw errors.notFoundPath();
     }
-    ctx.body = answer.body;
-    return;
   }
-  const doc = docs.groupVersion(key);
   if (!doc) throw errors.notFoundPath();
   requireJson(ctx);
   const hash = typeof ctx.query.hash === 'string' ? ctx.query.hash : '';
