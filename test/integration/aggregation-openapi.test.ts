@@ -18,6 +18,7 @@ import { eventually, startTestServer, TestServer } from '../helpers/server-harne
 import { ExtensionServer, startExtensionServer } from '../helpers/extension-apiserver';
 import { kubectlFor } from '../helpers/kubectl';
 import { refreshTimings } from '../../lib/aggregation/refresh';
+import { decodeOpenApiV2Protobuf } from '../../lib/api/openapi/v2-protobuf';
 
 const GROUP = 'widgets.example.test';
 const VERSION = 'v1alpha1';
@@ -117,6 +118,25 @@ describe('aggregation layer: OpenAPI of extension API servers', function () {
     const second = await v2WithWidget(s.t, 'listWidgets2');
     expect(second.headers.etag).to.not.equal(first.headers.etag);
     expect((await s.t.get('/openapi/v2', { headers: { 'If-None-Match': String(second.headers.etag) } })).status).to.equal(304);
+  });
+
+  it('the protobuf /openapi/v2 follows a new document of the backend, encoded before any request asks', async () => {
+    const forms = s.t.server.openApiV2;
+    const pb = { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' };
+    expect((await s.t.get('/openapi/v2', { headers: pb })).status).to.equal(200);
+    await forms.settled();
+    const before = { ...forms.encodes };
+    s.ext.openApiRevision++;
+    await touch(s, 'pb');
+    const next = `listWidgets${s.ext.openApiRevision}`;
+    await v2WithWidget(s.t, next);
+    await eventually(async () => forms.encodes.background > before.background);
+    await forms.settled();
+    const res = await s.t.get('/openapi/v2', { headers: pb });
+    expect(forms.encodes.onRequest, 'the request found the form ready').to.equal(before.onRequest);
+    const doc = decodeOpenApiV2Protobuf(res.raw!) as { paths: { path: Array<{ name: string; value: { get: { operation_id: string } } }> } };
+    const list = doc.paths.path.find((p) => p.name === LIST_PATH);
+    expect(list?.value.get.operation_id).to.equal(next);
   });
 
   it('/openapi/v3 lists the extension group-version with its hash; its document is the backend one', async () => {
