@@ -8,7 +8,8 @@
  *   next request finds it ready; a request that comes first waits for that encode (one per JSON
  *   document, shared by all waiting requests) without blocking the server. A server nobody asks
  *   protobuf of never encodes it.
- * - The gzip of a form is made on first use on libuv's thread pool and kept with the form.
+ * - The gzip of a form is made on libuv's thread pool and kept with the form: the protobuf form's
+ *   as soon as it is encoded, the JSON form's on first use.
  * `encodes` counts the protobuf encodes by what started them (a debug hook: tests and
  * docs/performance.md).
  */
@@ -104,7 +105,11 @@ export class V2Forms {
 
   private encode(json: ServedDocument, trigger: keyof V2Forms['encodes']): Promise<ServedDocument> {
     this.encodes[trigger]++;
-    const doc = encodeInWorker(json.body);
+    // Its gzip is made with it: kubectl (Go's transport) always takes gzip.
+    const doc = encodeInWorker(json.body).then((pb) => {
+      this.gzip(pb).catch(() => undefined);
+      return pb;
+    });
     const entry = { json, doc };
     this.protobufOf = entry;
     const running = doc.then(() => undefined, () => {
