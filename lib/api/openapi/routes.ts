@@ -67,12 +67,15 @@ function send(ctx: Context, doc: ServedDocument, contentType = JSON_TYPE): void 
   sendWithEtag(ctx, `"${doc.hash}"`, contentType, doc.body);
 }
 
+/** NYTimes/gziphandler 1.1.1's DefaultMinSize: a smaller body goes out plain. */
+const GZIP_MIN_BYTES = 1400;
+
 /** NYTimes/gziphandler's acceptsGzip: Accept-Encoding lists `gzip` with a q-value above 0. */
 function acceptsGzip(header: string): boolean {
   return header.split(',').some((coding) => {
     const [name, ...params] = coding.split(';').map((p) => p.trim());
     if (name.toLowerCase() !== 'gzip') return false;
-    const q = params.find((p) => /^q=/i.test(p));
+    const q = params.find((p) => p.startsWith('q='));
     return q === undefined || Number(q.slice(2)) > 0;
   });
 }
@@ -88,7 +91,7 @@ async function sendV2(ctx: Context, forms: V2Forms, doc: ServedDocument, content
     ctx.status = 304;
     return;
   }
-  if (acceptsGzip(ctx.get('Accept-Encoding'))) {
+  if (doc.body.length >= GZIP_MIN_BYTES && acceptsGzip(ctx.get('Accept-Encoding'))) {
     ctx.set('Content-Encoding', 'gzip');
     ctx.body = await forms.gzip(doc);
   } else {
