@@ -116,6 +116,7 @@ import { WorkerRole, workerServes, workerShare, writesKubeconfig } from './worke
 import { clusterMetricsRenderer } from './cluster-metrics';
 import { Aggregation } from '../aggregation';
 import { apiServicesStoreKey } from '../aggregation/api-service';
+import { V2Forms } from '../api/openapi/v2-forms';
 
 /** The turn queue in front of priority and fairness: this many times the seats, at least the minimum (see listen()). */
 const APF_TURN_QUEUE_FACTOR = 4;
@@ -142,6 +143,8 @@ export interface RunningServer {
   admissionMetrics: AdmissionMetrics;
   /** The aggregation layer (absent when --runtime-config switched APIServices off). */
   aggregation?: Aggregation;
+  /** The protobuf and gzip forms of `/openapi/v2` (`encodes` counts the protobuf encodes: a debug hook). */
+  openApiV2: V2Forms;
   /** The in-process controllers (--controllers). */
   controllers: ControllerManager;
   /** Every metric of this server (/metrics renders it; lib/metrics). */
@@ -465,12 +468,16 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const aggregation = stores.get(apiServicesStoreKey(naming)) ? new Aggregation({
     naming, config, stores, registry, metrics, proxyClient, selfUrl: () => url, selfCaPem: pki.caCertPem, primaryDuties, log: logger, health,
   }) : undefined;
+  // The protobuf form of /openapi/v2 is encoded again ahead of requests when what it documents changes.
+  const openApiV2 = new V2Forms();
+  registry.onChange(() => openApiV2.changed());
+  aggregation?.openapi.onChange(() => openApiV2.changed());
   const app = buildApp({
     naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, slis, audit: audit.filter,
     inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters }, flowControl,
     requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance, aggregationProxy: aggregation?.proxy,
-    remoteDiscovery: aggregation?.discovery, remoteOpenApi: aggregation?.openapi, release,
+    remoteDiscovery: aggregation?.discovery, remoteOpenApi: aggregation?.openapi, openApiV2Forms: openApiV2, release,
   });
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
   const listener = serves ? await listen() : undefined;
@@ -582,7 +589,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     url = served;
     serverUrl.set(served);
   };
-  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, registry, customResources, authentication, authorization, admission, admissionMetrics, aggregation, controllers, metrics, tokenGenerator, serviceAccountKeys, stop, adoptUrl };
+  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, registry, customResources, authentication, authorization, admission, admissionMetrics, aggregation, openApiV2, controllers, metrics, tokenGenerator, serviceAccountKeys, stop, adoptUrl };
 }
 
 /** The namespaced stores, one per key prefix: versions of one resource share their objects. */
