@@ -43,10 +43,12 @@ export const FLAGS: readonly FlagDef[] = [
   flag('secure-port', 'securePort', int(0, 65535), 6443, 'HTTPS port; 0 picks a free port.'),
   flag('bind-address', 'bindAddress', text, '127.0.0.1',
     'IP address to listen on (0.0.0.0 or :: for all interfaces).', { check: requiredIp }),
+  // Their help never spells kube-apiserver's removed flag: envtest from v0.9 looks for it in --help
+  // to tell a server that still has an insecure port.
   flag('insecure-http-port', 'insecureHttpPort', int(0, 65535), 0,
     'Plain-HTTP port on --insecure-http-bind-address where every request is user system:unsecured in group system:masters, '
-    + 'without credentials, as on kube-apiserver\'s --insecure-port up to release 1.19 (for controller-runtime\'s envtest up to v0.8: '
-    + 'deploy/envtest/kube-apiserver gives its --insecure-port here). 0: not served.'),
+    + 'without credentials, as on kube-apiserver\'s insecure port up to release 1.19 (for controller-runtime\'s envtest up to v0.8: '
+    + 'deploy/envtest/kube-apiserver gives it the insecure port envtest asks for). 0: not served.'),
   flag('insecure-http-bind-address', 'insecureHttpBindAddress', text, '127.0.0.1',
     'Loopback IP address --insecure-http-port listens on (no other: what is served there needs no credential).', { check: loopbackIp }),
   flag('advertise-address', 'advertiseAddress', text, '',
