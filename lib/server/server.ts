@@ -5,6 +5,7 @@
  */
 import http2 from 'node:http2';
 import { createOwnH2Listener } from './own-listener';
+import { listenInsecure } from './insecure-listener';
 import { withTurnBudget } from './turn-budget';
 import { routeUpgradeRequests } from './upgrade-requests';
 import type { ListenerLimits } from '../http/limits';
@@ -540,7 +541,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       server: url, caCertPem: pki.caCertPem,
       clientCertPem: readFileSync(pki.adminCertFile, 'utf8'), clientKeyPem: readFileSync(pki.adminKeyFile, 'utf8'),
     });
-    return { server, sessions, sockets, tracker: new RequestTracker(server), port };
+    // --insecure-http-port: the same chain over plain HTTP, its requests the insecure superuser's.
+    const insecure = config.insecureHttpPort ? await listenInsecure(handler, config.insecureHttpPort, config.insecureHttpBindAddress, limits) : undefined;
+    if (insecure) logger.warn('--insecure-http-port: serving plain HTTP without authentication (every request is system:unsecured in system:masters)', { url: insecure.url });
+    return { server, sessions, sockets, tracker: new RequestTracker(server), port, insecure };
   }
   const port = listener?.port ?? 0;
   // After listening: the loopback APIServices (default/kubernetes) reach this server at its URL.
@@ -560,7 +564,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await kubernetesService?.stop();
       if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
       // Stop accepting, end the watches cleanly, let requests in flight finish (graceful-shutdown.ts).
-      if (listener) await drainServer({ ...listener, app }, config.shutdownWatchTerminationGracePeriodMs, DRAIN_TIMEOUT_MS);
+      if (listener) {
+        await Promise.all([listener, listener.insecure].map((l) => l && drainServer({ ...l, app }, config.shutdownWatchTerminationGracePeriodMs, DRAIN_TIMEOUT_MS)));
+      }
       servingTls.close();
       // After the last response (watches end with their ResponseComplete): flush the audit backends.
       await audit.shutdown();
