@@ -47,6 +47,13 @@ export interface ServerConfig {
   /** 0: listen on a free port chosen by the OS. */
   securePort: number;
   bindAddress: string; advertiseAddress: string; externalHostname: string;
+  /**
+   * --insecure-http-port (0: off) and --insecure-http-bind-address (a loopback address): plain
+   * HTTP where every request is the insecure superuser, for clients of kube-apiserver's insecure
+   * port up to release 1.19 (controller-runtime's envtest up to v0.8; deploy/envtest/kube-apiserver).
+   */
+  insecureHttpPort: number;
+  insecureHttpBindAddress: string;
   /** How the default/kubernetes Service's endpoints are kept (lib/controllers/kubernetes-service/). */
   endpointReconcilerType: 'lease' | 'none';
   tlsCertFile: string; tlsPrivateKeyFile: string;

@@ -18,7 +18,7 @@ import { apiServicesStoreKey } from './api-service';
 import { ApiServiceCache } from './api-service-cache';
 import { BackendTransport } from './backend';
 import type { AggregationContext } from './context';
-import { aggregationProxy } from './proxy';
+import { aggregationProxy, apiServiceForwarder } from './proxy';
 import { AvailabilityController } from './availability';
 import { LocalApiServiceKeeper } from './local-api-services';
 import { RemoteDiscovery } from './remote-discovery';
@@ -87,9 +87,10 @@ export class Aggregation {
       naming: deps.naming, config: deps.config, stores: deps.stores, registry: deps.registry, metrics: deps.metrics,
       cache: new ApiServiceCache(store), transport, primaryDuties: deps.primaryDuties, log: deps.log,
     };
-    this.proxy = aggregationProxy(this.context);
+    const forward = apiServiceForwarder(this.context);
+    this.proxy = aggregationProxy(this.context, forward);
     this.discovery = new RemoteDiscovery(this.context);
-    this.openapi = new RemoteOpenApi(this.context);
+    this.openapi = new RemoteOpenApi(this.context, forward);
     this.availability = new AvailabilityController(this.context);
     this.localApiServices = new LocalApiServiceKeeper(this.context);
   }

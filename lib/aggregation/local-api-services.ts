@@ -7,21 +7,29 @@
  *    kube-apiserver's priority table are synced once at start (label
  *    `kube-aggregator.kubernetes.io/automanaged: onstart`); a group-version without an entry gets
  *    none (kube's "Skipping APIService creation"), as the aggregator's own group has none;
- *  - a custom resource group-version gets one while a CRD serves it (label `true`,
+ *  - a custom resource group-version gets one while a CRD lists it as served (label `true`,
  *    groupPriorityMinimum 1000, versionPriority 100), kept continuously: updated when its spec
- *    drifts, re-created when deleted, deleted when no CRD serves the group-version any more;
+ *    drifts, re-created when deleted, deleted when no CRD serves the group-version any more.
+ *    As crdregistration's handleVersionUpdate, this reads the CRD objects themselves (their
+ *    `spec.group` and `spec.versions[].served`), whatever their conditions: the APIService exists
+ *    as soon as the CRD does, before its names are accepted or it is Established, and stays until
+ *    the CRD is gone from the store (a terminating CRD keeps it until its finalizer is removed);
+ *    a CRD in a built-in group-version is skipped (kube's APIServiceAlreadyExists);
  *  - autoregister's table of cases: an APIService without the label (a user's) is never touched;
  *    an `onstart` one is synced once per process (created, updated, or deleted when it was present
  *    at start but its group-version is no longer served), and left alone afterwards, so one deleted
  *    while the server runs comes back only at the next start; one labelled `onstart` that was
  *    created after start is left alone.
- * The custom group-versions follow the ResourceRegistry (the CRD serving controller adds and removes
- * them); CRDs whose names are not yet accepted are not in it. Runs where `primaryDuties` is set; its
- * first sync is done before start() returns (before the server reports ready).
+ * The custom group-versions follow the CRDs in the store (a ResourceFeed, kube's CRD informer).
+ * Runs where `primaryDuties` is set; its first sync is done before start() returns (before the
+ * server reports ready), with every CRD already stored.
  */
 import type { Naming } from '../naming';
 import type { GenericStore } from '../registry/store';
+import type { ApiObject } from '../scheme/types';
 import { deleteObject } from '../registry/delete';
+import { ResourceFeed } from '../registry/resource-feed';
+import { storeKey } from '../registry/store-index';
 import { WorkQueue } from '../controllers/work-queue';
 import type { AggregationContext } from './context';
 import { apiServicesStoreKey, apiServiceName, type ApiService, type ApiServiceSpec } from './api-service';
@@ -62,8 +70,10 @@ export class LocalApiServiceKeeper {
   private readonly atStart = new Set<string>();
   /** Synced successfully once by this process (the "once" of `onstart`). */
   private readonly synced = new Set<string>();
+  /** Each stored CRD's group-versions listed as served (CRD name -> `<group>/<version>`s). */
+  private readonly crdGroupVersions = new Map<string, readonly string[]>();
+  private crdFeed?: ResourceFeed;
   private queue?: WorkQueue;
-  private unsubscribe?: () => void;
   private stopped = false;
 
   constructor(readonly agg: AggregationContext) {
@@ -83,8 +93,8 @@ export class LocalApiServiceKeeper {
       workers: 5, baseDelayMs: 5, maxDelayMs: 30_000,
       onError: (name, err) => this.agg.log.warn('local APIServices: sync failed; retried', { apiService: name, error: err instanceof Error ? err.message : String(err) }),
     });
+    await this.followCrds();
     this.desired = this.computeDesired();
-    this.unsubscribe = this.agg.registry.onChange(() => this.servedSetChanged());
     this.agg.cache.onChange((name, now) => {
       if (this.desired.has(name) || (now && this.isAutomanaged(now))) this.queue?.add(name);
     });
@@ -95,8 +105,29 @@ export class LocalApiServiceKeeper {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.unsubscribe?.();
+    await this.crdFeed?.stop();
     await this.queue?.stop();
+  }
+
+  /** Fills crdGroupVersions from the CRD store and follows it (no store: custom resources are off). */
+  private async followCrds(): Promise<void> {
+    const store = this.agg.stores.get(storeKey(this.agg.naming.group('apiextensions'), 'v1', 'customresourcedefinitions')) as GenericStore | undefined;
+    if (!store) return;
+    const set = (name: string, gvs: readonly string[]) => {
+      const before = this.crdGroupVersions.get(name) ?? [];
+      if (before.length === gvs.length && before.every((gv, i) => gv === gvs[i])) return;
+      if (gvs.length) this.crdGroupVersions.set(name, gvs);
+      else this.crdGroupVersions.delete(name);
+      // The feed's initial state is taken by start()'s first computeDesired.
+      if (following) this.servedSetChanged();
+    };
+    let following = false;
+    this.crdFeed = new ResourceFeed(store, {
+      upsert: (obj) => set(obj.metadata?.name ?? '', servedGroupVersions(obj)),
+      remove: (obj) => set(obj.metadata?.name ?? '', []),
+    }, 'crd-autoregister');
+    await this.crdFeed.start();
+    following = true;
   }
 
   /** Until the queue is idle and every wanted APIService is in the cache (bounded). */
@@ -115,7 +146,7 @@ export class LocalApiServiceKeeper {
     return v === AUTOMANAGED_ONSTART || v === AUTOMANAGED_CONTINUOUSLY;
   }
 
-  /** Every served group-version: built-ins from the table (onstart), the rest custom (continuous). */
+  /** Every served group-version: built-ins from the table (onstart), the CRDs' (continuous). */
   private computeDesired(): Map<string, Desired> {
     const registry = this.agg.registry;
     const builtinGvs = new Set<string>();
@@ -128,15 +159,17 @@ export class LocalApiServiceKeeper {
       const name = apiServiceName(group, version);
       out.set(name, { name, mode: AUTOMANAGED_ONSTART, spec: { group, version, groupPriorityMinimum: p.group, versionPriority: p.version } });
     }
-    for (const def of registry.resources()) {
-      const gv = `${def.group}/${def.version}`;
-      if (builtinGvs.has(gv)) continue;
-      const name = apiServiceName(def.group, def.version);
-      if (out.has(name)) continue;
-      out.set(name, {
-        name, mode: AUTOMANAGED_CONTINUOUSLY,
-        spec: { group: def.group, version: def.version, groupPriorityMinimum: CRD_PRIORITY.group, versionPriority: CRD_PRIORITY.version },
-      });
+    for (const gvs of this.crdGroupVersions.values()) {
+      for (const gv of gvs) {
+        if (builtinGvs.has(gv)) continue;
+        const [group, version] = splitGv(gv);
+        const name = apiServiceName(group, version);
+        if (out.has(name)) continue;
+        out.set(name, {
+          name, mode: AUTOMANAGED_CONTINUOUSLY,
+          spec: { group, version, groupPriorityMinimum: CRD_PRIORITY.group, versionPriority: CRD_PRIORITY.version },
+        });
+      }
     }
     return out;
   }
@@ -204,6 +237,14 @@ export class LocalApiServiceKeeper {
       spec: { ...d.spec },
     } as ApiService;
   }
+}
+
+/** A CRD's `<group>/<version>` for each of its spec.versions with `served: true`. */
+function servedGroupVersions(crd: ApiObject): string[] {
+  const spec = (crd.spec ?? {}) as { group?: unknown; versions?: unknown };
+  if (typeof spec.group !== 'string' || !Array.isArray(spec.versions)) return [];
+  return spec.versions.flatMap((v: { name?: unknown; served?: unknown }) =>
+    (v && typeof v.name === 'string' && v.served === true ? [`${spec.group}/${v.name}`] : []));
 }
 
 function splitGv(gv: string): [string, string] {

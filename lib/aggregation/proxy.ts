@@ -26,6 +26,9 @@
  * Watches are long-running (lib/server/long-running.ts) and so are not cut by --request-timeout;
  * other requests keep it, and the backend request is abandoned when it answers 504 first. Each error answered here is counted as kube-aggregator records it
  * (apiserver_request_terminations_total, component "aggregator").
+ * The same forwarder answers `/openapi/v3/apis/<group>/<version>` of a remote APIService
+ * (./remote-openapi.ts), as kube-aggregator's OpenAPI v3 proxy hands that request to the
+ * APIService's proxyHandler.
  */
 import type { Context, Next } from 'koa';
 import type http from 'node:http';
@@ -53,14 +56,23 @@ const UPGRADE_DIAL_TIMEOUT_MS = 30_000;
 const UPGRADE_HEAD_TIMEOUT_MS = 30_000;
 export const REDIRECT_REFUSED = 'the backend attempted to redirect this request, which is not permitted';
 
-export function aggregationProxy(agg: AggregationContext): (ctx: Context, next: Next) => Promise<void> {
+/** Sends one request to an APIService's backend and its answer back (kube-aggregator's proxyHandler.ServeHTTP). */
+export type ApiServiceForwarder = (ctx: Context, svc: ApiService) => Promise<void>;
+
+/** The proxyHandler of every remote APIService: the request as the caller sent it, with the caller's identity. */
+export function apiServiceForwarder(agg: AggregationContext): ApiServiceForwarder {
   const rejectRedirects = agg.config.aggregatorRejectForwardingRedirect !== false;
   const sendUid = remoteUidEnabled(agg);
   const metrics = new ProxyMetrics(agg.metrics);
+  return (ctx, svc) => proxy(agg, metrics, ctx, svc, rejectRedirects, sendUid);
+}
+
+/** What an extension server serves under `/apis/<group>/<version>` is forwarded; the rest passes on. */
+export function aggregationProxy(agg: AggregationContext, forward: ApiServiceForwarder): (ctx: Context, next: Next) => Promise<void> {
   return (ctx: Context, next: Next): Promise<void> => {
     const svc = remoteApiService(agg, ctx.path);
     if (!svc) return next();
-    return proxy(agg, metrics, ctx, svc, rejectRedirects, sendUid);
+    return forward(ctx, svc);
   };
 }
 

@@ -7,27 +7,33 @@
  *    down to the paths under `/apis/<group>/<version>/` and what they refer to, and the last
  *    document fetched is kept while the backend fails or its APIService is unavailable (kube's
  *    LastSuccess). lib/api/openapi/remote.ts merges them in priority order;
- *  - v3: the backend's `/openapi/v3` index gives the URL (with its hash) of its group-version's
- *    document, listed in this server's index; a request for that document is answered with the
- *    backend's answer (503 while the APIService is unavailable); an answer asked with a `hash=` is
- *    cached, since that URL's content never changes. A backend without `/openapi/v3` (404) gets its
- *    v2 document converted and served from here under its own hash (kube's legacy APIServices);
+ *  - v3: the backend's `/openapi/v3` index (fetched as system:aggregator, kube's Downloader
+ *    OpenAPIV3Root) gives the URL (with its hash) of its group-version's document, listed in this
+ *    server's index. A request for that document is the caller's request forwarded to the backend
+ *    by the APIService's proxy (./proxy.ts), as kube's specProxier.handleGroupVersion hands the
+ *    request to the APIService's proxyHandler: the caller's identity in the front-proxy headers,
+ *    the caller's headers (Accept, If-None-Match) and query, the backend's answer as it comes, 503
+ *    `service unavailable` while the APIService is unavailable. Nothing of it is cached here (kube
+ *    caches none: a hashed URL's `Cache-Control: public, immutable` lets clients cache it), so the
+ *    backend authorizes every caller. A backend without `/openapi/v3` (404) gets its v2 document
+ *    converted and served from here under its own hash (kube's openapiv2converter);
  *  - fetched again when the APIService changes, after a failure with a growing delay, and every
  *    minute (./refresh.ts).
  */
 import type { Json } from '../api/openapi/schema-writer';
-import { convertV2ToV3, filterByPaths, RemoteDocumentAnswer, RemoteOpenApiSource } from '../api/openapi/remote';
+import type { Context } from 'koa';
+import { convertV2ToV3, filterByPaths, RemoteOpenApiSource } from '../api/openapi/remote';
 import { servedDocument, ServedDocument } from '../api/openapi/documents';
 import { type ApiService, isAvailable, isLocal, sortedByGroupAndVersion } from './api-service';
 import type { AggregationContext } from './context';
+import type { ApiServiceForwarder } from './proxy';
 import { every } from './refresh';
 import { WorkQueue } from '../controllers/work-queue';
 
-/** The identity the documents are fetched with (kube-aggregator's OpenAPI downloader). */
+/** The identity the v2 documents and the v3 index are fetched with (kube-aggregator's OpenAPI downloaders). */
 const OPENAPI_USER = { 'x-remote-user': 'system:aggregator' };
 const FETCH_TIMEOUT_MS = 60_000;
 const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
-const MAX_CACHED_V3 = 256;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
@@ -42,31 +48,15 @@ interface SpecState {
   legacyV3?: ServedDocument;
 }
 
-const UNAVAILABLE: RemoteDocumentAnswer = {
-  status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from('service unavailable\n'),
-};
-
-/** A converted document answered as kube-openapi answers its own: a stale hash redirected, a current one immutable. */
-function legacyAnswer(key: string, doc: ServedDocument, hash: string | null): RemoteDocumentAnswer {
-  const url = `/openapi/v3/${key}?hash=${doc.hash}`;
-  if (hash && hash !== doc.hash) return { status: 301, headers: { location: url, 'content-type': 'text/html; charset=utf-8' }, body: Buffer.alloc(0) };
-  const headers: Record<string, string> = { 'content-type': 'application/json', etag: `"${doc.hash}"` };
-  if (hash) {
-    headers['cache-control'] = 'public, immutable';
-    headers.expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
-  }
-  return { status: 200, headers, body: doc.body };
-}
-
 export class RemoteOpenApi implements RemoteOpenApiSource {
   private readonly specs = new Map<string, SpecState>();
-  private readonly v3Cache = new Map<string, RemoteDocumentAnswer>();
   private v2Snapshot?: readonly Json[];
   private v3Snapshot?: ReadonlyMap<string, string>;
   private readonly queue: WorkQueue;
   private stopRefresh?: () => void;
+  private readonly listeners: Array<() => void> = [];
 
-  constructor(readonly agg: AggregationContext) {
+  constructor(readonly agg: AggregationContext, private readonly forward: ApiServiceForwarder) {
     // A sync that resolves false (a fetch failed) is retried with backoff, from 0.5 s to 30 s.
     this.queue = new WorkQueue((name) => this.sync(name), {
       workers: 2, baseDelayMs: 500, maxDelayMs: 30_000,
@@ -112,38 +102,26 @@ export class RemoteOpenApi implements RemoteOpenApiSource {
     return this.v3Snapshot;
   }
 
-  async v3Document(key: string, query: string): Promise<RemoteDocumentAnswer | undefined> {
+  v3Converted(key: string): ServedDocument | undefined {
+    return [...this.specs.values()].find((s) => s.v3?.has(key))?.legacyV3;
+  }
+
+  async proxyV3Document(key: string, ctx: Context): Promise<boolean> {
     const state = [...this.specs.values()].find((s) => s.v3?.has(key));
-    if (!state) return undefined;
-    const svc = this.agg.cache.get(state.svc.metadata?.name ?? '') ?? state.svc;
-    const hashed = new URLSearchParams(query).has('hash');
-    if (state.legacyV3) return legacyAnswer(key, state.legacyV3, new URLSearchParams(query).get('hash'));
-    const path = `/openapi/v3/${key}${query ? `?${query}` : ''}`;
-    const cached = hashed ? this.v3Cache.get(path) : undefined;
-    if (cached) return cached;
-    if (!isAvailable(svc)) return UNAVAILABLE;
-    let answer;
-    try {
-      answer = await this.agg.transport.fetch(svc, {
-        path, headers: { accept: 'application/json', ...OPENAPI_USER }, timeoutMs: FETCH_TIMEOUT_MS,
-      }, MAX_DOCUMENT_BYTES);
-    } catch (err) {
-      this.agg.log.warn('aggregated OpenAPI: v3 document fetch failed', { key, err: (err as Error).message });
-      return UNAVAILABLE;
-    }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(answer.headers)) if (typeof v === 'string') headers[k] = v;
-    const out: RemoteDocumentAnswer = { status: answer.status, headers, body: answer.body };
-    if (hashed && answer.status === 200) {
-      if (this.v3Cache.size >= MAX_CACHED_V3) this.v3Cache.delete(this.v3Cache.keys().next().value as string);
-      this.v3Cache.set(path, out);
-    }
-    return out;
+    if (!state) return false;
+    await this.forward(ctx, this.agg.cache.get(state.svc.metadata?.name ?? '') ?? state.svc);
+    return true;
+  }
+
+  /** Calls `listener` after every change of the documents (their v2 documents or v3 index entries). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   private changed(): void {
     this.v2Snapshot = undefined;
     this.v3Snapshot = undefined;
+    for (const l of this.listeners) l();
   }
 
   private async sync(name: string): Promise<boolean> {

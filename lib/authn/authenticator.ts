@@ -60,6 +60,8 @@ export interface AuthnRequest {
   removeHeaders(names: string[]): void;
   /** The TLS connection, when the request came over TLS. */
   socket?: TLSSocket;
+  /** The request came over --insecure-http-port's plain-HTTP listener (insecure-superuser.ts). */
+  readonly unsecured?: boolean;
   /** The request's path without its query (what anonymous conditions of --authentication-config match). */
   readonly path?: string;
 }

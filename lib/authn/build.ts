@@ -1,6 +1,6 @@
 /**
  * Builds the authentication chain from the flags, in its fixed order (chain.ts):
- *   request-header proxy, client certificate, bearer tokens (static file, bootstrap,
+ *   the insecure superuser (--insecure-http-port's connections only), request-header proxy, client certificate, bearer tokens (static file, bootstrap,
  *   service-account JWT, OIDC or --authentication-config's JWT authenticators, webhook), anonymous
  *   (--anonymous-auth, or the configuration file's `anonymous`).
  * A flag that names a file that cannot be read or parsed stops the start with one line.
@@ -11,6 +11,7 @@ import { AnonymousPolicy, AuthenticationChain } from './chain';
 import { RequestAuthenticator, TokenAuthenticator } from './authenticator';
 import { CertificatePool, CertificatePoolHolder } from './cert-pool';
 import { X509Authenticator } from './x509';
+import { InsecureSuperuserAuthenticator } from './insecure-superuser';
 import { RequestHeaderAuthenticator } from './request-header';
 import { BearerTokenAuthenticator } from './bearer-token';
 import { audienceAgnostic } from './audiences';
@@ -94,7 +95,8 @@ export async function buildAuthentication(deps: AuthenticationDeps): Promise<Aut
     closers.push(() => webhook.close());
   }
 
-  const requestAuthenticators: RequestAuthenticator[] = [];
+  // First: a connection of --insecure-http-port carries no credential and needs none.
+  const requestAuthenticators: RequestAuthenticator[] = config.insecureHttpPort ? [new InsecureSuperuserAuthenticator()] : [];
   if (deps.requestheaderCa) {
     requestAuthenticators.push(new RequestHeaderAuthenticator(deps.requestheaderCa, {
       usernameHeaders: config.requestheaderUsernameHeaders, groupHeaders: config.requestheaderGroupHeaders,

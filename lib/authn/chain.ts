@@ -1,6 +1,7 @@
 /**
  * The authentication chain: request authenticators in a fixed order, the first user wins;
  * then anonymous. The order (lib/authn/build.ts):
+ *   0. the insecure superuser, on --insecure-http-port's connections (insecure-superuser.ts)
  *   1. request-header proxy (only on connections whose certificate chains to the proxy CA)
  *   2. client certificate
  *   3. bearer token: static file, bootstrap, service-account JWT, OIDC, webhook

@@ -3,6 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { AuthnRequest } from './authenticator';
+import { isUnsecured } from './insecure-superuser';
 
 /** The TLS socket of a request, over HTTP/1.1 or HTTP/2. */
 export function tlsSocketOf(ctx: Context): TLSSocket | undefined {
@@ -18,6 +19,10 @@ class KoaAuthnRequest implements AuthnRequest {
 
   constructor(private readonly req: IncomingMessage, socket: TLSSocket | undefined) {
     this.socket = socket;
+  }
+
+  get unsecured(): boolean {
+    return isUnsecured(this.req.socket);
   }
 
   get path(): string {

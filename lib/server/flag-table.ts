@@ -27,6 +27,7 @@ import { EMULATED_VERSION_FLAG, KUBE_FLAGS_WITHOUT_EFFECT, VERSION_FLAG, WITHOUT
 import { GO_CIPHER_SUITES, TLS_VERSION_NAMES, cipherSuitesProblem, tlsVersionProblem } from './tls-options';
 
 const requiredIp = (v: string) => (isIP(v) ? undefined : 'must be an IP address');
+const loopbackIp = (v: string) => ((isIP(v) === 4 && v.startsWith('127.')) || v === '::1' ? undefined : 'must be a loopback IP address (127.0.0.0/8 or ::1)');
 /** Empty passes: the flag is optional. */
 const mustBeIp = (v: string) => (v === '' ? undefined : requiredIp(v));
 
@@ -42,6 +43,14 @@ export const FLAGS: readonly FlagDef[] = [
   flag('secure-port', 'securePort', int(0, 65535), 6443, 'HTTPS port; 0 picks a free port.'),
   flag('bind-address', 'bindAddress', text, '127.0.0.1',
     'IP address to listen on (0.0.0.0 or :: for all interfaces).', { check: requiredIp }),
+  // Their help never spells kube-apiserver's removed flag: envtest from v0.9 looks for it in --help
+  // to tell a server that still has an insecure port.
+  flag('insecure-http-port', 'insecureHttpPort', int(0, 65535), 0,
+    'Plain-HTTP port on --insecure-http-bind-address where every request is user system:unsecured in group system:masters, '
+    + 'without credentials, as on kube-apiserver\'s insecure port up to release 1.19 (for controller-runtime\'s envtest up to v0.8: '
+    + 'deploy/envtest/kube-apiserver gives it the insecure port envtest asks for). 0: not served.'),
+  flag('insecure-http-bind-address', 'insecureHttpBindAddress', text, '127.0.0.1',
+    'Loopback IP address --insecure-http-port listens on (no other: what is served there needs no credential).', { check: loopbackIp }),
   flag('advertise-address', 'advertiseAddress', text, '',
     'IP address advertised to clients; empty uses --bind-address.', { check: mustBeIp }),
   ...KUBERNETES_SERVICE_FLAGS,

@@ -6,8 +6,7 @@
  * up to the drain timeout; then whatever is left is cut.
  */
 import type http2 from 'node:http2';
-import type { Socket } from 'node:net';
-import type tls from 'node:tls';
+import type { Server, Socket } from 'node:net';
 import type { ServerResponse as OwnServerResponse } from '../http/messages';
 import { endWatches } from '../api/handlers/watch';
 import { logger } from '../logger';
@@ -24,8 +23,8 @@ export class RequestTracker {
   /** One listener for every response's 'close' (emitted with the response as `this`), not a closure per request. */
   private readonly onResponseClose: (this: Res) => void;
 
-  /** `server` emits 'request' for both HTTP versions (node:http2's server, or lib/server/own-listener.ts). */
-  constructor(server: tls.Server) {
+  /** `server` emits 'request' for both HTTP versions (node:http2's server, or lib/server/own-listener.ts), or HTTP/1.1's (insecure-listener.ts). */
+  constructor(server: Server) {
     server.prependListener('request', (req: { httpVersionMajor: number; socket: unknown }, res: Res) => this.track(req, res));
     const tracker = this;
     this.onResponseClose = function onResponseClose(this: Res) { tracker.closed(this); };
@@ -84,7 +83,7 @@ export class RequestTracker {
 }
 
 export interface DrainTargets {
-  server: tls.Server;
+  server: Server;
   /** HTTP/2 sessions: close() sends GOAWAY, destroy() cuts. */
   sessions: Set<{ close(): void; destroy(): void }>;
   sockets: Set<Socket>;

@@ -21,6 +21,7 @@ import { AuthorizationAttributes, attributesOf, forbiddenSentence } from '../aut
 import { installDiscovery, RemoteDiscoverySource } from '../api/discovery';
 import { installOpenApi } from '../api/openapi/routes';
 import type { RemoteOpenApiSource } from '../api/openapi/remote';
+import type { V2Forms } from '../api/openapi/v2-forms';
 import { installVersion, releaseVersionInfo } from '../api/version';
 import { HealthChecks, installHealth } from '../api/health';
 import { CustomHandlers, resourceHandler } from '../api/resource-handler';
@@ -80,6 +81,8 @@ export interface AppDeps {
   /** The extension API servers' discovery and OpenAPI documents (lib/aggregation), merged into the server's. */
   remoteDiscovery?: RemoteDiscoverySource;
   remoteOpenApi?: RemoteOpenApiSource;
+  /** The protobuf and gzip forms of `/openapi/v2`, told of changes by the server. */
+  openApiV2Forms?: V2Forms;
   /** --emulated-version's release: /version, OpenAPI's info and deprecations are its; absent: 1.32. */
   release?: Release;
 }
@@ -230,7 +233,7 @@ export function buildApp(deps: AppDeps): Koa {
   if (deps.slis) installMetrics(router, deps.slis, '/metrics/slis');
   installDiscovery(router, { resources: deps.resources, naming: deps.naming, remote: deps.remoteDiscovery });
   const builtins = new Set(deps.builtins);
-  installOpenApi(router, { resources: deps.documentedResources ?? deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d), remote: deps.remoteOpenApi, gitVersion: version?.gitVersion });
+  installOpenApi(router, { resources: deps.documentedResources ?? deps.resources, naming: deps.naming, isBuiltin: (d) => builtins.has(d), remote: deps.remoteOpenApi, gitVersion: version?.gitVersion, v2Forms: deps.openApiV2Forms });
   for (const install of deps.routes ?? []) install(router);
 
   // Without metrics (the benchmark's baseline) nothing is recorded, not even a timestamp.

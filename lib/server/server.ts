@@ -5,6 +5,7 @@
  */
 import http2 from 'node:http2';
 import { createOwnH2Listener } from './own-listener';
+import { listenInsecure } from './insecure-listener';
 import { withTurnBudget } from './turn-budget';
 import { routeUpgradeRequests } from './upgrade-requests';
 import type { ListenerLimits } from '../http/limits';
@@ -116,6 +117,7 @@ import { WorkerRole, workerServes, workerShare, writesKubeconfig } from './worke
 import { clusterMetricsRenderer } from './cluster-metrics';
 import { Aggregation } from '../aggregation';
 import { apiServicesStoreKey } from '../aggregation/api-service';
+import { V2Forms } from '../api/openapi/v2-forms';
 import { StartPhases } from './start-phases';
 
 /** The turn queue in front of priority and fairness: this many times the seats, at least the minimum (see listen()). */
@@ -143,6 +145,8 @@ export interface RunningServer {
   admissionMetrics: AdmissionMetrics;
   /** The aggregation layer (absent when --runtime-config switched APIServices off). */
   aggregation?: Aggregation;
+  /** The protobuf and gzip forms of `/openapi/v2` (`encodes` counts the protobuf encodes: a debug hook). */
+  openApiV2: V2Forms;
   /** The in-process controllers (--controllers). */
   controllers: ControllerManager;
   /** Every metric of this server (/metrics renders it; lib/metrics). */
@@ -491,12 +495,16 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const aggregation = stores.get(apiServicesStoreKey(naming)) ? new Aggregation({
     naming, config, stores, registry, metrics, proxyClient, selfUrl: () => url, selfCaPem: pki.caCertPem, primaryDuties, log: logger, health,
   }) : undefined;
+  // The protobuf form of /openapi/v2 is encoded again ahead of requests when what it documents changes.
+  const openApiV2 = new V2Forms();
+  registry.onChange(() => openApiV2.changed());
+  aggregation?.openapi.onChange(() => openApiV2.changed());
   const app = buildApp({
     naming, resources: () => registry.resources(), documentedResources: () => registry.documentedResources(), builtins: resources, stores, health, authentication: authentication.chain, authorizer: authorization.chain,
     customHandlers, routes: [discoveryRoutes], minRequestTimeoutSeconds: config.minRequestTimeout, metrics, slis, audit: audit.filter,
     inflight: { readOnlyLimit, mutatingLimit, exemptMasters: config.maxInflightExemptMasters }, flowControl,
     requestTimeoutMs: config.requestTimeoutMs, goawayChance: config.goawayChance, aggregationProxy: aggregation?.proxy,
-    remoteDiscovery: aggregation?.discovery, remoteOpenApi: aggregation?.openapi, release,
+    remoteDiscovery: aggregation?.discovery, remoteOpenApi: aggregation?.openapi, openApiV2Forms: openApiV2, release,
   });
   phases.mark('handler chain');
   const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
@@ -560,7 +568,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       server: url, caCertPem: pki.caCertPem,
       clientCertPem: readFileSync(pki.adminCertFile, 'utf8'), clientKeyPem: readFileSync(pki.adminKeyFile, 'utf8'),
     });
-    return { server, sessions, sockets, tracker: new RequestTracker(server), port };
+    // --insecure-http-port: the same chain over plain HTTP, its requests the insecure superuser's.
+    const insecure = config.insecureHttpPort ? await listenInsecure(handler, config.insecureHttpPort, config.insecureHttpBindAddress, limits) : undefined;
+    if (insecure) logger.warn('--insecure-http-port: serving plain HTTP without authentication (every request is system:unsecured in system:masters)', { url: insecure.url });
+    return { server, sessions, sockets, tracker: new RequestTracker(server), port, insecure };
   }
   const port = listener?.port ?? 0;
   phases.mark('listen');
@@ -584,7 +595,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       await kubernetesService?.stop();
       if (config.shutdownDelayDurationMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDelayDurationMs));
       // Stop accepting, end the watches cleanly, let requests in flight finish (graceful-shutdown.ts).
-      if (listener) await drainServer({ ...listener, app }, config.shutdownWatchTerminationGracePeriodMs, DRAIN_TIMEOUT_MS);
+      if (listener) {
+        await Promise.all([listener, listener.insecure].map((l) => l && drainServer({ ...l, app }, config.shutdownWatchTerminationGracePeriodMs, DRAIN_TIMEOUT_MS)));
+      }
       servingTls.close();
       // After the last response (watches end with their ResponseComplete): flush the audit backends.
       await audit.shutdown();
@@ -613,7 +626,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     url = served;
     serverUrl.set(served);
   };
-  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, registry, customResources, authentication, authorization, admission, admissionMetrics, aggregation, controllers, metrics, tokenGenerator, serviceAccountKeys, stop, adoptUrl };
+  return { url, port, pki, kubeconfigPath, naming, storage, health, stores, registry, customResources, authentication, authorization, admission, admissionMetrics, aggregation, openApiV2, controllers, metrics, tokenGenerator, serviceAccountKeys, stop, adoptUrl };
 }
 
 /** The namespaced stores, one per key prefix: versions of one resource share their objects. */

@@ -35,6 +35,7 @@ import { vapBench } from './vap.bench';
 import { celCrdBench } from './cel-crd.bench';
 import { aggregationBench } from './aggregation.bench';
 import { startupBench } from './startup.bench';
+import { densityBench } from './density.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -54,8 +55,11 @@ const BENCHMARKS: Benchmark[] = [
   aggregationBench,
   startupBench,
 ];
-/** Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own). */
-const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench];
+/**
+ * Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own;
+ * density needs root and the 1.20.2 binaries of test/control-plane/build.sh, and runs for many minutes).
+ */
+const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench, densityBench];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds kube-controller-manager, kube-scheduler, kubemark, sample-apiserver and kubeadm 1.20.2 from Debian bookworm's
-# `kubernetes` source package for the control-plane e2e suite (make test-control-plane), and caches
+# Builds kube-controller-manager, kube-scheduler, kubemark, sample-apiserver, kubeadm and kube-apiserver 1.20.2
+# from Debian bookworm's `kubernetes` source package for the control-plane e2e suite (make
+# test-control-plane) and the density benchmark (kube-apiserver is its reference side), and caches
 # them under ~/.cache/orch-apiserver/kube-1.20.2/bin. Idempotent: every step is skipped when its
 # result is already there, so a second run with the binaries present takes no time.
 # Facts behind each step: ../shared/CONTROL-PLANE.md (reflect2 fix, GOPATH as debian/rules sets it).
@@ -11,7 +12,7 @@ set -euo pipefail
 CACHE="${KUBE_CACHE:-$HOME/.cache/orch-apiserver/kube-1.20.2}"
 SRC_PARENT="$CACHE/src"
 BIN="$CACHE/bin"
-BINARIES=(kube-controller-manager kube-scheduler kubemark sample-apiserver kubeadm)
+BINARIES=(kube-controller-manager kube-scheduler kubemark sample-apiserver kubeadm kube-apiserver)
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 have_all() {
@@ -81,7 +82,7 @@ echo "build.sh: make ${BINARIES[*]} (log: $CACHE/make.log)"
 (
   cd "$src/.go/src/k8s.io/kubernetes"
   export GOPATH="$src/.go" CGO_ENABLED=0 GO111MODULE=off GOFLAGS= GOCACHE="$CACHE/gocache"
-  nice make WHAT="-p=2 cmd/kube-controller-manager cmd/kube-scheduler cmd/kubemark vendor/k8s.io/sample-apiserver cmd/kubeadm"
+  nice make WHAT="-p=2 cmd/kube-controller-manager cmd/kube-scheduler cmd/kubemark vendor/k8s.io/sample-apiserver cmd/kubeadm cmd/kube-apiserver"
 ) >"$CACHE/make.log" 2>&1 || { tail -n 40 "$CACHE/make.log" >&2; exit 1; }
 
 for b in "${BINARIES[@]}"; do

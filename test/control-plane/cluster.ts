@@ -18,9 +18,14 @@ import { Component, KUBE_BIN, KubeletFiles, startControllerManager, startHollowN
 import { ControlPlaneFiles, identityKubeconfig, makeControlPlaneFiles } from './identities';
 import { kubeApiserverFlags, serverOwnFlags, unsupported } from './kube-apiserver-flags';
 import { mapNamesToLoopback } from './hosts';
+import { startKubeApiserver } from './kube-apiserver';
 
 export interface ClusterOptions {
   nodeNames: string[];
+  /** The API server: this project's (default), or kube-apiserver 1.20.2 as the reference (the density benchmark). */
+  apiserver?: 'orch-apiserver' | 'kube-apiserver';
+  /** Node flags for the server process (e.g. --cpu-prof); orch-apiserver only. */
+  serverNodeArgs?: string[];
 }
 
 export class ControlPlaneCluster {
@@ -28,8 +33,12 @@ export class ControlPlaneCluster {
   readonly logDir: string;
   etcd?: TestEtcd;
   server?: ServerProcess;
+  /** kube-apiserver, when it is the API server (opts.apiserver). */
+  kubeApiserver?: Component;
   files?: ControlPlaneFiles;
   url = '';
+  /** The API server's admin kubeconfig (system:masters). */
+  adminKubeconfig = '';
   kubectl!: Kubectl;
   /** kube-apiserver flags the server refused (left out of its command line so the rest can run). */
   refusedFlags: string[] = [];
@@ -65,34 +74,48 @@ export class ControlPlaneCluster {
     }
   }
 
+  /** The API server's process id, whichever it is. */
+  get serverPid(): number | undefined {
+    return (this.server?.process ?? this.kubeApiserver?.process)?.pid;
+  }
+
   /** etcd, then the server; ready once /readyz answers. */
   async startServer(): Promise<void> {
     const files = this.files = await makeControlPlaneFiles(this.dir);
     this.etcd = await this.timed('etcd', () => startTestEtcd());
+    if (this.opts.apiserver === 'kube-apiserver') {
+      const kube = await this.timed('server', () => startKubeApiserver(files, this.etcd!.endpoint, this.dir, this.logDir));
+      this.kubeApiserver = kube.component;
+      this.url = kube.url;
+      this.adminKubeconfig = kube.kubeconfigPath;
+      this.kubectl = kubectlFor(kube.kubeconfigPath, path.join(this.dir, 'kube-cache'), 60_000);
+      return;
+    }
     const kube = kubeApiserverFlags(files, this.etcd.endpoint);
     const { refused, unknownRuntimeConfig, accepted } = unsupported(kube);
     this.refusedFlags = refused;
     this.unknownRuntimeConfig = unknownRuntimeConfig;
-    this.server = await this.timed('server', () => startServerProcess([...accepted, ...serverOwnFlags(files)], { timeoutMs: 60_000 }));
+    this.server = await this.timed('server', () => startServerProcess([...accepted, ...serverOwnFlags(files)], { timeoutMs: 60_000, nodeArgs: this.opts.serverNodeArgs }));
     // The server's request log beside the components' (who asked what, and what it answered).
     const serverLog = createWriteStream(path.join(this.logDir, 'server.log'));
     this.server.process.stderr!.on('data', (chunk: Buffer | string) => serverLog.write(chunk));
     this.server.process.once('exit', () => serverLog.end());
     const admin = parseYaml(readFileSync(this.server.kubeconfigPath, 'utf8')) as { clusters: Array<{ cluster: { server: string } }> };
     this.url = admin.clusters[0].cluster.server;
+    this.adminKubeconfig = this.server.kubeconfigPath;
     this.kubectl = kubectlFor(this.server.kubeconfigPath, path.join(this.dir, 'kube-cache'), 60_000);
   }
 
-  /** kube-controller-manager and kube-scheduler, each with its client certificate. */
-  async startControlPlane(): Promise<void> {
+  /** kube-controller-manager and kube-scheduler, each with its client certificate (and `extra` flags of each). */
+  async startControlPlane(extra: { controllerManager?: string[]; scheduler?: string[] } = {}): Promise<void> {
     const files = this.files!;
     const kcmConfig = await identityKubeconfig(files, path.join(this.dir, 'controller-manager.kubeconfig'), this.url, 'system:kube-controller-manager');
     const schedConfig = await identityKubeconfig(files, path.join(this.dir, 'scheduler.kubeconfig'), this.url, 'system:kube-scheduler');
     const certDir = (n: string) => { const d = path.join(this.dir, n); mkdirSync(d, { recursive: true }); return d; };
     this.controllerManager = startControllerManager({
       kubeconfig: kcmConfig, caCert: files.pki.caCertFile, caKey: files.pki.caKeyFile, saKey: files.saKey, certDir: certDir('kcm-certs'),
-    }, await freeLoopbackPort(), this.logDir);
-    this.scheduler = startScheduler(schedConfig, certDir('scheduler-certs'), await freeLoopbackPort(), this.logDir);
+    }, await freeLoopbackPort(), this.logDir, extra.controllerManager);
+    this.scheduler = startScheduler(schedConfig, certDir('scheduler-certs'), await freeLoopbackPort(), this.logDir, extra.scheduler);
   }
 
   /**
@@ -150,7 +173,7 @@ export class ControlPlaneCluster {
 
   /** The components' log tails, for failure messages. */
   tails(lines = 15): string {
-    const parts = [this.controllerManager, this.scheduler, ...this.nodes, ...this.others].filter((c): c is Component => !!c)
+    const parts = [this.kubeApiserver, this.controllerManager, this.scheduler, ...this.nodes, ...this.others].filter((c): c is Component => !!c)
       .map((c) => `--- ${c.name} (${c.logFile}):\n${c.tail(lines)}`);
     if (this.server) parts.push(`--- server stderr:\n${this.server.stderrTail()}`);
     return parts.join('\n');
@@ -163,6 +186,7 @@ export class ControlPlaneCluster {
       try { undo(); } catch { /* /etc/hosts not writable any more: nothing to undo */ }
     }
     await this.server?.stop();
+    await this.kubeApiserver?.stop();
     await this.etcd?.stop();
     if (!keep) rmSync(this.dir, { recursive: true, force: true });
   }

@@ -67,8 +67,8 @@ export interface ControllerManagerFiles {
   kubeconfig: string; caCert: string; caKey: string; saKey: string; certDir: string;
 }
 
-/** kube-controller-manager as a cluster runs it: service-account credentials per controller, the CA to sign CSRs. */
-export function startControllerManager(f: ControllerManagerFiles, securePort: number, logDir: string): Component {
+/** kube-controller-manager as a cluster runs it: service-account credentials per controller, the CA to sign CSRs; `extra` flags last. */
+export function startControllerManager(f: ControllerManagerFiles, securePort: number, logDir: string, extra: string[] = []): Component {
   return startComponent('kube-controller-manager', [
     path.join(KUBE_BIN, 'kube-controller-manager'), ...commonFlags(f.kubeconfig, securePort),
     `--cert-dir=${f.certDir}`,
@@ -77,13 +77,13 @@ export function startControllerManager(f: ControllerManagerFiles, securePort: nu
     `--root-ca-file=${f.caCert}`, `--service-account-private-key-file=${f.saKey}`,
     '--controllers=*,bootstrapsigner,tokencleaner',
     // Faster than the defaults so that a drained or stopped node is seen within the suite's waits.
-    '--node-monitor-grace-period=20s', '--pod-eviction-timeout=30s',
+    '--node-monitor-grace-period=20s', '--pod-eviction-timeout=30s', ...extra,
   ], logDir);
 }
 
-export function startScheduler(kubeconfig: string, certDir: string, securePort: number, logDir: string): Component {
+export function startScheduler(kubeconfig: string, certDir: string, securePort: number, logDir: string, extra: string[] = []): Component {
   return startComponent('kube-scheduler', [
-    path.join(KUBE_BIN, 'kube-scheduler'), ...commonFlags(kubeconfig, securePort), `--cert-dir=${certDir}`,
+    path.join(KUBE_BIN, 'kube-scheduler'), ...commonFlags(kubeconfig, securePort), `--cert-dir=${certDir}`, ...extra,
   ], logDir);
 }
 

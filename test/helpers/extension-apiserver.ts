@@ -57,6 +57,8 @@ export interface ExtensionServer {
   failDiscovery?: number;
   /** Bumped to change the OpenAPI documents (and their ETag). */
   openApiRevision: number;
+  /** While set, this user's requests for the v3 document are refused (403), as the backend's own authorization would. */
+  refusedOpenApiUser?: string;
   /** Stops listening and cuts every connection (watches end). */
   stop(): Promise<void>;
   /** Listens again on the same port. */
@@ -183,11 +185,16 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
       return send(res, 200, { paths: { [`apis/${gv}`]: { serverRelativeURL: `/openapi/v3/apis/${gv}?hash=R${ext.openApiRevision}` } } });
     }
     if (u.pathname === `/openapi/v3/apis/${gv}`) {
+      if (ext.refusedOpenApiUser && req.headers['x-remote-user'] === ext.refusedOpenApiUser) {
+        return send(res, 403, STATUS(403, 'Forbidden', `forbidden: User "${ext.refusedOpenApiUser}" cannot get path "${u.pathname}"`));
+      }
+      const tag = `"R${ext.openApiRevision}"`;
+      if (req.headers['if-none-match'] === tag) { res.writeHead(304, { etag: tag }); return res.end(); }
       const v2 = openApiV2();
       // kubectl explain finds a resource's kind by the GET operation of its path.
       const gvk = { group, version, kind: 'Widget' };
       const paths = { [`/apis/${gv}/namespaces/{namespace}/widgets`]: { get: { operationId: 'listWidgets', 'x-kubernetes-action': 'list', 'x-kubernetes-group-version-kind': gvk, responses: {} } } };
-      return send(res, 200, { openapi: '3.0.0', info: v2.info, paths, components: { schemas: v2.definitions } });
+      return send(res, 200, { openapi: '3.0.0', info: v2.info, paths, components: { schemas: v2.definitions } }, 'application/json', { etag: tag });
     }
     const m = new RegExp(`^/apis/${gv.replace(/\./g, '\\.')}/(?:namespaces/([^/]+)/)?widgets(?:/([^/]+))?$`).exec(u.pathname);
     if (!m) return send(res, 404, STATUS(404, 'NotFound', 'the server could not find the requested resource'));

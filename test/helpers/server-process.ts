@@ -103,7 +103,7 @@ export function childPids(pid: number | undefined): number[] {
 }
 
 /** GET /readyz with the kubeconfig's server, CA and client certificate; true on 200. */
-async function readyzOk(kubeconfigPath: string): Promise<boolean> {
+export async function readyzOk(kubeconfigPath: string): Promise<boolean> {
   const config = parseYaml(readFileSync(kubeconfigPath, 'utf8'));
   const cluster = config.clusters[0].cluster;
   const user = config.users[0].user;

@@ -128,6 +128,54 @@ describe('aggregation: local APIServices', function () {
       }, 30_000);
     });
 
+    it('a CRD gets its APIServices from its spec as soon as it exists, its names not accepted included; a version no longer served loses its own', async () => {
+      // crdregistration reads spec.versions[].served of every stored CRD, whatever its conditions.
+      await crdHttp(() => t, 'default').install('names.example.com');
+      const CRDS = '/apis/apiextensions.orch.io/v1/customresourcedefinitions';
+      const version = (name: string, served: boolean) => ({
+        name, served, storage: name === 'v7',
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      });
+      const widgets = {
+        metadata: { name: 'widgets.names.example.com' },
+        spec: {
+          group: 'names.example.com', scope: 'Namespaced',
+          // The kind is the CronTab CRD's: refused (KindConflict), so nothing of it is served.
+          names: { plural: 'widgets', singular: 'widget', kind: 'CronTab', listKind: 'WidgetList' },
+          versions: [version('v7', true), version('v8', false)],
+        },
+      };
+      const created = await t.post(CRDS, widgets);
+      expect(created.status, created.text).to.equal(201);
+      const names = await waitFor('NamesAccepted False', async () => {
+        const c = (await t.get(`${CRDS}/widgets.names.example.com`)).body.status?.conditions?.find((x: Obj) => x.type === 'NamesAccepted');
+        return c?.status === 'False' ? c : undefined;
+      });
+      expect(names.reason).to.equal('KindConflict');
+      expect((await t.get('/apis/names.example.com/v7/widgets')).status).to.equal(404);
+      const v7 = await waitFor('v7.names.example.com', async () => (await byName()).get('v7.names.example.com'));
+      expect(v7.metadata.labels?.[LABEL]).to.equal('true');
+      expect(v7.spec).to.deep.include({ group: 'names.example.com', version: 'v7', groupPriorityMinimum: 1000, versionPriority: 100 });
+      expect((await byName()).has('v8.names.example.com'), 'a version not served has none').to.equal(false);
+
+      // v8 served, v7 not: v8's APIService comes, v7's goes.
+      const update = async (versions: Obj[]) => {
+        const cur = (await t.get(`${CRDS}/widgets.names.example.com`)).body;
+        const r = await t.put(`${CRDS}/widgets.names.example.com`, { ...cur, spec: { ...cur.spec, versions } });
+        expect(r.status, r.text).to.equal(200);
+      };
+      await update([version('v7', false), version('v8', true)]);
+      await waitFor('v8 in, v7 out', async () => {
+        const m = await byName();
+        return m.has('v8.names.example.com') && !m.has('v7.names.example.com');
+      });
+
+      // The CRD deleted: its APIService goes; the CronTab CRD's stays.
+      expect((await t.del(`${CRDS}/widgets.names.example.com`)).status).to.be.oneOf([200, 202]);
+      await waitFor('v8 removed', async () => !(await byName()).has('v8.names.example.com'), 30_000);
+      expect((await byName()).has('v1.names.example.com')).to.equal(true);
+    });
+
     it('an onstart APIService deleted while the server runs is not re-created (autoregister syncs it once)', async () => {
       expect((await t.del(`${APIS}/v1.scheduling.orch.io`)).status).to.equal(200);
       await new Promise((r) => setTimeout(r, 1500));

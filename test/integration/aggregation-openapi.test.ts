@@ -3,8 +3,9 @@
  * v2 and v3 controllers): `/openapi/v2` carries the extension server's paths and definitions
  * beside the server's own, refetched with If-None-Match when the APIService changes and every
  * refresh interval, the last document kept while the backend is unavailable; `/openapi/v3` lists
- * the extension server's group-version with its URL and hash, and that document is answered with
- * the backend's. `kubectl explain` then describes the extension server's kind.
+ * the extension server's group-version with its URL and hash, and a request for that document is
+ * forwarded to the backend as the caller (kube-aggregator's v3 proxy), never cached here. `kubectl
+ * explain` then describes the extension server's kind.
  *
  * Until the availability controller lands, the tests set the APIService's Available condition
  * themselves with a /status write.
@@ -17,6 +18,7 @@ import { eventually, startTestServer, TestServer } from '../helpers/server-harne
 import { ExtensionServer, startExtensionServer } from '../helpers/extension-apiserver';
 import { kubectlFor } from '../helpers/kubectl';
 import { refreshTimings } from '../../lib/aggregation/refresh';
+import { decodeOpenApiV2Protobuf } from '../../lib/api/openapi/v2-protobuf';
 
 const GROUP = 'widgets.example.test';
 const VERSION = 'v1alpha1';
@@ -118,6 +120,25 @@ describe('aggregation layer: OpenAPI of extension API servers', function () {
     expect((await s.t.get('/openapi/v2', { headers: { 'If-None-Match': String(second.headers.etag) } })).status).to.equal(304);
   });
 
+  it('the protobuf /openapi/v2 follows a new document of the backend, encoded before any request asks', async () => {
+    const forms = s.t.server.openApiV2;
+    const pb = { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' };
+    expect((await s.t.get('/openapi/v2', { headers: pb })).status).to.equal(200);
+    await forms.settled();
+    const before = { ...forms.encodes };
+    s.ext.openApiRevision++;
+    await touch(s, 'pb');
+    const next = `listWidgets${s.ext.openApiRevision}`;
+    await v2WithWidget(s.t, next);
+    await eventually(async () => forms.encodes.background > before.background);
+    await forms.settled();
+    const res = await s.t.get('/openapi/v2', { headers: pb });
+    expect(forms.encodes.onRequest, 'the request found the form ready').to.equal(before.onRequest);
+    const doc = decodeOpenApiV2Protobuf(res.raw!) as { paths: { path: Array<{ name: string; value: { get: { operation_id: string } } }> } };
+    const list = doc.paths.path.find((p) => p.name === LIST_PATH);
+    expect(list?.value.get.operation_id).to.equal(next);
+  });
+
   it('/openapi/v3 lists the extension group-version with its hash; its document is the backend one', async () => {
     const index = await eventually(async () => {
       const r = await s.t.get('/openapi/v3');
@@ -129,6 +150,39 @@ describe('aggregation layer: OpenAPI of extension API servers', function () {
     expect(doc.body.openapi).to.equal('3.0.0');
     expect(doc.body.components.schemas[WIDGET].properties.spec.properties.size.description).to.equal('How big.');
     expect((await s.t.get(`/openapi/v3/apis/${GROUP}/v9`)).status).to.equal(404);
+  });
+
+  it('a v3 document request is forwarded to the backend as the caller, every time (kube-aggregator proxies it; nothing cached)', async () => {
+    const url = `/openapi/v3/${V3_KEY}?hash=R${s.ext.openApiRevision}`;
+    const docPath = `/openapi/v3/${V3_KEY}`;
+    const before = s.ext.callsTo(docPath).length;
+    const admin = await s.t.get(url);
+    expect(admin.status, admin.text).to.equal(200);
+    const seen = s.ext.callsTo(docPath).slice(before);
+    expect(seen).to.have.length(1);
+    expect(seen[0].headers['x-remote-user']).to.not.equal('system:aggregator');
+    expect(seen[0].headers['x-remote-user']).to.be.a('string').and.not.empty;
+    expect(seen[0].query.get('hash')).to.equal(`R${s.ext.openApiRevision}`);
+
+    // Another caller: the backend sees that user (and decides for itself), not a cached answer.
+    s.ext.refusedOpenApiUser = 'mallory';
+    try {
+      const mallory = await s.t.get(url, { headers: { 'Impersonate-User': 'mallory' } });
+      expect(mallory.status, mallory.text).to.equal(403);
+      expect(mallory.body.message).to.equal(`forbidden: User "mallory" cannot get path "${docPath}"`);
+      const last = s.ext.callsTo(docPath).at(-1)!;
+      expect(last.headers['x-remote-user']).to.equal('mallory');
+      expect(last.headers['x-remote-group']).to.include('system:authenticated');
+      expect(last.headers['impersonate-user'], 'credentials are not passed on').to.equal(undefined);
+    } finally {
+      s.ext.refusedOpenApiUser = undefined;
+    }
+
+    // The caller's If-None-Match reaches the backend, whose 304 comes back.
+    const again = await s.t.get(url, { headers: { 'If-None-Match': String(admin.headers.etag) } });
+    expect(again.status).to.equal(304);
+    expect(s.ext.callsTo(docPath).at(-1)!.headers['if-none-match']).to.equal(admin.headers.etag);
+    expect(s.ext.callsTo(docPath).length - before).to.equal(3);
   });
 
   it('kubectl explain describes a field of the extension server kind', async () => {

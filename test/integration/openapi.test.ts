@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { startTestServer, TestServer } from '../helpers/server-harness';
+import { gunzipSync } from 'node:zlib';
+import { eventually, startTestServer, TestServer } from '../helpers/server-harness';
 import { crdHttp } from '../helpers/crd-http';
 import { protocDecodeOpenApiV2 } from '../helpers/protoc';
 import { decodeOpenApiV2Protobuf } from '../../lib/api/openapi/v2-protobuf';
@@ -151,7 +152,7 @@ describe('OpenAPI endpoints', () => {
       const res = await t.get('/openapi/v2', { headers: { accept: KUBECTL_V2_ACCEPT } });
       expect(res.status).to.equal(200);
       expect(res.headers['content-type']).to.equal(V2_PROTOBUF);
-      expect(res.headers.vary).to.equal('Accept');
+      expect(res.headers.vary).to.equal('Accept-Encoding, Accept');
       expect(res.headers.etag).to.equal(`"${sha512(res.raw!)}"`);
       expect(res.headers.etag).to.not.equal(json.headers.etag);
       const text = protocDecodeOpenApiV2(res.raw!);
@@ -199,6 +200,47 @@ describe('OpenAPI endpoints', () => {
       expect(def.value.vendor_extension.find((e: Json) => e.name === 'x-kubernetes-group-version-kind').value).to.deep.equal({ yaml: '- group: pb.example.com\n  kind: CronTab\n  version: v1\n' });
       expect(doc.paths.path.map((p: Json) => p.name)).to.include('/apis/pb.example.com/v1/namespaces/{namespace}/crontabs');
       expect(protocDecodeOpenApiV2(after.raw!)).to.include('name: "com.example.pb.v1.CronTab"');
+    });
+
+    it('is gzipped, JSON and protobuf alike, for a client that accepts gzip, with the ETag of the plain bytes; a 304 is not', async () => {
+      for (const accept of ['application/json', KUBECTL_V2_ACCEPT]) {
+        const plain = await t.get('/openapi/v2', { headers: { accept } });
+        expect(plain.headers['content-encoding'], accept).to.equal(undefined);
+        const zipped = await t.get('/openapi/v2', { headers: { accept, 'accept-encoding': 'gzip, deflate, br' } });
+        expect(zipped.status, accept).to.equal(200);
+        expect(zipped.headers['content-encoding'], accept).to.equal('gzip');
+        expect(zipped.headers.vary).to.equal('Accept-Encoding, Accept');
+        expect(zipped.headers.etag).to.equal(plain.headers.etag);
+        expect(Number(zipped.headers['content-length'])).to.equal(zipped.raw!.length).and.below(plain.raw!.length / 4);
+        expect(gunzipSync(zipped.raw!).equals(plain.raw!), accept).to.equal(true);
+        const refused = await t.get('/openapi/v2', { headers: { accept, 'accept-encoding': 'gzip;q=0, identity' } });
+        expect(refused.headers['content-encoding'], 'gzip;q=0').to.equal(undefined);
+        const fresh = await t.get('/openapi/v2', { headers: { accept, 'accept-encoding': 'gzip', 'if-none-match': plain.headers.etag as string } });
+        expect(fresh.status).to.equal(304);
+        expect(fresh.headers['content-encoding']).to.equal(undefined);
+      }
+      // kube-openapi's v3 handler has no gzip.
+      const v3 = await t.get(await coreDocumentUrl(), { headers: { 'accept-encoding': 'gzip' } });
+      expect(v3.headers['content-encoding']).to.equal(undefined);
+    });
+
+    it('once asked for, the protobuf form is encoded again after a change before any request asks, off the event loop', async () => {
+      const forms = t.server.openApiV2;
+      await t.get('/openapi/v2', { headers: { accept: KUBECTL_V2_ACCEPT } });
+      await forms.settled();
+      const before = { ...forms.encodes };
+      await crdHttp(() => t, 'default').install('ahead.example.com');
+      // The change alone starts an encode (in a worker thread), no request needed.
+      await eventually(async () => forms.encodes.background > before.background);
+      await forms.settled();
+      const after = { ...forms.encodes };
+      const res = await t.get('/openapi/v2', { headers: { accept: KUBECTL_V2_ACCEPT } });
+      expect(res.status).to.equal(200);
+      expect(forms.encodes.onRequest, 'the request found the form ready').to.equal(after.onRequest);
+      expect(forms.encodes.onRequest).to.equal(before.onRequest);
+      const doc = decodeOpenApiV2Protobuf(res.raw!) as Json;
+      expect(doc.paths.path.map((p: Json) => p.name)).to.include('/apis/ahead.example.com/v1/namespaces/{namespace}/crontabs');
+      expect(res.headers.etag).to.equal(`"${sha512(res.raw!)}"`);
     });
   });
 });

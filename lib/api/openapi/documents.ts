@@ -7,13 +7,12 @@
  * the built-in group/versions (plus the document's own), so custom resources coming and going do
  * not touch the built-in documents. The documents of extension API servers (a RemoteOpenApiSource)
  * are merged into the v2 document and listed in the v3 index (./remote.ts). The v2 document's
- * protobuf form (./v2-protobuf.ts) is encoded once per v2 document, on its first request.
+ * protobuf and gzip forms are ./v2-forms.ts's.
  */
 import { createHash } from 'node:crypto';
 import { Naming } from '../../naming';
 import { GroupVersion, ResourceDef } from '../../scheme/types';
 import { buildOpenApiV2 } from './v2';
-import { openApiV2ToProtobuf } from './v2-protobuf';
 import { mergeV2Documents, RemoteOpenApiSource } from './remote';
 import type { Json } from './schema-writer';
 import { buildOpenApiV3, buildOpenApiV3Index, DocumentInfo, groupVersionKey, resourcesOfGroupVersion, servedGroupVersions } from './v3';
@@ -25,7 +24,7 @@ export function servedDocument(doc: unknown): ServedDocument {
   return servedBytes(Buffer.from(JSON.stringify(doc)));
 }
 
-function servedBytes(body: Buffer): ServedDocument {
+export function servedBytes(body: Buffer): ServedDocument {
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 
@@ -41,9 +40,6 @@ export class OpenApiDocuments {
   private v3Index?: ServedDocument;
   private v2Local?: Json;
   private v2Document?: ServedDocument;
-  /** The v2 document as served (JSON object), and its protobuf form with the JSON bytes it was made for. */
-  private v2Json?: Json;
-  private v2Pb?: { of: ServedDocument; doc: ServedDocument };
   /** What the served v2 document and index were built with (remote parts included). */
   private v2Remote?: readonly Json[];
   private v3Remote?: ReadonlyMap<string, string>;
@@ -110,12 +106,6 @@ export class OpenApiDocuments {
     return this.v3Index;
   }
 
-  /** True when this server serves the v3 document of `key` itself. */
-  servesLocally(key: string): boolean {
-    this.current();
-    return this.v3.has(key);
-  }
-
   /** The `/openapi/v2` document: this server's, then the extension servers' merged in by priority. */
   v2(): ServedDocument {
     const resources = this.current();
@@ -126,19 +116,8 @@ export class OpenApiDocuments {
     }
     if (!this.v2Document) {
       this.v2Local ??= buildOpenApiV2(resources, this.naming, this.info);
-      this.v2Json = remote?.length ? mergeV2Documents(this.v2Local, remote) : this.v2Local;
-      this.v2Document = servedDocument(this.v2Json);
+      this.v2Document = servedDocument(remote?.length ? mergeV2Documents(this.v2Local, remote) : this.v2Local);
     }
     return this.v2Document;
-  }
-
-  /**
-   * The `/openapi/v2` document as gnostic's `openapi.v2.Document` protobuf, its hash the SHA-512
-   * of those bytes; encoded again only when the JSON document changed.
-   */
-  v2Protobuf(): ServedDocument {
-    const json = this.v2();
-    if (this.v2Pb?.of !== json) this.v2Pb = { of: json, doc: servedBytes(Buffer.from(openApiV2ToProtobuf(this.v2Json).bytes)) };
-    return this.v2Pb.doc;
   }
 }

@@ -9,18 +9,21 @@
  *   document (MergeSpecsIgnorePathConflictRenamingDefinitionsAndParameters).
  * The source itself (fetching, refetching, ETags) is the aggregation layer's (lib/aggregation).
  */
+import type { Context } from 'koa';
 import type { Json } from './schema-writer';
-
-/** An answer of an extension server for a v3 group-version document, passed on as it came. */
-export interface RemoteDocumentAnswer { status: number; headers: Record<string, string>; body: Buffer }
 
 export interface RemoteOpenApiSource {
   /** The remote v2 documents, filtered to their APIService's paths, in priority order; the same array until one changes. */
   v2Documents(): readonly Json[];
   /** The remote v3 index entries (`apis/<group>/<version>` -> serverRelativeURL); the same map until one changes. */
   v3Paths(): ReadonlyMap<string, string>;
-  /** The v3 document of `key` with the request's query (`hash=`), or undefined when no APIService lists it. */
-  v3Document(key: string, query: string): Promise<RemoteDocumentAnswer | undefined>;
+  /** The v3 document of `key` converted from its backend's v2 document (a backend without v3), served as this server's own. */
+  v3Converted(key: string): { body: Buffer; hash: string } | undefined;
+  /**
+   * Answers the request for the v3 document of `key` by forwarding it, with the caller's identity,
+   * to the backend of the APIService that lists it; false when none does.
+   */
+  proxyV3Document(key: string, ctx: Context): Promise<boolean>;
 }
 
 type Obj = Record<string, unknown>;

@@ -9,10 +9,16 @@
  * kube-openapi calls deprecated) or `...spec.v2.v1.0+protobuf`, answered with the latter as
  * Content-Type. The first Accept range (by q, then specificity, then order) that either form
  * matches chooses it, JSON first for wildcards; none: 406. Each form has its own ETag, the
- * SHA-512 of its bytes (kube-openapi gives the protobuf form the JSON form's ETag).
+ * SHA-512 of its bytes (kube-openapi gives the protobuf form the JSON form's ETag). Either form
+ * is gzipped for a client whose Accept-Encoding takes gzip (kube-openapi wraps its v2 handler in
+ * GzipHandler: `Vary: Accept-Encoding`, the same ETag, a 304 not compressed); the v3 documents
+ * are not (kube-openapi's handler3 has no gzip). The protobuf form is encoded off the event loop
+ * (./v2-forms.ts).
  * Group/versions of extension API servers (a RemoteOpenApiSource) are listed in the v3 index with
- * their servers' URLs and their documents answered as the servers answer them (kube-aggregator's
- * OpenAPI v3 proxy); their v2 documents are merged into this server's.
+ * their servers' URLs, and a request for one of their documents is forwarded to its server with
+ * the caller's identity and answered as the server answers it (kube-aggregator's OpenAPI v3
+ * proxy), or, for a server without v3, answered here from its converted v2 document as this
+ * server's own; their v2 documents are merged into this server's.
  */
 import { sendWithEtag } from '../etag-response';
 import type Router from '@koa/router';
@@ -22,8 +28,10 @@ import { Naming } from '../../naming';
 import { ResourceDef } from '../../scheme/types';
 import { parseAccept } from '../negotiation';
 import { versionInfo } from '../version';
+import { logger } from '../../logger';
 import { OpenApiDocuments, ServedDocument } from './documents';
 import type { RemoteOpenApiSource } from './remote';
+import { V2Forms } from './v2-forms';
 
 const JSON_TYPE = 'application/json';
 /** The protobuf form of `/openapi/v2`: the media type answered, and the subtypes accepted. */
@@ -45,6 +53,8 @@ export interface OpenApiOptions {
   remote?: RemoteOpenApiSource;
   /** `info.version`: the gitVersion of the release served (absent: this build's). */
   gitVersion?: string;
+  /** The protobuf and gzip forms of `/openapi/v2`, told of changes by the caller (absent: made here, encoded on request). */
+  v2Forms?: V2Forms;
 }
 
 function requireJson(ctx: Context): void {
@@ -57,6 +67,38 @@ function send(ctx: Context, doc: ServedDocument, contentType = JSON_TYPE): void 
   sendWithEtag(ctx, `"${doc.hash}"`, contentType, doc.body);
 }
 
+/** NYTimes/gziphandler 1.1.1's DefaultMinSize: a smaller body goes out plain. */
+const GZIP_MIN_BYTES = 1400;
+
+/** NYTimes/gziphandler's acceptsGzip: Accept-Encoding lists `gzip` with a q-value above 0. */
+function acceptsGzip(header: string): boolean {
+  return header.split(',').some((coding) => {
+    const [name, ...params] = coding.split(';').map((p) => p.trim());
+    if (name.toLowerCase() !== 'gzip') return false;
+    const q = params.find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/** `/openapi/v2` in one form: its ETag, 304 when fresh, gzipped when the client takes gzip. */
+async function sendV2(ctx: Context, forms: V2Forms, doc: ServedDocument, contentType: string): Promise<void> {
+  ctx.vary('Accept-Encoding');
+  ctx.vary('Accept');
+  ctx.set('ETag', `"${doc.hash}"`);
+  ctx.set('Content-Type', contentType);
+  ctx.status = 200;
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  if (doc.body.length >= GZIP_MIN_BYTES && acceptsGzip(ctx.get('Accept-Encoding'))) {
+    ctx.set('Content-Encoding', 'gzip');
+    ctx.body = await forms.gzip(doc);
+  } else {
+    ctx.body = doc.body;
+  }
+}
+
 /** Whether `/openapi/v2` is asked as protobuf (kube-openapi's negotiation); throws 406 when neither form fits. */
 function wantsV2Protobuf(ctx: Context): boolean {
   for (const r of parseAccept(ctx.get('Accept'))) {
@@ -67,24 +109,15 @@ function wantsV2Protobuf(ctx: Context): boolean {
   throw errors.notAcceptable([JSON_TYPE, V2_PROTOBUF_TYPE]);
 }
 
-/** Headers of an extension server's v3 document answer that are passed on. */
-const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'expires', 'location', 'vary', 'last-modified'];
-
 async function sendGroupVersion(ctx: Context, docs: OpenApiDocuments, key: string, remote?: RemoteOpenApiSource): Promise<void> {
-  if (remote && !docs.servesLocally(key)) {
-    requireJson(ctx);
-    const answer = await remote.v3Document(key, ctx.querystring);
-    if (!answer) throw errors.notFoundPath();
-    ctx.status = answer.status;
-    for (const h of PASSED_HEADERS) if (answer.headers[h] !== undefined) ctx.set(h, answer.headers[h]);
-    if (answer.status === 200 && answer.headers.etag && ctx.fresh) {
-      ctx.status = 304;
-      return;
+  let doc = docs.groupVersion(key);
+  if (!doc && remote) {
+    doc = remote.v3Converted(key);
+    if (!doc) {
+      if (await remote.proxyV3Document(key, ctx)) return;
+      throw errors.notFoundPath();
     }
-    ctx.body = answer.body;
-    return;
   }
-  const doc = docs.groupVersion(key);
   if (!doc) throw errors.notFoundPath();
   requireJson(ctx);
   const hash = typeof ctx.query.hash === 'string' ? ctx.query.hash : '';
@@ -108,9 +141,21 @@ export function installOpenApi(router: Router, opts: OpenApiOptions): void {
   };
   const docs = new OpenApiDocuments(opts.resources, opts.naming, info, opts.isBuiltin, opts.remote);
 
-  router.get('/openapi/v2', (ctx) => {
-    if (wantsV2Protobuf(ctx)) send(ctx, docs.v2Protobuf(), V2_PROTOBUF_TYPE);
-    else send(ctx, docs.v2());
+  const forms = opts.v2Forms ?? new V2Forms();
+  forms.serve(() => docs.v2());
+
+  router.get('/openapi/v2', async (ctx) => {
+    if (!wantsV2Protobuf(ctx)) return sendV2(ctx, forms, docs.v2(), JSON_TYPE);
+    let doc: ServedDocument;
+    try {
+      doc = await forms.protobuf();
+    } catch (err) {
+      // kube-openapi's handler when the protobuf form cannot be made: 503, nothing else.
+      logger.error('OpenAPI v2: the protobuf form could not be encoded', { err: (err as Error).message });
+      ctx.status = 503;
+      return undefined;
+    }
+    return sendV2(ctx, forms, doc, V2_PROTOBUF_TYPE);
   });
   router.get('/openapi/v3', (ctx) => {
     requireJson(ctx);

@@ -341,6 +341,16 @@ describe('parseFlags', () => {
         .to.equal('invalid value "registry" for --etcd-prefix: must start with "/"');
     });
 
+    it('serves --insecure-http-port on loopback addresses only, and not by default', () => {
+      expect(parseFlags([])).to.include({ insecureHttpPort: 0, insecureHttpBindAddress: '127.0.0.1' });
+      expect(parseFlags(['--insecure-http-port=8080', '--insecure-http-bind-address=127.0.0.2'])).to.include({ insecureHttpPort: 8080, insecureHttpBindAddress: '127.0.0.2' });
+      expect(parseFlags(['--insecure-http-bind-address=::1']).insecureHttpBindAddress).to.equal('::1');
+      for (const address of ['0.0.0.0', '::', '10.0.0.1', 'localhost', '']) {
+        expect(flagError([`--insecure-http-bind-address=${address}`]).message)
+          .to.equal(`invalid value "${address}" for --insecure-http-bind-address: must be a loopback IP address (127.0.0.0/8 or ::1)`);
+      }
+    });
+
     it('requires IP addresses for --bind-address and --advertise-address', () => {
       expect(parseFlags(['--bind-address=::', '--advertise-address=10.0.0.1'])).to.include({ bindAddress: '::', advertiseAddress: '10.0.0.1' });
       expect(flagError(['--bind-address=localhost']).message)
