@@ -172,7 +172,7 @@ async function dispatchInProcess(ctx: BenchContext, rounds: number, changes: num
     const a = median(of(mode, SIZES[0]));
     const b = median(of(mode, SIZES[1]));
     out.push(row(`dispatch CPU per change in process at ${SIZES[1]} vs ${SIZES[0]} watches, ${LABEL[mode]}`, b, {
-      baseline: a, ratio: a / b, note: `${((1e6 * (b - a)) / (SIZES[1] - SIZES[0])).toFixed(3)} µs per added watch${mode === 'index' ? ' (O(1) in H: ratio near 1)' : ''}`,
+      baseline: a, ratio: a / b, note: `${((1000 * (b - a)) / (SIZES[1] - SIZES[0])).toFixed(3)} µs per added watch${mode === 'index' ? ' (O(1) in H: ratio near 1)' : ''}`,
     }));
   }
   return out;
