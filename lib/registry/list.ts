@@ -36,11 +36,22 @@ export function fieldsOf(store: GenericStore, obj: ApiObject): Record<string, st
   return { ...fields, ...(store.def.strategy.fieldSet?.(obj) ?? {}) };
 }
 
-/** The watch cache's index of a kind with an indexed field (Strategy.indexedField), on its stored objects. */
+/**
+ * The watch cache's index of a kind with an indexed field (Strategy.indexedField), on its stored
+ * objects. A value that does not decode is indexed as '' (the watchers of '' and the unindexed
+ * ones meet its decode error, as every watcher did before), never an error in the cache's own watch.
+ */
 export function cacheIndexOf(store: GenericStore): CacheIndex | undefined {
   const field = store.def.strategy.indexedField;
-  return field === undefined ? undefined
-    : { field, valueOf: (value, revision) => fieldsOf(store, decodeFromStorage(value, revision))[field] ?? '' };
+  if (field === undefined) return undefined;
+  const valueOf = (value: Buffer, revision: number): string => {
+    try {
+      return fieldsOf(store, decodeFromStorage(value, revision))[field] ?? '';
+    } catch {
+      return '';
+    }
+  };
+  return { field, valueOf };
 }
 
 /** The value of the watch cache's indexed field that a list or watch can be narrowed to, if any. */

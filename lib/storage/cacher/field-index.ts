@@ -10,7 +10,7 @@ import { compareKeys } from './key-order';
 export interface CacheIndex {
   /** The field whose `=` selector the index answers, e.g. `spec.nodeName`. */
   field: string;
-  /** The field's value in a stored object (its bytes as the cache holds them); '' when unset. */
+  /** The field's value in a stored object (its bytes as the cache holds them); '' when unset. Must not throw. */
   valueOf(value: Buffer, revision: number): string;
 }
 
