@@ -4,8 +4,9 @@
  * form one snapshot. Selectors that filter items out read on until the page is full.
  */
 import { ApiObject } from '../scheme/types';
-import { decodeKv, servedJsonOf, ServedJson } from '../storage/storage-codec';
+import { decodeFromStorage, decodeKv, servedJsonOf, ServedJson } from '../storage/storage-codec';
 import { KeyValue } from '../storage/interfaces';
+import { CacheIndex } from '../storage/cacher/field-index';
 import { matchesLabels } from '../meta/label-selector';
 import { matchesFields, requirementFor } from '../meta/field-selector';
 import { ApiError, errors } from '../meta/api-errors';
@@ -33,6 +34,31 @@ export function fieldsOf(store: GenericStore, obj: ApiObject): Record<string, st
   const fields: Record<string, string> = { 'metadata.name': obj.metadata?.name ?? '' };
   if (store.def.namespaced) fields['metadata.namespace'] = obj.metadata?.namespace ?? '';
   return { ...fields, ...(store.def.strategy.fieldSet?.(obj) ?? {}) };
+}
+
+/**
+ * The watch cache's index of a kind with an indexed field (Strategy.indexedField), on its stored
+ * objects. A value that does not decode is indexed as '' (the watchers of '' and the unindexed
+ * ones meet its decode error, as every watcher did before), never an error in the cache's own watch.
+ */
+export function cacheIndexOf(store: GenericStore): CacheIndex | undefined {
+  const field = store.def.strategy.indexedField;
+  if (field === undefined) return undefined;
+  const valueOf = (value: Buffer, revision: number): string => {
+    try {
+      return fieldsOf(store, decodeFromStorage(value, revision))[field] ?? '';
+    } catch {
+      return '';
+    }
+  };
+  return { field, valueOf };
+}
+
+/** The value of the watch cache's indexed field that a list or watch can be narrowed to, if any. */
+export function indexValueFor(store: GenericStore, opts: ListOptions): string | undefined {
+  const field = store.deps.cache?.indexedField;
+  return field !== undefined && field === store.def.strategy.indexedField && opts.fieldSelector
+    ? requirementFor(opts.fieldSelector, field) : undefined;
 }
 
 export function matches(store: GenericStore, obj: ApiObject, opts: ListOptions): boolean {
@@ -92,13 +118,15 @@ async function readPage(store: GenericStore, namespace: string | undefined, pref
   let taken = 0;
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   let startKey = token ? prefix + token.start : prefix;
+  // `spec.nodeName=X` on pods: the watch cache reads node X's keys only (the selector still applies).
+  const indexValue = indexValueFor(store, opts);
   let more = false;
   let remaining: number | undefined;
   let lastKey = '';
   for (;;) {
     // With a selector, read ahead: most of a read may be filtered out.
     const want = !limit ? 0 : opts.hasSelector ? Math.max(limit - taken, Math.min(limit * 2, 1000)) : limit - taken;
-    const res = await source.range(prefix, { limit: want || undefined, startKey });
+    const res = await source.range(prefix, { limit: want || undefined, startKey, indexValue });
     let consumed = 0;
     // A converted def converts what it read in one batch: one conversion per page.
     const converted = versioning ? await convertedPage(store, res.kvs, decodeAll) : undefined;

@@ -16,7 +16,8 @@ export const TOO_LARGE_WAIT_MS = 3000;
 export interface ReadSource {
   /** The revision the state is at: the list's resourceVersion. */
   revision: number;
-  range(prefix: string, opts: { startKey?: string; limit?: number }): Promise<RangeResult>;
+  /** `indexValue`: the caller will keep only keys whose cache-indexed field has this value; the cache may read only those. */
+  range(prefix: string, opts: { startKey?: string; limit?: number; indexValue?: string }): Promise<RangeResult>;
   get(key: string): Promise<KeyValue | undefined>;
 }
 
@@ -41,8 +42,8 @@ function fromCache(cache: Cacher, revision: number): ReadSource {
 function fromEtcd(storage: Storage, revision: number): ReadSource {
   const src: ReadSource = {
     revision,
-    async range(prefix, opts) {
-      const res = await storage.range(prefix, { ...opts, revision: src.revision || undefined });
+    async range(prefix, { startKey, limit }) {
+      const res = await storage.range(prefix, { startKey, limit, revision: src.revision || undefined });
       if (!src.revision) src.revision = res.revision;
       return res;
     },

@@ -89,6 +89,11 @@ export interface Strategy {
   /** Field-selector fields this kind supports beyond metadata.name / metadata.namespace. */
   selectableFields?: string[];
   /**
+   * A field of fieldSet the watch cache indexes (Kubernetes' indexed trigger): lists and watches
+   * whose field selector demands one value of it read and are dispatched through the index.
+   */
+  indexedField?: string;
+  /**
    * Refuses a DELETE of one object by name whatever its state (Kubernetes' REST Delete overrides:
    * the system PriorityClasses): the reason, answered 403 Forbidden. deletecollection does not
    * consult it, as Kubernetes' does not.

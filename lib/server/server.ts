@@ -42,6 +42,7 @@ import { emulatedMinor } from './kube-flags';
 import { GenericStore } from '../registry/store';
 import { Cacher } from '../storage/cacher/cacher';
 import { Etcd3Probe } from '../storage/cacher/etcd3-probe';
+import { cacheIndexOf } from '../registry/list';
 import { buildAdmission } from '../admission/registry';
 import { AdmissionChain } from '../admission/interfaces';
 import { readAdmissionConfigFile } from '../admission/config-file';
@@ -326,7 +327,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       const prefix = store.collectionPrefix();
       let started = byPrefix.get(prefix);
       if (!started) {
-        const cacher = new Cacher(store.storage, prefix, { probe, log: logger });
+        const cacher = new Cacher(store.storage, prefix, { probe, log: logger, index: cacheIndexOf(store) });
         cachers.push(cacher);
         byPrefix.set(prefix, started = cacher.start().then(() => cacher));
       }

@@ -9,6 +9,7 @@ import { Benchmark, ResultRow } from './benchmark';
 import { BenchEnvironment, startBenchEnvironment } from './environment';
 import { formatTable, hostInfo, RunReport, writeReport } from './report';
 import { watchFanout } from './watch-fanout.bench';
+import { nodeWatchFanout } from './node-watch-fanout.bench';
 import { watchDelivery } from './watch-delivery.bench';
 import { listBench } from './list.bench';
 import { applyBench } from './apply.bench';
@@ -39,7 +40,7 @@ import { densityBench } from './density.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
-  crudBench, watchDelivery, watchFanout, listBench, applyBench, authnBench, authzBench, admissionBench, metricsOverheadBench, crdBench, workloadsBench,
+  crudBench, watchDelivery, watchFanout, nodeWatchFanout, listBench, applyBench, authnBench, authzBench, admissionBench, metricsOverheadBench, crdBench, workloadsBench,
   encryptionBench,
   memoryBench,
   etcdClientBench,

@@ -8,7 +8,7 @@
 import { ResourceScope } from './scope';
 import { parseBool, parseInteger, parseListOptions } from '../query';
 import { selectableFields } from './list';
-import { listNamespace, matches } from '../../registry/list';
+import { indexValueFor, listNamespace, matches } from '../../registry/list';
 import { planWatch, ReadPlan } from '../../registry/read-plan';
 import { openReadSource, tooLarge, tooOld, TOO_LARGE_WAIT_MS } from '../../registry/read-source';
 import { decodeFromStorage } from '../../storage/storage-codec';
@@ -60,8 +60,9 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
     const nowIn = next ? matches(store, next, opts) : false;
     const wasIn = prev ? matches(store, prev, opts) : false;
     if (next && nowIn) return encodeShared(wasIn ? 'MODIFIED' : 'ADDED', next);
-    if (next && wasIn) return encodeShared('DELETED', next);
-    if (!next && prev && wasIn) return encodeShared('DELETED', prev);
+    // Out of the selection (a pod moved off the node): DELETED with its previous content at the
+    // change's resourceVersion, as Kubernetes' cache watcher sends it.
+    if (prev && wasIn) return encodeShared('DELETED', prev);
     return undefined;
   };
   const sameForAllSelectors = !opts.labelSelector && !opts.fieldSelector;
@@ -79,8 +80,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
     const wasIn = hasPrev && (prev ? matches(store, prev, opts) : true);
     const nowIn = next ? matches(store, next, opts) : false;
     if (next && nowIn) return encodeShared(wasIn ? 'MODIFIED' : 'ADDED', next);
-    if (next && wasIn) return encodeShared('DELETED', next);
-    if (!next && prev && wasIn) return encodeShared('DELETED', prev);
+    if (prev && wasIn) return encodeShared('DELETED', prev);
     return undefined;
   };
   const deliverConverted = async (events: StorageEvent[]): Promise<void> => {
@@ -108,8 +108,11 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
     if (!ok && !finished) await out.drained();
   };
   let lastRevision = 0;
+  /** A watch of one node's pods is sent only that node's changes; the cache tells how far the others went. */
+  let progress: (() => number) | undefined;
+  const seenRevision = () => (progress ? Math.max(lastRevision, progress()) : lastRevision);
   const bookmark = (annotations?: Record<string, string>) => {
-    const metadata: Record<string, unknown> = { resourceVersion: String(lastRevision) };
+    const metadata: Record<string, unknown> = { resourceVersion: String(seenRevision()) };
     if (annotations) metadata.annotations = annotations;
     send({ type: 'BOOKMARK', object: { kind: store.def.kind, apiVersion: store.apiVersion, metadata } });
   };
@@ -167,7 +170,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
     onError: (err) => {
       if (finished) return;
       const slow = err instanceof StorageError && err.code === 'Internal';
-      if (err instanceof StorageError && err.code === 'Compacted') send({ type: 'ERROR', object: tooOld(lastRevision, err.compactRevision).toStatus() });
+      if (err instanceof StorageError && err.code === 'Compacted') send({ type: 'ERROR', object: tooOld(seenRevision(), err.compactRevision).toStatus() });
       else if (!slow) send({ type: 'ERROR', object: toApiError(err).toStatus() });
       // A watcher closed for falling behind just ends: the client resumes from its last version.
       if (slow) endSlow();
@@ -193,11 +196,13 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
 
   const cache = store.deps.cache?.ready ? store.deps.cache : undefined;
   if (cache) {
+    const indexValue = indexValueFor(store, opts);
     try {
       if (start.kind === 'initialState') {
         await ensureCacheState(cache, start.plan);
-        const w = cache.watchWithInitialState(prefix, handlers);
+        const w = cache.watchWithInitialState(prefix, handlers, indexValue);
         handle = w.handle;
+        progress = w.handle.progress;
         if (versioning) {
           // Changes arriving meanwhile wait for the initial state (chain); a failed conversion is a 500.
           const initial = sendInitialConverted(w.initial, w.revision);
@@ -217,7 +222,9 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
         // The ring may still hold changes etcd has compacted (by any server or tool): a start
         // older than the store's history is 410, as without the cache. A read at it tells.
         await store.storage.get(prefix, { revision: start.revision });
-        handle = cache.watch(prefix, start.revision, handlers);
+        const h = cache.watch(prefix, start.revision, handlers, indexValue);
+        handle = h;
+        progress = h.progress;
       }
     } catch (err) {
       if (err instanceof StorageError && err.code === 'Compacted') throw tooOld(start.kind === 'after' ? start.revision : 0, err.compactRevision);

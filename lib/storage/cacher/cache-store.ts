@@ -5,6 +5,7 @@
 import { KeyValue, StorageEvent } from '../interfaces';
 import { compareKeys } from './key-order';
 import { SortedKeys } from './sorted-keys';
+import { CacheIndex, FieldIndexKeys, IndexChange } from './field-index';
 
 export interface CacheListResult {
   kvs: KeyValue[];
@@ -18,6 +19,12 @@ export class CacheStore {
   private readonly byKey = new Map<string, KeyValue>();
   /** The keys of `byKey`, sorted by compareKeys. */
   private readonly keys = new SortedKeys();
+  /** The keys by the value of the indexed field, when the resource has one. */
+  private readonly indexed?: FieldIndexKeys;
+
+  constructor(index?: CacheIndex) {
+    if (index) this.indexed = new FieldIndexKeys(index);
+  }
 
   get size(): number {
     return this.byKey.size;
@@ -31,10 +38,12 @@ export class CacheStore {
   /** Replaces the whole state with `kvs` (a range result, normally already in key order). */
   replace(kvs: readonly KeyValue[]): void {
     this.byKey.clear();
+    this.indexed?.clear();
     const keys: string[] = new Array(kvs.length);
     let sorted = true;
     for (let i = 0; i < kvs.length; i++) {
       this.byKey.set(kvs[i].key, kvs[i]);
+      this.indexed?.set(kvs[i].key, this.indexed.index.valueOf(kvs[i].value, kvs[i].modRevision));
       keys[i] = kvs[i].key;
       if (i > 0 && sorted && compareKeys(keys[i - 1], keys[i]) >= 0) sorted = false;
     }
@@ -45,12 +54,18 @@ export class CacheStore {
   /**
    * Applies watch events in revision order; the key order learns only the keys that appeared or
    * vanished. Events from a watch without previous values get them here, from the state the
-   * event replaces: prevValue of an update, value of a delete.
+   * event replaces: prevValue of an update, value of a delete. With an index, returns each
+   * event's index values (same positions as `events`).
    */
-  apply(events: readonly StorageEvent[]): void {
+  apply(events: readonly StorageEvent[]): IndexChange[] | undefined {
     // Existence of each touched key before the batch, to know which keys appeared or vanished.
     const before = new Map<string, boolean>();
-    for (const ev of events) {
+    const changes: IndexChange[] | undefined = this.indexed && new Array(events.length);
+    for (const [i, ev] of events.entries()) {
+      if (changes) {
+        const after = ev.type === 'put' ? this.indexed!.index.valueOf(ev.value, ev.revision) : undefined;
+        changes[i] = { before: this.indexed!.set(ev.key, after), after };
+      }
       const old = this.byKey.get(ev.key);
       if (old) {
         if (ev.type === 'put' && ev.prevValue === undefined && !ev.created) ev.prevValue = old.value;
@@ -78,18 +93,28 @@ export class CacheStore {
     }
     for (const key of removed) this.keys.remove(key);
     for (const key of added) this.keys.insert(key);
+    return changes;
   }
 
   /**
    * Keys under `prefix` in key order, from `startKey` (inclusive, inside the prefix) when given,
-   * at most `limit` of them (0 or absent: all). Entries are shared: callers must not mutate them.
+   * at most `limit` of them (0 or absent: all). `indexValue`: only the keys whose indexed field
+   * has that value (ignored without an index). Entries are shared: callers must not mutate them.
    */
-  list(prefix: string, opts: { startKey?: string; limit?: number } = {}): CacheListResult {
+  list(prefix: string, opts: { startKey?: string; limit?: number; indexValue?: string } = {}): CacheListResult {
     const from = opts.startKey && compareKeys(opts.startKey, prefix) > 0 ? opts.startKey : prefix;
-    const { keys, count } = this.keys.range(from, prefix, opts.limit && opts.limit > 0 ? opts.limit : 0);
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    const { keys, count } = this.indexed && opts.indexValue !== undefined
+      ? firstOf(this.indexed.keys(opts.indexValue, prefix, from), limit)
+      : this.keys.range(from, prefix, limit);
     const n = keys.length;
     const kvs: KeyValue[] = new Array(n);
     for (let i = 0; i < n; i++) kvs[i] = this.byKey.get(keys[i]) as KeyValue;
     return { kvs, more: n < count, count };
   }
+}
+
+/** At most `limit` (0: all) of `keys`, and how many there were. */
+function firstOf(keys: string[], limit: number): { keys: string[]; count: number } {
+  return { keys: limit && keys.length > limit ? keys.slice(0, limit) : keys, count: keys.length };
 }

@@ -16,6 +16,16 @@ export interface CacheWatchHandlers extends WatchHandlers {
   onEvents(events: StorageEvent[], revision: number): void | Promise<void>;
 }
 
+/** A watch on the cache. */
+export interface CacheWatchHandle extends WatchHandle {
+  /**
+   * The revision through which every change the watch would be sent has been handed to it,
+   * beyond its own events: a watcher of one indexed value is not sent the other values' changes,
+   * yet its bookmarks may say it has seen them (0: nothing beyond what it received).
+   */
+  progress(): number;
+}
+
 /** Batches handed to onEvents are cut at revision boundaries near this size. */
 const MAX_DELIVERY = 1000;
 
@@ -52,6 +62,8 @@ export class CacheWatcher implements WatchHandle {
    * @param schedule asks for drain() to be called soon (never synchronously)
    * @param detach removes the watcher from whatever publishes to it
    * @param queueBytesLimit bytes of values those live events may hold before it is ended
+   * @param indexValue the value of the cache's indexed field this watcher selects: it is sent only
+   *   the changes of objects that had or have it (undefined: every change under the prefix)
    */
   constructor(
     readonly prefix: string,
@@ -61,12 +73,18 @@ export class CacheWatcher implements WatchHandle {
     private readonly schedule: (w: CacheWatcher) => void,
     private readonly detach: (w: CacheWatcher) => void,
     private readonly queueBytesLimit: number = DEFAULT_WATCHER_QUEUE_BYTES,
+    readonly indexValue?: string,
   ) {
     this.queuedThrough = afterRevision;
   }
 
   get closed(): boolean {
     return this.done;
+  }
+
+  /** Everything queued has been handed to the consumer. */
+  get idle(): boolean {
+    return !this.queue.length;
   }
 
   /**

@@ -10,8 +10,9 @@
 import { KeyValue, RangeResult, Storage, StorageEvent, WatchHandle } from '../interfaces';
 import { StorageError } from '../errors';
 import { CacheStore } from './cache-store';
-import { CacheWatcher, CacheWatchHandlers, chunkByRevision, DEFAULT_WATCHER_QUEUE_BYTES } from './cache-watcher';
+import { CacheWatcher, CacheWatchHandle, CacheWatchHandlers, chunkByRevision, DEFAULT_WATCHER_QUEUE_BYTES } from './cache-watcher';
 import { EventRing } from './event-ring';
+import { CacheIndex } from './field-index';
 import { FreshnessChecker, FreshnessProbe, FreshnessSubject } from './freshness';
 import { CacheLogger, Reflector, ReflectorSink } from './reflector';
 import { WatchDispatcher } from './watch-dispatcher';
@@ -29,6 +30,15 @@ export interface CacherOptions {
    * consistent read is served only once the watch itself reaches etcd's current revision. */
   probe?: FreshnessProbe;
   log?: CacheLogger;
+  /** An index on one field (Kubernetes' indexed trigger: a pod's spec.nodeName), for lists and watches that select one value of it. */
+  index?: CacheIndex;
+}
+
+/** A list's range, and with `indexValue` only the keys whose indexed field has that value. */
+export interface CacheListOptions {
+  startKey?: string;
+  limit?: number;
+  indexValue?: string;
 }
 
 interface RevisionWaiter {
@@ -38,7 +48,7 @@ interface RevisionWaiter {
 }
 
 export class Cacher {
-  private readonly store = new CacheStore();
+  private readonly store: CacheStore;
   private readonly ring: EventRing;
   private readonly dispatcher = new WatchDispatcher();
   private readonly reflector: Reflector;
@@ -51,10 +61,13 @@ export class Cacher {
   /** A freshness check found the state at `applied` equal to etcd's at `etcd`. */
   private confirmed?: { applied: number; etcd: number };
   private waiters: RevisionWaiter[] = [];
+  private readonly indexField?: string;
 
   /** @param prefix the resource prefix, ending in '/', e.g. '/registry/configmaps/' */
   constructor(storage: Storage, readonly prefix: string, opts: CacherOptions = {}) {
     if (!prefix.endsWith('/')) throw new Error(`cacher prefix must end in '/': ${prefix}`);
+    this.store = new CacheStore(opts.index);
+    this.indexField = opts.index?.field;
     this.ring = new EventRing(opts.eventCapacity ?? 10_000, 0);
     this.queueLimit = opts.watcherQueueLimit ?? 1_000;
     this.queueBytes = opts.watcherQueueBytes ?? DEFAULT_WATCHER_QUEUE_BYTES;
@@ -124,6 +137,11 @@ export class Cacher {
     return this.dispatcher.size;
   }
 
+  /** The field whose one value lists and watches may select through the index, if there is one. */
+  get indexedField(): string | undefined {
+    return this.indexField;
+  }
+
   /**
    * Confirms that the cache equals etcd's current state: resolves to an etcd revision at least
    * etcd's revision at the time of the call, which `revision` equals or exceeds when the promise
@@ -142,7 +160,7 @@ export class Cacher {
   }
 
   /** A consistent list from memory, or undefined when freshness could not be confirmed. */
-  async listConsistent(prefix: string, opts?: { startKey?: string; limit?: number }): Promise<RangeResult | undefined> {
+  async listConsistent(prefix: string, opts?: CacheListOptions): Promise<RangeResult | undefined> {
     const rev = await this.consistentRevision();
     return rev !== undefined && this.isReady && this.revision >= rev ? this.list(prefix, opts) : undefined;
   }
@@ -195,9 +213,10 @@ export class Cacher {
 
   /**
    * Keys under `prefix` (the resource prefix or a sub-prefix such as a namespace's, ending in
-   * '/') in key order from memory; same shape and meaning as Storage.range.
+   * '/') in key order from memory; same shape and meaning as Storage.range, but with `indexValue`
+   * (and an index) only the keys whose indexed field has that value.
    */
-  list(prefix: string, opts?: { startKey?: string; limit?: number }): RangeResult {
+  list(prefix: string, opts?: CacheListOptions): RangeResult {
     this.assertReady();
     this.assertPrefix(prefix);
     return { ...this.store.list(prefix, opts), revision: this.revision };
@@ -208,39 +227,47 @@ export class Cacher {
    * Throws StorageError Compacted (compactRevision = oldestWatchRevision) when `afterRevision`
    * is older than the ring covers: the caller answers 410 Gone. A revision ahead of the cache is
    * accepted; changes up to it are skipped. handlers.onEvents may return a promise (back-pressure).
+   * `indexValue` (with an index): live changes only of objects that had or have that value of the
+   * indexed field; the consumer still filters by its selector (the replay is not narrowed).
    */
-  watch(prefix: string, afterRevision: number, handlers: CacheWatchHandlers): WatchHandle {
+  watch(prefix: string, afterRevision: number, handlers: CacheWatchHandlers, indexValue?: string): CacheWatchHandle {
     this.assertReady();
     this.assertPrefix(prefix);
     if (afterRevision < this.ring.startRevision) {
       throw new StorageError('Compacted',
         `too old resource version: ${afterRevision} (${this.ring.startRevision})`, this.ring.startRevision);
     }
-    const w = this.newWatcher(prefix, afterRevision, handlers);
+    const w = this.newWatcher(prefix, afterRevision, handlers, indexValue);
     const replay = this.ring.since(afterRevision).filter((e) => e.key.startsWith(prefix));
     for (const chunk of chunkByRevision(replay)) w.push(chunk, false);
     this.dispatcher.add(w);
-    return { close: () => w.close() };
+    return this.handleOf(w);
   }
 
   /**
    * For watches that start with the current state (resourceVersion unset or "0"): the keys under
    * `prefix` and the revision they are at, with a watcher registered in the same instant, so the
-   * initial state plus the delivered changes never miss or repeat one.
+   * initial state plus the delivered changes never miss or repeat one. `indexValue` narrows both
+   * the initial keys and the changes, as in list() and watch().
    */
-  watchWithInitialState(prefix: string, handlers: CacheWatchHandlers): { initial: KeyValue[]; revision: number; handle: WatchHandle } {
+  watchWithInitialState(prefix: string, handlers: CacheWatchHandlers, indexValue?: string): { initial: KeyValue[]; revision: number; handle: CacheWatchHandle } {
     this.assertReady();
     this.assertPrefix(prefix);
     const revision = this.revision;
-    const initial = this.store.list(prefix).kvs;
-    const w = this.newWatcher(prefix, revision, handlers);
+    const initial = this.store.list(prefix, { indexValue }).kvs;
+    const w = this.newWatcher(prefix, revision, handlers, indexValue);
     this.dispatcher.add(w);
-    return { initial, revision, handle: { close: () => w.close() } };
+    return { initial, revision, handle: this.handleOf(w) };
   }
 
-  private newWatcher(prefix: string, afterRevision: number, handlers: CacheWatchHandlers): CacheWatcher {
+  private newWatcher(prefix: string, afterRevision: number, handlers: CacheWatchHandlers, indexValue?: string): CacheWatcher {
     return new CacheWatcher(prefix, afterRevision, handlers, this.queueLimit,
-      this.dispatcher.schedule, (w) => this.dispatcher.remove(w), this.queueBytes);
+      this.dispatcher.schedule, (w) => this.dispatcher.remove(w), this.queueBytes,
+      this.indexField === undefined ? undefined : indexValue);
+  }
+
+  private handleOf(w: CacheWatcher): CacheWatchHandle {
+    return { close: () => w.close(), progress: () => this.dispatcher.progressOf(w) };
   }
 
   private assertReady(): void {
@@ -304,10 +331,10 @@ export class Cacher {
         self.wake(true);
       },
       apply(events: StorageEvent[]) {
-        self.store.apply(events);
+        const changes = self.store.apply(events);
         self.ring.push(events);
         self.applied = events[events.length - 1].revision;
-        self.dispatcher.publish(events);
+        self.dispatcher.publish(events, changes);
         self.wake();
       },
     };

@@ -5,9 +5,15 @@
  * shared by every watcher of a prefix (filtered once per distinct prefix), which a consumer can
  * encode once for all (api/shared-events.ts). Each delivery to a stream has a fixed cost, so with
  * a thousand watchers fewer, larger deliveries are what keeps latency low under load.
+ *
+ * Watchers of one value of the cache's indexed field (a kubelet's `spec.nodeName=X`) are kept
+ * apart, by value: a change goes to the watchers of its object's value before and after it (a pod
+ * moved off node X still reaches X's watchers, which see it leave), and the others are not
+ * visited, so a change costs the same with ten or a thousand nodes watching.
  */
 import { StorageEvent } from '../interfaces';
 import { CacheWatcher } from './cache-watcher';
+import { IndexChange } from './field-index';
 
 /**
  * Default spacing of deliveries. The first change after a quiet spell still goes out in the next
@@ -17,11 +23,28 @@ import { CacheWatcher } from './cache-watcher';
  */
 export const DEFAULT_MIN_FLUSH_INTERVAL_MS = 10;
 
+/** The watchers of one prefix. */
+interface Group {
+  /** Watchers that take every change under the prefix. */
+  all: Set<CacheWatcher>;
+  /** Watchers of one value of the indexed field, by value. */
+  byValue: Map<string, Set<CacheWatcher>>;
+  size: number;
+  /** The revision of the last change under the prefix handed to the watchers' queues. */
+  through: number;
+}
+
+/** Changes published together, with their index values when the cache has an index. */
+interface Batch {
+  events: StorageEvent[];
+  changes?: IndexChange[];
+}
+
 export class WatchDispatcher {
-  private readonly groups = new Map<string, Set<CacheWatcher>>();
+  private readonly groups = new Map<string, Group>();
   private ready = new Set<CacheWatcher>();
   /** Changes published since the last delivery, in revision order. */
-  private pending: StorageEvent[][] = [];
+  private pending: Batch[] = [];
   private scheduled = false;
   private flushing = false;
   private lastFlush = -Infinity;
@@ -38,27 +61,43 @@ export class WatchDispatcher {
 
   add(w: CacheWatcher): void {
     let group = this.groups.get(w.prefix);
-    if (!group) this.groups.set(w.prefix, (group = new Set()));
-    if (!group.has(w)) this.count++;
-    group.add(w);
+    if (!group) this.groups.set(w.prefix, (group = { all: new Set(), byValue: new Map(), size: 0, through: 0 }));
+    const set = w.indexValue === undefined ? group.all : getOrAdd(group.byValue, w.indexValue);
+    if (set.has(w)) return;
+    set.add(w);
+    group.size++;
+    this.count++;
   }
 
   remove(w: CacheWatcher): void {
     const group = this.groups.get(w.prefix);
-    if (!group?.delete(w)) return;
+    const set = w.indexValue === undefined ? group?.all : group?.byValue.get(w.indexValue);
+    if (!group || !set?.delete(w)) return;
+    if (!set.size && w.indexValue !== undefined) group.byValue.delete(w.indexValue);
+    group.size--;
     this.count--;
     this.ready.delete(w);
     if (!group.size) this.groups.delete(w.prefix);
   }
 
   /**
-   * Queues a batch of changes (revision order) for every watcher whose prefix matches. A watcher
+   * Queues a batch of changes (revision order) for every watcher whose prefix matches, and of an
+   * indexed watcher, whose value one of the change's `changes` (same positions) names. A watcher
    * added before the delivery also receives it; CacheWatcher drops what it already has.
    */
-  publish(events: StorageEvent[]): void {
+  publish(events: StorageEvent[], changes?: IndexChange[]): void {
     if (!this.count || !events.length) return;
-    this.pending.push(events);
+    this.pending.push({ events, changes });
     this.request();
+  }
+
+  /**
+   * For an indexed watcher with nothing queued: the revision through which every change under its
+   * prefix has been handed out, the ones it was not sent included (what its bookmarks may say, as
+   * if it had been sent and had filtered them all). Otherwise 0: its own events tell.
+   */
+  progressOf(w: CacheWatcher): number {
+    return w.indexValue !== undefined && w.idle ? this.groups.get(w.prefix)?.through ?? 0 : 0;
   }
 
   /** Asks for `w.drain()` in a later turn; many requests share one turn. */
@@ -79,7 +118,8 @@ export class WatchDispatcher {
 
   /** Ends every watcher with `err` (each gets onError unless it closes first). */
   failAll(err: Error): void {
-    for (const group of [...this.groups.values()]) for (const w of [...group]) w.fail(err);
+    const ws = [...this.groups.values()].flatMap((g) => [...g.all, ...[...g.byValue.values()].flatMap((set) => [...set])]);
+    for (const w of ws) w.fail(err);
   }
 
   private request(): void {
@@ -98,12 +138,15 @@ export class WatchDispatcher {
       const batches = this.pending;
       this.pending = [];
       if (batches.length) {
-        const events = batches.length === 1 ? batches[0] : batches.flat();
+        const events = batches.length === 1 ? batches[0].events : batches.flatMap((b) => b.events);
+        const changes = batches.every((b) => b.changes) ? batches.flatMap((b) => b.changes!) : undefined;
         for (const [prefix, group] of this.groups) {
           const matching = events.filter((e) => e.key.startsWith(prefix));
           if (!matching.length) continue;
+          group.through = matching[matching.length - 1].revision;
           const shared = matching.length === events.length ? events : matching;
-          for (const w of group) w.push(shared, true);
+          for (const w of group.all) w.push(shared, true);
+          if (group.byValue.size) deliverByValue(group.byValue, prefix, events, changes);
         }
       }
       // Swapped, not copied: watchers that ask again while draining wait for the next turn.
@@ -120,4 +163,40 @@ export class WatchDispatcher {
       for (const resolve of waiters) resolve();
     }
   };
+}
+
+function getOrAdd<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  return set;
+}
+
+/**
+ * Hands each watcher of `byValue` the changes under `prefix` whose object had or has its value,
+ * one shared array per value. Without index values (a batch published without them), every
+ * change goes to every one of them, as to an unindexed watcher.
+ */
+function deliverByValue(byValue: Map<string, Set<CacheWatcher>>, prefix: string, events: StorageEvent[], changes?: IndexChange[]): void {
+  const perValue = new Map<string, StorageEvent[]>();
+  const add = (value: string | undefined, ev: StorageEvent) => {
+    if (value !== undefined && byValue.has(value)) getOrAddList(perValue, value).push(ev);
+  };
+  for (let i = 0; i < events.length; i++) {
+    const ev = events[i];
+    if (!ev.key.startsWith(prefix)) continue;
+    if (!changes) {
+      for (const value of byValue.keys()) getOrAddList(perValue, value).push(ev);
+      continue;
+    }
+    const { before, after } = changes[i];
+    add(before, ev);
+    if (after !== before) add(after, ev);
+  }
+  for (const [value, evs] of perValue) for (const w of byValue.get(value)!) w.push(evs, true);
+}
+
+function getOrAddList<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
 }

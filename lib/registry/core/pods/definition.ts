@@ -87,6 +87,8 @@ export function podResource(naming: Naming, gates: FeatureGates = new FeatureGat
       },
       selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
         'status.phase', 'status.podIP', 'status.nominatedNodeName'],
+      // Kubernetes' NodeNameTriggerFunc and spec.nodeName indexer: each kubelet watches and lists its node's pods.
+      indexedField: 'spec.nodeName',
     },
   };
 }
