@@ -67,7 +67,9 @@ export class Dispatcher {
    * Classifications by request shape. The key holds everything a distinguisher is taken from
    * (user name, namespace), so one entry is one flow and is handed out as it is.
    */
-  private cache = new Map<string, Classification>();
+  /** Classifications by user name, then the user's groups (compared one by one), then request shape. */
+  private cache = new Map<string, CachedUser[]>();
+  private cached = 0;
   private timer?: NodeJS.Timeout;
 
   constructor(private readonly opts: DispatcherOptions) {}
@@ -111,6 +113,7 @@ export class Dispatcher {
     if (!schemas.some((fs) => fs.metadata.name === 'catch-all')) schemas.push(catchAllFs);
     this.flowSchemas = schemas;
     this.cache = new Map();
+    this.cached = 0;
     this.adjustBorrowing();
   }
 
@@ -125,8 +128,9 @@ export class Dispatcher {
    * object for every request of one shape: not to be changed (but for its recorders).
    */
   classify(d: RequestDigest): Classification {
-    const key = cacheKey(d);
-    let hit = this.cache.get(key);
+    const key = shapeKey(d);
+    const user = this.cachedUser(d.user);
+    let hit = user.shapes.get(key);
     if (!hit) {
       let chosen: FlowSchema | undefined;
       let catchAll: FlowSchema | undefined;
@@ -142,10 +146,25 @@ export class Dispatcher {
         flowSchema: chosen, level: this.levels.get(chosen.spec.priorityLevelConfiguration.name)!, distinguisher,
         flowKey: `${chosen.metadata.name}\0${distinguisher}`, flowHash: () => hashFlowId(name, distinguisher),
       };
-      if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
-      this.cache.set(key, hit);
+      if (this.cached >= CACHE_LIMIT) {
+        this.cache.clear();
+        this.cached = 0;
+        return this.classify(d);
+      }
+      user.shapes.set(key, hit);
+      this.cached++;
     }
     return hit;
+  }
+
+  /** The cache's entry of a user (name and groups), made on first use. */
+  private cachedUser(u: RequestDigest['user']): CachedUser {
+    let entries = this.cache.get(u.name);
+    if (!entries) this.cache.set(u.name, entries = []);
+    for (const e of entries) if (sameStrings(e.groups, u.groups)) return e;
+    const e: CachedUser = { groups: [...u.groups], shapes: new Map() };
+    entries.push(e);
+    return e;
   }
 
   /** The flow's key and hash for shuffle sharding (kube's hashFlowID). */
@@ -191,9 +210,17 @@ function sameQueuing(a: QueuingConfig, b: QueuingConfig): boolean {
   return a.queues === b.queues && a.handSize === b.handSize && a.queueLengthLimit === b.queueLengthLimit;
 }
 
-function cacheKey(d: RequestDigest): string {
-  const where = d.isResourceRequest
-    ? `r\0${d.apiGroup}\0${d.apiGroupAlias ?? ''}\0${d.resource}\0${d.subresource ?? ''}\0${d.namespace ?? ''}`
-    : `n\0${d.path}\0${d.namespace ?? ''}`;
-  return `${d.user.name}\0${d.user.groups.join('\x01')}\0${d.verb}\0${where}`;
+interface CachedUser { groups: readonly string[]; shapes: Map<string, Classification> }
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A request's shape within one user's cache entry. */
+function shapeKey(d: RequestDigest): string {
+  return d.isResourceRequest
+    ? `r\0${d.verb}\0${d.apiGroup}\0${d.apiGroupAlias ?? ''}\0${d.resource}\0${d.subresource ?? ''}\0${d.namespace ?? ''}`
+    : `n\0${d.verb}\0${d.path}\0${d.namespace ?? ''}`;
 }

@@ -18,13 +18,16 @@ import type { TerminationMetrics } from '../api/metrics/termination-metrics';
 import type { Dispatcher } from './dispatcher';
 import type { FlowControlMetrics, FlowRecorder, RejectReason } from './metrics';
 import type { Ticket, WaitingRequest } from './queueset';
-import { Counts, estimateWork, workReadsCounts } from './seats';
+import { Counts, estimateWork, ONE_SEAT, workReadsCounts } from './seats';
 import { DroppedRequestsTracker } from './retry-after';
 import type { RequestDigest } from './types';
 
 export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, please try again later.';
 export const FLOW_SCHEMA_UID_HEADER = 'X-Kubernetes-PF-FlowSchema-UID';
 export const PRIORITY_LEVEL_UID_HEADER = 'X-Kubernetes-PF-PriorityLevel-UID';
+/** The same names in lower case, as the response keeps them (setHeader makes no copy of them). */
+const FLOW_SCHEMA_UID_FIELD = 'x-kubernetes-pf-flowschema-uid';
+const PRIORITY_LEVEL_UID_FIELD = 'x-kubernetes-pf-prioritylevel-uid';
 
 export interface FilterOptions {
   dispatcher: Dispatcher;
@@ -42,8 +45,6 @@ export interface FilterOptions {
   terminations?: TerminationMetrics;
 }
 
-const NO_COUNTS: Counts = { objects: () => undefined, watchers: () => 0 };
-
 export function priorityAndFairness(opts: FilterOptions): (ctx: Context, next: Next) => Promise<void> {
   const { dispatcher, metrics } = opts;
   const dropped = new DroppedRequestsTracker();
@@ -55,7 +56,23 @@ export function priorityAndFairness(opts: FilterOptions): (ctx: Context, next: N
     return Promise.reject(errors.tooManyRequests(TOO_MANY_REQUESTS_MESSAGE, dropped.retryAfter(level)));
   };
 
-  return async (ctx: Context, next: Next): Promise<void> => {
+  /**
+   * Runs the rest of the chain and calls `release` once it has settled, however it ends: one
+   * promise of its own per request and no async function's (the path a request takes when its
+   * seats are free, or its level exempt).
+   */
+  const run = (next: Next, release: () => void): Promise<void> => {
+    let p: Promise<void>;
+    try {
+      p = next();
+    } catch (err) {
+      release();
+      throw err;
+    }
+    return p.then(release, (err) => { release(); throw err; });
+  };
+
+  return (ctx: Context, next: Next): Promise<void> => {
     const info = ctx.state.requestInfo as RequestInfo;
     const isWatch = info.verb === 'watch';
     if (!isWatch && opts.isLongRunning(info)) return next();
@@ -67,8 +84,8 @@ export function priorityAndFairness(opts: FilterOptions): (ctx: Context, next: N
     const c = dispatcher.classify(digest);
     const level = c.level;
     // Straight on the response (nothing is sent yet): koa's ctx.set only adds checks for arrays and non-strings.
-    ctx.res.setHeader(FLOW_SCHEMA_UID_HEADER, c.flowSchema.metadata.uid ?? '');
-    ctx.res.setHeader(PRIORITY_LEVEL_UID_HEADER, level.pl.metadata.uid ?? '');
+    ctx.res.setHeader(FLOW_SCHEMA_UID_FIELD, c.flowSchema.metadata.uid ?? '');
+    ctx.res.setHeader(PRIORITY_LEVEL_UID_FIELD, level.pl.metadata.uid ?? '');
     const type = isWatch ? 'watch' : 'regular';
     let flow: FlowRecorder | undefined;
     if (metrics) {
@@ -82,62 +99,60 @@ export function priorityAndFairness(opts: FilterOptions): (ctx: Context, next: N
       flow?.seats.inc();
       level.integrator.set(++level.exemptSeats);
       const started = performance.now();
-      try {
-        await next();
-      } finally {
+      return run(next, () => {
         level.integrator.set(--level.exemptSeats);
-        flow?.executing.dec();
-        flow?.seats.dec();
-        flow?.execution.observe((performance.now() - started) / 1000);
-      }
-      return;
+        if (!flow) return;
+        flow.executing.dec();
+        flow.seats.dec();
+        flow.execution.observe((performance.now() - started) / 1000);
+      });
     }
 
-    // The query is parsed only for the lists and watches whose seats depend on it.
+    // Only lists, watches and writes are estimated (gets and non-resource requests take one seat);
+    // the query is parsed only for the lists and watches whose seats depend on it.
     const querystring = ctx.querystring;
-    const work = estimateWork({ verb: info.verb, isResourceRequest: info.isResourceRequest, resource: info.resource, name: info.name ?? info.listName, get query() { return new URLSearchParams(querystring); } },
-      info.isResourceRequest && workReadsCounts(info.verb) ? opts.counts(info) : NO_COUNTS, level.maxSeats);
+    const work = info.isResourceRequest && workReadsCounts(info.verb)
+      ? estimateWork({ verb: info.verb, isResourceRequest: true, resource: info.resource, name: info.name ?? info.listName, get query() { return new URLSearchParams(querystring); } },
+        opts.counts(info), level.maxSeats)
+      : ONE_SEAT;
     flow?.estimatedSeats.observe(Math.max(work.initialSeats, work.finalSeats));
     const arrived = performance.now();
     let settleLater: ((o: Ticket | RejectReason) => void) | undefined;
     const outcome = level.queues.start(work, c.flowKey, c.flowHash, (o) => settleLater?.(o));
-    let ticket: Ticket;
     if (typeof outcome === 'string') {
       flow?.waitRejected.observe(0);
       return reject(ctx, info, level.name, flow, outcome);
-    } else if ('finish' in outcome) {
-      ticket = outcome;
-    } else {
-      const waiting: WaitingRequest = outcome;
-      const queues = level.queues;
-      flow?.queueLength.observe(queues.queueLength(waiting));
-      flow?.inqueue.inc();
-      const result = await new Promise<Ticket | RejectReason>((resolve) => {
-        const done = (o: Ticket | RejectReason) => { clearTimeout(timer); ctx.req.off('close', onClose); resolve(o); };
-        const timer = setTimeout(() => { if (queues.cancel(waiting)) done('time-out'); }, opts.waitLimitMs);
-        const onClose = () => { if (queues.cancel(waiting)) done('cancelled'); };
-        ctx.req.once('close', onClose);
-        settleLater = done;
+    }
+    const execute = (ticket: Ticket, started: number): Promise<void> => {
+      flow?.waitExecuted.observe((started - arrived) / 1000);
+      flow?.dispatched.inc();
+      flow?.executing.inc();
+      flow?.seats.inc(work.initialSeats);
+      return run(next, () => {
+        ticket.finish();
+        if (!flow) return;
+        flow.executing.dec();
+        flow.seats.dec(work.initialSeats);
+        flow.execution.observe((performance.now() - started) / 1000);
       });
+    };
+    // Seats free: run at once. Else wait in the queue.
+    if ('finish' in outcome) return execute(outcome, arrived);
+    const waiting: WaitingRequest = outcome;
+    const queues = level.queues;
+    flow?.queueLength.observe(queues.queueLength(waiting));
+    flow?.inqueue.inc();
+    return new Promise<Ticket | RejectReason>((resolve) => {
+      const done = (o: Ticket | RejectReason) => { clearTimeout(timer); ctx.req.off('close', onClose); resolve(o); };
+      const timer = setTimeout(() => { if (queues.cancel(waiting)) done('time-out'); }, opts.waitLimitMs);
+      const onClose = () => { if (queues.cancel(waiting)) done('cancelled'); };
+      ctx.req.once('close', onClose);
+      settleLater = done;
+    }).then((result) => {
       flow?.inqueue.dec();
-      if (typeof result === 'string') {
-        flow?.waitRejected.observe((performance.now() - arrived) / 1000);
-        return reject(ctx, info, level.name, flow, result);
-      }
-      ticket = result;
-    }
-    flow?.waitExecuted.observe((performance.now() - arrived) / 1000);
-    flow?.dispatched.inc();
-    flow?.executing.inc();
-    flow?.seats.inc(work.initialSeats);
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      ticket.finish();
-      flow?.executing.dec();
-      flow?.seats.dec(work.initialSeats);
-      flow?.execution.observe((performance.now() - started) / 1000);
-    }
+      if (typeof result !== 'string') return execute(result, performance.now());
+      flow?.waitRejected.observe((performance.now() - arrived) / 1000);
+      return reject(ctx, info, level.name, flow, result);
+    });
   };
 }

@@ -188,7 +188,8 @@ export class QueueSet {
     this.seatsInUse += seats;
     this.executing++;
     if (queue) { queue.seatsInUse += seats; queue.executing++; }
-    const started = this.now();
+    // Every path here has just synced virtual time: its clock reading is the start.
+    const started = this.lastSync;
     let done = false;
     const release = (n: number) => {
       this.syncTime();
@@ -199,8 +200,8 @@ export class QueueSet {
       finish: () => {
         if (done) return;
         done = true;
-        const actual = (this.now() - started) / 1000;
         release(seats);
+        const actual = (this.lastSync - started) / 1000;
         this.executing--;
         if (queue) {
           queue.executing--;

@@ -17,7 +17,8 @@ const WATCHES_PER_SEAT = 10;
 const MAXIMUM_SEATS_LIMIT = 10;
 const EVENT_ADDITIONAL_MS = 5;
 
-const ONE: WorkEstimate = Object.freeze({ initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 });
+/** One seat for the request's time: the work of every request that reads no counts (workReadsCounts). */
+export const ONE_SEAT: WorkEstimate = Object.freeze({ initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 });
 const MUTATING_VERBS = new Set(['create', 'update', 'patch', 'delete']);
 
 export interface EstimateInput {
@@ -36,20 +37,20 @@ export interface Counts {
   watchers(): number;
 }
 
-/** Whether estimateWork reads the resource's counts for a request of `verb` (lists, watches, writes). */
+/** Whether estimateWork reads the resource's counts for a request of `verb` (lists, watches, writes); any other request's work is ONE_SEAT. */
 export function workReadsCounts(verb: string): boolean {
   return verb === 'list' || verb === 'watch' || MUTATING_VERBS.has(verb);
 }
 
 /** `levelMaxSeats` is the level's maximum (0: none configured, so 10). */
 export function estimateWork(r: EstimateInput, counts: Counts, levelMaxSeats: number): WorkEstimate {
-  if (!r.isResourceRequest) return ONE;
+  if (!r.isResourceRequest) return ONE_SEAT;
   const maxSeats = levelMaxSeats === 0 || levelMaxSeats > MAXIMUM_SEATS_LIMIT ? MAXIMUM_SEATS_LIMIT : levelMaxSeats;
   if (r.verb === 'list' || r.verb === 'watch') return listWork(r, counts, maxSeats);
   // Events are exempt from the watchers' share (kube's isRequestExemptFromWatchEvents).
-  if (!MUTATING_VERBS.has(r.verb) || r.resource === 'events') return ONE;
+  if (!MUTATING_VERBS.has(r.verb) || r.resource === 'events') return ONE_SEAT;
   const watchers = counts.watchers();
-  if (watchers < WATCHES_PER_SEAT) return ONE;
+  if (watchers < WATCHES_PER_SEAT) return ONE_SEAT;
   const finalSeats = Math.ceil(watchers / WATCHES_PER_SEAT);
   const finalWorkMs = finalSeats * EVENT_ADDITIONAL_MS;
   const capped = Math.min(finalSeats, maxSeats);
@@ -57,12 +58,12 @@ export function estimateWork(r: EstimateInput, counts: Counts, levelMaxSeats: nu
 }
 
 function listWork(r: EstimateInput, counts: Counts, maxSeats: number): WorkEstimate {
-  if (r.name) return ONE;
+  if (r.name) return ONE_SEAT;
   const q = r.query;
-  if (r.verb === 'watch' && q.get('sendInitialEvents') !== 'true') return ONE;
+  if (r.verb === 'watch' && q.get('sendInitialEvents') !== 'true') return ONE_SEAT;
   const stored = counts.objects();
   if (stored === null) return seats(maxSeats);
-  if (stored === undefined) return ONE;
+  if (stored === undefined) return ONE_SEAT;
   const limitParam = Number(q.get('limit') ?? '0');
   const limit = limitParam > 0 && limitParam < stored ? limitParam : stored;
   let objects: number;
@@ -86,5 +87,5 @@ function fromStorage(q: URLSearchParams): boolean {
 }
 
 function seats(n: number): WorkEstimate {
-  return n === 1 ? ONE : { initialSeats: n, finalSeats: 0, additionalLatencyMs: 0 };
+  return n === 1 ? ONE_SEAT : { initialSeats: n, finalSeats: 0, additionalLatencyMs: 0 };
 }

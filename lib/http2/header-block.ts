@@ -12,16 +12,24 @@ import { CONNECTION_FIELDS } from './request-fields';
 /** Fields whose values differ from response to response: encoded each time, never kept. */
 const VARYING = new Set(['content-length', 'audit-id', 'date', 'location', 'etag', 'last-modified']);
 const MEMO_LIMIT = 512;
-const memo = new Map<string, Buffer>();
+/** By name, then value: a lookup builds no key (names and repeated values are the same strings each time). */
+const memo = new Map<string, Map<string, Buffer>>();
+let memoSize = 0;
 
 function encodedField(name: string, value: string): Buffer {
-  const key = `${name}\0${value}`;
-  let bytes = memo.get(key);
+  let byValue = memo.get(name);
+  let bytes = byValue?.get(value);
   if (bytes) return bytes;
   const buf = Buffer.allocUnsafe(fieldLength(name, value));
   bytes = buf.subarray(0, writeField(buf, 0, name, value));
-  if (memo.size >= MEMO_LIMIT) memo.clear();
-  memo.set(key, bytes);
+  if (memoSize >= MEMO_LIMIT) {
+    memo.clear();
+    memoSize = 0;
+    byValue = undefined;
+  }
+  if (!byValue) memo.set(name, byValue = new Map());
+  byValue.set(value, bytes);
+  memoSize++;
   return bytes;
 }
 

@@ -50,6 +50,30 @@ describe('flowcontrol classification (Kubernetes 1.32 bootstrap configuration)',
     });
   }
 
+  it('answers from its cache only for the same user name, groups and request shape', () => {
+    const x = new Dispatcher({ serverConcurrencyLimit: 600 });
+    x.configure(bootstrapConfiguration());
+    const name = (r: RequestDigest) => x.classify(r).flowSchema.metadata.name;
+    const asAdmin = resource('admin', ['system:masters', AUTH], 'get', '', 'pods', 'default');
+    expect(name(asAdmin)).to.equal('exempt');
+    // The same name without system:masters, with its groups in another order, or with one more.
+    expect(name(resource('admin', [AUTH], 'get', '', 'pods', 'default'))).to.equal('global-default');
+    expect(name(resource('admin', [AUTH, 'system:masters'], 'get', '', 'pods', 'default'))).to.equal('exempt');
+    expect(name(resource('admin', ['custom'], 'get', '', 'pods', 'default'))).to.equal('catch-all');
+    expect(name(resource('admin', ['custom', AUTH], 'get', '', 'pods', 'default'))).to.equal('global-default');
+    // The same user and groups, another shape: a node's status against its pods, or another namespace.
+    const node = (verb: string, res: string, sub?: string) => resource('system:node:n1', ['system:nodes', AUTH], verb, '', res, undefined, sub);
+    expect(name(node('patch', 'nodes', 'status'))).to.equal('system-node-high');
+    expect(name(node('list', 'pods'))).to.equal('system-nodes');
+    expect(name(nonResource('system:node:n1', ['system:nodes', AUTH], 'get', '/healthz'))).to.equal('probes');
+    const kcm = (ns: string) => x.classify(resource('system:kube-controller-manager', [AUTH], 'list', '', 'pods', ns)).distinguisher;
+    expect([kcm('ns1'), kcm('ns2')]).to.deep.equal(['ns1', 'ns2']);
+    // Past the cache's size it starts again, and answers alike.
+    for (let i = 0; i < 10_050; i++) x.classify(resource(`u${i}`, [AUTH], 'get', '', 'pods', 'default'));
+    expect(name(asAdmin)).to.equal('exempt');
+    expect(name(node('list', 'pods'))).to.equal('system-nodes');
+  });
+
   const custom = (name: string, level: string, precedence: number, rule: FlowSchema['spec']['rules']): FlowSchema =>
     ({ metadata: { name, uid: `uid-${name}` }, spec: { priorityLevelConfiguration: { name: level }, matchingPrecedence: precedence, distinguisherMethod: { type: 'ByUser' }, rules: rule } });
 
