@@ -7,6 +7,7 @@
  */
 import { ApiObject, ObjectMeta, Strategy } from '../scheme/types';
 import { DeleteOptions } from './options';
+import { timestampAt } from './system-fields';
 
 /** A deletion mark to write: the object's new deletionTimestamp and deletionGracePeriodSeconds. */
 export interface GraceMark {
@@ -23,8 +24,6 @@ export interface GraceMark {
  */
 export type GraceOutcome = 'immediate' | 'pending' | GraceMark;
 
-const rfc3339 = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
 export function gracefulDeletion(strategy: Strategy, obj: ApiObject, opts: DeleteOptions): GraceOutcome {
   if (!strategy.gracePeriod) return 'immediate';
   const meta = obj.metadata as ObjectMeta;
@@ -35,9 +34,9 @@ export function gracefulDeletion(strategy: Strategy, obj: ApiObject, opts: Delet
     const requested = opts.gracePeriodSeconds;
     if (requested === undefined || requested >= current) return 'pending';
     const start = Date.parse(meta.deletionTimestamp) - current * 1000;
-    return { deletionTimestamp: rfc3339(start + requested * 1000), deletionGracePeriodSeconds: requested, first: false };
+    return { deletionTimestamp: timestampAt(start + requested * 1000), deletionGracePeriodSeconds: requested, first: false };
   }
   const period = strategy.gracePeriod(obj, opts.gracePeriodSeconds);
   if (period <= 0) return 'immediate';
-  return { deletionTimestamp: rfc3339(Date.now() + period * 1000), deletionGracePeriodSeconds: period, first: true };
+  return { deletionTimestamp: timestampAt(Date.now() + period * 1000), deletionGracePeriodSeconds: period, first: true };
 }
