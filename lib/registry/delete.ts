@@ -1,7 +1,8 @@
 /**
  * Deletion per the spec's table: an object with finalizers (or something else that keeps it)
  * becomes Terminating (deletionTimestamp set) and is removed when the last finalizer goes;
- * Foreground and Orphan propagation add their finalizer first (see propagation.ts);
+ * Foreground and Orphan propagation add their finalizer first (see propagation.ts); a kind
+ * with graceful deletion (a Pod on a node) stays Terminating for its grace period (graceful.ts);
  * otherwise it is removed at once with a compare on mod_revision. Preconditions are checked
  * against the object as stored, before the write.
  */
@@ -13,6 +14,7 @@ import { DeleteOptions, ListOptions, WriteOptions } from './options';
 import { list } from './list';
 import { clone, now } from './system-fields';
 import { deletionFinalizers } from './propagation';
+import { gracefulDeletion } from './graceful';
 
 export interface DeleteResult {
   /** The object as deleted, or as it stays while finalizers remain. */
@@ -58,18 +60,29 @@ export async function deleteObject(store: GenericStore, ctx: StrategyContext, na
     }
 
     const meta = current.metadata as ObjectMeta;
+    const grace = gracefulDeletion(store.def.strategy, current, opts);
+    // As Kubernetes: while a graceful deletion is pending, a delete changes nothing (not even finalizers).
+    if (grace === 'pending') return { object: store.output(current), removed: false };
+    const mark = grace === 'immediate' ? undefined : grace;
     // The propagation policy becomes a finalizer (propagation.ts); a later delete may switch it.
     const gc = deletionFinalizers(meta.finalizers ?? [], opts, store.def.strategy.defaultGarbageCollectionPolicy);
-    const keep = gc.finalizers.length > 0 || !!store.def.strategy.blocksRemoval?.(current);
+    const keep = gc.finalizers.length > 0 || !!store.def.strategy.blocksRemoval?.(current) || (mark?.deletionGracePeriodSeconds ?? 0) > 0;
     if (keep) {
-      if (meta.deletionTimestamp && !gc.changed) return { object: store.output(current), removed: false };
+      if (meta.deletionTimestamp && !gc.changed && !mark) return { object: store.output(current), removed: false };
       const next = clone(current);
       const nextMeta = next.metadata as ObjectMeta;
       if (gc.changed) {
         if (gc.finalizers.length) nextMeta.finalizers = gc.finalizers;
         else delete nextMeta.finalizers;
       }
-      if (!nextMeta.deletionTimestamp) {
+      if (mark) {
+        nextMeta.deletionTimestamp = mark.deletionTimestamp;
+        nextMeta.deletionGracePeriodSeconds = mark.deletionGracePeriodSeconds;
+        if (mark.first) {
+          if (nextMeta.generation) nextMeta.generation += 1;
+          store.def.strategy.onDeleteRequested?.(next);
+        }
+      } else if (!nextMeta.deletionTimestamp) {
         nextMeta.deletionTimestamp = now();
         nextMeta.deletionGracePeriodSeconds = 0;
         store.def.strategy.onDeleteRequested?.(next);

@@ -402,10 +402,13 @@ export class GenericStore {
     await this.def.storageHooks?.afterDelete?.(removed, this.hookEnv());
   }
 
-  /** Deleted, with nothing left that keeps it. */
+  /**
+   * Deleted, with nothing left that keeps it: no finalizer, and no grace period still running
+   * (a Terminating Pod that loses its last finalizer waits for its kubelet's final delete).
+   */
   readyForRemoval(obj: ApiObject): boolean {
     const meta = obj.metadata as ObjectMeta;
-    return !!meta.deletionTimestamp && !(meta.finalizers?.length) && !this.def.strategy.blocksRemoval?.(obj);
+    return !!meta.deletionTimestamp && !meta.deletionGracePeriodSeconds && !(meta.finalizers?.length) && !this.def.strategy.blocksRemoval?.(obj);
   }
 
   /**

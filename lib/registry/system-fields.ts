@@ -7,12 +7,17 @@ import { ApiObject, ObjectMeta } from '../scheme/types';
 let lastSecond = -1;
 let lastText = '';
 
-/** RFC 3339 with second precision, as Kubernetes serialises metav1.Time (formatted once per second). */
+/** The time at `ms` (since the epoch) in RFC 3339 with second precision, as Kubernetes serialises metav1.Time. */
+export function timestampAt(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The current time as timestampAt formats it (formatted once per second). */
 export function now(): string {
   const second = Math.floor(Date.now() / 1000);
   if (second !== lastSecond) {
     lastSecond = second;
-    lastText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastText = timestampAt(second * 1000);
   }
   return lastText;
 }

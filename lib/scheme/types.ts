@@ -99,6 +99,13 @@ export interface Strategy {
    * consult it, as Kubernetes' does not.
    */
   deleteRefusal?(name: string): string | undefined;
+  /**
+   * Graceful deletion (Kubernetes' CheckGracefulDelete): the grace period in seconds a first
+   * delete gives the object, from the one the request names (undefined: none). Above 0 the object
+   * stays, Terminating, with deletionTimestamp that far ahead, until a later delete with grace 0
+   * (e.g. the Pod's kubelet). Absent: a delete removes the object at once (finalizers aside).
+   */
+  gracePeriod?(obj: ApiObject, requested: number | undefined): number;
   /** Mark a first delete request on the object (e.g. Namespace phase Terminating). */
   onDeleteRequested?(obj: ApiObject): void;
   /** Besides metadata.finalizers, something else keeps the object (e.g. Namespace spec.finalizers). */

@@ -211,7 +211,8 @@ describe('Node authorization mode', function () {
 
   it('takes access away once the pod is deleted, and gives it with a volume rebound to a claim the node uses', async () => {
     await eventually(() => status(`${NS}/secrets/n2-secret`, n2, 200).then(() => undefined));
-    await must(t.del(`${NS}/pods/elsewhere`));
+    // A force delete (no kubelet runs to finish a graceful one).
+    await must(t.del(`${NS}/pods/elsewhere?gracePeriodSeconds=0`));
     await eventually(async () => {
       const res = await status(`${NS}/secrets/n2-secret`, n2, 403);
       expect(res.body.message).to.match(/: no relationship found between node 'n2' and this object$/);

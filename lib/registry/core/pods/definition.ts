@@ -2,14 +2,15 @@
  * Pod (core/v1, namespaced): a workload's containers, volumes, service account and node.
  * Pods are stored and validated; nothing runs them. `status` changes only through `/status`
  * (a new Pod starts Pending); a write to the Pod itself keeps the stored status, and may change
- * only container images. DELETE answers the Pod.
+ * only container images. DELETE answers the Pod; a Pod on a node is deleted gracefully (it stays
+ * Terminating until a delete with gracePeriodSeconds=0, its kubelet's).
  */
 import { ApiObject, ResourceDef } from '../../../scheme/types';
 import { podSchema } from './schema';
 import { decodeProblem } from '../../../scheme/decode-check';
 import { FeatureGates } from '../../../scheme/feature-gates';
 import { Naming } from '../../../naming';
-import { Json, isObject, records, text } from '../json-fields';
+import { Json, integer, isObject, records, text } from '../json-fields';
 import { podVolumeRules } from '../pod-template';
 import { validatePodSpec, validatePodSpecCreate } from '../pod-spec/spec-validation';
 import { defaultPod } from '../pod-spec/defaults';
@@ -24,6 +25,19 @@ const specOf = (obj: ApiObject): Json => {
   return obj.spec as Json;
 };
 const statusOf = (obj: ApiObject): Json => (isObject(obj.status) ? obj.status : {});
+
+/**
+ * Kubernetes' CheckGracefulDelete for pods: the delete's period, else the pod's
+ * terminationGracePeriodSeconds; 0 for a pod no node runs (unscheduled or finished); a
+ * negative period becomes 1.
+ */
+function podGracePeriod(obj: ApiObject, requested: number | undefined): number {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  const phase = text(statusOf(obj), 'phase');
+  if (!text(spec, 'nodeName') || phase === 'Succeeded' || phase === 'Failed') return 0;
+  const period = requested ?? integer(spec, 'terminationGracePeriodSeconds') ?? 0;
+  return period < 0 ? 1 : period;
+}
 
 /** The Pod kind; volume and claim rules follow the server's feature gates. */
 export function podResource(naming: Naming, gates: FeatureGates = new FeatureGates()): ResourceDef {
@@ -85,6 +99,7 @@ export function podResource(naming: Naming, gates: FeatureGates = new FeatureGat
           'status.nominatedNodeName': text(status, 'nominatedNodeName'),
         };
       },
+      gracePeriod: podGracePeriod,
       selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
         'status.phase', 'status.podIP', 'status.nominatedNodeName'],
       // Kubernetes' NodeNameTriggerFunc and spec.nodeName indexer: each kubelet watches and lists its node's pods.
