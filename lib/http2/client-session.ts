@@ -1,6 +1,7 @@
 /**
- * An HTTP/2 client connection (RFC 9113) for the etcd client's gRPC calls and watches, written on
- * a plain or TLS socket instead of node:http2.
+ * An HTTP/2 client connection (RFC 9113) for the etcd client's gRPC calls and watches, and for
+ * the aggregation proxy's requests to backends that take h2 (lib/aggregation/h2-exchange.ts),
+ * written on a plain or TLS socket instead of node:http2.
  *
  * Why: through node:http2 each unary call costs a Duplex stream with its listeners, header
  * objects built and converted both ways, an AsyncResource and nghttp2's own bookkeeping: about
@@ -12,10 +13,12 @@
  * (hpack.ts).
  *
  * What it does: the connection preface and SETTINGS both ways; flow control both ways (receive
- * windows opened to the maximum and topped up; sends held while the peer's window is shut, in
+ * windows opened to the maximum and topped up, or with `streamWindow` each stream's bounded and
+ * topped up only while its owner takes data; sends held while the peer's window is shut, in
  * frames no larger than the peer allows); the peer's stream limit (requests over it wait their
- * turn); header blocks across CONTINUATION frames, decoded on every stream, known or not, so
- * that the HPACK table stays in step; PING answered; RST_STREAM and GOAWAY (streams the peer
+ * turn); header blocks across CONTINUATION frames (at most 64 of them and 4 times the header-list
+ * limit), decoded on every stream, known or not, so that the HPACK table stays in step, a list
+ * over `maxHeaderListSize` resetting its stream (RFC 9113 10.5.1); PING answered; RST_STREAM and GOAWAY (streams the peer
  * never processed are failed as refused: REFUSED_STREAM). What it does not: server push
  * (disabled in SETTINGS), priorities (ignored), sending PINGs (the etcd client probes with a
  * Range instead), or being a server.
@@ -50,7 +53,7 @@ const MAX_STREAM_ID = 0x7fffffff;
 /** A response header block may come in at most this many CONTINUATION frames. */
 const MAX_CONTINUATIONS = 64;
 /** Go's HTTP/2 transport's default limit of a response's header list (10 MiB). */
-export const DEFAULT_MAX_HEADER_LIST_SIZE = 10 << 20;
+const DEFAULT_MAX_HEADER_LIST_SIZE = 10 << 20;
 
 export interface H2ConnectOptions {
   host: string;

@@ -19,7 +19,9 @@
  */
 import { expect } from 'chai';
 import https from 'node:https';
+import type http from 'node:http';
 import http2 from 'node:http2';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -421,11 +423,12 @@ for (const [backendName, backendH2] of BACKENDS) {
 /** A backend of the test's own: upgrades echoed, redirects, an answer that never comes. */
 interface SpecialBackend { port: number; caBundle: string; seen: string[]; hangsClosed: number; lastHeaders?: Record<string, string | string[] | undefined>; stop(): Promise<void> }
 
-async function startSpecialBackend(service: string, ns: string, host = '127.0.0.1'): Promise<SpecialBackend> {
+/** `offerH2`: h2 offered by ALPN (HTTP/1.1 besides, for upgrades), as a Go server offers it. */
+async function startSpecialBackend(service: string, ns: string, host = '127.0.0.1', offerH2 = false): Promise<SpecialBackend> {
   const ca = issueCert({ commonName: 'special-ca', ca: true });
   const serving = issueCert({ commonName: `${service}.${ns}.svc`, extKeyUsage: ['serverAuth'], altNames: [`${service}.${ns}.svc`] }, ca);
   const seen: string[] = [];
-  const server = https.createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     seen.push(`${req.method} ${req.url}`);
     sb.lastHeaders = req.headers;
     if (req.url?.endsWith('/redirect')) {
@@ -440,8 +443,16 @@ async function startSpecialBackend(service: string, ns: string, host = '127.0.0.
     }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{}');
+  };
+  const server = offerH2
+    ? http2.createSecureServer({ cert: serving.certPem, key: serving.keyPem, allowHTTP1: true }, onRequest as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
+    : https.createServer({ cert: serving.certPem, key: serving.keyPem }, onRequest);
+  const sockets = new Set<tls.TLSSocket>();
+  server.on('secureConnection', (socket: tls.TLSSocket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
   });
-  server.on('upgrade', (req, socket) => {
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex) => {
     seen.push(`UPGRADE ${req.method} ${req.url} ${req.headers['x-remote-user']} ${req.headers.authorization ?? '-'}`);
     if (req.url?.includes('refuse')) {
       socket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 7\r\n\r\nrefused');
@@ -453,17 +464,18 @@ async function startSpecialBackend(service: string, ns: string, host = '127.0.0.
   await new Promise<void>((r) => server.listen(0, host, () => r()));
   const sb: SpecialBackend = {
     port: (server.address() as AddressInfo).port, caBundle: Buffer.from(ca.certPem).toString('base64'), seen, hangsClosed: 0,
-    stop: async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); },
+    stop: async () => { for (const socket of sockets) socket.destroy(); await new Promise((r) => server.close(r)); },
   };
   return sb;
 }
 
-const STACKS: [string, string[]][] = [
-  ['own HTTP/1.1', ['--http1-server=own']],
-  ['node:http', ['--http1-server=node']],
+const STACKS: [string, string[], boolean][] = [
+  ['own HTTP/1.1', ['--http1-server=own'], false],
+  ['node:http', ['--http1-server=node'], false],
+  ['own HTTP/1.1, the backend offering h2', ['--http1-server=own'], true],
 ];
 
-for (const [stackName, stackFlags] of STACKS) {
+for (const [stackName, stackFlags, offerH2] of STACKS) {
   describe(`aggregation proxy upgrades, redirects and timeouts over ${stackName}`, function () {
     this.timeout(60_000);
     let t: TestServer;
@@ -472,7 +484,7 @@ for (const [stackName, stackFlags] of STACKS) {
 
     before(async () => {
       fp = frontProxyPki();
-      backend = await startSpecialBackend('special', 'default');
+      backend = await startSpecialBackend('special', 'default', '127.0.0.1', offerH2);
       t = await startTestServer([...fp.flags, '--request-timeout=2s', ...stackFlags]);
       await externalService(t, 'default', 'special');
       await registerApiService(t, SPECIAL_GROUP, 'v1', { service: { namespace: 'default', name: 'special', port: backend.port }, caBundle: backend.caBundle });
