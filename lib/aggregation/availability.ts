@@ -34,8 +34,7 @@ import {
   type ApiService, type ApiServiceCondition,
 } from './api-service';
 import { BackendError, type ResolvedBackend } from './backend';
-import { HopError } from './backend-answer';
-import type { AbortRequest } from './backend-pool';
+import { type AbortRequest, HopError } from './backend-exchange';
 import { dialErrorText } from '../kubelet/errors';
 
 const FIELD_MANAGER = 'kube-apiserver';

@@ -17,10 +17,9 @@ import http from 'node:http';
 import tls from 'node:tls';
 import { H2Session } from '../http2/client-session';
 import { dialErrorText } from '../kubelet/errors';
-import { type BackendAnswer, HopError } from './backend-answer';
+import { type AbortRequest, type BackendAnswer, type BackendRequest, type ConnectionTarget, HopError, type OnAbort } from './backend-exchange';
 import { H2Exchange } from './h2-exchange';
 import { sendHttp1 } from './h1-exchange';
-import type { BackendRequest } from './backend';
 
 /** Go's http.Transport IdleConnTimeout in the proxy transport. */
 const IDLE_MS = 90_000;
@@ -28,18 +27,6 @@ const IDLE_MS = 90_000;
 const STREAM_WINDOW = 4 << 20;
 /** Methods whose requests carry no body in practice: safe to send again. */
 const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
-
-/** Where a pool entry connects, and how. */
-export interface ConnectionTarget {
-  /** The address and TLS configuration: requests with equal keys share a connection. */
-  key: string;
-  host: string;
-  port: number;
-  /** TLS options (CA, verification, client certificate, server name); ALPN is the pool's. */
-  tls: tls.ConnectionOptions;
-  /** `host:port` as sent in Host and :authority. */
-  authority: string;
-}
 
 interface Entry {
   target: ConnectionTarget;
@@ -51,11 +38,6 @@ interface Entry {
   inFlight: number;
   idleTimer?: NodeJS.Timeout;
 }
-
-/** The request's abort: the answer's head not in yet, the request is abandoned (and rejects). */
-export type AbortRequest = (err?: Error) => void;
-/** How an exchange is told its request was abandoned, and why. */
-export type OnAbort = (cancel: (err: Error) => void) => void;
 
 export class BackendPool {
   private readonly entries = new Map<string, Entry>();

@@ -21,8 +21,8 @@ import { isIP } from 'node:net';
 import { X509Certificate } from 'node:crypto';
 import type { ObjectLookup } from '../authn/object-lookup';
 import { type ApiService, caBundlePem } from './api-service';
-import { type BackendAnswer, HopError } from './backend-answer';
-import { type AbortRequest, BackendPool, type ConnectionTarget } from './backend-pool';
+import { type AbortRequest, type BackendAnswer, type BackendRequest, type ConnectionTarget, HopError } from './backend-exchange';
+import { BackendPool } from './backend-pool';
 
 /** Why a backend could not be resolved or reached; `message` is Kubernetes' text. */
 export class BackendError extends Error {
@@ -50,28 +50,6 @@ export interface BackendDeps {
   /** This server's own URL and the CA that signed its serving certificate (the loopback resolver). */
   selfUrl: () => string;
   selfCaPem: string;
-}
-
-export interface BackendRequest {
-  method: string;
-  /** Path and query. */
-  path: string;
-  headers?: http.OutgoingHttpHeaders;
-  /** Until the answer's head arrives (connect, TLS, the backend's first byte). */
-  timeoutMs?: number;
-  /** The error's text when `timeoutMs` passes (default Go's response-header timeout's). */
-  timeoutText?: string;
-  /** The whole body, or a source streamed with backpressure (a client's request: 'data', 'end', pause, resume). */
-  body?: Buffer | BodySource;
-}
-
-/** What a request body is read from: a Node stream, or the server's own request messages (lib/http). */
-export interface BodySource {
-  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-  on(event: 'end', listener: () => void): unknown;
-  pause(): unknown;
-  resume(): unknown;
-  readableEnded?: boolean;
 }
 
 /** A document fetched whole (fetch()). */

@@ -7,9 +7,7 @@
 import https from 'node:https';
 import type http from 'node:http';
 import { dialErrorText } from '../kubelet/errors';
-import { type AnswerSink, type BackendAnswer, HopError } from './backend-answer';
-import type { BackendRequest, BodySource } from './backend';
-import type { ConnectionTarget, OnAbort } from './backend-pool';
+import { type AnswerSink, type BackendAnswer, type BackendRequest, type BodySource, type ConnectionTarget, HopError, type OnAbort } from './backend-exchange';
 
 /**
  * Sends `req`; resolves with the answer once its head is in, rejects with a HopError.

@@ -21,9 +21,7 @@ import type { H2Stream, H2StreamHandler } from '../http2/client-stream';
 import { CANCEL, PROTOCOL_ERROR, REFUSED_STREAM } from '../http2/frames';
 import { encodeHeaderBlock, type H2Headers } from '../http2/hpack';
 import { CONNECTION_FIELDS } from '../http2/request-fields';
-import { type AnswerSink, type BackendAnswer, HopError } from './backend-answer';
-import type { BackendRequest, BodySource } from './backend';
-import type { OnAbort } from './backend-pool';
+import { type AnswerSink, type BackendAnswer, type BackendRequest, type BodySource, HopError, type OnAbort } from './backend-exchange';
 
 /** RFC 9113 7's error codes by value, as Go names them. */
 const CODE_NAMES = [

@@ -45,8 +45,7 @@ import { connectWithin } from '../kubelet/dial';
 import type { Duplex } from 'node:stream';
 import { type ApiService, isAvailable, isLocal } from './api-service';
 import { BackendError, type ResolvedBackend } from './backend';
-import type { BackendAnswer } from './backend-answer';
-import type { AbortRequest } from './backend-pool';
+import type { AbortRequest, BackendAnswer } from './backend-exchange';
 import type { AggregationContext } from './context';
 import { ProxyMetrics } from './proxy-metrics';
 
