@@ -21,9 +21,6 @@
  *    (counter by name and reason, when an APIService becomes unavailable).
  * Runs where `primaryDuties` is set; every process reads the conditions from the cache.
  */
-import https from 'node:https';
-import type { ClientRequest } from 'node:http';
-import { isIP } from 'node:net';
 import type { Gauge } from 'prom-client';
 import type { GenericStore } from '../registry/store';
 import { ResourceFeed } from '../registry/resource-feed';
@@ -36,7 +33,8 @@ import {
   apiServicesStoreKey, availableCondition, isAvailable, isLocal,
   type ApiService, type ApiServiceCondition,
 } from './api-service';
-import { BackendError } from './backend';
+import { BackendError, type ResolvedBackend } from './backend';
+import { type AbortRequest, HopError } from './backend-exchange';
 import { dialErrorText } from '../kubelet/errors';
 
 const FIELD_MANAGER = 'kube-apiserver';
@@ -82,9 +80,9 @@ export function withCondition(svc: ApiService, verdict: Verdict, now: string): A
  * Go's text of a failed GET through net/http (a *url.Error): the dial and TLS failures in Go's
  * words (lib/kubelet/errors.ts); a connection the backend closed is Go's EOF.
  */
-function getErrorText(url: string, err: NodeJS.ErrnoException & { timeout?: boolean }, host: string, port: number): string {
+function getErrorText(url: string, err: HopError, host: string, port: number): string {
   const detail = err.timeout ? 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)'
-    : err.code === 'ECONNRESET' ? 'EOF' : dialErrorText(err, host, port);
+    : err.cause?.code === 'ECONNRESET' ? 'EOF' : err.cause ? dialErrorText(err.cause, host, port) : err.message;
   return `Get "${url}": ${detail}`;
 }
 
@@ -276,53 +274,32 @@ export class AvailabilityController {
   }
 
   private async oneCheck(svc: ApiService): Promise<string | undefined> {
-    let host: string;
-    let port: number;
+    let backend: ResolvedBackend;
     try {
-      const backend = await this.agg.transport.resolve(svc);
-      host = backend.host;
-      port = backend.port;
+      backend = await this.agg.transport.resolve(svc);
     } catch (err) {
       return err instanceof BackendError ? err.message : (err as Error).message;
     }
+    const { host, port } = backend;
     const path = svc.metadata?.name === 'v1.' ? `/api/${svc.spec.version ?? ''}` : `/apis/${svc.spec.group ?? ''}/${svc.spec.version ?? ''}`;
     const url = `https://${joinHostPort(host, port)}${path}`;
-    const proxyClient = this.agg.transport.deps.proxyClient;
-    return new Promise((resolve) => {
-      let done = false;
-      let req: ClientRequest | undefined;
-      const finish = (err: string | undefined) => {
-        if (done) return;
-        done = true;
-        clearTimeout(insurance);
-        clearTimeout(timeout);
-        resolve(err);
-      };
-      const insurance = setTimeout(() => { req?.destroy(); finish(`timed out waiting for ${url}`); }, CHECK_INSURANCE_MS);
-      const timeout = setTimeout(() => {
-        const e = Object.assign(new Error('timeout'), { timeout: true });
-        req?.destroy(e);
-      }, CHECK_TIMEOUT_MS);
-      try {
-        req = https.request({
-          host, port, path, method: 'GET', agent: false,
-          // kube's check trusts any certificate: "if someone owns the network and messes with your status that's not so bad".
-          rejectUnauthorized: false,
-          servername: isIP(host) ? undefined : host,
-          ...(proxyClient ? { cert: proxyClient.certPem, key: proxyClient.keyPem } : {}),
-          headers: { 'X-Remote-User': 'system:kube-aggregator', 'X-Remote-Group': 'system:masters', accept: 'application/json, */*' },
-        }, (res) => {
-          res.on('error', () => undefined);
-          res.resume();
-          const code = res.statusCode ?? 0;
-          finish(code >= 200 && code < 300 ? undefined : `failing or missing response from ${url}: bad status from ${url}: ${code}`);
-        });
-        req.on('error', (err: NodeJS.ErrnoException & { timeout?: boolean }) => finish(`failing or missing response from ${url}: ${getErrorText(url, err, host, port)}`));
-        req.end();
-      } catch (err) {
-        finish(`failing or missing response from ${url}: ${(err as Error).message}`);
-      }
-    });
+    let abort: AbortRequest | undefined;
+    const insurance = setTimeout(() => abort?.(new HopError(`timed out waiting for ${url}`)), CHECK_INSURANCE_MS);
+    try {
+      const answer = await this.agg.transport.check(backend, {
+        method: 'GET', path, timeoutMs: CHECK_TIMEOUT_MS, timeoutText: 'timeout',
+        headers: { 'x-remote-user': 'system:kube-aggregator', 'x-remote-group': 'system:masters', accept: 'application/json, */*' },
+      }, (a) => { abort = a; });
+      answer.discard();
+      const code = answer.statusCode;
+      return code >= 200 && code < 300 ? undefined : `failing or missing response from ${url}: bad status from ${url}: ${code}`;
+    } catch (err) {
+      if (!(err instanceof HopError)) return `failing or missing response from ${url}: ${(err as Error).message}`;
+      if (err.message === `timed out waiting for ${url}`) return err.message;
+      return `failing or missing response from ${url}: ${getErrorText(url, err, host, port)}`;
+    } finally {
+      clearTimeout(insurance);
+    }
   }
 
   /** updateAPIServiceStatus: the gauge always, a /status write and the counter only on change. */

@@ -9,16 +9,20 @@
  *  - TLS: the caBundle as the only trusted roots (or no verification with insecureSkipTLSVerify),
  *    the server name `<service>.<namespace>.svc`, and the front-proxy client certificate
  *    (--proxy-client-cert-file, --proxy-client-key-file) presented;
- *  - one keep-alive agent per APIService version, so that proxied requests reuse connections.
+ *  - connections shared per backend address and TLS configuration (backend-pool.ts): HTTP/2 to a
+ *    backend that takes it by ALPN, one connection carrying every request as a stream; else a
+ *    keep-alive HTTP/1.1 agent. The availability checks have pooled connections of their own
+ *    (their TLS trusts any certificate, as kube's checks do).
  */
 import https from 'node:https';
-import http from 'node:http';
+import type http from 'node:http';
 import type { ConnectionOptions } from 'node:tls';
 import { isIP } from 'node:net';
 import { X509Certificate } from 'node:crypto';
 import type { ObjectLookup } from '../authn/object-lookup';
-import { dialErrorText } from '../kubelet/errors';
 import { type ApiService, caBundlePem } from './api-service';
+import { type AbortRequest, type BackendAnswer, type BackendRequest, type ConnectionTarget, HopError } from './backend-exchange';
+import { BackendPool } from './backend-pool';
 
 /** Why a backend could not be resolved or reached; `message` is Kubernetes' text. */
 export class BackendError extends Error {
@@ -48,28 +52,6 @@ export interface BackendDeps {
   selfCaPem: string;
 }
 
-export interface BackendRequest {
-  method: string;
-  /** Path and query. */
-  path: string;
-  headers?: http.OutgoingHttpHeaders;
-  /** Until the answer's head arrives (connect, TLS, the backend's first byte). */
-  timeoutMs?: number;
-  /** The error's text when `timeoutMs` passes (default Go's response-header timeout's). */
-  timeoutText?: string;
-  /** The whole body, or a source streamed with backpressure (a client's request: 'data', 'end', pause, resume). */
-  body?: Buffer | BodySource;
-}
-
-/** What a request body is read from: a Node stream, or the server's own request messages (lib/http). */
-export interface BodySource {
-  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-  on(event: 'end', listener: () => void): unknown;
-  pause(): unknown;
-  resume(): unknown;
-  readableEnded?: boolean;
-}
-
 /** A document fetched whole (fetch()). */
 export interface DocumentRequest { path: string; headers: http.OutgoingHttpHeaders; timeoutMs: number }
 
@@ -78,9 +60,6 @@ export interface FetchedAnswer {
   headers: http.IncomingHttpHeaders;
   body: Buffer;
 }
-
-/** Methods whose requests carry no body in practice: safe to send again. */
-const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 type Obj = Record<string, unknown>;
 const asObj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? v as Obj : {});
@@ -91,8 +70,10 @@ function joinHostPort(host: string, port: number): string {
 }
 
 export class BackendTransport {
-  private readonly agents = new Map<string, { key: string; agent: https.Agent }>();
+  private readonly pool = new BackendPool();
   private readonly transportErrors = new WeakMap<ApiService, string>();
+  /** The pool target of each APIService object, for the backend it last resolved to. */
+  private readonly targets = new WeakMap<ApiService, ConnectionTarget>();
 
   constructor(readonly deps: BackendDeps) {}
 
@@ -170,22 +151,15 @@ export class BackendTransport {
     return opts;
   }
 
-  /** The keep-alive agent of this APIService as it is now (a changed spec or backend gets a new one). */
-  agentFor(svc: ApiService, backend: ResolvedBackend): https.Agent {
-    const name = svc.metadata?.name ?? '';
-    const key = `${svc.metadata?.uid ?? ''}|${svc.metadata?.resourceVersion ?? ''}|${joinHostPort(backend.host, backend.port)}`;
-    const known = this.agents.get(name);
-    if (known && known.key === key) return known.agent;
-    known?.agent.destroy();
-    const agent = new https.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, ...this.tlsOptions(svc, backend) });
-    this.agents.set(name, { key, agent });
-    return agent;
-  }
-
-  /** Drops the agent of an APIService that is gone. */
-  forget(name: string): void {
-    this.agents.get(name)?.agent.destroy();
-    this.agents.delete(name);
+  /** Where the pool connects for this APIService's backend: requests to equal targets share a connection. */
+  private targetFor(svc: ApiService, backend: ResolvedBackend): ConnectionTarget {
+    const authority = joinHostPort(backend.host, backend.port);
+    const known = this.targets.get(svc);
+    if (known && known.authority === authority && known.tls.servername === backend.servername) return known;
+    const trust = backend.loopback ? 'self' : svc.spec?.insecureSkipTLSVerify ? 'insecure' : caBundlePem(svc) ?? 'system';
+    const target = { key: `${authority}|${backend.servername}|${trust}`, host: backend.host, port: backend.port, tls: this.tlsOptions(svc, backend), authority };
+    this.targets.set(svc, target);
+    return target;
   }
 
   /**
@@ -208,40 +182,33 @@ export class BackendTransport {
 
   /**
    * Sends one request to the APIService's backend; resolves once the answer's head is in (the
-   * body is the caller's to read or destroy). Rejects with a BackendError: the resolution's, or
-   * 'Unreachable' with the dial or TLS error's text. `onRequest` is given the request as soon
-   * as it exists (to abort it when the caller goes away).
+   * body is the caller's to copy, discard or abandon). Rejects with a BackendError: the
+   * resolution's, or 'Unreachable' with the dial, TLS or protocol error's text. `onStart` is
+   * given the request's abort at once (the caller gone, the request timeout answered).
    */
-  async request(svc: ApiService, req: BackendRequest, onRequest?: (request: http.ClientRequest) => void): Promise<{ answer: http.IncomingMessage; request: http.ClientRequest; backend: ResolvedBackend }> {
+  async request(svc: ApiService, req: BackendRequest, onStart?: (abort: AbortRequest) => void): Promise<{ answer: BackendAnswer; backend: ResolvedBackend }> {
     const backend = await this.resolve(svc);
-    // As Go's transport: a request that failed on a kept-alive connection the backend had
-    // already closed is sent once more on a new one, when it can be (no body streamed).
-    const retriable = !(req.body && !Buffer.isBuffer(req.body)) || BODILESS.has(req.method);
-    const attempt = (again: boolean) => new Promise<{ answer: http.IncomingMessage; request: http.ClientRequest; backend: ResolvedBackend }>((resolve, reject) => {
-      const request = https.request({
-        host: backend.host, port: backend.port, method: req.method, path: req.path,
-        headers: { ...req.headers, host: joinHostPort(backend.host, backend.port) },
-        agent: this.agentFor(svc, backend), servername: backend.servername,
-      });
-      request.setNoDelay(true);
-      onRequest?.(request);
-      const timer = req.timeoutMs
-        ? setTimeout(() => request.destroy(Object.assign(new Error(req.timeoutText ?? 'net/http: timeout awaiting response headers'), { code: 'ETIMEOUT_HEAD' })), req.timeoutMs)
-        : undefined;
-      request.once('response', (answer) => { if (timer) clearTimeout(timer); resolve({ answer, request, backend }); });
-      request.once('error', (err: NodeJS.ErrnoException) => {
-        if (timer) clearTimeout(timer);
-        if (again && request.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
-          attempt(false).then(resolve, reject);
-          return;
-        }
-        reject(new BackendError('Unreachable', err.code === 'ETIMEOUT_HEAD' ? err.message : dialText(err, backend)));
-      });
-      const body = req.body;
-      if (body === undefined || Buffer.isBuffer(body)) request.end(body);
-      else streamBody(body, request);
-    });
-    return attempt(retriable);
+    try {
+      return { answer: await this.pool.send(this.targetFor(svc, backend), req, onStart), backend };
+    } catch (err) {
+      throw err instanceof HopError ? new BackendError('Unreachable', err.message) : err;
+    }
+  }
+
+  /**
+   * An availability check's request to `backend`, on the checks' own pooled connection to it:
+   * any serving certificate is taken (kube's check: "if someone owns the network and messes with
+   * your status that's not so bad"), the front-proxy client certificate presented. Rejects
+   * with a HopError.
+   */
+  check(backend: ResolvedBackend, req: BackendRequest, onStart?: (abort: AbortRequest) => void): Promise<BackendAnswer> {
+    const { host, port } = backend;
+    const authority = joinHostPort(host, port);
+    const proxyClient = this.deps.proxyClient;
+    return this.pool.send({
+      key: `check|${authority}`, host, port, authority,
+      tls: { rejectUnauthorized: false, servername: isIP(host) ? undefined : host, ...(proxyClient ? { cert: proxyClient.certPem, key: proxyClient.keyPem } : {}) },
+    }, req, onStart);
   }
 
   /**
@@ -281,8 +248,7 @@ export class BackendTransport {
   }
 
   close(): void {
-    for (const { agent } of this.agents.values()) agent.destroy();
-    this.agents.clear();
+    this.pool.close();
   }
 }
 
@@ -290,22 +256,6 @@ export class BackendTransport {
 function findServicePort(spec: Obj, name: string, port: number): Obj {
   for (const p of asList(spec.ports).map(asObj)) if (p.port === port) return p;
   throw new BackendError('ServicePortError', `no service port ${port} found for service "${name}"`);
-}
-
-/** Go's text of a failed dial or handshake, as the proxy transport reports it. */
-function dialText(err: NodeJS.ErrnoException, b: ResolvedBackend): string {
-  return dialErrorText(err, b.host, b.port);
-}
-
-/** Copies a request body into `to` as it arrives, pausing the source while `to` is full. */
-function streamBody(from: BodySource, to: http.ClientRequest): void {
-  if (from.readableEnded) {
-    to.end();
-    return;
-  }
-  from.on('data', (chunk: Buffer) => { if (!to.write(chunk)) from.pause(); });
-  to.on('drain', () => from.resume());
-  from.on('end', () => to.end());
 }
 
 /** client-go's reading of CA data: what is wrong with it, or undefined when a certificate is in it. */

@@ -13,10 +13,12 @@
  *    authenticated (or impersonated) is told in X-Remote-User, X-Remote-Group (one per group),
  *    X-Remote-Uid (only with the RemoteRequestHeaderUID gate, off by default) and X-Remote-Extra-<key> (the key %-escaped as client-go's headerKeyEscape), with Audit-Id and
  *    X-Forwarded-For, over TLS verified with the caBundle and presenting the front-proxy client
- *    certificate (backend.ts). Discovery of the group-version is bounded to 5 s, as
+ *    certificate (backend.ts), over HTTP/2 when the backend takes `h2` by ALPN, else HTTP/1.1
+ *    (backend-pool.ts; upgrades always HTTP/1.1, as kube-aggregator forces). Discovery of the group-version is bounded to 5 s, as
  *    NewRequestForProxy bounds it;
  *  - the answer is streamed back (status, headers less hop-by-hop ones, body with backpressure),
- *    so a watch streams its events; the client going away aborts the backend request;
+ *    so a watch streams its events; the client going away aborts the backend request (over
+ *    HTTP/2, RST_STREAM CANCEL);
  *    --aggregator-reject-forwarding-redirect (default true) turns a 3xx with a Location into
  *    502 `the backend attempted to redirect this request, which is not permitted`;
  *  - an upgrade (exec-style SPDY or WebSocket, over HTTP/1.1) is written to a fresh TLS
@@ -37,12 +39,13 @@ import type { RequestDeadline } from '../api/request-deadline';
 import type { UserInfo } from '../meta/user';
 import { FeatureGates } from '../scheme/feature-gates';
 import { asksUpgrade, upgradeOffered } from '../http/upgrade';
-import { copyBody, forwardedHeaders, HOP_BY_HOP } from '../kubelet/forward';
+import { forwardedHeaders, HOP_BY_HOP } from '../kubelet/forward';
 import { upgradeThrough } from '../kubelet/tunnel';
 import { connectWithin } from '../kubelet/dial';
 import type { Duplex } from 'node:stream';
 import { type ApiService, isAvailable, isLocal } from './api-service';
 import { BackendError, type ResolvedBackend } from './backend';
+import type { AbortRequest, BackendAnswer } from './backend-exchange';
 import type { AggregationContext } from './context';
 import { ProxyMetrics } from './proxy-metrics';
 
@@ -120,21 +123,18 @@ async function proxy(agg: AggregationContext, metrics: ProxyMetrics, ctx: Contex
 
   const info = ctx.state.requestInfo as RequestInfo | undefined;
   const discovery = info !== undefined && !info.isResourceRequest && ctx.path.replace(/^\/+|\/+$/g, '').split('/').length === 3;
-  let request: http.ClientRequest | undefined;
+  let abort: AbortRequest | undefined;
   let answered = false;
-  const onClientGone = () => { if (!answered) request?.destroy(); };
+  const onClientGone = () => { if (!answered) abort?.(); };
   ctx.res.once('close', onClientGone);
   // --request-timeout answered (504) before the backend did: its request is abandoned.
-  const stopWatchingDeadline = (ctx.state.deadline as RequestDeadline | undefined)?.onExpire(() => { if (!answered) request?.destroy(); });
-  let answer: http.IncomingMessage;
+  const stopWatchingDeadline = (ctx.state.deadline as RequestDeadline | undefined)?.onExpire(() => { if (!answered) abort?.(); });
+  let answer: BackendAnswer;
   try {
-    ({ answer, request } = await agg.transport.request(svc, {
-      method: ctx.method, path, headers, body: ctx.req,
+    ({ answer } = await agg.transport.request(svc, {
+      method: ctx.method, path, headers, body: hasBody(ctx.req) ? ctx.req : undefined,
       ...(discovery ? { timeoutMs: DISCOVERY_TIMEOUT_MS, timeoutText: 'context deadline exceeded' } : {}),
-    }, (r) => {
-      request = r;
-      r.on('error', () => { /* reported through the answer or the rejection */ });
-    }));
+    }, (a) => { abort = a; }));
   } catch (err) {
     ctx.res.off('close', onClientGone);
     stopWatchingDeadline?.();
@@ -146,12 +146,11 @@ async function proxy(agg: AggregationContext, metrics: ProxyMetrics, ctx: Contex
   answered = true;
   ctx.res.off('close', onClientGone);
   stopWatchingDeadline?.();
-  answer.on('error', () => { /* copyBody cuts the response */ });
   if (clientGone(ctx)) {
-    request.destroy();
+    answer.destroy();
     return;
   }
-  const code = answer.statusCode ?? 502;
+  const code = answer.statusCode;
   if (rejectRedirects && code >= 300 && code <= 399 && answer.headers.location) {
     answer.destroy();
     return plainTextError(ctx, REDIRECT_REFUSED, 502, false);
@@ -165,7 +164,19 @@ async function proxy(agg: AggregationContext, metrics: ProxyMetrics, ctx: Contex
   ctx.res.writeHead(code, answerHeaders(answer.headers));
   // A streamed answer (a watch) shows its head at once; one of known length goes out with its body.
   if (answer.headers['content-length'] === undefined) ctx.res.flushHeaders();
-  copyBody(ctx, answer, request);
+  answer.pipe(ctx.res);
+}
+
+/**
+ * The caller's request has a body to send on: a Content-Length over 0, a chunked HTTP/1.1 body,
+ * or an HTTP/2 request without a length (its body, if any, is streamed). An HTTP/1.1 request
+ * with neither header has none (RFC 9112 6.3), and goes out without one, as Go's ReverseProxy
+ * sends a request whose ContentLength is 0.
+ */
+function hasBody(req: http.IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return length !== '0';
+  return req.headers['transfer-encoding'] !== undefined || req.httpVersionMajor >= 2;
 }
 
 /** The request's socket is gone, or the request timeout has answered. */

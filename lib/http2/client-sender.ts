@@ -143,6 +143,7 @@ export class ClientSender {
         this.send(stream, pending[i], end && last);
       }
       if (pending.length === 0 && end) this.send(stream, undefined, true);
+      if (stream.pending === undefined) stream.handler.onWritable?.(stream);
     }
   }
 }

@@ -1,6 +1,7 @@
 /**
- * An HTTP/2 client connection (RFC 9113) for the etcd client's gRPC calls and watches, written on
- * a plain or TLS socket instead of node:http2.
+ * An HTTP/2 client connection (RFC 9113) for the etcd client's gRPC calls and watches, and for
+ * the aggregation proxy's requests to backends that take h2 (lib/aggregation/h2-exchange.ts),
+ * written on a plain or TLS socket instead of node:http2.
  *
  * Why: through node:http2 each unary call costs a Duplex stream with its listeners, header
  * objects built and converted both ways, an AsyncResource and nghttp2's own bookkeeping: about
@@ -12,10 +13,12 @@
  * (hpack.ts).
  *
  * What it does: the connection preface and SETTINGS both ways; flow control both ways (receive
- * windows opened to the maximum and topped up; sends held while the peer's window is shut, in
+ * windows opened to the maximum and topped up, or with `streamWindow` each stream's bounded and
+ * topped up only while its owner takes data; sends held while the peer's window is shut, in
  * frames no larger than the peer allows); the peer's stream limit (requests over it wait their
- * turn); header blocks across CONTINUATION frames, decoded on every stream, known or not, so
- * that the HPACK table stays in step; PING answered; RST_STREAM and GOAWAY (streams the peer
+ * turn); header blocks across CONTINUATION frames (at most 64 of them and 4 times the header-list
+ * limit), decoded on every stream, known or not, so that the HPACK table stays in step, a list
+ * over `maxHeaderListSize` resetting its stream (RFC 9113 10.5.1); PING answered; RST_STREAM and GOAWAY (streams the peer
  * never processed are failed as refused: REFUSED_STREAM). What it does not: server push
  * (disabled in SETTINGS), priorities (ignored), sending PINGs (the etcd client probes with a
  * Range instead), or being a server.
@@ -34,7 +37,7 @@ import {
   FLAG_END_STREAM, FLAG_PADDED, FLAG_PRIORITY, FLOW_CONTROL_ERROR, FRAME_HEADER, FRAME_SIZE_ERROR, FrameReader, GOAWAY,
   HEADERS, MAX_WINDOW, NO_ERROR, PING, PREFACE, PROTOCOL_ERROR, PUSH_PROMISE, REFUSED_STREAM, RST_STREAM, SETTINGS,
   SETTINGS_ENABLE_PUSH, SETTINGS_INITIAL_WINDOW_SIZE, SETTINGS_MAX_CONCURRENT_STREAMS, SETTINGS_MAX_FRAME_SIZE,
-  WINDOW_UPDATE, goawayFrame, rstStreamFrame, settingsFrame, windowUpdateFrame, writeFrameHeader,
+  SETTINGS_MAX_HEADER_LIST_SIZE, ENHANCE_YOUR_CALM, WINDOW_UPDATE, goawayFrame, rstStreamFrame, settingsFrame, windowUpdateFrame, writeFrameHeader,
 } from './frames';
 import { ClientSender } from './client-sender';
 import { H2Stream, type H2StreamHandler, type StreamSession } from './client-stream';
@@ -47,12 +50,28 @@ export type { H2StreamHandler };
 /** When a receive window has this much consumed, it is topped up again. */
 const TOP_UP = 2 ** 30;
 const MAX_STREAM_ID = 0x7fffffff;
+/** A response header block may come in at most this many CONTINUATION frames. */
+const MAX_CONTINUATIONS = 64;
+/** Go's HTTP/2 transport's default limit of a response's header list (10 MiB). */
+const DEFAULT_MAX_HEADER_LIST_SIZE = 10 << 20;
 
 export interface H2ConnectOptions {
   host: string;
   port: number;
   /** Set: TLS with these (ALPN h2); absent: plain TCP with prior knowledge, as gRPC over http://. */
   tls?: { ca?: Buffer; cert?: Buffer; key?: Buffer };
+  /** A connection already made (its TLS handshake done and `h2` negotiated): used instead of dialling `host`. */
+  socket?: net.Socket;
+  /**
+   * The largest response header list taken (RFC 9113 6.5.2's size, announced in SETTINGS); a
+   * larger one resets its stream (the H2Stream's `cutReason` says why). Default 10 MiB.
+   */
+  maxHeaderListSize?: number;
+  /**
+   * Each stream's receive window. Default the largest (2^31 - 1): the peer never waits. Smaller,
+   * it bounds what a stream's owner is handed while it has paused the stream (H2Stream.pause).
+   */
+  streamWindow?: number;
 }
 
 /**
@@ -79,7 +98,9 @@ export class H2Session extends EventEmitter implements StreamSession {
   /** Bytes received since the connection's receive window was last topped up. */
   private received = 0;
   /** A header block being received across CONTINUATION frames. */
-  private partial: { streamId: number; endStream: boolean; parts: Buffer[] } | undefined;
+  private partial: { streamId: number; endStream: boolean; parts: Buffer[]; bytes: number } | undefined;
+  private readonly maxHeaderListSize: number;
+  private readonly streamWindow: number;
   private longLived = 0;
   private unrefWhenIdle = false;
   private readonly closeCallbacks: Array<() => void> = [];
@@ -87,15 +108,21 @@ export class H2Session extends EventEmitter implements StreamSession {
   constructor(opts: H2ConnectOptions) {
     super();
     this.reader = new FrameReader((type, flags, id, payload) => this.onFrame(type, flags, id, payload));
-    const socket = opts.tls
+    this.maxHeaderListSize = opts.maxHeaderListSize ?? DEFAULT_MAX_HEADER_LIST_SIZE;
+    this.streamWindow = opts.streamWindow ?? MAX_WINDOW;
+    const socket = opts.socket ?? (opts.tls
       ? tls.connect({ host: opts.host, port: opts.port, ca: opts.tls.ca, cert: opts.tls.cert, key: opts.tls.key, ALPNProtocols: ['h2'] })
-      : net.connect({ host: opts.host, port: opts.port });
+      : net.connect({ host: opts.host, port: opts.port }));
     this.socket = socket;
     this.sender = new ClientSender(socket);
     socket.setNoDelay(true);
-    socket.once(opts.tls ? 'secureConnect' : 'connect', () => {
-      if (!this.destroyed) this.emit('connect');
-    });
+    if (opts.socket) {
+      process.nextTick(() => { if (!this.destroyed) this.emit('connect'); });
+    } else {
+      socket.once(opts.tls ? 'secureConnect' : 'connect', () => {
+        if (!this.destroyed) this.emit('connect');
+      });
+    }
     socket.on('data', (chunk: Buffer) => this.onRead(chunk));
     socket.on('error', (err: Error) => this.destroy(err));
     socket.on('close', () => this.destroy());
@@ -103,7 +130,10 @@ export class H2Session extends EventEmitter implements StreamSession {
     // window at once; the connection's grows to it by WINDOW_UPDATE.
     this.sender.write(Buffer.concat([
       PREFACE,
-      settingsFrame([[SETTINGS_ENABLE_PUSH, 0], [SETTINGS_INITIAL_WINDOW_SIZE, MAX_WINDOW]]),
+      settingsFrame([
+        [SETTINGS_ENABLE_PUSH, 0], [SETTINGS_INITIAL_WINDOW_SIZE, this.streamWindow],
+        [SETTINGS_MAX_HEADER_LIST_SIZE, Math.min(this.maxHeaderListSize, 0xffffffff)],
+      ]),
       windowUpdateFrame(0, MAX_WINDOW - DEFAULT_WINDOW),
     ]));
   }
@@ -198,6 +228,7 @@ export class H2Session extends EventEmitter implements StreamSession {
       stream.pendingEnd = false;
       for (let i = 0; i < pending.length; i++) this.sender.send(stream, pending[i], pendingEnd && i === pending.length - 1);
       if (pending.length === 0 && pendingEnd) this.sender.send(stream, undefined, true);
+      if (stream.pending === undefined) stream.handler.onWritable?.(stream);
     } else if (body !== undefined || end) {
       this.sender.send(stream, body, end);
     }
@@ -316,13 +347,35 @@ export class H2Session extends EventEmitter implements StreamSession {
     const stream = this.streams.get(id);
     if (stream === undefined) return;
     stream.received += payload.length;
-    if (stream.longLived && stream.received >= TOP_UP && !(flags & FLAG_END_STREAM)) {
+    if (this.streamWindow < MAX_WINDOW) {
+      if (stream.received > this.streamWindow) {
+        stream.cutReason = 'the peer sent more than the stream\'s flow-control window';
+        this.reset(stream, FLOW_CONTROL_ERROR);
+        return;
+      }
+      if (!(flags & FLAG_END_STREAM)) this.topUp(stream);
+    } else if (stream.longLived && stream.received >= TOP_UP && !(flags & FLAG_END_STREAM)) {
       this.sender.write(windowUpdateFrame(id, stream.received));
       stream.received = 0;
     }
     const data = flags & FLAG_PADDED ? unpad(payload) : payload;
     if (data.length > 0) stream.handler.onData(stream, data);
     if (flags & FLAG_END_STREAM) this.remoteEnd(stream);
+  }
+
+  /**
+   * With a bounded stream window: once half of it is consumed and the stream's owner has not
+   * paused it, the peer may send that much again.
+   */
+  private topUp(stream: H2Stream): void {
+    if (stream.paused || stream.closed || stream.received < this.streamWindow / 2) return;
+    this.sender.write(windowUpdateFrame(stream.id, stream.received));
+    stream.received = 0;
+  }
+
+  /** The owner of a paused stream takes data again (H2Stream.resume). */
+  resumed(stream: H2Stream): void {
+    if (this.streamWindow < MAX_WINDOW && !this.destroyed && stream.id !== 0) this.topUp(stream);
   }
 
   private onHeadersFrame(flags: number, id: number, payload: Buffer): void {
@@ -334,7 +387,7 @@ export class H2Session extends EventEmitter implements StreamSession {
     }
     const endStream = (flags & FLAG_END_STREAM) !== 0;
     if (!(flags & FLAG_END_HEADERS)) {
-      this.partial = { streamId: id, endStream, parts: [Buffer.from(fragment)] };
+      this.partial = { streamId: id, endStream, parts: [Buffer.from(fragment)], bytes: fragment.length };
       return;
     }
     this.onHeaderBlock(id, fragment, endStream);
@@ -344,6 +397,11 @@ export class H2Session extends EventEmitter implements StreamSession {
     const partial = this.partial;
     if (partial === undefined) throw new ConnectionError(PROTOCOL_ERROR, 'CONTINUATION without a header block');
     partial.parts.push(Buffer.from(payload));
+    partial.bytes += payload.length;
+    // A CONTINUATION flood costs the peer its connection, not this process its memory.
+    if (partial.parts.length > MAX_CONTINUATIONS + 1 || partial.bytes > 4 * this.maxHeaderListSize) {
+      throw new ConnectionError(ENHANCE_YOUR_CALM, 'a header block too large');
+    }
     if (!(flags & FLAG_END_HEADERS)) return;
     this.partial = undefined;
     this.onHeaderBlock(id, Buffer.concat(partial.parts), partial.endStream);
@@ -351,9 +409,14 @@ export class H2Session extends EventEmitter implements StreamSession {
 
   /** Every block is decoded, whoever it is for: the HPACK table must stay in step with the peer's. */
   private onHeaderBlock(id: number, block: Buffer, endStream: boolean): void {
-    const headers = this.decoder.decode(block);
+    const headers = this.decoder.decodeWithin(block, this.maxHeaderListSize);
     const stream = this.streams.get(id);
     if (stream === undefined) return;
+    if (headers === undefined) {
+      stream.cutReason = `a header list larger than ${this.maxHeaderListSize} bytes`;
+      this.reset(stream, CANCEL);
+      return;
+    }
     stream.handler.onHeaders(stream, headers, endStream);
     if (endStream) this.remoteEnd(stream);
   }

@@ -19,6 +19,8 @@ export interface H2StreamHandler {
    * processed it (`rstCode` REFUSED_STREAM).
    */
   onClose(stream: H2Stream): void;
+  /** Data that waited for the peer's flow-control window has all gone out (see H2Stream.held). */
+  onWritable?(stream: H2Stream): void;
 }
 
 /** What a stream asks of its session (H2Session). */
@@ -29,6 +31,8 @@ export interface StreamSession {
   send(stream: H2Stream, data: Buffer | undefined, end: boolean): void;
   /** Resets a stream from this side. */
   reset(stream: H2Stream, code: number): void;
+  /** The stream's owner takes data again. */
+  resumed(stream: H2Stream): void;
 }
 
 export class H2Stream {
@@ -52,12 +56,31 @@ export class H2Stream {
   block: Buffer | undefined = undefined;
   /** Why this side reset it, when its owner was not the one to (set before close(), for messages). */
   cutReason: string | undefined = undefined;
+  /** Its owner takes no more data for now: its receive window is not topped up (a bounded `streamWindow`). */
+  paused = false;
 
   constructor(readonly session: StreamSession, public handler: H2StreamHandler, readonly longLived: boolean) {}
 
   /** Sends `data` on the stream (held while flow control says wait). */
   write(data: Buffer): void {
     this.session.send(this, data, false);
+  }
+
+  /** Some of what was written waits for the peer's window (the handler's onWritable says when it has gone). */
+  get held(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** Stops topping up the receive window: the peer stops sending once it is used up. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Tops the receive window up again. */
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.session.resumed(this);
   }
 
   /** Ends this side of the stream, after `data` if given. */

@@ -28,6 +28,7 @@ export const SETTINGS_ENABLE_PUSH = 0x2;
 export const SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
 export const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
 export const SETTINGS_MAX_FRAME_SIZE = 0x5;
+export const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
 
 /** Error codes (RFC 9113 section 7), the same numbers as node:http2's NGHTTP2_* constants. */
 export const NO_ERROR = 0x0;

@@ -68,18 +68,26 @@ export class HpackDecoder {
 
   /** Decodes one complete header block (HEADERS and its CONTINUATIONs). Throws HpackError. */
   decode(block: Buffer): H2Headers {
+    return this.decodeWithin(block, Infinity)!;
+  }
+
+  /**
+   * As decode(), but undefined when the list passes `maxListSize` bytes (fieldsWithin). A block
+   * kept from an earlier decode is within the limit: a session decodes with one limit throughout.
+   */
+  decodeWithin(block: Buffer, maxListSize: number): H2Headers | undefined {
     const key = block.length <= 64 ? block.toString('latin1') : undefined;
     if (key !== undefined) {
       const known = this.memo.get(key);
       if (known !== undefined) return known;
     }
-    const out: Record<string, string> = {};
     const changesBefore = this.changes;
-    const fields = this.fields(block);
+    const fields = this.fieldsWithin(block, maxListSize);
+    if (this.changes !== changesBefore) this.memo.clear();
+    if (fields === undefined) return undefined;
+    const out: Record<string, string> = {};
     for (let i = 0; i < fields.length; i += 2) add(out, fields[i], fields[i + 1]);
-    if (this.changes !== changesBefore) {
-      this.memo.clear();
-    } else if (key !== undefined) {
+    if (this.changes === changesBefore && key !== undefined) {
       if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
       this.memo.set(key, Object.freeze(out));
     }

@@ -45,8 +45,6 @@ import { ResetBudget } from './reset-budget';
 import { ResponseSender } from './response-sender';
 import { H2Stream } from './stream';
 
-const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
-
 export interface H2SessionOptions {
   maxConcurrentStreams: number;
   /** Bytes of a decoded header list (names and values plus 32 per field, RFC 9113 6.5.2). */
@@ -115,7 +113,7 @@ export class H2ServerSession extends EventEmitter implements StreamOwner {
       [F.SETTINGS_MAX_CONCURRENT_STREAMS, opts.maxConcurrentStreams],
       [F.SETTINGS_INITIAL_WINDOW_SIZE, opts.streamWindow],
       [F.SETTINGS_MAX_FRAME_SIZE, opts.maxFrameSize],
-      [SETTINGS_MAX_HEADER_LIST_SIZE, opts.maxHeaderListSize],
+      [F.SETTINGS_MAX_HEADER_LIST_SIZE, opts.maxHeaderListSize],
     ];
     this.frames.push(F.settingsFrame(settings));
     if (opts.connectionWindow > F.DEFAULT_WINDOW) this.frames.push(F.windowUpdateFrame(0, opts.connectionWindow - F.DEFAULT_WINDOW));

@@ -5,9 +5,11 @@
  * (plain and aggregated), OpenAPI v2 (with an ETag) and v3, and /healthz. As a k8s.io/apiserver
  * server behind kube-aggregator does, it trusts the caller's identity only from the X-Remote-*
  * headers of a client certificate signed by the front-proxy CA it is given (else 401), and records
- * every call with the identity it saw. It can be stopped and started again on the same port.
+ * every call with the identity it saw. It can be stopped and started again on the same port. With
+ * `http2`, it offers h2 by ALPN (and HTTP/1.1 besides), as Go servers do; without, HTTP/1.1 only.
  */
 import https from 'node:https';
+import http2 from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -21,6 +23,8 @@ export interface ExtensionCall {
   headers: IncomingMessage['headers'];
   /** The caller's TCP port: calls on one kept-alive connection share it. */
   remotePort?: number;
+  /** '1.1' or '2.0'. */
+  httpVersion: string;
   /** CN of the client certificate, when one verified against the front-proxy CA. */
   clientCn?: string;
   /** The identity from X-Remote-User / -Group / -Extra-*, when the certificate was trusted. */
@@ -41,6 +45,8 @@ export interface ExtensionServerOptions {
   allowedNames?: string[];
   /** false: no /openapi/v3 (404), as servers built on k8s.io/apiserver before 1.23 (OpenAPI v2 only). */
   openApiV3?: boolean;
+  /** Offer h2 by ALPN (with HTTP/1.1 besides); absent or false: HTTP/1.1 only. */
+  http2?: boolean;
 }
 
 export interface ExtensionServer {
@@ -59,6 +65,12 @@ export interface ExtensionServer {
   openApiRevision: number;
   /** While set, this user's requests for the v3 document are refused (403), as the backend's own authorization would. */
   refusedOpenApiUser?: string;
+  /** TLS connections accepted so far. */
+  connections: number;
+  /** Watches that ended on the server's side (the caller, or the proxy for it, went away). */
+  watchesClosed: number;
+  /** HTTP/2: every open session says GOAWAY (node:http2's graceful close): no new streams on it. */
+  goaway(): void;
   /** Stops listening and cuts every connection (watches end). */
   stop(): Promise<void>;
   /** Listens again on the same port. */
@@ -82,8 +94,8 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
   let revision = 1;
   const ext: ExtensionServer = {
     port: 0, group, version, caPem: ca.certPem, caBundle: Buffer.from(ca.certPem).toString('base64'),
-    calls: [], callsTo: (p) => ext.calls.filter((c) => c.path === p), openApiRevision: 1,
-    stop: async () => undefined, start: async () => undefined,
+    calls: [], callsTo: (p) => ext.calls.filter((c) => c.path === p), openApiRevision: 1, connections: 0, watchesClosed: 0,
+    stop: async () => undefined, start: async () => undefined, goaway: () => undefined,
   };
 
   // With a Content-Length, as a Go server sends a small answer (the proxy must pass it on exactly).
@@ -131,11 +143,16 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
     const user = req.headers['x-remote-user'];
     if (typeof user !== 'string' || !user) return false;
     call.user = user;
-    // One header line per group and per extra value (node:http would join repeated lines with ', ').
-    call.groups = req.headersDistinct['x-remote-group'] ?? [];
+    // One header line (or field) per group and per extra value (node joins repeated ones with ', ').
+    const distinct = new Map<string, string[]>();
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const k = req.rawHeaders[i].toLowerCase();
+      distinct.set(k, [...distinct.get(k) ?? [], req.rawHeaders[i + 1]]);
+    }
+    call.groups = distinct.get('x-remote-group') ?? [];
     call.extra = {};
-    for (const [k, v] of Object.entries(req.headersDistinct)) {
-      if (!k.startsWith('x-remote-extra-') || v === undefined) continue;
+    for (const [k, v] of distinct) {
+      if (!k.startsWith('x-remote-extra-')) continue;
       call.extra[decodeURIComponent(k.slice('x-remote-extra-'.length))] = v;
     }
     return true;
@@ -150,7 +167,7 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     const u = new URL(req.url ?? '/', 'https://x');
-    const call: ExtensionCall = { method: req.method ?? '', path: u.pathname, query: u.searchParams, headers: req.headers, remotePort: req.socket.remotePort };
+    const call: ExtensionCall = { method: req.method ?? '', path: u.pathname, query: u.searchParams, headers: req.headers, remotePort: req.socket.remotePort, httpVersion: req.httpVersion };
     ext.calls.push(call);
     if (u.pathname === '/healthz' || u.pathname === '/readyz' || u.pathname === '/livez') return send(res, 200, 'ok', 'text/plain');
     if (!identify(req, call)) return send(res, 401, STATUS(401, 'Unauthorized', 'Unauthorized'));
@@ -205,11 +222,14 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
       return w ? send(res, 200, w) : send(res, 404, STATUS(404, 'NotFound', `widgets.${group} "${name}" not found`));
     }
     if (req.method === 'GET' && u.searchParams.get('watch') === 'true') {
-      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      res.writeHead(200, { 'content-type': 'application/json', ...(req.httpVersionMajor === 1 ? { 'transfer-encoding': 'chunked' } : {}) });
       res.flushHeaders();
       const watcher = { ns, res };
       watchers.add(watcher);
-      res.on('close', () => watchers.delete(watcher));
+      res.on('close', () => {
+        watchers.delete(watcher);
+        ext.watchesClosed++;
+      });
       for (const w of widgets.values()) if (!ns || w.metadata.namespace === ns) res.write(`${JSON.stringify({ type: 'ADDED', object: w })}\n`);
       return undefined;
     }
@@ -239,15 +259,32 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
     return send(res, 405, STATUS(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'));
   };
 
-  let server: https.Server | undefined;
+  let server: https.Server | http2.Http2SecureServer | undefined;
+  const sockets = new Set<TLSSocket>();
+  const sessions = new Set<http2.ServerHttp2Session>();
+  ext.goaway = () => { for (const s of sessions) s.close(); };
   ext.start = async () => {
-    server = https.createServer({
+    const tlsOptions = {
       cert: serving.certPem, key: serving.keyPem, requestCert: true, rejectUnauthorized: false,
       ...(opts.frontProxyCaPem ? { ca: opts.frontProxyCaPem } : {}),
-    }, (req, res) => {
+    };
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => handle(req, res, Buffer.concat(chunks)));
+    };
+    // node:http2's compatibility request and response stand in for node:http's here.
+    server = opts.http2
+      ? http2.createSecureServer({ ...tlsOptions, allowHTTP1: true }, onRequest as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
+      : https.createServer(tlsOptions, onRequest);
+    server.on('secureConnection', (socket: TLSSocket) => {
+      ext.connections++;
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    server.on('session', (session: http2.ServerHttp2Session) => {
+      sessions.add(session);
+      session.on('close', () => sessions.delete(session));
     });
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
@@ -261,7 +298,8 @@ export async function startExtensionServer(opts: ExtensionServerOptions = {}): P
     if (!s) return;
     for (const w of watchers) w.res.destroy();
     watchers.clear();
-    s.closeAllConnections();
+    for (const session of sessions) session.destroy();
+    for (const socket of sockets) socket.destroy();
     await new Promise((r) => s.close(r));
   };
   await ext.start();

@@ -5,7 +5,11 @@
  * backend sees the front-proxy client certificate and the caller (or the impersonated user) in
  * X-Remote-User/-Group/-Extra-*, never the caller's credentials; RBAC refusals stay here;
  * Kubernetes' answers when the APIService is not Available, its caBundle does not verify the
- * backend, or the backend is down (and works again once it is back); HTTP/2 clients; and, from a
+ * backend, or the backend is down (and works again once it is back); HTTP/2 clients; all of it
+ * with the extension server offering h2 (the proxy then speaks HTTP/2 to it: sequential requests
+ * as streams of one connection, a watch left by its caller reset, GOAWAY followed by a new
+ * connection) and with it speaking HTTP/1.1 only; a backend breaking HTTP/2 (malformed frames,
+ * oversized header lists) answered 503 without harm to the server; and, from a
  * second backend of the test's own, an upgrade passed through both ways, a redirect refused or
  * passed, and --request-timeout kept for a request that is not a watch.
  *
@@ -15,8 +19,11 @@
  */
 import { expect } from 'chai';
 import https from 'node:https';
+import type http from 'node:http';
 import http2 from 'node:http2';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +32,8 @@ import { startExtensionServer, type ExtensionServer } from '../helpers/extension
 import { issueCert, type Issued } from '../helpers/x509-certs';
 import { RawUpgrade } from '../helpers/kubelet-setup';
 import { parseExposition } from '../helpers/prom-text';
+import { encodeHeaderBlock } from '../../lib/http2/hpack';
+import { CONTINUATION, DATA, FLAG_END_HEADERS, FLAG_END_STREAM, HEADERS, INTERNAL_ERROR, PREFACE, RST_STREAM, SETTINGS, FLAG_ACK, frameOf, settingsFrame } from '../../lib/http2/frames';
 
 const NS = 'widgets';
 const GROUP = 'widgets.example.test';
@@ -116,265 +125,310 @@ function h2Request(t: TestServer, method: string, p: string, who: { certPem: str
   });
 }
 
-describe('aggregation proxy (kube-aggregator\'s proxyHandler)', function () {
-  this.timeout(60_000);
-  let t: TestServer;
-  let ext: ExtensionServer;
-  let fp: FrontProxy;
-  let rbac: string;
+const BACKENDS: [string, boolean][] = [['HTTP/2', true], ['HTTP/1.1', false]];
 
-  before(async () => {
-    fp = frontProxyPki();
-    ext = await startExtensionServer({ group: GROUP, version: VERSION, service: 'api', namespace: NS, frontProxyCaPem: fp.ca.certPem, allowedNames: ['front-proxy-client'] });
-    t = await startTestServer([...fp.flags, '--request-timeout=3s']);
-    rbac = t.server.naming.group('rbac.authorization');
-    expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);
-    await externalService(t, NS, 'api');
-    await registerApiService(t, GROUP, VERSION, { service: { namespace: NS, name: 'api', port: ext.port }, caBundle: ext.caBundle });
-    // alice and the group team-c may work with widgets in the namespace; bob may not.
-    const role = await t.post(`/apis/${rbac}/v1/namespaces/${NS}/roles`, {
-      apiVersion: `${rbac}/v1`, kind: 'Role', metadata: { name: 'widget-editor' },
-      rules: [{ apiGroups: [GROUP], resources: ['widgets'], verbs: ['get', 'list', 'watch', 'create', 'delete'] }],
-    });
-    expect(role.status, role.text).to.equal(201);
-    const binding = await t.post(`/apis/${rbac}/v1/namespaces/${NS}/rolebindings`, {
-      apiVersion: `${rbac}/v1`, kind: 'RoleBinding', metadata: { name: 'alice-widgets' },
-      roleRef: { apiGroup: rbac, kind: 'Role', name: 'widget-editor' },
-      subjects: [{ apiGroup: rbac, kind: 'User', name: 'alice' }, { apiGroup: rbac, kind: 'Group', name: 'team-c' }],
-    });
-    expect(binding.status, binding.text).to.equal(201);
-  });
+for (const [backendName, backendH2] of BACKENDS) {
+  describe(`aggregation proxy (kube-aggregator's proxyHandler), the backend over ${backendName}`, function () {
+    this.timeout(60_000);
+    let t: TestServer;
+    let ext: ExtensionServer;
+    let fp: FrontProxy;
+    let rbac: string;
 
-  after(async () => {
-    await t?.stop();
-    await ext?.stop();
-    if (fp) rmSync(fp.dir, { recursive: true, force: true });
-  });
-
-  it('creates, gets, lists and deletes through the proxy as the admin: the backend sees the front-proxy certificate and X-Remote-*, no Authorization', async () => {
-    const created = await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } }, { headers: { authorization: 'Bearer must-not-reach-the-backend' } });
-    expect(created.status, created.text).to.equal(201);
-    expect(created.body).to.deep.include({ kind: 'Widget', apiVersion: `${GROUP}/${VERSION}` });
-    expect(created.body.metadata).to.include({ name: 'w1', namespace: NS });
-    const call = ext.callsTo(widgets()).at(-1)!;
-    expect(call.method).to.equal('POST');
-    expect(call.clientCn).to.equal('front-proxy-client');
-    expect(call.user).to.equal(ADMIN);
-    expect(call.groups).to.include('system:masters');
-    expect(call.headers.authorization).to.equal(undefined);
-    expect(call.headers['audit-id']).to.equal(created.headers['audit-id']);
-    expect(call.headers['x-forwarded-for']).to.be.a('string');
-
-    const got = await t.get(widgets('w1'));
-    expect(got.status, got.text).to.equal(200);
-    expect(got.body.spec).to.deep.equal({ size: 3 });
-    expect(got.headers['content-type']).to.equal('application/json');
-
-    const list = await t.get(`${widgets()}?limit=5&labelSelector=a%20b`);
-    expect(list.status, list.text).to.equal(200);
-    expect(list.body.items.map((w: Body) => w.metadata.name)).to.deep.equal(['w1']);
-    const listCall = ext.callsTo(widgets()).at(-1)!;
-    expect(listCall.query.get('labelSelector')).to.equal('a b');
-    expect(listCall.query.get('limit')).to.equal('5');
-
-    const missing = await t.get(widgets('nope'));
-    expect(missing.status).to.equal(404);
-    expect(missing.body).to.deep.include({ reason: 'NotFound', message: `widgets.${GROUP} "nope" not found` });
-
-    const deleted = await t.del(widgets('w1'));
-    expect(deleted.status, deleted.text).to.equal(200);
-    expect((await t.get(widgets('w1'))).status).to.equal(404);
-  });
-
-  it('re-encodes the query as Go\'s url.Values (keys sorted) and drops X-Remote-* headers a caller sends', async () => {
-    await t.get(`${widgets()}?watch=false&b=2&a=1&a=0`, { headers: { 'x-remote-user': 'system:admin', 'x-remote-group': 'system:masters', 'x-remote-extra-scopes': 'all', 'x-other': 'kept' } });
-    const call = ext.callsTo(widgets()).at(-1)!;
-    expect(call.query.toString()).to.equal('a=1&a=0&b=2&watch=false');
-    expect(call.user).to.equal(ADMIN);
-    expect(call.extra).to.deep.equal({});
-    expect(call.headers['x-other']).to.equal('kept');
-  });
-
-  it('as another user: the backend sees that user and groups; a user without RBAC rights gets 403 here and the backend no call', async () => {
-    const alice = t.identity('alice', ['team-a', 'team-b']);
-    const r = await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'by-alice' } }, { identity: alice });
-    expect(r.status, r.text).to.equal(201);
-    const call = ext.callsTo(widgets()).at(-1)!;
-    expect(call.user).to.equal('alice');
-    expect(call.groups).to.deep.equal(['team-a', 'team-b', 'system:authenticated']);
-    expect((await t.get(widgets('by-alice'), { identity: alice })).status).to.equal(200);
-
-    const before = ext.calls.length;
-    const bob = t.identity('bob');
-    const denied = await t.get(widgets('by-alice'), { identity: bob });
-    expect(denied.status, denied.text).to.equal(403);
-    expect(denied.body).to.deep.include({ kind: 'Status', reason: 'Forbidden' });
-    expect(denied.body.message).to.include(`User "bob" cannot get resource "widgets" in API group "${GROUP}" in the namespace "${NS}"`);
-    const post = await t.post(widgets(), { metadata: { name: 'by-bob' } }, { identity: bob });
-    expect(post.status).to.equal(403);
-    expect(ext.calls.length).to.equal(before);
-  });
-
-  it('an impersonated request reaches the backend as the impersonated user, groups and extra (key %-escaped), without Impersonate-* headers', async () => {
-    const r = await t.get(widgets(), { headers: {
-      'impersonate-user': 'carol', 'impersonate-group': 'team-c', 'impersonate-extra-scopes': 'view',
-      'impersonate-extra-acme.com%2fproject': 'p1', 'impersonate-uid': 'uid-1',
-    } });
-    expect(r.status, r.text).to.equal(200);
-    const call = ext.callsTo(widgets()).at(-1)!;
-    expect(call.user).to.equal('carol');
-    expect(call.groups).to.deep.equal(['team-c', 'system:authenticated']);
-    expect(call.extra).to.deep.equal({ scopes: ['view'], 'acme.com/project': ['p1'] });
-    // Without the RemoteRequestHeaderUID gate (alpha, off) the uid is not sent.
-    expect(call.headers['x-remote-uid']).to.equal(undefined);
-    expect(Object.keys(call.headers).filter((h) => h.startsWith('impersonate-'))).to.deep.equal([]);
-    // The key %-escaped on the wire (node:http lowercases header names as it reads them).
-    expect(Object.keys(call.headers)).to.include('x-remote-extra-acme.com%2fproject');
-  });
-
-  it('a watch through the proxy streams an event made afterwards, past --request-timeout', async () => {
-    const admin = t.identity('watcher', ['system:masters']);
-    expect((await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'before-watch' } })).status).to.equal(201);
-    const lines: Body[] = [];
-    let buf = '';
-    let status = 0;
-    const req = https.request(`${t.server.url}${widgets()}?watch=true`, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem, headers: { accept: 'application/json' } }, (res) => {
-      status = res.statusCode ?? 0;
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        buf += c;
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) { lines.push(JSON.parse(buf.slice(0, nl))); buf = buf.slice(nl + 1); }
+    before(async () => {
+      fp = frontProxyPki();
+      ext = await startExtensionServer({ group: GROUP, version: VERSION, service: 'api', namespace: NS, frontProxyCaPem: fp.ca.certPem, allowedNames: ['front-proxy-client'], http2: backendH2 });
+      t = await startTestServer([...fp.flags, '--request-timeout=3s']);
+      rbac = t.server.naming.group('rbac.authorization');
+      expect((await t.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).to.equal(201);
+      await externalService(t, NS, 'api');
+      await registerApiService(t, GROUP, VERSION, { service: { namespace: NS, name: 'api', port: ext.port }, caBundle: ext.caBundle });
+      // alice and the group team-c may work with widgets in the namespace; bob may not.
+      const role = await t.post(`/apis/${rbac}/v1/namespaces/${NS}/roles`, {
+        apiVersion: `${rbac}/v1`, kind: 'Role', metadata: { name: 'widget-editor' },
+        rules: [{ apiGroups: [GROUP], resources: ['widgets'], verbs: ['get', 'list', 'watch', 'create', 'delete'] }],
       });
+      expect(role.status, role.text).to.equal(201);
+      const binding = await t.post(`/apis/${rbac}/v1/namespaces/${NS}/rolebindings`, {
+        apiVersion: `${rbac}/v1`, kind: 'RoleBinding', metadata: { name: 'alice-widgets' },
+        roleRef: { apiGroup: rbac, kind: 'Role', name: 'widget-editor' },
+        subjects: [{ apiGroup: rbac, kind: 'User', name: 'alice' }, { apiGroup: rbac, kind: 'Group', name: 'team-c' }],
+      });
+      expect(binding.status, binding.text).to.equal(201);
     });
-    req.on('error', () => undefined);
-    req.end();
-    try {
-      await eventually(async () => status === 200 && lines.some((l) => l.object?.metadata?.name === 'before-watch'));
-      // Longer than --request-timeout=3s: the watch is long-running.
-      await new Promise((r) => setTimeout(r, 3_500));
-      const c = await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'watched' } });
-      expect(c.status, c.text).to.equal(201);
-      const ev = await eventually(async () => lines.find((l) => l.object?.metadata?.name === 'watched'));
-      expect(ev.type).to.equal('ADDED');
-    } finally {
-      req.destroy();
-    }
-  });
 
-  it('over HTTP/2: get, list, create and watch through the proxy', async () => {
-    const admin = t.identity('h2-admin', ['system:masters']);
-    const created = await h2Request(t, 'POST', widgets(), admin, { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'over-h2' } });
-    expect(created.status, created.text).to.equal(201);
-    expect(ext.callsTo(widgets()).at(-1)!.user).to.equal('h2-admin');
-    const got = await h2Request(t, 'GET', widgets('over-h2'), admin);
-    expect(got.status, got.text).to.equal(200);
-    // The backend's Content-Length arrives as it sent it, matching the body (Go's HTTP/2 client refuses a mismatch).
-    expect(Number(got.headers['content-length']), 'content-length').to.equal(Buffer.byteLength(got.text));
-    expect(JSON.parse(got.text).metadata.name).to.equal('over-h2');
-    const list = await h2Request(t, 'GET', widgets(), admin);
-    expect(JSON.parse(list.text).items.map((w: Body) => w.metadata.name)).to.include('over-h2');
-    // A watch over HTTP/2 streams as well.
-    const session = http2.connect(t.server.url, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem, servername: 'localhost' });
-    try {
-      const watch = session.request({ ':method': 'GET', ':path': `${widgets()}?watch=true`, accept: 'application/json' });
-      let text = '';
-      watch.setEncoding('utf8');
-      watch.on('data', (c: string) => { text += c; });
-      await eventually(async () => text.includes('"over-h2"'));
-      expect((await h2Request(t, 'POST', widgets(), admin, { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'h2-watched' } })).status).to.equal(201);
-      await eventually(async () => text.includes('"h2-watched"'));
-      watch.close();
-    } finally {
-      session.close();
-    }
-    const notAvailableElsewhere = await h2Request(t, 'GET', '/apis/nothing.example.test/v1/things', admin);
-    expect(notAvailableElsewhere.status).to.equal(404);
-  });
+    after(async () => {
+      await t?.stop();
+      await ext?.stop();
+      if (fp) rmSync(fp.dir, { recursive: true, force: true });
+    });
 
-  it('discovery of the group-version comes from the backend', async () => {
-    const r = await t.get(GV);
-    expect(r.status, r.text).to.equal(200);
-    expect(r.body).to.deep.include({ kind: 'APIResourceList', groupVersion: `${GROUP}/${VERSION}` });
-    expect(ext.callsTo(GV).at(-1)!.user).to.equal(ADMIN);
-  });
+    it('creates, gets, lists and deletes through the proxy as the admin: the backend sees the front-proxy certificate and X-Remote-*, no Authorization', async () => {
+      const created = await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 3 } }, { headers: { authorization: 'Bearer must-not-reach-the-backend' } });
+      expect(created.status, created.text).to.equal(201);
+      expect(created.body).to.deep.include({ kind: 'Widget', apiVersion: `${GROUP}/${VERSION}` });
+      expect(created.body.metadata).to.include({ name: 'w1', namespace: NS });
+      const call = ext.callsTo(widgets()).at(-1)!;
+      expect(call.method).to.equal('POST');
+      expect(call.httpVersion).to.equal(backendH2 ? '2.0' : '1.1');
+      expect(call.clientCn).to.equal('front-proxy-client');
+      expect(call.user).to.equal(ADMIN);
+      expect(call.groups).to.include('system:masters');
+      expect(call.headers.authorization).to.equal(undefined);
+      expect(call.headers['audit-id']).to.equal(created.headers['audit-id']);
+      expect(call.headers['x-forwarded-for']).to.be.a('string');
 
-  it('a group-version without an APIService is not proxied: this server answers 404', async () => {
-    const before = ext.calls.length;
-    const r = await t.get(`/apis/${GROUP}/v9/namespaces/${NS}/widgets`);
-    expect(r.status).to.equal(404);
-    expect(r.body).to.deep.include({ kind: 'Status', reason: 'NotFound' });
-    expect(ext.calls.length).to.equal(before);
-  });
+      const got = await t.get(widgets('w1'));
+      expect(got.status, got.text).to.equal(200);
+      expect(got.body.spec).to.deep.equal({ size: 3 });
+      expect(got.headers['content-type']).to.equal('application/json');
 
-  it('not Available: 503 `service unavailable` as Go\'s http.Error writes it, and the backend gets no call', async () => {
-    const name = `${VERSION}.${GROUP}`;
-    await setAvailable(t, name, false);
-    try {
+      const list = await t.get(`${widgets()}?limit=5&labelSelector=a%20b`);
+      expect(list.status, list.text).to.equal(200);
+      expect(list.body.items.map((w: Body) => w.metadata.name)).to.deep.equal(['w1']);
+      const listCall = ext.callsTo(widgets()).at(-1)!;
+      expect(listCall.query.get('labelSelector')).to.equal('a b');
+      expect(listCall.query.get('limit')).to.equal('5');
+
+      const missing = await t.get(widgets('nope'));
+      expect(missing.status).to.equal(404);
+      expect(missing.body).to.deep.include({ reason: 'NotFound', message: `widgets.${GROUP} "nope" not found` });
+
+      const deleted = await t.del(widgets('w1'));
+      expect(deleted.status, deleted.text).to.equal(200);
+      expect((await t.get(widgets('w1'))).status).to.equal(404);
+    });
+
+    it('re-encodes the query as Go\'s url.Values (keys sorted) and drops X-Remote-* headers a caller sends', async () => {
+      await t.get(`${widgets()}?watch=false&b=2&a=1&a=0`, { headers: { 'x-remote-user': 'system:admin', 'x-remote-group': 'system:masters', 'x-remote-extra-scopes': 'all', 'x-other': 'kept' } });
+      const call = ext.callsTo(widgets()).at(-1)!;
+      expect(call.query.toString()).to.equal('a=1&a=0&b=2&watch=false');
+      expect(call.user).to.equal(ADMIN);
+      expect(call.extra).to.deep.equal({});
+      expect(call.headers['x-other']).to.equal('kept');
+    });
+
+    it('as another user: the backend sees that user and groups; a user without RBAC rights gets 403 here and the backend no call', async () => {
+      const alice = t.identity('alice', ['team-a', 'team-b']);
+      const r = await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'by-alice' } }, { identity: alice });
+      expect(r.status, r.text).to.equal(201);
+      const call = ext.callsTo(widgets()).at(-1)!;
+      expect(call.user).to.equal('alice');
+      expect(call.groups).to.deep.equal(['team-a', 'team-b', 'system:authenticated']);
+      expect((await t.get(widgets('by-alice'), { identity: alice })).status).to.equal(200);
+
       const before = ext.calls.length;
-      const r = await t.get(widgets());
-      expect(r.status).to.equal(503);
-      expect(r.text).to.equal('service unavailable\n');
-      expect(r.headers['content-type']).to.equal('text/plain; charset=utf-8');
-      expect(r.headers['x-content-type-options']).to.equal('nosniff');
+      const bob = t.identity('bob');
+      const denied = await t.get(widgets('by-alice'), { identity: bob });
+      expect(denied.status, denied.text).to.equal(403);
+      expect(denied.body).to.deep.include({ kind: 'Status', reason: 'Forbidden' });
+      expect(denied.body.message).to.include(`User "bob" cannot get resource "widgets" in API group "${GROUP}" in the namespace "${NS}"`);
+      const post = await t.post(widgets(), { metadata: { name: 'by-bob' } }, { identity: bob });
+      expect(post.status).to.equal(403);
       expect(ext.calls.length).to.equal(before);
-      // Counted as kube-aggregator's proxyError counts it.
-      const m = parseExposition((await t.get('/metrics', { headers: { accept: 'text/plain' } })).text);
-      expect(m.value('apiserver_request_terminations_total', { component: 'aggregator', code: '503', verb: 'LIST', group: GROUP, version: VERSION })).to.equal(1);
-    } finally {
-      await setAvailable(t, name, true);
-    }
-    expect((await t.get(widgets())).status).to.equal(200);
-  });
+    });
 
-  it('the backend stopped: 503 with the dial error; started again: served again', async () => {
-    await ext.stop();
-    try {
-      const r = await t.get(widgets());
-      expect(r.status).to.equal(503);
-      expect(r.text).to.equal(`dial tcp 127.0.0.1:${ext.port}: connect: connection refused\n`);
-      expect(r.headers['content-type']).to.equal('text/plain; charset=utf-8');
-    } finally {
-      await ext.start();
-    }
-    const back = await eventually(async () => { const r = await t.get(widgets()); return r.status === 200 && r; });
-    expect(back.body.kind).to.equal('WidgetList');
-  });
+    it('an impersonated request reaches the backend as the impersonated user, groups and extra (key %-escaped), without Impersonate-* headers', async () => {
+      const r = await t.get(widgets(), { headers: {
+        'impersonate-user': 'carol', 'impersonate-group': 'team-c', 'impersonate-extra-scopes': 'view',
+        'impersonate-extra-acme.com%2fproject': 'p1', 'impersonate-uid': 'uid-1',
+      } });
+      expect(r.status, r.text).to.equal(200);
+      const call = ext.callsTo(widgets()).at(-1)!;
+      expect(call.user).to.equal('carol');
+      expect(call.groups).to.deep.equal(['team-c', 'system:authenticated']);
+      expect(call.extra).to.deep.equal({ scopes: ['view'], 'acme.com/project': ['p1'] });
+      // Without the RemoteRequestHeaderUID gate (alpha, off) the uid is not sent.
+      expect(call.headers['x-remote-uid']).to.equal(undefined);
+      expect(Object.keys(call.headers).filter((h) => h.startsWith('impersonate-'))).to.deep.equal([]);
+      // The key %-escaped on the wire (node:http lowercases header names as it reads them).
+      expect(Object.keys(call.headers)).to.include('x-remote-extra-acme.com%2fproject');
+    });
 
-  it('a caBundle that does not verify the backend: 503 with the TLS error, and the body never reaches it', async () => {
-    const other = await startExtensionServer({ group: 'other.example.test', version: 'v1', service: 'other', namespace: NS, frontProxyCaPem: fp.ca.certPem });
-    try {
-      await externalService(t, NS, 'other');
-      // Another CA than the one that signed the backend's serving certificate.
-      await registerApiService(t, 'other.example.test', 'v1', { service: { namespace: NS, name: 'other', port: other.port }, caBundle: ext.caBundle });
-      const r = await t.post(`/apis/other.example.test/v1/namespaces/${NS}/widgets`, { metadata: { name: 'secret-widget' }, spec: { token: 'do-not-leak' } });
-      expect(r.status).to.equal(503);
-      expect(r.text).to.equal('tls: failed to verify certificate: x509: certificate signed by unknown authority\n');
-      expect(r.text).to.not.include('do-not-leak');
-      expect(other.calls).to.deep.equal([]);
-      // A caBundle with no certificate in it: no transport can be built (client-go's text, 500).
-      await registerApiService(t, 'other.example.test', 'v1', { service: { namespace: NS, name: 'other', port: other.port }, caBundle: Buffer.from('not a certificate').toString('base64') });
-      await eventually(async () => (await t.get(`/apis/other.example.test/v1/namespaces/${NS}/widgets`)).status === 500);
-      const bad = await t.get(`/apis/other.example.test/v1/namespaces/${NS}/widgets`);
-      expect(bad.text).to.equal('unable to load root certificates: unable to parse bytes as PEM block\n');
-      // The service gone: 503 `service unavailable`.
-      await registerApiService(t, 'other.example.test', 'v1', { service: { namespace: NS, name: 'no-such-service', port: other.port }, caBundle: other.caBundle });
-      await eventually(async () => (await t.get(`/apis/other.example.test/v1/namespaces/${NS}/widgets`)).text === 'service unavailable\n');
-      expect(other.calls).to.deep.equal([]);
-    } finally {
-      await other.stop();
+    it('a watch through the proxy streams an event made afterwards, past --request-timeout', async () => {
+      const admin = t.identity('watcher', ['system:masters']);
+      expect((await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'before-watch' } })).status).to.equal(201);
+      const lines: Body[] = [];
+      let buf = '';
+      let status = 0;
+      const req = https.request(`${t.server.url}${widgets()}?watch=true`, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem, headers: { accept: 'application/json' } }, (res) => {
+        status = res.statusCode ?? 0;
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          buf += c;
+          let nl: number;
+          while ((nl = buf.indexOf('\n')) >= 0) { lines.push(JSON.parse(buf.slice(0, nl))); buf = buf.slice(nl + 1); }
+        });
+      });
+      req.on('error', () => undefined);
+      req.end();
+      try {
+        await eventually(async () => status === 200 && lines.some((l) => l.object?.metadata?.name === 'before-watch'));
+        // Longer than --request-timeout=3s: the watch is long-running.
+        await new Promise((r) => setTimeout(r, 3_500));
+        const c = await t.post(widgets(), { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'watched' } });
+        expect(c.status, c.text).to.equal(201);
+        const ev = await eventually(async () => lines.find((l) => l.object?.metadata?.name === 'watched'));
+        expect(ev.type).to.equal('ADDED');
+      } finally {
+        req.destroy();
+      }
+    });
+
+    it(`sequential GETs go on one connection to the backend${backendH2 ? ' (one HTTP/2 session, a stream each)' : ''}`, async () => {
+      expect((await t.get(widgets())).status).to.equal(200);
+      const from = ext.callsTo(widgets()).length;
+      for (let i = 0; i < 20; i++) expect((await t.get(widgets())).status).to.equal(200);
+      const calls = ext.callsTo(widgets()).slice(from);
+      expect(calls).to.have.length(20);
+      expect(new Set(calls.map((c) => c.remotePort)).size).to.equal(1);
+      expect(new Set(calls.map((c) => c.httpVersion))).to.deep.equal(new Set([backendH2 ? '2.0' : '1.1']));
+    });
+
+    it('a caller going away mid-watch ends the watch on the backend', async () => {
+      const admin = t.identity('watch-leaver', ['system:masters']);
+      const closedBefore = ext.watchesClosed;
+      let status = 0;
+      const req = https.request(`${t.server.url}${widgets()}?watch=true`, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem });
+      req.on('response', (res) => { status = res.statusCode ?? 0; res.resume(); });
+      req.on('error', () => undefined);
+      req.end();
+      await eventually(async () => status === 200);
+      const port = ext.callsTo(widgets()).at(-1)!.remotePort;
+      req.destroy();
+      await eventually(async () => ext.watchesClosed > closedBefore);
+      expect((await t.get(widgets())).status).to.equal(200);
+      // Over HTTP/2 only the watch's stream was reset: the connection goes on.
+      if (backendH2) expect(ext.callsTo(widgets()).at(-1)!.remotePort).to.equal(port);
+    });
+
+    if (backendH2) {
+      it('the backend saying GOAWAY: requests go on, on a new connection', async () => {
+        expect((await t.get(widgets())).status).to.equal(200);
+        const port = ext.callsTo(widgets()).at(-1)!.remotePort;
+        const connections = ext.connections;
+        ext.goaway();
+        expect((await t.get(widgets())).status).to.equal(200);
+        await eventually(async () => (await t.get(widgets())).status === 200 && ext.callsTo(widgets()).at(-1)!.remotePort !== port);
+        expect(ext.connections).to.be.greaterThan(connections);
+      });
     }
+
+    it('over HTTP/2: get, list, create and watch through the proxy', async () => {
+      const admin = t.identity('h2-admin', ['system:masters']);
+      const created = await h2Request(t, 'POST', widgets(), admin, { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'over-h2' } });
+      expect(created.status, created.text).to.equal(201);
+      expect(ext.callsTo(widgets()).at(-1)!.user).to.equal('h2-admin');
+      const got = await h2Request(t, 'GET', widgets('over-h2'), admin);
+      expect(got.status, got.text).to.equal(200);
+      // The backend's Content-Length arrives as it sent it, matching the body (Go's HTTP/2 client refuses a mismatch).
+      expect(Number(got.headers['content-length']), 'content-length').to.equal(Buffer.byteLength(got.text));
+      expect(JSON.parse(got.text).metadata.name).to.equal('over-h2');
+      const list = await h2Request(t, 'GET', widgets(), admin);
+      expect(JSON.parse(list.text).items.map((w: Body) => w.metadata.name)).to.include('over-h2');
+      // A watch over HTTP/2 streams as well.
+      const session = http2.connect(t.server.url, { ca: t.server.pki.caCertPem, cert: admin.certPem, key: admin.keyPem, servername: 'localhost' });
+      try {
+        const watch = session.request({ ':method': 'GET', ':path': `${widgets()}?watch=true`, accept: 'application/json' });
+        let text = '';
+        watch.setEncoding('utf8');
+        watch.on('data', (c: string) => { text += c; });
+        await eventually(async () => text.includes('"over-h2"'));
+        expect((await h2Request(t, 'POST', widgets(), admin, { apiVersion: `${GROUP}/${VERSION}`, kind: 'Widget', metadata: { name: 'h2-watched' } })).status).to.equal(201);
+        await eventually(async () => text.includes('"h2-watched"'));
+        watch.close();
+      } finally {
+        session.close();
+      }
+      const notAvailableElsewhere = await h2Request(t, 'GET', '/apis/nothing.example.test/v1/things', admin);
+      expect(notAvailableElsewhere.status).to.equal(404);
+    });
+
+    it('discovery of the group-version comes from the backend', async () => {
+      const r = await t.get(GV);
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body).to.deep.include({ kind: 'APIResourceList', groupVersion: `${GROUP}/${VERSION}` });
+      expect(ext.callsTo(GV).at(-1)!.user).to.equal(ADMIN);
+    });
+
+    it('a group-version without an APIService is not proxied: this server answers 404', async () => {
+      const before = ext.calls.length;
+      const r = await t.get(`/apis/${GROUP}/v9/namespaces/${NS}/widgets`);
+      expect(r.status).to.equal(404);
+      expect(r.body).to.deep.include({ kind: 'Status', reason: 'NotFound' });
+      expect(ext.calls.length).to.equal(before);
+    });
+
+    it('not Available: 503 `service unavailable` as Go\'s http.Error writes it, and the backend gets no call', async () => {
+      const name = `${VERSION}.${GROUP}`;
+      await setAvailable(t, name, false);
+      try {
+        const before = ext.calls.length;
+        const r = await t.get(widgets());
+        expect(r.status).to.equal(503);
+        expect(r.text).to.equal('service unavailable\n');
+        expect(r.headers['content-type']).to.equal('text/plain; charset=utf-8');
+        expect(r.headers['x-content-type-options']).to.equal('nosniff');
+        expect(ext.calls.length).to.equal(before);
+        // Counted as kube-aggregator's proxyError counts it.
+        const m = parseExposition((await t.get('/metrics', { headers: { accept: 'text/plain' } })).text);
+        expect(m.value('apiserver_request_terminations_total', { component: 'aggregator', code: '503', verb: 'LIST', group: GROUP, version: VERSION })).to.equal(1);
+      } finally {
+        await setAvailable(t, name, true);
+      }
+      expect((await t.get(widgets())).status).to.equal(200);
+    });
+
+    it('the backend stopped: 503 with the dial error; started again: served again', async () => {
+      await ext.stop();
+      try {
+        const r = await t.get(widgets());
+        expect(r.status).to.equal(503);
+        expect(r.text).to.equal(`dial tcp 127.0.0.1:${ext.port}: connect: connection refused\n`);
+        expect(r.headers['content-type']).to.equal('text/plain; charset=utf-8');
+      } finally {
+        await ext.start();
+      }
+      const back = await eventually(async () => { const r = await t.get(widgets()); return r.status === 200 && r; });
+      expect(back.body.kind).to.equal('WidgetList');
+    });
+
+    it('a caBundle that does not verify the backend: 503 with the TLS error, and the body never reaches it', async () => {
+      const other = await startExtensionServer({ group: 'other.example.test', version: 'v1', service: 'other', namespace: NS, frontProxyCaPem: fp.ca.certPem });
+      try {
+        await externalService(t, NS, 'other');
+        // Another CA than the one that signed the backend's serving certificate.
+        await registerApiService(t, 'other.example.test', 'v1', { service: { namespace: NS, name: 'other', port: other.port }, caBundle: ext.caBundle });
+        const r = await t.post(`/apis/other.example.test/v1/namespaces/${NS}/widgets`, { metadata: { name: 'secret-widget' }, spec: { token: 'do-not-leak' } });
+        expect(r.status).to.equal(503);
+        expect(r.text).to.equal('tls: failed to verify certificate: x509: certificate signed by unknown authority\n');
+        expect(r.text).to.not.include('do-not-leak');
+        expect(other.calls).to.deep.equal([]);
+        // A caBundle with no certificate in it: no transport can be built (client-go's text, 500).
+        await registerApiService(t, 'other.example.test', 'v1', { service: { namespace: NS, name: 'other', port: other.port }, caBundle: Buffer.from('not a certificate').toString('base64') });
+        await eventually(async () => (await t.get(`/apis/other.example.test/v1/namespaces/${NS}/widgets`)).status === 500);
+        const bad = await t.get(`/apis/other.example.test/v1/namespaces/${NS}/widgets`);
+        expect(bad.text).to.equal('unable to load root certificates: unable to parse bytes as PEM block\n');
+        // The service gone: 503 `service unavailable`.
+        await registerApiService(t, 'other.example.test', 'v1', { service: { namespace: NS, name: 'no-such-service', port: other.port }, caBundle: other.caBundle });
+        await eventually(async () => (await t.get(`/apis/other.example.test/v1/namespaces/${NS}/widgets`)).text === 'service unavailable\n');
+        expect(other.calls).to.deep.equal([]);
+      } finally {
+        await other.stop();
+      }
+    });
   });
-});
+}
 
 /** A backend of the test's own: upgrades echoed, redirects, an answer that never comes. */
 interface SpecialBackend { port: number; caBundle: string; seen: string[]; hangsClosed: number; lastHeaders?: Record<string, string | string[] | undefined>; stop(): Promise<void> }
 
-async function startSpecialBackend(service: string, ns: string, host = '127.0.0.1'): Promise<SpecialBackend> {
+/** `offerH2`: h2 offered by ALPN (HTTP/1.1 besides, for upgrades), as a Go server offers it. */
+async function startSpecialBackend(service: string, ns: string, host = '127.0.0.1', offerH2 = false): Promise<SpecialBackend> {
   const ca = issueCert({ commonName: 'special-ca', ca: true });
   const serving = issueCert({ commonName: `${service}.${ns}.svc`, extKeyUsage: ['serverAuth'], altNames: [`${service}.${ns}.svc`] }, ca);
   const seen: string[] = [];
-  const server = https.createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     seen.push(`${req.method} ${req.url}`);
     sb.lastHeaders = req.headers;
     if (req.url?.endsWith('/redirect')) {
@@ -389,8 +443,16 @@ async function startSpecialBackend(service: string, ns: string, host = '127.0.0.
     }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{}');
+  };
+  const server = offerH2
+    ? http2.createSecureServer({ cert: serving.certPem, key: serving.keyPem, allowHTTP1: true }, onRequest as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void)
+    : https.createServer({ cert: serving.certPem, key: serving.keyPem }, onRequest);
+  const sockets = new Set<tls.TLSSocket>();
+  server.on('secureConnection', (socket: tls.TLSSocket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
   });
-  server.on('upgrade', (req, socket) => {
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex) => {
     seen.push(`UPGRADE ${req.method} ${req.url} ${req.headers['x-remote-user']} ${req.headers.authorization ?? '-'}`);
     if (req.url?.includes('refuse')) {
       socket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 7\r\n\r\nrefused');
@@ -402,17 +464,18 @@ async function startSpecialBackend(service: string, ns: string, host = '127.0.0.
   await new Promise<void>((r) => server.listen(0, host, () => r()));
   const sb: SpecialBackend = {
     port: (server.address() as AddressInfo).port, caBundle: Buffer.from(ca.certPem).toString('base64'), seen, hangsClosed: 0,
-    stop: async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); },
+    stop: async () => { for (const socket of sockets) socket.destroy(); await new Promise((r) => server.close(r)); },
   };
   return sb;
 }
 
-const STACKS: [string, string[]][] = [
-  ['own HTTP/1.1', ['--http1-server=own']],
-  ['node:http', ['--http1-server=node']],
+const STACKS: [string, string[], boolean][] = [
+  ['own HTTP/1.1', ['--http1-server=own'], false],
+  ['node:http', ['--http1-server=node'], false],
+  ['own HTTP/1.1, the backend offering h2', ['--http1-server=own'], true],
 ];
 
-for (const [stackName, stackFlags] of STACKS) {
+for (const [stackName, stackFlags, offerH2] of STACKS) {
   describe(`aggregation proxy upgrades, redirects and timeouts over ${stackName}`, function () {
     this.timeout(60_000);
     let t: TestServer;
@@ -421,7 +484,7 @@ for (const [stackName, stackFlags] of STACKS) {
 
     before(async () => {
       fp = frontProxyPki();
-      backend = await startSpecialBackend('special', 'default');
+      backend = await startSpecialBackend('special', 'default', '127.0.0.1', offerH2);
       t = await startTestServer([...fp.flags, '--request-timeout=2s', ...stackFlags]);
       await externalService(t, 'default', 'special');
       await registerApiService(t, SPECIAL_GROUP, 'v1', { service: { namespace: 'default', name: 'special', port: backend.port }, caBundle: backend.caBundle });
@@ -572,4 +635,129 @@ describe('aggregation proxy with --enable-aggregator-routing', function () {
     expect(r.body).to.deep.equal({});
     expect(backend.seen.at(-1)).to.equal(`GET ${SPECIAL}/things`);
   });
+});
+
+/** How the raw HTTP/2 backend answers each request. */
+type RawMode = 'ok' | 'garbage' | 'bad-status' | 'huge-headers' | 'continuation-flood' | 'reset';
+
+/** An HTTP/2 backend written frame by frame (ALPN h2 only), answering as `mode` says. */
+interface RawH2Backend { port: number; caBundle: string; mode: RawMode; requests: number; stop(): Promise<void> }
+
+async function startRawH2Backend(service: string, ns: string): Promise<RawH2Backend> {
+  const ca = issueCert({ commonName: 'raw-ca', ca: true });
+  const serving = issueCert({ commonName: `${service}.${ns}.svc`, extKeyUsage: ['serverAuth'], altNames: [`${service}.${ns}.svc`] }, ca);
+  const sockets = new Set<tls.TLSSocket>();
+  const answer = (socket: tls.TLSSocket, id: number) => {
+    switch (rb.mode) {
+      case 'ok': {
+        const body = Buffer.from('{}');
+        socket.write(frameOf(HEADERS, FLAG_END_HEADERS, id, encodeHeaderBlock([[':status', '200'], ['content-type', 'application/json'], ['content-length', String(body.length)]])));
+        socket.write(frameOf(DATA, FLAG_END_STREAM, id, body));
+        return;
+      }
+      // DATA on stream 0: a connection error.
+      case 'garbage': socket.write(frameOf(DATA, 0, 0, Buffer.from('x'))); return;
+      case 'bad-status': socket.write(frameOf(HEADERS, FLAG_END_HEADERS | FLAG_END_STREAM, id, encodeHeaderBlock([[':status', 'abc']]))); return;
+      case 'huge-headers': {
+        // 40 KB of header list, over the 16 KB taken, in a HEADERS and CONTINUATION frames.
+        const block = encodeHeaderBlock([[':status', '200'], ['x-big', 'a'.repeat(40_000)]]);
+        for (let pos = 0; pos < block.length; pos += 16_384) {
+          const last = pos + 16_384 >= block.length;
+          socket.write(frameOf(pos === 0 ? HEADERS : CONTINUATION, last ? FLAG_END_HEADERS : 0, id, block.subarray(pos, pos + 16_384)));
+        }
+        return;
+      }
+      case 'continuation-flood': {
+        socket.write(frameOf(HEADERS, 0, id, encodeHeaderBlock([[':status', '200']])));
+        for (let i = 0; i < 1_000; i++) socket.write(frameOf(CONTINUATION, 0, id, Buffer.alloc(16, 0x40)));
+        return;
+      }
+      case 'reset': {
+        const code = Buffer.alloc(4);
+        code.writeUInt32BE(INTERNAL_ERROR);
+        socket.write(frameOf(RST_STREAM, 0, id, code));
+      }
+    }
+  };
+  const server = tls.createServer({ cert: serving.certPem, key: serving.keyPem, ALPNProtocols: ['h2'] }, (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    socket.write(settingsFrame([]));
+    let buf = Buffer.alloc(0);
+    let preface = false;
+    socket.on('data', (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      if (!preface) {
+        if (buf.length < PREFACE.length) return;
+        buf = buf.subarray(PREFACE.length);
+        preface = true;
+      }
+      while (buf.length >= 9) {
+        const length = buf.readUIntBE(0, 3);
+        if (buf.length < 9 + length) break;
+        const [type, flags] = [buf[3], buf[4]];
+        const id = buf.readUInt32BE(5) & 0x7fffffff;
+        buf = buf.subarray(9 + length);
+        if (type === SETTINGS && !(flags & FLAG_ACK)) socket.write(frameOf(SETTINGS, FLAG_ACK, 0));
+        if (type === HEADERS) {
+          rb.requests++;
+          answer(socket, id);
+        }
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const rb: RawH2Backend = {
+    port: (server.address() as AddressInfo).port, caBundle: Buffer.from(ca.certPem).toString('base64'), mode: 'ok', requests: 0,
+    stop: async () => { for (const s of sockets) s.destroy(); await new Promise((r) => server.close(r)); },
+  };
+  return rb;
+}
+
+describe('aggregation proxy: a backend breaking HTTP/2', function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  let backend: RawH2Backend;
+  let fp: FrontProxy;
+  const RAW_GROUP = 'raw.example.test';
+  const RAW = `/apis/${RAW_GROUP}/v1/things`;
+
+  before(async () => {
+    fp = frontProxyPki();
+    backend = await startRawH2Backend('raw', 'default');
+    t = await startTestServer(fp.flags);
+    await externalService(t, 'default', 'raw');
+    await registerApiService(t, RAW_GROUP, 'v1', { service: { namespace: 'default', name: 'raw', port: backend.port }, caBundle: backend.caBundle });
+  });
+
+  after(async () => {
+    await t?.stop();
+    await backend?.stop();
+    if (fp) rmSync(fp.dir, { recursive: true, force: true });
+  });
+
+  const cases: [RawMode, string][] = [
+    ['garbage', 'HTTP/2 protocol error from the peer: DATA on stream 0\n'],
+    ['bad-status', 'malformed response from server: invalid status pseudo header\n'],
+    ['huge-headers', `a header list larger than ${16 * 1024} bytes\n`],
+    ['continuation-flood', 'HTTP/2 protocol error from the peer: a header block too large\n'],
+    ['reset', 'stream error: stream ID 1; INTERNAL_ERROR; received from peer\n'],
+  ];
+  for (const [mode, text] of cases) {
+    it(`${mode}: 503 with the error's text, the server unharmed, and served again once the backend behaves`, async () => {
+      backend.mode = 'ok';
+      expect((await t.get(RAW)).status).to.equal(200);
+      backend.mode = mode;
+      const r = await t.get(RAW);
+      expect(r.status).to.equal(503);
+      expect(r.headers['content-type']).to.equal('text/plain; charset=utf-8');
+      // A reset names its stream, whose id depends on the connection's history.
+      if (mode === 'reset') expect(r.text).to.match(/^stream error: stream ID \d+; INTERNAL_ERROR; received from peer\n$/);
+      else expect(r.text).to.equal(text);
+      expect((await t.get('/healthz')).status).to.equal(200);
+      backend.mode = 'ok';
+      expect((await t.get(RAW)).status).to.equal(200);
+    });
+  }
 });

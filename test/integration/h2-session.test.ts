@@ -11,7 +11,10 @@ import { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import { H2Session, H2Stream, H2StreamHandler } from '../../lib/http2/client-session';
 import { H2Headers, encodeHeaderBlock } from '../../lib/http2/hpack';
-import { CANCEL, COMPRESSION_ERROR, FRAME_HEADER, GOAWAY, HEADERS, PREFACE, PROTOCOL_ERROR, PUSH_PROMISE, REFUSED_STREAM, frameOf, settingsFrame } from '../../lib/http2/frames';
+import {
+  CANCEL, COMPRESSION_ERROR, CONTINUATION, ENHANCE_YOUR_CALM, FRAME_HEADER, GOAWAY, HEADERS, PREFACE, PROTOCOL_ERROR, PUSH_PROMISE,
+  REFUSED_STREAM, frameOf, settingsFrame,
+} from '../../lib/http2/frames';
 
 interface Answer { headers: H2Headers[]; body: Buffer; stream: H2Stream }
 
@@ -213,6 +216,29 @@ describe('HTTP/2 transport of the etcd client (against node:http2 and raw peers)
     await closed;
   });
 
+  it('with a bounded stream window, a paused stream holds the peer back until resume()', async () => {
+    const port = await h2server({}, (stream) => {
+      stream.respond({ ':status': 200 });
+      stream.end(Buffer.alloc(1 << 20, 0x62));
+    });
+    const s = new H2Session({ host: '127.0.0.1', port, streamWindow: 65_536 });
+    cleanups.push(() => s.destroy());
+    let received = 0;
+    let closed!: () => void;
+    const done = new Promise<void>((r) => { closed = r; });
+    const stream = s.request(block('/big'), {
+      onHeaders: (st) => st.pause(),
+      onData: (_st, d) => { received += d.length; },
+      onClose: () => closed(),
+    }, undefined, true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(received).to.be.at.most(65_536);
+    stream.resume();
+    await done;
+    expect(received).to.equal(1 << 20);
+    expect(stream.ended).to.equal(true);
+  });
+
   describe('a peer that breaks the protocol', () => {
     /** A raw peer: reads the preface, then writes `frames`; resolves with the frames it got back. */
     async function rawPeer(frames: Buffer[]): Promise<{ port: number; received: Promise<Buffer> }> {
@@ -246,9 +272,30 @@ describe('HTTP/2 transport of the etcd client (against node:http2 and raw peers)
       return codes;
     }
 
+    it('a header list over maxHeaderListSize resets its stream with the reason; the session goes on', async () => {
+      const big = encodeHeaderBlock([[':status', '200'], ['x-big', 'a'.repeat(20_000)]]);
+      const small = encodeHeaderBlock([[':status', '200']]);
+      const peer = await rawPeer([settingsFrame([]), frameOf(HEADERS, 0x4, 1, big), frameOf(HEADERS, 0x5, 3, small)]);
+      const s = new H2Session({ host: '127.0.0.1', port: peer.port, maxHeaderListSize: 8192 });
+      cleanups.push(() => s.destroy());
+      const first = collect();
+      const second = collect();
+      s.request(block('/big'), first.handler, Buffer.from('x'), true);
+      s.request(block('/small'), second.handler, Buffer.from('x'), true);
+      const a = await first.done;
+      expect(a.stream.rstCode).to.equal(CANCEL);
+      expect(a.stream.cutReason).to.equal('a header list larger than 8192 bytes');
+      expect(a.headers).to.deep.equal([]);
+      const b = await second.done;
+      expect(b.headers[0]).to.include({ ':status': '200' });
+      expect(b.stream.ended).to.equal(true);
+      expect(s.destroyed).to.equal(false);
+    });
+
     for (const [name, frame, code, message] of [
       ['a PUSH_PROMISE, push being disabled', frameOf(PUSH_PROMISE, 0x4, 1, Buffer.from('0000000282', 'hex')), PROTOCOL_ERROR, /PUSH_PROMISE/],
       ['a header block that cannot be decoded', frameOf(HEADERS, 0x5, 1, Buffer.from('ff7f', 'hex')), COMPRESSION_ERROR, /undecodable header block/],
+      ['a CONTINUATION flood', Buffer.concat([frameOf(HEADERS, 0x1, 1, Buffer.from('88', 'hex')), ...Array.from({ length: 100 }, () => frameOf(CONTINUATION, 0, 1, Buffer.alloc(8, 0x40)))]), ENHANCE_YOUR_CALM, /a header block too large/],
     ] as Array<[string, Buffer, number, RegExp]>) {
       it(`${name}: GOAWAY with the error code, the session destroyed with the reason`, async () => {
         const peer = await rawPeer([settingsFrame([]), frame]);
