@@ -35,6 +35,7 @@ import { vapBench } from './vap.bench';
 import { celCrdBench } from './cel-crd.bench';
 import { aggregationBench } from './aggregation.bench';
 import { startupBench } from './startup.bench';
+import { steadyStateBench } from './steady-state.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -54,8 +55,11 @@ const BENCHMARKS: Benchmark[] = [
   aggregationBench,
   startupBench,
 ];
-/** Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own). */
-const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench];
+/**
+ * Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an
+ * experiment of its own; steady-state idles a hollow-node cluster for 10 minutes and needs root).
+ */
+const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench, steadyStateBench];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)
@@ -68,6 +72,7 @@ const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only
   --base-build=DIR      the dist/ directory of another build, for --only=ab (default: this build)
   --base-arg=FLAG       a server flag for the ab benchmark's base side only (repeatable)
   --base-node-arg=FLAG  a Node/V8 flag for the ab benchmark's base server only (repeatable; after --server-node-arg, so it wins)
+  --nodes=N             hollow nodes of the cluster benchmarks (steady-state: 20, --quick 4)
 benchmarks:
 ${BENCHMARKS.map((b) => `  ${b.name.padEnd(14)} ${b.description}`).join('\n')}
 on request only (--only=NAME):
@@ -90,6 +95,7 @@ async function main(): Promise<number> {
         'base-build': { type: 'string' },
         'base-arg': { type: 'string', multiple: true },
         'base-node-arg': { type: 'string', multiple: true },
+        nodes: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     }).values;
@@ -100,6 +106,11 @@ async function main(): Promise<number> {
   if (flags.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
+  }
+  const nodes = flags.nodes === undefined ? undefined : Number(flags.nodes);
+  if (nodes !== undefined && !(Number.isInteger(nodes) && nodes > 0)) {
+    process.stderr.write(`--nodes must be a positive integer, not ${flags.nodes}\n${USAGE}\n`);
+    return 2;
   }
   const only = flags.only?.split(',').map((s) => s.trim()).filter(Boolean);
   const known = [...BENCHMARKS, ...ON_REQUEST];
@@ -139,7 +150,7 @@ async function main(): Promise<number> {
       if (interrupted) throw new Error(`interrupted by ${interrupted}`);
       const rows: ResultRow[] = await bench.run({
         quick: flags.quick, focus: flags.focus, env: current, log, baseBuild: flags['base-build'], baseArgs: flags['base-arg'] ?? [], serverArgs: flags['server-arg'] ?? [],
-        serverNodeArgs: flags['server-node-arg'] ?? [], baseNodeArgs: flags['base-node-arg'] ?? [],
+        serverNodeArgs: flags['server-node-arg'] ?? [], baseNodeArgs: flags['base-node-arg'] ?? [], nodes,
       });
       // Numbers measured while the environment was being torn down mean nothing.
       if (interrupted) throw new Error(`interrupted by ${interrupted}`);

@@ -21,6 +21,10 @@ import { mapNamesToLoopback } from './hosts';
 
 export interface ClusterOptions {
   nodeNames: string[];
+  /** More server flags, after the kube-apiserver ones (a benchmark's --event-ttl, say). */
+  serverArgs?: string[];
+  /** Node flags for the server process (--inspect, --cpu-prof). */
+  serverNodeArgs?: string[];
 }
 
 export class ControlPlaneCluster {
@@ -73,7 +77,8 @@ export class ControlPlaneCluster {
     const { refused, unknownRuntimeConfig, accepted } = unsupported(kube);
     this.refusedFlags = refused;
     this.unknownRuntimeConfig = unknownRuntimeConfig;
-    this.server = await this.timed('server', () => startServerProcess([...accepted, ...serverOwnFlags(files)], { timeoutMs: 60_000 }));
+    this.server = await this.timed('server', () => startServerProcess([...accepted, ...serverOwnFlags(files), ...(this.opts.serverArgs ?? [])],
+      { timeoutMs: 60_000, nodeArgs: this.opts.serverNodeArgs }));
     // The server's request log beside the components' (who asked what, and what it answered).
     const serverLog = createWriteStream(path.join(this.logDir, 'server.log'));
     this.server.process.stderr!.on('data', (chunk: Buffer | string) => serverLog.write(chunk));
