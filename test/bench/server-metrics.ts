@@ -21,6 +21,8 @@ export interface RequestRate {
   perSecond: number;
   /** Those answered with a code of 400 and above. */
   errors: number;
+  /** The same by code, e.g. `410 x 12, 504 x 1`; empty when none. */
+  errorCodes: string;
 }
 
 /** `verb group/resource/subresource` of one apiserver_request_total series. */
@@ -31,20 +33,26 @@ function requestKey(l: Record<string, string>): string {
 
 /** Requests per verb and resource between `before` and `after`, `seconds` apart, most frequent first. */
 export function requestRates(before: Exposition, after: Exposition, seconds: number): RequestRate[] {
-  const counts = new Map<string, { count: number; errors: number }>();
+  const counts = new Map<string, { count: number; errors: Map<string, number> }>();
   const add = (e: Exposition, sign: number) => {
     for (const s of e.samples) {
       if (s.name !== 'apiserver_request_total') continue;
       const key = requestKey(s.labels);
-      const c = counts.get(key) ?? { count: 0, errors: 0 };
+      const c = counts.get(key) ?? { count: 0, errors: new Map<string, number>() };
       c.count += sign * s.value;
-      if (Number(s.labels.code) >= 400) c.errors += sign * s.value;
+      if (Number(s.labels.code) >= 400) c.errors.set(s.labels.code, (c.errors.get(s.labels.code) ?? 0) + sign * s.value);
       counts.set(key, c);
     }
   };
   add(after, 1);
   add(before, -1);
   return [...counts].filter(([, c]) => c.count > 0)
-    .map(([key, c]) => ({ key, count: c.count, perSecond: c.count / seconds, errors: c.errors }))
+    .map(([key, c]) => {
+      const codes = [...c.errors].filter(([, n]) => n > 0).sort(([a], [b]) => a.localeCompare(b));
+      return {
+        key, count: c.count, perSecond: c.count / seconds,
+        errors: codes.reduce((sum, [, n]) => sum + n, 0), errorCodes: codes.map(([code, n]) => `${code} x ${n}`).join(', '),
+      };
+    })
     .sort((a, b) => b.count - a.count);
 }

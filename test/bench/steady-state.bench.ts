@@ -195,7 +195,7 @@ function rateRows(before: Exposition, after: Exposition, seconds: number, nodes:
   for (const r of rates.filter((x) => x.perSecond >= MIN_RATE_ROW)) {
     rows.push({
       benchmark: NAME, metric: `requests while idle: ${r.key}`, unit: 'req/s', value: r.perSecond,
-      note: `${r.count} in ${seconds.toFixed(0)} s${r.errors ? `, ${r.errors} answered ≥ 400` : ''}`,
+      note: `${r.count} in ${seconds.toFixed(0)} s${r.errors ? `; answered ≥ 400: ${r.errorCodes}` : ''}`,
     });
   }
   return rows;

@@ -27,10 +27,10 @@ describe('steady-state benchmark figures', () => {
       'apiserver_request_total{verb="GET",dry_run="",group="",version="",resource="",subresource="",scope="",component="apiserver",code="200"} 4',
     ]);
     const rates = requestRates(before, after, 20);
-    expect(rates.map((r) => [r.key, r.count, r.perSecond, r.errors])).to.deep.equal([
-      ['PUT coordination.k8s.io/leases', 62, 3.1, 2],
-      ['PATCH nodes/status', 6, 0.3, 0],
-      ['GET (non-resource)', 4, 0.2, 0],
+    expect(rates.map((r) => [r.key, r.count, r.perSecond, r.errors, r.errorCodes])).to.deep.equal([
+      ['PUT coordination.k8s.io/leases', 62, 3.1, 2, '409 x 2'],
+      ['PATCH nodes/status', 6, 0.3, 0, ''],
+      ['GET (non-resource)', 4, 0.2, 0, ''],
     ]);
   });
 
