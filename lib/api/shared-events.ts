@@ -81,17 +81,30 @@ export function decodeEventConverted(ev: StorageEvent, versioning: ObjectVersion
 
 /**
  * One encoding of (object, event type) per representation `key`, made on first use. Kept as
- * bytes: a string would be converted to a new buffer on every stream write.
+ * bytes: a string would be converted to a new buffer on every stream write. The bytes live as
+ * long as the watch cache's event ring holds the event (thousands per resource), so they get an
+ * ArrayBuffer of their own: a slice of Node's shared 8 KiB Buffer pool (Buffer.from of a string
+ * under 4 KiB) would keep the whole slab alive (3.8 KB of Buffers per watched Lease renewal, 1.5 KB so).
  */
 export function encodedOnce(object: object, key: string, encode: () => string | Buffer): Buffer {
   let byKey = encoded.get(object);
   if (!byKey) encoded.set(object, (byKey = new Map()));
   let bytes = byKey.get(key);
-  if (bytes === undefined) {
-    const made = encode();
-    byKey.set(key, (bytes = typeof made === 'string' ? Buffer.from(made) : made));
-  }
+  if (bytes === undefined) byKey.set(key, (bytes = ownBytes(encode())));
   return bytes;
+}
+
+/** `made` in a Buffer that is its whole ArrayBuffer (copied when it is a slice of a larger one). */
+function ownBytes(made: string | Buffer): Buffer {
+  if (typeof made === 'string') {
+    const b = Buffer.allocUnsafeSlow(Buffer.byteLength(made));
+    b.write(made);
+    return b;
+  }
+  if (made.byteLength === made.buffer.byteLength) return made;
+  const b = Buffer.allocUnsafeSlow(made.byteLength);
+  made.copy(b);
+  return b;
 }
 
 const batches = new WeakMap<readonly StorageEvent[], Map<string, Buffer>>();

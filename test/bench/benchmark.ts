@@ -49,6 +49,8 @@ export interface BenchContext {
   serverNodeArgs: string[];
   /** --base-node-arg: Node/V8 flags for the ab benchmark's base side only. */
   baseNodeArgs: string[];
+  /** --nodes: hollow nodes of the benchmarks that start a cluster (each has its own default). */
+  nodes?: number;
   /** Progress lines on stderr, so stdout carries only the table. */
   log(msg: string): void;
 }

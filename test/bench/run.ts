@@ -37,6 +37,7 @@ import { celCrdBench } from './cel-crd.bench';
 import { aggregationBench } from './aggregation.bench';
 import { startupBench } from './startup.bench';
 import { densityBench } from './density.bench';
+import { steadyStateBench } from './steady-state.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -58,9 +59,10 @@ const BENCHMARKS: Benchmark[] = [
 ];
 /**
  * Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own;
- * density needs root and the 1.20.2 binaries of test/control-plane/build.sh, and runs for many minutes).
+ * density and steady-state need root and the 1.20.2 binaries of test/control-plane/build.sh, and run for many
+ * minutes: density compares with kube-apiserver 1.20.2, steady-state idles a hollow-node cluster for 10 minutes).
  */
-const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench, densityBench];
+const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench, densityBench, steadyStateBench];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)
@@ -73,6 +75,7 @@ const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only
   --base-build=DIR      the dist/ directory of another build, for --only=ab (default: this build)
   --base-arg=FLAG       a server flag for the ab benchmark's base side only (repeatable)
   --base-node-arg=FLAG  a Node/V8 flag for the ab benchmark's base server only (repeatable; after --server-node-arg, so it wins)
+  --nodes=N             hollow nodes of the cluster benchmarks (steady-state: 20, --quick 4)
 benchmarks:
 ${BENCHMARKS.map((b) => `  ${b.name.padEnd(14)} ${b.description}`).join('\n')}
 on request only (--only=NAME):
@@ -95,6 +98,7 @@ async function main(): Promise<number> {
         'base-build': { type: 'string' },
         'base-arg': { type: 'string', multiple: true },
         'base-node-arg': { type: 'string', multiple: true },
+        nodes: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     }).values;
@@ -105,6 +109,11 @@ async function main(): Promise<number> {
   if (flags.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
+  }
+  const nodes = flags.nodes === undefined ? undefined : Number(flags.nodes);
+  if (nodes !== undefined && !(Number.isInteger(nodes) && nodes > 0)) {
+    process.stderr.write(`--nodes must be a positive integer, not ${flags.nodes}\n${USAGE}\n`);
+    return 2;
   }
   const only = flags.only?.split(',').map((s) => s.trim()).filter(Boolean);
   const known = [...BENCHMARKS, ...ON_REQUEST];
@@ -144,7 +153,7 @@ async function main(): Promise<number> {
       if (interrupted) throw new Error(`interrupted by ${interrupted}`);
       const rows: ResultRow[] = await bench.run({
         quick: flags.quick, focus: flags.focus, env: current, log, baseBuild: flags['base-build'], baseArgs: flags['base-arg'] ?? [], serverArgs: flags['server-arg'] ?? [],
-        serverNodeArgs: flags['server-node-arg'] ?? [], baseNodeArgs: flags['base-node-arg'] ?? [],
+        serverNodeArgs: flags['server-node-arg'] ?? [], baseNodeArgs: flags['base-node-arg'] ?? [], nodes,
       });
       // Numbers measured while the environment was being torn down mean nothing.
       if (interrupted) throw new Error(`interrupted by ${interrupted}`);

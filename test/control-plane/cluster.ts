@@ -24,7 +24,9 @@ export interface ClusterOptions {
   nodeNames: string[];
   /** The API server: this project's (default), or kube-apiserver 1.20.2 as the reference (the density benchmark). */
   apiserver?: 'orch-apiserver' | 'kube-apiserver';
-  /** Node flags for the server process (e.g. --cpu-prof); orch-apiserver only. */
+  /** More server flags, after the kube-apiserver ones (a benchmark's --event-ttl, say); orch-apiserver only. */
+  serverArgs?: string[];
+  /** Node flags for the server process (--inspect, --cpu-prof); orch-apiserver only. */
   serverNodeArgs?: string[];
 }
 
@@ -95,7 +97,8 @@ export class ControlPlaneCluster {
     const { refused, unknownRuntimeConfig, accepted } = unsupported(kube);
     this.refusedFlags = refused;
     this.unknownRuntimeConfig = unknownRuntimeConfig;
-    this.server = await this.timed('server', () => startServerProcess([...accepted, ...serverOwnFlags(files)], { timeoutMs: 60_000, nodeArgs: this.opts.serverNodeArgs }));
+    this.server = await this.timed('server', () => startServerProcess([...accepted, ...serverOwnFlags(files), ...(this.opts.serverArgs ?? [])],
+      { timeoutMs: 60_000, nodeArgs: this.opts.serverNodeArgs }));
     // The server's request log beside the components' (who asked what, and what it answered).
     const serverLog = createWriteStream(path.join(this.logDir, 'server.log'));
     this.server.process.stderr!.on('data', (chunk: Buffer | string) => serverLog.write(chunk));

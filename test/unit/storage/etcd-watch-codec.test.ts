@@ -129,6 +129,19 @@ describe('etcd watch wire format', () => {
       expect(msg.toString()).to.equal('hello');
     });
 
+    it('each message owns an ArrayBuffer of its size, never a slice of the shared pool (a cached event would pin 8 KiB)', () => {
+      // Small messages: whole in one chunk, and completed across chunks (the concatenating path).
+      const stream = Buffer.concat([framed(b('lease renewal')), framed(Buffer.alloc(900, 1)), framed(Buffer.alloc(3000, 2))]);
+      // Whole; and the second message completed by a chunk that also carries the third.
+      for (const chunks of [[stream], [stream.subarray(0, 3), stream.subarray(3, 700), stream.subarray(700)]]) {
+        const msgs = cut(chunks);
+        expect(msgs.map((m) => m.length)).to.deep.equal([13, 900, 3000]);
+        for (const m of msgs) {
+          expect(m.buffer.byteLength, `a message of ${m.length} bytes`).to.equal(m.length);
+        }
+      }
+    });
+
     it('a compressed message throws', () => {
       const c = framed(b('x'));
       c[0] = 1;
