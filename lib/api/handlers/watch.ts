@@ -219,9 +219,10 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
           throw tooLarge(start.revision, cache.revision);
         }
         lastRevision = start.revision;
-        // The ring may still hold changes etcd has compacted (by any server or tool): a start
-        // older than the store's history is 410, as without the cache. A read at it tells.
-        await store.storage.get(prefix, { revision: start.revision });
+        // As kube-apiserver's cacher: a start the ring covers is served from it even when etcd has
+        // compacted past it since (the ring holds every change after its start); only a start
+        // older than the ring is 410. Clients resuming after their watch's timeout (informers,
+        // every 5-10 minutes) therefore do not re-list at every compaction.
         const h = cache.watch(prefix, start.revision, handlers, indexValue);
         handle = h;
         progress = h.progress;
