@@ -7,6 +7,7 @@
 import type { ApiObject, ResourceDef, StrategyContext } from '../scheme/types';
 import type { DeleteOptions } from './options';
 import type { UserInfo } from '../meta/user';
+import type { RequestReads } from './request-reads';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -35,6 +36,8 @@ export interface AdmissionAttributes {
    * `isReinvoke` is true. Plugins keep their own per-request state in `state`.
    */
   reinvocation?: { reinvoke: boolean; isReinvoke: boolean; state: Map<string, unknown> };
+  /** The request's current reads, when its handler shares them with admission (TokenRequest). */
+  reads?: RequestReads;
 }
 
 /** Admission as the store calls it, before the one etcd write; a rejection is a thrown ApiError. */

@@ -8,6 +8,7 @@ import { Cacher } from '../storage/cacher/cacher';
 import { StorageError } from '../storage/errors';
 import { errors } from '../meta/api-errors';
 import { ReadPlan } from './read-plan';
+import { RequestReads } from './request-reads';
 
 /** How long a read for a version ahead of the store waits before 504. */
 export const TOO_LARGE_WAIT_MS = 3000;
@@ -118,6 +119,20 @@ export async function openReadSource(storage: Storage, cache: Cacher | undefined
       return exactAt(storage, plan.revision);
     }
   }
+}
+
+/**
+ * One object as a GET reads it. A consistent read is one linearizable read of the key from etcd, as
+ * kube-apiserver answers a GET without resourceVersion: no dearer than confirming the cache fresh
+ * (itself a read of etcd) and it never waits for the watch to catch up. Other plans as
+ * openReadSource. `reads`: a consistent read joins the request's earlier read of the key.
+ */
+export async function readOne(storage: Storage, cache: Cacher | undefined, plan: ReadPlan, key: string, reads?: RequestReads): Promise<KeyValue | undefined> {
+  if (plan.kind === 'consistent') {
+    const load = async () => (await storage.get(key)).kv;
+    return reads ? reads.read(key, load) : load();
+  }
+  return (await openReadSource(storage, cache, plan)).get(key);
 }
 
 /** etcd at exactly `revision`, with compaction turned into 410. */

@@ -13,7 +13,8 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../meta/validation
 import type { Admission, AdmissionAttributes } from './admission-attributes';
 import { Cacher } from '../storage/cacher/cacher';
 import { planGet } from './read-plan';
-import { openReadSource } from './read-source';
+import { readOne } from './read-source';
+import { RequestReads } from './request-reads';
 import { UpdateOptions, WriteOptions } from './options';
 import { ManagedFieldsEntry, setManagedFields, updateManagedFields } from '../fieldmanager/managed-fields';
 import { carryOverUpdateFields, clone, fillCreateFields, generateNameFrom, now, omitEmptyMetadata } from './system-fields';
@@ -120,16 +121,16 @@ export class GenericStore {
 
   /**
    * The object with its kind and apiVersion, or NotFound. `resourceVersion` per the spec's get
-   * table: unset is a consistent read, "0" any version, N a version not older than N.
+   * table: unset is a consistent read (from etcd), "0" any version, N a version not older than N.
+   * `reads`: the request's current reads, which a consistent read joins (RequestReads).
    */
-  async get(namespace: string | undefined, name: string, resourceVersion?: string): Promise<ApiObject> {
-    return (await this.outputKvs([await this.getStored(namespace, name, resourceVersion)]))[0];
+  async get(namespace: string | undefined, name: string, resourceVersion?: string, reads?: RequestReads): Promise<ApiObject> {
+    return (await this.outputKvs([await this.getStored(namespace, name, resourceVersion, reads)]))[0];
   }
 
   /** As get, but the stored key and value (shared with the cache: not to be mutated). */
-  async getStored(namespace: string | undefined, name: string, resourceVersion?: string): Promise<KeyValue> {
-    const source = await openReadSource(this.storage, this.deps.cache, planGet(resourceVersion));
-    const kv = await source.get(this.key(namespace, name));
+  async getStored(namespace: string | undefined, name: string, resourceVersion?: string, reads?: RequestReads): Promise<KeyValue> {
+    const kv = await readOne(this.storage, this.deps.cache, planGet(resourceVersion), this.key(namespace, name), reads);
     if (!kv) throw errors.notFound(this.gr, name);
     return kv;
   }

@@ -39,12 +39,16 @@ export function nodeRestriction(stores: StoreIndex, naming: Naming): AdmissionPl
   const mirrorAnnotation = `${naming.labelDomain}/config.mirror`;
   const forbid = (a: AdmissionAttributes, why: string) => admissionForbidden(a, why);
 
-  /** A stored object (from the watch cache when it has it); a 404 is answered as it is. */
+  /**
+   * A stored object: the request's current read of it when its handler shares its reads (a
+   * TokenRequest reads the pod once), else from the watch cache when it has it; a 404 is answered
+   * as it is.
+   */
   const stored = async (a: AdmissionAttributes, resource: string, group: string, namespace: string | undefined, name: string): Promise<ApiObject> => {
     const store = stores.get(storeKey(group, 'v1', resource));
     if (!store) throw forbid(a, `${resource} are not served`);
     try {
-      return await store.get(namespace, name, '0');
+      return await (a.reads ? store.get(namespace, name, undefined, a.reads) : store.get(namespace, name, '0'));
     } catch (e) {
       if (e instanceof ApiError && e.code === 404) throw e;
       throw forbid(a, (e as Error).message);

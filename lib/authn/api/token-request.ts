@@ -8,6 +8,7 @@
  */
 import { CustomScope } from '../../api/resource-handler';
 import { StoreIndex, storeKey } from '../../registry/store-index';
+import { RequestReads } from '../../registry/request-reads';
 import { readBodyAs, requestStrategyContext, writeOptionsOf } from '../../api/handlers/scope';
 import { writeObject } from '../../api/response-writer';
 import { errors } from '../../meta/api-errors';
@@ -63,18 +64,24 @@ export function tokenRequestHandler(deps: TokenRequestDeps) {
     const errs = validateTokenRequestSpec(expirationSeconds);
     if (errs.length) throw errors.invalid('TokenRequest', deps.bodyKind.group, '', errs);
 
-    const account = await store('serviceaccounts').get(namespace, name);
-    // Admission (NodeRestriction, webhooks) sees a CREATE of serviceaccounts/token carrying the TokenRequest, as TokenREST runs it.
+    // The request's current reads: a bound pod is read while the account is, once for
+    // NodeRestriction and the binding below.
+    const reads = new RequestReads();
+    const ref = spec.boundObjectRef;
+    if (ref && ref.kind === 'Pod' && !String(ref.apiVersion ?? '').includes('/') && typeof ref.name === 'string' && ref.name) {
+      void store('pods').getStored(namespace, ref.name, undefined, reads).catch(() => undefined);
+    }
     const accounts = store('serviceaccounts');
+    const account = await accounts.get(namespace, name, undefined, reads);
+    // Admission (NodeRestriction, webhooks) sees a CREATE of serviceaccounts/token carrying the TokenRequest, as TokenREST runs it.
     const attrs = {
       operation: 'CREATE' as const, resource: accounts.def, subresource: 'token', namespace, name,
-      object: { ...body, spec }, dryRun, ctx: requestStrategyContext(s.ctx, namespace, s.user),
+      object: { ...body, spec }, dryRun, ctx: requestStrategyContext(s.ctx, namespace, s.user), reads,
     };
     await accounts.deps.admission.admit(attrs);
     await accounts.deps.admission.validate(attrs);
     let pod: ObjectRef | undefined;
     let secret: ObjectRef | undefined;
-    const ref = spec.boundObjectRef;
     if (ref) {
       const apiVersion = typeof ref.apiVersion === 'string' ? ref.apiVersion : '';
       const kind = typeof ref.kind === 'string' ? ref.kind : '';
@@ -82,7 +89,7 @@ export function tokenRequestHandler(deps: TokenRequestDeps) {
       const core = !apiVersion.includes('/');
       let bound: ApiObject;
       if (core && kind === 'Pod') {
-        bound = await store('pods').get(namespace, refName);
+        bound = await store('pods').get(namespace, refName, undefined, reads);
         const runsAs = (bound.spec as { serviceAccountName?: string } | undefined)?.serviceAccountName ?? '';
         if (runsAs !== name) throw errors.badRequest(`cannot bind token for serviceaccount "${name}" to pod running with different serviceaccount name.`);
         pod = { name: refName, uid: String(bound.metadata?.uid) };
