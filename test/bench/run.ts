@@ -38,6 +38,7 @@ import { aggregationBench } from './aggregation.bench';
 import { startupBench } from './startup.bench';
 import { densityBench } from './density.bench';
 import { steadyStateBench } from './steady-state.bench';
+import { tokenRequestsBench } from './token-requests.bench';
 
 /** Every benchmark, in run order. A new one is a new file plus one entry here. */
 const BENCHMARKS: Benchmark[] = [
@@ -60,9 +61,10 @@ const BENCHMARKS: Benchmark[] = [
 /**
  * Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own;
  * density and steady-state need root and the 1.20.2 binaries of test/control-plane/build.sh, and run for many
- * minutes: density compares with kube-apiserver 1.20.2, steady-state idles a hollow-node cluster for 10 minutes).
+ * minutes: density compares with kube-apiserver 1.20.2, steady-state idles a hollow-node cluster for 10 minutes;
+ * token-requests compares with --base-build when given).
  */
-const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench, densityBench, steadyStateBench];
+const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench, densityBench, steadyStateBench, tokenRequestsBench];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)
