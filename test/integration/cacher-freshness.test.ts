@@ -151,6 +151,24 @@ describe('Cacher consistent reads', () => {
     }),
   });
 
+  it('a call made while another caller waits for the watch does not wait for that caller first: its target is read at once', async () => {
+    const c = await started('/chase/cms/', { freshnessTimeoutMs: 5_000 }, lagging(300));
+    await put('/chase/cms/ns/w1', '1');
+    const first = c.consistentRevision(); // waits about 300 ms for w1
+    await sleep(50);
+    const w2 = await put('/chase/cms/ns/w2', '1');
+    const second = c.consistentRevision();
+    await sleep(150);
+    // Written after the second call, before the first is done: waiting the first check out and
+    // then reading etcd's revision would make the second wait for w3 too.
+    await put('/chase/cms/ns/w3', '1');
+    const rev = await second;
+    expect(rev).to.be.at.least(w2);
+    expect(c.get('/chase/cms/ns/w2').kv).to.not.equal(undefined);
+    expect(c.get('/chase/cms/ns/w3').kv, 'the second call chased a write made after it').to.equal(undefined);
+    expect(await first).to.not.equal(undefined);
+  });
+
   it('a delete the watch has not delivered yet keeps it from confirming (the count differs)', async () => {
     const c = await started('/pending-delete/cms/', { freshnessTimeoutMs: 5_000 }, lagging(300));
     const created = await put('/pending-delete/cms/ns/a', '1');

@@ -1,8 +1,9 @@
 /**
  * Decides whether the cache equals etcd's current state, so that a consistent read (no
- * resourceVersion) may be served from memory. Checks are shared: a caller joins a check that has
- * not started yet, else waits for the next one, so a check always starts after its callers
- * called (their reads are linearizable) and at most one runs at a time however many callers wait.
+ * resourceVersion) may be served from memory. Checks are shared: a caller joins a revision read
+ * that has not started yet, else waits for the next one, so a check always starts after its
+ * callers called (their reads are linearizable) and at most one revision read and one catching-up
+ * loop run at a time however many callers wait.
  *
  * One check:
  *  1. Read etcd's current revision C (the cheapest linearizable read). If the cache is known to
@@ -46,9 +47,21 @@ export interface FreshnessSubject {
   waitForApplied(revision: number, deadline: number): Promise<void>;
 }
 
+/** A caller of check(): settled once the cache reaches `target`, or at `deadline` with undefined. */
+interface Waiter {
+  target: number;
+  deadline: number;
+  resolve(revision: number | undefined): void;
+}
+
 export class FreshnessChecker {
-  private running?: Promise<number | undefined>;
+  /** The revision read in flight: it may have been answered before a later caller called. */
+  private reading?: Promise<void>;
+  /** The callers that will share the revision read after the one in flight. */
   private queued?: Promise<number | undefined>;
+  /** Callers with their target, waiting for the cache to reach it. */
+  private waiters: Waiter[] = [];
+  private catchingUp = false;
 
   /**
    * @param currentRevision etcd's current revision (a linearizable read)
@@ -67,11 +80,15 @@ export class FreshnessChecker {
    * The etcd revision the cache is consistent with, at least etcd's revision when this was
    * called; undefined when the cache could not confirm it in time (the caller reads etcd).
    * When it resolves, the cache's `revision` is at least the result. Never rejects.
+   *
+   * Step 1's reads are the only thing callers queue for (one in flight, the callers meanwhile
+   * sharing the next); step 2 is one loop for every caller, working toward the newest target, so
+   * a caller never waits for an earlier caller's catching up before its own begins.
    */
   check(): Promise<number | undefined> {
     if (this.queued) return this.queued;
-    if (!this.running) return this.start();
-    const next = this.running.then(() => {
+    if (!this.reading) return this.start();
+    const next = this.reading.then(() => {
       this.queued = undefined;
       return this.start();
     });
@@ -80,36 +97,61 @@ export class FreshnessChecker {
   }
 
   private start(): Promise<number | undefined> {
-    const run = this.run().catch(() => undefined).finally(() => {
-      if (this.running === run) this.running = undefined;
+    if (!this.subject.ready) return Promise.resolve(undefined);
+    const deadline = Date.now() + this.timeoutMs;
+    const read = this.currentRevision();
+    const reading = read.then(() => undefined, () => undefined);
+    this.reading = reading;
+    void reading.then(() => {
+      if (this.reading === reading) this.reading = undefined;
     });
-    this.running = run;
-    return run;
+    return read.then((target) => new Promise<number | undefined>((resolve) => {
+      this.waiters.push({ target, deadline, resolve });
+      void this.catchUp();
+    }), () => undefined);
   }
 
-  private async run(): Promise<number | undefined> {
+  /** Settles the waiters the cache has reached, or whose time is up; true while any remain. */
+  private settle(): boolean {
     const s = this.subject;
-    if (!s.ready) return undefined;
-    const deadline = Date.now() + this.timeoutMs;
-    const target = await this.currentRevision();
-    for (;;) {
-      if (!s.ready) return undefined;
-      if (s.revision >= target) return s.revision;
-      if (Date.now() >= deadline) return undefined;
-      const since = s.appliedRevision;
-      if (!this.probe) {
-        await s.waitForApplied(target, deadline);
-        continue;
+    const now = Date.now();
+    this.waiters = this.waiters.filter((w) => {
+      if (s.ready && s.revision < w.target && now < w.deadline) return true;
+      w.resolve(s.ready && s.revision >= w.target ? s.revision : undefined);
+      return false;
+    });
+    return this.waiters.length > 0;
+  }
+
+  private async catchUp(): Promise<void> {
+    if (this.catchingUp) return;
+    this.catchingUp = true;
+    const s = this.subject;
+    try {
+      while (this.settle()) {
+        const target = Math.max(...this.waiters.map((w) => w.target));
+        const deadline = Math.min(...this.waiters.map((w) => w.deadline));
+        const since = s.appliedRevision;
+        if (!this.probe) {
+          await s.waitForApplied(target, deadline);
+          continue;
+        }
+        const size = s.size;
+        const p = await this.probe.probe(this.prefix, since);
+        if (s.appliedRevision !== since) continue; // the watch moved meanwhile: look again
+        if (p.changedKeys === 0 && p.count === size) {
+          s.confirm(since, p.revision);
+          continue;
+        }
+        // Changed keys arrive up to maxModRevision; a missing count alone means pending deletes.
+        // Changes after the newest target are not waited for (no chasing of later writes).
+        await s.waitForApplied(Math.min(Math.max(p.maxModRevision, since + 1), target), deadline);
       }
-      const size = s.size;
-      const p = await this.probe.probe(this.prefix, since);
-      if (s.appliedRevision !== since) continue; // the watch moved meanwhile: look again
-      if (p.changedKeys === 0 && p.count === size) {
-        s.confirm(since, p.revision);
-        continue;
-      }
-      // Changed keys arrive up to maxModRevision; a missing count alone means pending deletes.
-      await s.waitForApplied(Math.max(p.maxModRevision, since + 1), deadline);
+    } catch {
+      // etcd failed: every waiter reads etcd itself.
+      for (const w of this.waiters.splice(0)) w.resolve(undefined);
+    } finally {
+      this.catchingUp = false;
     }
   }
 }
