@@ -17,6 +17,7 @@ import { Evaluator } from './evaluators/types';
 import { LimitedResource } from './config';
 import { QuotaStore } from './quota-store';
 import { toJson } from './resource-list';
+import { quotaTestHooks } from './test-hooks';
 
 interface Pending {
   attrs: AdmissionAttributes;
@@ -102,6 +103,8 @@ export class QuotaEvaluator {
       states = (await this.quotas.list(namespace, true)).filter((q) => names.has(q.metadata?.name)).map(quotaState);
       pending = pending.filter((p) => !p.refused);
     }
+    const charged = quotaTestHooks.charged;
+    if (charged) await Promise.all(batch.filter((p) => !p.refused && !p.gaveUp).map((p) => charged(p.attrs)));
     for (const p of batch) {
       if (p.gaveUp) p.reject(errors.conflict({ group: '', resource: 'resourcequotas' }, '', 'the quota is being changed too often; please retry'));
       else if (p.refused) p.reject(admissionForbidden(p.attrs, p.refused));

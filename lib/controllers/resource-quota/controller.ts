@@ -20,6 +20,7 @@ import { Naming } from '../../naming';
 import { logger } from '../../logger';
 import { EvaluatorRegistry } from '../../admission/resourcequota/evaluators/index';
 import { equals, parseResourceList, toJson } from '../../admission/resourcequota/resource-list';
+import { quotaTestHooks } from '../../admission/resourcequota/test-hooks';
 import { WorkQueue } from '../work-queue';
 import { chargedResources, computeStatus } from './usage';
 
@@ -51,7 +52,13 @@ export class ResourceQuotaController {
     private readonly opts: ResourceQuotaControllerOptions = {}) {
     this.evaluators = new EvaluatorRegistry(naming);
     this.storageGroup = naming.group('storage');
-    this.queue = new WorkQueue((key) => this.sync(key), {
+    this.queue = new WorkQueue(async (key) => {
+      try {
+        await this.sync(key);
+      } finally {
+        quotaTestHooks.synced?.(key);
+      }
+    }, {
       onError: (key, err) => logger.warn(`${LABEL}: will retry`, { quota: key, error: err instanceof Error ? err.message : String(err) }),
     });
   }
@@ -194,6 +201,7 @@ export class ResourceQuotaController {
       if ((err as { code?: number }).code === 404) return;
       throw err;
     }
+    await quotaTestHooks.quotaRead?.(quota);
     const status = await computeStatus(quota, this.evaluators, { find: (g, r) => this.find(g, r) }, this.storageGroup);
     const current = (quota.status ?? {}) as { hard?: unknown; used?: unknown };
     if (equals(parseResourceList(current.hard), parseResourceList(status.hard)) && equals(parseResourceList(current.used), parseResourceList(status.used))
