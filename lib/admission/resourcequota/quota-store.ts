@@ -8,6 +8,7 @@
 import { ApiObject } from '../../scheme/types';
 import { GenericStore } from '../../registry/store';
 import { StoreIndex, storeKey } from '../../registry/store-index';
+import { InFlightCharges, inFlightCharges } from './in-flight';
 
 const rvOf = (q: ApiObject): number => Number(q.metadata?.resourceVersion ?? 0);
 
@@ -22,6 +23,12 @@ export class QuotaStore {
 
   get store(): GenericStore | undefined {
     return this.stores.get(storeKey('', 'v1', 'resourcequotas'));
+  }
+
+  /** The charges of this server whose objects are not written yet. */
+  get inFlight(): InFlightCharges | undefined {
+    const store = this.store;
+    return store && inFlightCharges(store.storage);
   }
 
   /** The quotas of `namespace`; `live`: read etcd rather than the cache. */
