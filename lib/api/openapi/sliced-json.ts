@@ -1,18 +1,18 @@
 /**
- * JSON.stringify's bytes of a large document, and their SHA-512 (./documents.ts servedDocument),
- * made in steps (./time-slice.ts) instead of one call: the objects down to `depth` levels (the
- * document, then its `paths` and `definitions`) are written entry by entry, what is below them
- * with JSON.stringify. The bytes are the same as JSON.stringify's: keys in their order, entries
- * whose value is undefined or a function left out, no spaces.
+ * JSON.stringify's bytes of a large document and their SHA-512 (a ServedDocument, as
+ * ./documents.ts servedDocument makes it), made in steps (./time-slice.ts) instead of one call:
+ * the objects down to `depth` levels (the document, then its `paths` and `definitions`) are
+ * written entry by entry, what is below them with JSON.stringify. The bytes are the same as
+ * JSON.stringify's: keys in their order, entries whose value is undefined or a function left
+ * out, no spaces.
  */
 import { createHash } from 'node:crypto';
-import type { ServedDocument } from './documents';
 
 /** Text gathered before it is made bytes and hashed. */
 const CHUNK_CHARS = 1 << 16;
 
 /** The steps of serializing `doc`; the last one returns the bytes and their hash. */
-export function* servedSteps(doc: unknown, depth = 2): Generator<void, ServedDocument> {
+export function* servedSteps(doc: unknown, depth = 2): Generator<void, { body: Buffer; hash: string }> {
   const hash = createHash('sha512');
   const parts: Buffer[] = [];
   let text = '';
