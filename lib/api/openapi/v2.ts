@@ -7,7 +7,7 @@ import { ResourceDef } from '../../scheme/types';
 import { kindDefinitions, nameKindParts } from './kind-definitions';
 import { metaDefinitions, metaNamed } from './meta-definitions';
 import { apiResourcesPath, Operation, Parameter, PathItem, resourcePaths } from './operations';
-import { Json, ref, SchemaWriter, typeDefinitions } from './schema-writer';
+import { Json, ref, SchemaWriter, typeDefinitionSteps } from './schema-writer';
 import { runAtOnce } from './time-slice';
 import { DocumentInfo, operationExtensions, resourcesOfGroupVersion, servedGroupVersions, sortedKeys } from './v3';
 
@@ -42,8 +42,9 @@ export function buildOpenApiV2(resources: readonly ResourceDef[], naming: Naming
 }
 
 /**
- * buildOpenApiV2 in steps (./time-slice.ts): one per resource's paths and per group-version's
- * kind definitions, so that the event loop can take turns between them.
+ * buildOpenApiV2 in steps (./time-slice.ts): one per resource's paths, per group-version's kind
+ * definitions and per shared type's definition, so that the event loop can take turns between
+ * them.
  */
 export function* openApiV2Steps(resources: readonly ResourceDef[], naming: Naming, info: DocumentInfo): Generator<void, Json> {
   const gvs = servedGroupVersions(resources);
@@ -65,7 +66,7 @@ export function* openApiV2Steps(resources: readonly ResourceDef[], naming: Namin
   }
   // A kind's own definition wins over a shared type of the same Go name (a StatefulSet's claim
   // templates are PersistentVolumeClaims: they refer to the kind's definition, as in Kubernetes).
-  definitions = { ...definitions, ...typeDefinitions(w), ...kinds };
+  definitions = { ...definitions, ...(yield* typeDefinitionSteps(w)), ...kinds };
   yield;
   return { swagger: '2.0', info: { ...info }, paths: sortedKeys(paths), definitions: sortedKeys(definitions) };
 }
