@@ -1,9 +1,13 @@
 /**
  * Work shared by every watcher of one resource: a change is decoded once and encoded once per
  * representation, however many streams it goes to. Storage events from the watch cache are
- * shared objects, so they key the memo; entries go when the cache drops the event.
+ * shared objects, so they key the memo. The memo serves one fan-out, not the event's life in the
+ * cache's ring (up to 10,000 events per resource, whose decoded objects and encodings took several
+ * times their stored bytes): an event's entries go once it was first decoded MEMO_MS to
+ * 2 x MEMO_MS ago, and a watcher further behind, or a replay from the ring, decodes again.
  * The decoded objects are shared too: nothing may mutate them.
  */
+import { performance } from 'node:perf_hooks';
 import { StorageEvent } from '../storage/interfaces';
 import { ApiObject, ObjectVersioning } from '../scheme/types';
 import { decodeFromStorage } from '../storage/storage-codec';
@@ -17,7 +21,27 @@ export interface DecodedEvent {
 
 const decoded = new WeakMap<StorageEvent, DecodedEvent>();
 const decodedAt = new WeakMap<StorageEvent, Map<string, DecodedEvent>>();
+const converted = new WeakMap<StorageEvent, Map<ObjectVersioning, ConvertedEvent>>();
 const encoded = new WeakMap<object, Map<string, Buffer>>();
+
+/** Deliveries are 10 ms apart: a watcher that keeps up takes an event well within this. */
+const MEMO_MS = 1_000;
+/** The events memoized in the current period and in the one before; older ones are forgotten. */
+let memoPeriod = { startedAt: 0, events: [] as StorageEvent[], previous: [] as StorageEvent[] };
+
+/** Notes that `ev` has memo entries; forgets those of events memoized two periods ago (their encodings go with their objects). */
+function memoized(ev: StorageEvent): void {
+  const now = performance.now();
+  if (now - memoPeriod.startedAt >= MEMO_MS) {
+    for (const old of memoPeriod.previous) {
+      decoded.delete(old);
+      decodedAt.delete(old);
+      converted.delete(old);
+    }
+    memoPeriod = { startedAt: now, events: [], previous: memoPeriod.events };
+  }
+  memoPeriod.events.push(ev);
+}
 
 /**
  * The event's objects, shaped by `output` (the store's kind/apiVersion and decoration).
@@ -28,7 +52,10 @@ export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObj
   let byVersion: Map<string, DecodedEvent> | undefined;
   if (servedAs !== undefined) {
     byVersion = decodedAt.get(ev);
-    if (!byVersion) decodedAt.set(ev, (byVersion = new Map()));
+    if (!byVersion) {
+      decodedAt.set(ev, (byVersion = new Map()));
+      memoized(ev);
+    }
   }
   let d = byVersion ? byVersion.get(servedAs as string) : decoded.get(ev);
   if (!d) {
@@ -38,7 +65,10 @@ export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObj
       prev: prevRaw && prevRaw.length ? output(decodeFromStorage(prevRaw, ev.revision)) : undefined,
     };
     if (byVersion) byVersion.set(servedAs as string, d);
-    else decoded.set(ev, d);
+    else {
+      decoded.set(ev, d);
+      memoized(ev);
+    }
   }
   return d;
 }
@@ -49,7 +79,6 @@ export interface ConvertedEvent {
   prev(): Promise<ApiObject | undefined>;
 }
 
-const converted = new WeakMap<StorageEvent, Map<ObjectVersioning, ConvertedEvent>>();
 
 /** One object of a stored value at one version, converted once (undefined: no object). */
 function lazyConverted(raw: Buffer | undefined, revision: number, versioning: ObjectVersioning, output: (obj: ApiObject) => ApiObject): () => Promise<ApiObject | undefined> {
@@ -67,7 +96,10 @@ function lazyConverted(raw: Buffer | undefined, revision: number, versioning: Ob
  */
 export function decodeEventConverted(ev: StorageEvent, versioning: ObjectVersioning, output: (obj: ApiObject) => ApiObject): ConvertedEvent {
   let byVersion = converted.get(ev);
-  if (!byVersion) converted.set(ev, (byVersion = new Map()));
+  if (!byVersion) {
+    converted.set(ev, (byVersion = new Map()));
+    memoized(ev);
+  }
   let d = byVersion.get(versioning);
   if (!d) {
     d = {
@@ -82,8 +114,8 @@ export function decodeEventConverted(ev: StorageEvent, versioning: ObjectVersion
 /**
  * One encoding of (object, event type) per representation `key`, made on first use. Kept as
  * bytes: a string would be converted to a new buffer on every stream write. The bytes live as
- * long as the watch cache's event ring holds the event (thousands per resource), so they get an
- * ArrayBuffer of their own: a slice of Node's shared 8 KiB Buffer pool (Buffer.from of a string
+ * long as the object (its event's memo, above), and any one of them would keep a shared
+ * allocation alive, so they get an ArrayBuffer of their own: a slice of Node's shared 8 KiB Buffer pool (Buffer.from of a string
  * under 4 KiB) would keep the whole slab alive (3.8 KB of Buffers per watched Lease renewal, 1.5 KB so).
  */
 export function encodedOnce(object: object, key: string, encode: () => string | Buffer): Buffer {
