@@ -62,7 +62,7 @@ describe('ResourceQuota (core/v1), its admission plugin and controller', functio
     ].join('\n'));
     t = await startTestServer(['--resource-quota-sync-period=1s', '--disable-admission-plugins=Priority,ServiceAccount', `--admission-control-config-file=${file}`,
       '--controllers=*,-serviceaccount,-root-ca-cert-publisher']);
-    for (const ns of ['rq-kind', 'rq-count', 'rq-pods', 'rq-scopes', 'rq-crd', 'rq-limited', 'rq-ctrl', 'rq-lost']) await namespace(ns);
+    for (const ns of ['rq-kind', 'rq-count', 'rq-pods', 'rq-scopes', 'rq-crd', 'rq-limited', 'rq-ctrl', 'rq-lost', 'rq-svc']) await namespace(ns);
   });
   after(async () => {
     await t?.stop();
@@ -284,6 +284,20 @@ describe('ResourceQuota (core/v1), its admission plugin and controller', functio
       expect((await t.post('/api/v1/namespaces/rq-lost/secrets', secret)).status).to.equal(201);
       expect((await t.post('/api/v1/namespaces/rq-lost/secrets', secret)).status).to.equal(409);
       await eventually(async () => (await used('rq-lost', 'secrets'))['count/secrets'] === '1', 10_000);
+    });
+
+    it('charges nothing for a Service its allocator refuses (cluster IP taken) and gives the count back on delete', async () => {
+      await makeQuota('rq-svc', 'services', { hard: { 'count/services': '5' } });
+      const svc = (name: string, clusterIP?: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name },
+        spec: { ...(clusterIP ? { clusterIP } : {}), ports: [{ port: 80 }] } });
+      const first = await t.post('/api/v1/namespaces/rq-svc/services', svc('first'));
+      expect(first.status, first.text).to.equal(201);
+      const taken = await t.post('/api/v1/namespaces/rq-svc/services', svc('second', first.body.spec.clusterIP));
+      expect(taken.status, taken.text).to.equal(422);
+      // Allocation comes before validating admission, as in Kubernetes: the refused Service was never charged.
+      expect((await used('rq-svc', 'services'))['count/services']).to.equal('1');
+      expect((await t.del('/api/v1/namespaces/rq-svc/services/first')).status).to.equal(200);
+      await eventually(async () => (await used('rq-svc', 'services'))['count/services'] === '0', 10_000);
     });
 
     it('repairs a wrong status.used and gives usage back when objects are deleted', async () => {
