@@ -50,7 +50,8 @@ export class ApiServiceCache {
    */
   async until(done: () => boolean, timeoutMs: number, also?: Promise<unknown>): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    void also?.finally(() => this.wakeWaiters());
+    const wakeAll = () => this.wakeWaiters();
+    void also?.then(wakeAll, wakeAll);
     while (!done()) {
       const left = deadline - Date.now();
       if (left <= 0) return false;
