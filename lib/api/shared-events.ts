@@ -1,18 +1,19 @@
 /**
- * Work shared by every watcher of one resource: a change is decoded once and encoded once per
- * representation, however many streams it goes to. Storage events from the watch cache are
+ * Work shared by every watcher of one resource: a change is decoded once (with the cache's field
+ * index) and encoded once per representation, however many streams it goes to. Storage events from the watch cache are
  * shared objects, so they key the memo; entries go when the cache drops the event.
  * The decoded objects are shared too: nothing may mutate them.
  */
 import { StorageEvent } from '../storage/interfaces';
 import { ApiObject, ObjectVersioning } from '../scheme/types';
 import { decodeFromStorage } from '../storage/storage-codec';
+import { objectAfter, objectBefore } from '../storage/cacher/event-objects';
 
 export interface DecodedEvent {
   /** The object after a put. */
   next?: ApiObject;
-  /** The object before: the deleted state, or the previous one of an update. */
-  prev?: ApiObject;
+  /** The object before: the deleted state, or the previous one of an update (made on first need). */
+  prev(): ApiObject | undefined;
 }
 
 const decoded = new WeakMap<StorageEvent, DecodedEvent>();
@@ -20,9 +21,11 @@ const decodedAt = new WeakMap<StorageEvent, Map<string, DecodedEvent>>();
 const encoded = new WeakMap<object, Map<string, Buffer>>();
 
 /**
- * The event's objects, shaped by `output` (the store's kind/apiVersion and decoration).
- * `servedAs`: the apiVersion of a store serving another version over the same watch cache
- * (served-version.ts), whose watchers share a decoding of their own.
+ * The event's objects, shaped by `output` (the store's kind/apiVersion and decoration, which
+ * copies what it changes) from the cache's one decoding of the event, which its field index may
+ * have made already (storage/cacher/event-objects.ts). `servedAs`: the apiVersion of a store
+ * serving another version over the same watch cache (served-version.ts), whose watchers share a
+ * shaping of their own.
  */
 export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObject, servedAs?: string): DecodedEvent {
   let byVersion: Map<string, DecodedEvent> | undefined;
@@ -32,15 +35,28 @@ export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObj
   }
   let d = byVersion ? byVersion.get(servedAs as string) : decoded.get(ev);
   if (!d) {
-    const prevRaw = ev.type === 'delete' ? ev.value : ev.prevValue;
-    d = {
-      next: ev.type === 'put' ? output(decodeFromStorage(ev.value, ev.revision)) : undefined,
-      prev: prevRaw && prevRaw.length ? output(decodeFromStorage(prevRaw, ev.revision)) : undefined,
-    };
+    d = shaped(ev, output);
     if (byVersion) byVersion.set(servedAs as string, d);
     else decoded.set(ev, d);
   }
   return d;
+}
+
+function shaped(ev: StorageEvent, output: (obj: ApiObject) => ApiObject): DecodedEvent {
+  const after = objectAfter(ev);
+  let prev: ApiObject | undefined;
+  let prevMade = false;
+  return {
+    next: after && output(after),
+    prev: () => {
+      if (!prevMade) {
+        const before = objectBefore(ev);
+        prev = before && output(before);
+        prevMade = true;
+      }
+      return prev;
+    },
+  };
 }
 
 /** An event's objects converted to one version, each converted on first need. */
