@@ -65,29 +65,42 @@ describe('watch events: one decoding, one encoding per representation', () => {
     expect(decodes).to.equal(1);
   });
 
-  it('decodes an update\'s previous object only when asked, once, at the change\'s revision', () => {
+  it('takes an update\'s previous object from the previous change\'s decoding, at the update\'s revision', () => {
     const store = new CacheStore(INDEX);
     store.replace([]);
-    store.apply([put('n1', 2, true)]);
-    const update = put('n2', 3);
-    expect(store.apply([update])).to.deep.equal([{ before: 'n1', after: 'n2' }]);
-    decodes = 0;
+    // The ring holds the changes (and so their decodings) as long as they may be replayed.
+    const ring = [put('n1', 2, true), put('n2', 3)];
+    store.apply([ring[0]]);
+    expect(store.apply([ring[1]])).to.deep.equal([{ before: 'n1', after: 'n2' }]);
+    expect(decodes).to.equal(2);
+    const update = ring[1];
     // A watcher without selectors needs only the new object: the index decoded it already.
     expect(decodeEvent(update, outputAs('v1')).next?.spec).to.include({ nodeName: 'n2' });
-    expect(decodes).to.equal(0);
-    // Selectors need the previous one: decoded once for all.
+    // A selector needs the previous one too: the create's decoding, relabelled with the update's revision.
     for (let i = 0; i < 10; i++) {
       const prev = decodeEvent(update, outputAs('v1')).prev();
       expect(prev?.spec).to.include({ nodeName: 'n1' });
       expect(prev?.metadata?.resourceVersion).to.equal('3');
       expect(decodeEvent(update, outputAs('v1beta1'), 'v1beta1').prev()?.apiVersion).to.equal('v1beta1');
     }
-    expect(decodes).to.equal(1);
-    // A delete carries the deleted state (filled by the store) as its previous object.
+    expect(objectAfter(ring[0])?.metadata?.resourceVersion).to.equal('2');
+    expect(decodes).to.equal(2);
+    // A delete carries the deleted state (filled by the store): the update's decoding.
     const del: StorageEvent = { type: 'delete', key: update.key, value: Buffer.alloc(0), revision: 4, created: false };
     store.apply([del]);
     expect(objectAfter(del)).to.equal(undefined);
     expect(objectBefore(del)?.spec).to.include({ nodeName: 'n2' });
+    expect(objectBefore(del)?.metadata?.resourceVersion).to.equal('4');
+    expect(decodes).to.equal(2);
+  });
+
+  it('decodes the previous object, once, when no decoding of it is at hand', () => {
+    // An update whose previous bytes were never decoded (they came from the cache's initial list).
+    const ev: StorageEvent = { ...put('n2', 5), prevValue: podJson('n1', 4) };
+    for (let i = 0; i < 10; i++) expect(decodeEvent(ev, outputAs('v1')).prev()?.spec).to.include({ nodeName: 'n1' });
+    expect(objectBefore(ev)?.metadata?.resourceVersion).to.equal('5');
+    // The new object and the previous one, each once.
+    expect(decodes).to.equal(2);
   });
 
   it('never mutates the shared decoding while shaping, selecting and encoding it in every format', () => {
