@@ -163,20 +163,26 @@ export class GenericStore {
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = generateNameFrom(String(meta.generateName));
     if (opts.trackFields !== false) meta.managedFields = this.trackUpdate(undefined, obj, opts, input.metadata?.managedFields);
-    const attrs = { operation: 'CREATE' as const, resource: this.def, namespace: ctx.namespace, name: meta.name ?? '', object: obj, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx };
-    await this.deps.admission.admit(attrs);
-    // Mutating admission may have replaced the object (a webhook's patch).
-    obj = attrs.object;
-    meta = (obj.metadata ??= {}) as ObjectMeta;
-    // Storage work of the kind (the Service allocators), undone below when the write fails.
-    const finish = this.def.storageHooks?.beginCreate ? await this.def.storageHooks.beginCreate(obj, this.hookEnv(), opts.dryRun) : undefined;
+    const attrs = { operation: 'CREATE' as const, resource: this.def, namespace: ctx.namespace, name: meta.name ?? '', object: obj, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx, afterWrite: [] as Array<() => void> };
+    // What admission asked to run after the write runs however the request ends, even when a
+    // later plugin or the storage hooks refuse it (the quota's in-flight charges must close).
     try {
-      const created = await this.validateAndCreate(ctx, obj, meta, attrs, opts, generated);
-      await finish?.(true);
-      return created;
-    } catch (err) {
-      await finish?.(false);
-      throw err;
+      await this.deps.admission.admit(attrs);
+      // Mutating admission may have replaced the object (a webhook's patch).
+      obj = attrs.object;
+      meta = (obj.metadata ??= {}) as ObjectMeta;
+      // Storage work of the kind (the Service allocators), undone below when the write fails.
+      const finish = this.def.storageHooks?.beginCreate ? await this.def.storageHooks.beginCreate(obj, this.hookEnv(), opts.dryRun) : undefined;
+      try {
+        const created = await this.validateAndCreate(ctx, obj, meta, attrs, opts, generated);
+        await finish?.(true);
+        return created;
+      } catch (err) {
+        await finish?.(false);
+        throw err;
+      }
+    } finally {
+      for (const f of attrs.afterWrite) f();
     }
   }
 
@@ -336,20 +342,26 @@ export class GenericStore {
   async writeUpdate(ctx: StrategyContext, kv: KeyValue, current: ApiObject, input: ApiObject, opts: WriteOptions,
     conflictIsFinal: boolean, cached: boolean, subresource?: string): Promise<ApiObject | undefined> {
     const name = current.metadata?.name as string;
-    const attrs = { operation: 'UPDATE' as const, resource: this.def, subresource, namespace: ctx.namespace, name, object: input, oldObject: current, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx };
-    await this.deps.admission.admit(attrs);
-    // Mutating admission may have replaced the object (a webhook's patch).
-    const obj = attrs.object;
-    obj.metadata ??= {};
-    // Storage work of the kind (not for subresource writes), finished once the write is decided.
-    const hooks = subresource ? undefined : this.def.storageHooks;
-    const finish = hooks?.beginUpdate ? await hooks.beginUpdate(obj, current, this.hookEnv(), opts.dryRun) : undefined;
+    const attrs = { operation: 'UPDATE' as const, resource: this.def, subresource, namespace: ctx.namespace, name, object: input, oldObject: current, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx, afterWrite: [] as Array<() => void> };
     let result: ApiObject | undefined;
+    let finish: ((written: boolean) => Promise<void> | void) | undefined;
+    // As in create: what admission asked to run after the write runs however the request ends.
     try {
-      result = await this.validateAndWrite(ctx, kv, current, obj, attrs, opts, conflictIsFinal, cached);
-    } catch (err) {
-      await finish?.(false);
-      throw err;
+      await this.deps.admission.admit(attrs);
+      // Mutating admission may have replaced the object (a webhook's patch).
+      const obj = attrs.object;
+      obj.metadata ??= {};
+      // Storage work of the kind (not for subresource writes), finished once the write is decided.
+      const hooks = subresource ? undefined : this.def.storageHooks;
+      finish = hooks?.beginUpdate ? await hooks.beginUpdate(obj, current, this.hookEnv(), opts.dryRun) : undefined;
+      try {
+        result = await this.validateAndWrite(ctx, kv, current, obj, attrs, opts, conflictIsFinal, cached);
+      } catch (err) {
+        await finish?.(false);
+        throw err;
+      }
+    } finally {
+      for (const f of attrs.afterWrite) f();
     }
     await finish?.(result !== undefined);
     return result;
