@@ -1,76 +1,66 @@
 /**
- * Work shared by every watcher of one resource: a change is decoded once and encoded once per
- * representation, however many streams it goes to. Storage events from the watch cache are
- * shared objects, so they key the memo. The memo serves one fan-out, not the event's life in the
- * cache's ring (up to 10,000 events per resource, whose decoded objects and encodings took several
- * times their stored bytes): an event's entries go once it was first decoded MEMO_MS to
- * 2 x MEMO_MS ago, and a watcher further behind, or a replay from the ring, decodes again.
+ * Work shared by every watcher of one resource: a change is decoded once (with the cache's field
+ * index, storage/cacher/event-objects.ts) and encoded once per representation, however many
+ * streams it goes to. Storage events from the watch cache are shared objects, so they key the
+ * memo. The memo serves one fan-out, not the event's life in the cache's ring (up to 10,000
+ * events per resource, whose decoded objects and encodings took several times their stored
+ * bytes): an event's entries go MEMO_MS to 2 x MEMO_MS after its first one (EventMemo), and a
+ * watcher further behind, or a replay from the ring, decodes again.
  * The decoded objects are shared too: nothing may mutate them.
  */
-import { performance } from 'node:perf_hooks';
 import { StorageEvent } from '../storage/interfaces';
 import { ApiObject, ObjectVersioning } from '../scheme/types';
 import { decodeFromStorage } from '../storage/storage-codec';
+import { EventMemo, objectAfter, objectBefore } from '../storage/cacher/event-objects';
 
 export interface DecodedEvent {
   /** The object after a put. */
   next?: ApiObject;
-  /** The object before: the deleted state, or the previous one of an update. */
-  prev?: ApiObject;
+  /** The object before: the deleted state, or the previous one of an update (made on first need). */
+  prev(): ApiObject | undefined;
 }
 
-const decoded = new WeakMap<StorageEvent, DecodedEvent>();
-const decodedAt = new WeakMap<StorageEvent, Map<string, DecodedEvent>>();
-const converted = new WeakMap<StorageEvent, Map<ObjectVersioning, ConvertedEvent>>();
+const decoded = new EventMemo<DecodedEvent>();
+const decodedAt = new EventMemo<Map<string, DecodedEvent>>();
+const converted = new EventMemo<Map<ObjectVersioning, ConvertedEvent>>();
 const encoded = new WeakMap<object, Map<string, Buffer>>();
 
-/** Deliveries are 10 ms apart: a watcher that keeps up takes an event well within this. */
-const MEMO_MS = 1_000;
-/** The events memoized in the current period and in the one before; older ones are forgotten. */
-let memoPeriod = { startedAt: 0, events: [] as StorageEvent[], previous: [] as StorageEvent[] };
-
-/** Notes that `ev` has memo entries; forgets those of events memoized two periods ago (their encodings go with their objects). */
-function memoized(ev: StorageEvent): void {
-  const now = performance.now();
-  if (now - memoPeriod.startedAt >= MEMO_MS) {
-    for (const old of memoPeriod.previous) {
-      decoded.delete(old);
-      decodedAt.delete(old);
-      converted.delete(old);
-    }
-    memoPeriod = { startedAt: now, events: [], previous: memoPeriod.events };
-  }
-  memoPeriod.events.push(ev);
-}
-
 /**
- * The event's objects, shaped by `output` (the store's kind/apiVersion and decoration).
- * `servedAs`: the apiVersion of a store serving another version over the same watch cache
- * (served-version.ts), whose watchers share a decoding of their own.
+ * The event's objects, shaped by `output` (the store's kind/apiVersion and decoration, which
+ * copies what it changes) from the cache's one decoding of the event, which its field index may
+ * have made already. `servedAs`: the apiVersion of a store serving another version over the same
+ * watch cache (served-version.ts), whose watchers share a shaping of their own.
  */
 export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObject, servedAs?: string): DecodedEvent {
   let byVersion: Map<string, DecodedEvent> | undefined;
   if (servedAs !== undefined) {
     byVersion = decodedAt.get(ev);
-    if (!byVersion) {
-      decodedAt.set(ev, (byVersion = new Map()));
-      memoized(ev);
-    }
+    if (!byVersion) decodedAt.set(ev, (byVersion = new Map()));
   }
   let d = byVersion ? byVersion.get(servedAs as string) : decoded.get(ev);
   if (!d) {
-    const prevRaw = ev.type === 'delete' ? ev.value : ev.prevValue;
-    d = {
-      next: ev.type === 'put' ? output(decodeFromStorage(ev.value, ev.revision)) : undefined,
-      prev: prevRaw && prevRaw.length ? output(decodeFromStorage(prevRaw, ev.revision)) : undefined,
-    };
+    d = shaped(ev, output);
     if (byVersion) byVersion.set(servedAs as string, d);
-    else {
-      decoded.set(ev, d);
-      memoized(ev);
-    }
+    else decoded.set(ev, d);
   }
   return d;
+}
+
+function shaped(ev: StorageEvent, output: (obj: ApiObject) => ApiObject): DecodedEvent {
+  const after = objectAfter(ev);
+  let prev: ApiObject | undefined;
+  let prevMade = false;
+  return {
+    next: after && output(after),
+    prev: () => {
+      if (!prevMade) {
+        const before = objectBefore(ev);
+        prev = before && output(before);
+        prevMade = true;
+      }
+      return prev;
+    },
+  };
 }
 
 /** An event's objects converted to one version, each converted on first need. */
@@ -78,7 +68,6 @@ export interface ConvertedEvent {
   next(): Promise<ApiObject | undefined>;
   prev(): Promise<ApiObject | undefined>;
 }
-
 
 /** One object of a stored value at one version, converted once (undefined: no object). */
 function lazyConverted(raw: Buffer | undefined, revision: number, versioning: ObjectVersioning, output: (obj: ApiObject) => ApiObject): () => Promise<ApiObject | undefined> {
@@ -96,10 +85,7 @@ function lazyConverted(raw: Buffer | undefined, revision: number, versioning: Ob
  */
 export function decodeEventConverted(ev: StorageEvent, versioning: ObjectVersioning, output: (obj: ApiObject) => ApiObject): ConvertedEvent {
   let byVersion = converted.get(ev);
-  if (!byVersion) {
-    converted.set(ev, (byVersion = new Map()));
-    memoized(ev);
-  }
+  if (!byVersion) converted.set(ev, (byVersion = new Map()));
   let d = byVersion.get(versioning);
   if (!d) {
     d = {
