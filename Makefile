@@ -54,13 +54,14 @@ install:
 	  exit 1; \
 	fi
 
-## build: compile TypeScript into dist/.
+## build: compile TypeScript into dist/, then bundle the server into dist/bundle/main.js (scripts/bundle.js).
 build: install
 	$(TSC)
+	node scripts/bundle.js
 
 ## run: start the server (it prints the path of its admin kubeconfig).
 run: build
-	node dist/lib/server/main.js $(ARGS)
+	node dist/bundle/main.js $(ARGS)
 
 ## test: every suite of .mocharc.js, most in parallel, the fault, load and attack suites after
 ## them one at a time; the last line is "N passed, N failed" over all. `make test JOBS=2`.

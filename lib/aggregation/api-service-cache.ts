@@ -7,6 +7,9 @@ import { ResourceFeed } from '../registry/resource-feed';
 import type { GenericStore } from '../registry/store';
 import type { ApiService } from './api-service';
 
+/** How often until() asks again without a change. */
+const UNTIL_POLL_MS = 20;
+
 export type ApiServiceListener = (name: string, now: ApiService | undefined) => void;
 
 export class ApiServiceCache {
@@ -14,6 +17,8 @@ export class ApiServiceCache {
   /** `<group>/<version>` -> APIService name. */
   private readonly byGroupVersion = new Map<string, string>();
   private readonly listeners: ApiServiceListener[] = [];
+  /** The wake-ups of until() calls waiting for a change. */
+  private readonly waiters = new Set<() => void>();
   private feed?: ResourceFeed;
   private snapshot?: readonly ApiService[];
   /** Bumped on every change: a key for what is derived from the set (discovery documents). */
@@ -36,6 +41,27 @@ export class ApiServiceCache {
   /** Called with the name of every APIService that changed (created, updated, deleted). */
   onChange(listener: ApiServiceListener): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * Resolves true once `done()` holds, asked now, after every change, when `also` settles (what
+   * changes elsewhere: a work queue) and every 20 ms, or false after `timeoutMs`. A start waits on
+   * this rather than on a timer alone, so it goes on as soon as what it waits for has happened.
+   */
+  async until(done: () => boolean, timeoutMs: number, also?: Promise<unknown>): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    const wakeAll = () => this.wakeWaiters();
+    void also?.then(wakeAll, wakeAll);
+    while (!done()) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise<void>((resolve) => {
+        const wake = () => { clearTimeout(timer); this.waiters.delete(wake); resolve(); };
+        const timer = setTimeout(wake, Math.min(UNTIL_POLL_MS, left));
+        this.waiters.add(wake);
+      });
+    }
+    return true;
   }
 
   get(name: string): ApiService | undefined {
@@ -75,5 +101,10 @@ export class ApiServiceCache {
     this.snapshot = undefined;
     this.generation++;
     for (const l of this.listeners) l(name, now);
+    this.wakeWaiters();
+  }
+
+  private wakeWaiters(): void {
+    for (const wake of [...this.waiters]) wake();
   }
 }

@@ -179,11 +179,7 @@ export class AvailabilityController {
 
   /** Before the server reports ready: the local APIServices Available (kube's autoregister-completion), bounded. */
   private async firstLocalPass(): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (!this.stopped && Date.now() < deadline) {
-      if (this.agg.cache.list().every((s) => !isLocal(s) || isAvailable(s))) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await this.agg.cache.until(() => this.stopped || this.agg.cache.list().every((s) => !isLocal(s) || isAvailable(s)), 10_000);
   }
 
   private rebuildServiceIndex(): void {

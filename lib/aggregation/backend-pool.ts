@@ -11,6 +11,10 @@
  *    connection failing on it asks ALPN again at the next request.
  *  - An entry without requests for 90 s (Go's IdleConnTimeout) is closed and forgotten, so the
  *    connections of APIServices that changed or went away do not stay open.
+ *  - An HTTP/2 connection has Go's health check, as client-go configures it (`health`): after
+ *    30 s without a read a PING, and without its ACK in 15 s the connection is closed and
+ *    dropped, the requests on it failing with `http2: client connection lost`
+ *    (lib/http2/ping-health.ts).
  */
 import https from 'node:https';
 import http from 'node:http';
@@ -39,11 +43,42 @@ interface Entry {
   idleTimer?: NodeJS.Timeout;
 }
 
+/** The HTTP/2 health check's timings; a `readIdleMs` of 0 turns it off. */
+export interface HealthCheckTimes { readIdleMs: number; pingTimeoutMs: number }
+
+/** client-go's defaults (HTTP2_READ_IDLE_TIMEOUT_SECONDS 30, HTTP2_PING_TIMEOUT_SECONDS 15). */
+export const DEFAULT_HEALTH_CHECK: HealthCheckTimes = { readIdleMs: 30_000, pingTimeoutMs: 15_000 };
+
+/**
+ * The HTTP/2 health check of the connections to backends, read from the environment as client-go
+ * reads it (k8s.io/apimachinery/pkg/util/net): HTTP2_READ_IDLE_TIMEOUT_SECONDS (default 30; 0
+ * turns the check off) and HTTP2_PING_TIMEOUT_SECONDS (default 15). A value that is not an
+ * integer is warned about and the default used.
+ */
+export function healthCheckFromEnv(env: NodeJS.ProcessEnv, warn: (message: string) => void): HealthCheckTimes {
+  const seconds = (name: string, fallback: number) => {
+    const s = env[name];
+    if (s === undefined || s === '') return fallback;
+    if (!/^[+-]?\d+$/.test(s)) {
+      warn(`Illegal ${name}(${JSON.stringify(s)}): not an integer. Default value ${fallback} is used`);
+      return fallback;
+    }
+    return Number(s);
+  };
+  return {
+    readIdleMs: Math.max(0, seconds('HTTP2_READ_IDLE_TIMEOUT_SECONDS', DEFAULT_HEALTH_CHECK.readIdleMs / 1000)) * 1000,
+    pingTimeoutMs: Math.max(0, seconds('HTTP2_PING_TIMEOUT_SECONDS', DEFAULT_HEALTH_CHECK.pingTimeoutMs / 1000)) * 1000,
+  };
+}
+
 export class BackendPool {
   private readonly entries = new Map<string, Entry>();
 
-  /** The largest response header list taken from a backend (Node's HTTP/1.1 parser's limit, as the HTTP/1.1 side has). */
-  constructor(private readonly maxHeaderListSize = http.maxHeaderSize) {}
+  /**
+   * `maxHeaderListSize`: the largest response header list taken from a backend (Node's HTTP/1.1
+   * parser's limit, as the HTTP/1.1 side has).
+   */
+  constructor(private readonly health = DEFAULT_HEALTH_CHECK, private readonly maxHeaderListSize = http.maxHeaderSize) {}
 
   /**
    * Sends one request; resolves once the answer's head is in. Rejects with a HopError (its
@@ -166,7 +201,10 @@ export class BackendPool {
           return;
         }
         entry.protocol = 'h2';
-        const session = new H2Session({ host, port, socket, maxHeaderListSize: this.maxHeaderListSize, streamWindow: STREAM_WINDOW });
+        const session = new H2Session({
+          host, port, socket, maxHeaderListSize: this.maxHeaderListSize, streamWindow: STREAM_WINDOW,
+          readIdleTimeoutMs: this.health.readIdleMs, pingTimeoutMs: this.health.pingTimeoutMs,
+        });
         // What ended a session is told to each of its streams' requests.
         session.on('error', () => undefined);
         const drop = () => { if (entry.session === session) entry.session = undefined; };

@@ -11,18 +11,19 @@
  *    (--proxy-client-cert-file, --proxy-client-key-file) presented;
  *  - connections shared per backend address and TLS configuration (backend-pool.ts): HTTP/2 to a
  *    backend that takes it by ALPN, one connection carrying every request as a stream; else a
- *    keep-alive HTTP/1.1 agent. The availability checks have pooled connections of their own
- *    (their TLS trusts any certificate, as kube's checks do).
+ *    keep-alive HTTP/1.1 agent. The discovery and OpenAPI fetches go on the proxy's connections;
+ *    the availability checks have pooled connections of their own (their TLS trusts any
+ *    certificate, as kube's checks do).
  */
-import https from 'node:https';
+import { EventEmitter } from 'node:events';
 import type http from 'node:http';
 import type { ConnectionOptions } from 'node:tls';
 import { isIP } from 'node:net';
 import { X509Certificate } from 'node:crypto';
 import type { ObjectLookup } from '../authn/object-lookup';
 import { type ApiService, caBundlePem } from './api-service';
-import { type AbortRequest, type BackendAnswer, type BackendRequest, type ConnectionTarget, HopError } from './backend-exchange';
-import { BackendPool } from './backend-pool';
+import { type AbortRequest, type AnswerSink, type BackendAnswer, type BackendRequest, type ConnectionTarget, HopError } from './backend-exchange';
+import { BackendPool, type HealthCheckTimes } from './backend-pool';
 
 /** Why a backend could not be resolved or reached; `message` is Kubernetes' text. */
 export class BackendError extends Error {
@@ -50,6 +51,8 @@ export interface BackendDeps {
   /** This server's own URL and the CA that signed its serving certificate (the loopback resolver). */
   selfUrl: () => string;
   selfCaPem: string;
+  /** The HTTP/2 connections' health check (default client-go's: 30 s idle, 15 s for the PING's answer). */
+  healthCheck?: HealthCheckTimes;
 }
 
 /** A document fetched whole (fetch()). */
@@ -70,12 +73,14 @@ function joinHostPort(host: string, port: number): string {
 }
 
 export class BackendTransport {
-  private readonly pool = new BackendPool();
+  private readonly pool: BackendPool;
   private readonly transportErrors = new WeakMap<ApiService, string>();
   /** The pool target of each APIService object, for the backend it last resolved to. */
   private readonly targets = new WeakMap<ApiService, ConnectionTarget>();
 
-  constructor(readonly deps: BackendDeps) {}
+  constructor(readonly deps: BackendDeps) {
+    this.pool = new BackendPool(deps.healthCheck);
+  }
 
   /** Where the APIService's requests go now; rejects with a BackendError in Kubernetes' words. */
   async resolve(svc: ApiService): Promise<ResolvedBackend> {
@@ -213,43 +218,64 @@ export class BackendTransport {
 
   /**
    * One whole small answer (the discovery and OpenAPI documents), at most `maxBytes` of body and
-   * within `timeoutMs` from the request to the answer's last byte. It goes on a connection of its
-   * own rather than the APIService's keep-alive agent, which is replaced (its sockets destroyed)
-   * on every change of the APIService: fetches started on each change would otherwise cut the
-   * proxy's requests in flight.
+   * within `timeoutMs` from the request to the answer's last byte, as a GET on the APIService's
+   * pooled connection (the proxy's: its HTTP/2 session as one more stream, or a keep-alive
+   * HTTP/1.1 socket), with the same TLS verification and front-proxy certificate. Rejects with a
+   * BackendError: the resolution's, or 'Unreachable' with the transport's text.
    */
   async fetch(svc: ApiService, req: DocumentRequest, maxBytes: number): Promise<FetchedAnswer> {
-    const backend = await this.resolve(svc);
-    return new Promise((resolve, reject) => {
-      const request = https.request({
-        ...this.tlsOptions(svc, backend), host: backend.host, port: backend.port, method: 'GET', path: req.path,
-        headers: { ...req.headers, host: joinHostPort(backend.host, backend.port) }, agent: false,
-      });
-      const timer = setTimeout(() => request.destroy(new Error('net/http: request canceled (Client.Timeout exceeded while awaiting headers)')), req.timeoutMs);
-      const fail = (err: Error) => { clearTimeout(timer); reject(new BackendError('Unreachable', err.message)); };
-      request.once('error', fail);
-      request.once('response', (answer) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        answer.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > maxBytes) {
-            answer.destroy();
-            fail(new Error(`response body larger than ${maxBytes} bytes`));
-            return;
-          }
-          chunks.push(c);
-        });
-        answer.once('end', () => { clearTimeout(timer); resolve({ status: answer.statusCode ?? 0, headers: answer.headers, body: Buffer.concat(chunks) }); });
-        answer.once('error', fail);
-      });
-      request.end();
+    const deadline = Date.now() + req.timeoutMs;
+    const { answer } = await this.request(svc, {
+      method: 'GET', path: req.path, headers: req.headers, timeoutMs: req.timeoutMs,
+      timeoutText: 'net/http: request canceled (Client.Timeout exceeded while awaiting headers)',
     });
+    try {
+      const body = await readWhole(answer, maxBytes, deadline - Date.now());
+      return { status: answer.statusCode, headers: answer.headers, body };
+    } catch (err) {
+      throw new BackendError('Unreachable', (err as Error).message);
+    }
   }
 
   close(): void {
     this.pool.close();
   }
+}
+
+/**
+ * Reads an answer's body to its end: rejects when it passes `maxBytes`, is cut short, or is not
+ * whole within `timeoutMs` (the answer is then abandoned).
+ */
+function readWhole(answer: BackendAnswer, maxBytes: number, timeoutMs: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const sink = new EventEmitter() as EventEmitter & AnswerSink;
+    const finish = (err?: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (err) {
+        // Abandoned: the exchange cancels its stream or destroys its socket.
+        sink.emit('close');
+        reject(err);
+      } else {
+        resolve(Buffer.concat(chunks));
+      }
+    };
+    sink.write = (chunk) => {
+      if (done) return true;
+      size += chunk.length;
+      if (size > maxBytes) finish(new Error(`response body larger than ${maxBytes} bytes`));
+      else chunks.push(chunk);
+      return true;
+    };
+    sink.end = () => finish();
+    sink.destroy = () => finish(new Error('unexpected EOF'));
+    const timer = setTimeout(() => finish(new Error('net/http: request canceled (Client.Timeout or context cancellation while reading body)')), Math.max(timeoutMs, 0));
+    answer.pipe(sink);
+  });
 }
 
 /** findServicePort: the service port whose `port` is the APIService's; else Kubernetes' 503 text. */

@@ -17,6 +17,7 @@ import { storeLookup } from '../authn/object-lookup';
 import { apiServicesStoreKey } from './api-service';
 import { ApiServiceCache } from './api-service-cache';
 import { BackendTransport } from './backend';
+import { healthCheckFromEnv } from './backend-pool';
 import type { AggregationContext } from './context';
 import { aggregationProxy, apiServiceForwarder } from './proxy';
 import { AvailabilityController } from './availability';
@@ -82,6 +83,7 @@ export class Aggregation {
       services: lookup('services'), endpoints: lookup('endpoints'),
       enableAggregatorRouting: deps.config.enableAggregatorRouting,
       proxyClient: deps.proxyClient, selfUrl: deps.selfUrl, selfCaPem: deps.selfCaPem,
+      healthCheck: healthCheckFromEnv(process.env, (m) => deps.log.warn(m)),
     });
     this.context = {
       naming: deps.naming, config: deps.config, stores: deps.stores, registry: deps.registry, metrics: deps.metrics,

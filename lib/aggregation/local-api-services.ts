@@ -130,15 +130,15 @@ export class LocalApiServiceKeeper {
     following = true;
   }
 
-  /** Until the queue is idle and every wanted APIService is in the cache (bounded). */
+  /**
+   * Until the queue is idle and every wanted APIService is in the cache (bounded): on a restart,
+   * where they all are, as soon as the queue has looked at each once.
+   */
   private async firstSync(): Promise<void> {
-    const deadline = Date.now() + INITIAL_SYNC_MS;
-    while (!this.stopped && Date.now() < deadline) {
-      const queue = this.queue as WorkQueue;
-      if (queue.idle && [...this.desired.keys()].every((n) => this.agg.cache.get(n))) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    if (!this.stopped) this.agg.log.warn('local APIServices: first sync not done in time; going on', { waitedMs: INITIAL_SYNC_MS });
+    const queue = this.queue as WorkQueue;
+    const synced = await this.agg.cache.until(() => this.stopped || (queue.idle && [...this.desired.keys()].every((n) => this.agg.cache.get(n))),
+      INITIAL_SYNC_MS, queue.settled());
+    if (!synced) this.agg.log.warn('local APIServices: first sync not done in time; going on', { waitedMs: INITIAL_SYNC_MS });
   }
 
   private isAutomanaged(s: ApiService): boolean {

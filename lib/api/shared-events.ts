@@ -1,28 +1,35 @@
 /**
- * Work shared by every watcher of one resource: a change is decoded once and encoded once per
- * representation, however many streams it goes to. Storage events from the watch cache are
- * shared objects, so they key the memo; entries go when the cache drops the event.
+ * Work shared by every watcher of one resource: a change is decoded once (with the cache's field
+ * index, storage/cacher/event-objects.ts) and encoded once per representation, however many
+ * streams it goes to. Storage events from the watch cache are shared objects, so they key the
+ * memo. The memo serves one fan-out, not the event's life in the cache's ring (up to 10,000
+ * events per resource, whose decoded objects and encodings took several times their stored
+ * bytes): an event's entries go MEMO_MS to 2 x MEMO_MS after its first one (EventMemo), and a
+ * watcher further behind, or a replay from the ring, decodes again.
  * The decoded objects are shared too: nothing may mutate them.
  */
 import { StorageEvent } from '../storage/interfaces';
 import { ApiObject, ObjectVersioning } from '../scheme/types';
 import { decodeFromStorage } from '../storage/storage-codec';
+import { EventMemo, objectAfter, objectBefore } from '../storage/cacher/event-objects';
 
 export interface DecodedEvent {
   /** The object after a put. */
   next?: ApiObject;
-  /** The object before: the deleted state, or the previous one of an update. */
-  prev?: ApiObject;
+  /** The object before: the deleted state, or the previous one of an update (made on first need). */
+  prev(): ApiObject | undefined;
 }
 
-const decoded = new WeakMap<StorageEvent, DecodedEvent>();
-const decodedAt = new WeakMap<StorageEvent, Map<string, DecodedEvent>>();
+const decoded = new EventMemo<DecodedEvent>();
+const decodedAt = new EventMemo<Map<string, DecodedEvent>>();
+const converted = new EventMemo<Map<ObjectVersioning, ConvertedEvent>>();
 const encoded = new WeakMap<object, Map<string, Buffer>>();
 
 /**
- * The event's objects, shaped by `output` (the store's kind/apiVersion and decoration).
- * `servedAs`: the apiVersion of a store serving another version over the same watch cache
- * (served-version.ts), whose watchers share a decoding of their own.
+ * The event's objects, shaped by `output` (the store's kind/apiVersion and decoration, which
+ * copies what it changes) from the cache's one decoding of the event, which its field index may
+ * have made already. `servedAs`: the apiVersion of a store serving another version over the same
+ * watch cache (served-version.ts), whose watchers share a shaping of their own.
  */
 export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObject, servedAs?: string): DecodedEvent {
   let byVersion: Map<string, DecodedEvent> | undefined;
@@ -32,15 +39,28 @@ export function decodeEvent(ev: StorageEvent, output: (obj: ApiObject) => ApiObj
   }
   let d = byVersion ? byVersion.get(servedAs as string) : decoded.get(ev);
   if (!d) {
-    const prevRaw = ev.type === 'delete' ? ev.value : ev.prevValue;
-    d = {
-      next: ev.type === 'put' ? output(decodeFromStorage(ev.value, ev.revision)) : undefined,
-      prev: prevRaw && prevRaw.length ? output(decodeFromStorage(prevRaw, ev.revision)) : undefined,
-    };
+    d = shaped(ev, output);
     if (byVersion) byVersion.set(servedAs as string, d);
     else decoded.set(ev, d);
   }
   return d;
+}
+
+function shaped(ev: StorageEvent, output: (obj: ApiObject) => ApiObject): DecodedEvent {
+  const after = objectAfter(ev);
+  let prev: ApiObject | undefined;
+  let prevMade = false;
+  return {
+    next: after && output(after),
+    prev: () => {
+      if (!prevMade) {
+        const before = objectBefore(ev);
+        prev = before && output(before);
+        prevMade = true;
+      }
+      return prev;
+    },
+  };
 }
 
 /** An event's objects converted to one version, each converted on first need. */
@@ -48,8 +68,6 @@ export interface ConvertedEvent {
   next(): Promise<ApiObject | undefined>;
   prev(): Promise<ApiObject | undefined>;
 }
-
-const converted = new WeakMap<StorageEvent, Map<ObjectVersioning, ConvertedEvent>>();
 
 /** One object of a stored value at one version, converted once (undefined: no object). */
 function lazyConverted(raw: Buffer | undefined, revision: number, versioning: ObjectVersioning, output: (obj: ApiObject) => ApiObject): () => Promise<ApiObject | undefined> {
@@ -82,8 +100,8 @@ export function decodeEventConverted(ev: StorageEvent, versioning: ObjectVersion
 /**
  * One encoding of (object, event type) per representation `key`, made on first use. Kept as
  * bytes: a string would be converted to a new buffer on every stream write. The bytes live as
- * long as the watch cache's event ring holds the event (thousands per resource), so they get an
- * ArrayBuffer of their own: a slice of Node's shared 8 KiB Buffer pool (Buffer.from of a string
+ * long as the object (its event's memo, above), and any one of them would keep a shared
+ * allocation alive, so they get an ArrayBuffer of their own: a slice of Node's shared 8 KiB Buffer pool (Buffer.from of a string
  * under 4 KiB) would keep the whole slab alive (3.8 KB of Buffers per watched Lease renewal, 1.5 KB so).
  */
 export function encodedOnce(object: object, key: string, encode: () => string | Buffer): Buffer {

@@ -16,10 +16,11 @@ export interface WatchEncoder {
   /** One event, ready to write. Not reentrant: a Table watch remembers it sent the headers. */
   encode(event: { type: string; object: unknown }): string | Buffer;
   /**
-   * The same event always encodes to the same bytes (no per-stream state or transform), so
-   * streams with the same `contentType` may share one encoding of an event.
+   * The representation, when the same event always encodes to the same bytes in it (no
+   * per-stream state): streams with the same key may share one encoding of an event (undefined:
+   * a Table, whose headers go once per stream and whose ages are of the moment).
    */
-  shareable: boolean;
+  shareKey?: string;
 }
 
 /** Builds the encoder of one watch stream; throws (before the stream starts) for a bad `includeObject`. */
@@ -35,11 +36,14 @@ export function watchEncoder(def: ResourceDef, n: Negotiated, querystring: strin
   };
   const shape = (event: { type: string; object: unknown }) =>
     (event.type === 'ERROR' || n.format === n.encoding ? event : { type: event.type, object: transform(event.object) });
+  const sharedAs = (contentType: string): string | undefined =>
+    (n.format === n.encoding ? contentType : n.format === 'partial' ? `${contentType};as=PartialObjectMetadata;v=${metaApiVersion(n)}` : undefined);
 
   if (n.encoding === 'protobuf') {
     const protobuf = registeredProtobufSerializer();
     if (!protobuf) throw new Error('protobuf was negotiated without a registered serializer');
-    return { contentType: `${n.mediaType};stream=watch`, encode: (event) => protobuf.encodeWatchEvent(shape(event), n.mediaType), shareable: n.format === n.encoding };
+    const contentType = `${n.mediaType};stream=watch`;
+    return { contentType, encode: (event) => protobuf.encodeWatchEvent(shape(event), n.mediaType), shareKey: sharedAs(contentType) };
   }
-  return { contentType: n.mediaType, encode: (event) => `${JSON.stringify(shape(event))}\n`, shareable: n.format === n.encoding };
+  return { contentType: n.mediaType, encode: (event) => `${JSON.stringify(shape(event))}\n`, shareKey: sharedAs(n.mediaType) };
 }

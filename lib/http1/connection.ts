@@ -13,8 +13,11 @@
  *  - one request at a time: what a client pipelines waits in the connection (and the socket
  *    is paused past a bound) until the response before it is out, so responses keep their order;
  *  - responses in one socket write where they can: the head is held until the first body bytes,
- *    and a response given whole (end(body)) is one TLS record; a body of unknown length is
- *    chunked (close-delimited for an HTTP/1.0 client); header names canonical, as Go writes them;
+ *    and a response given whole (end(body)) is one TLS record; a body written in parts (a watch's
+ *    events, a flushed head and what follows it) leaves once per event-loop turn, the socket corked
+ *    for the rest of the turn (its bytes count in writableLength, so back-pressure is unchanged);
+ *    a body of unknown length is chunked (close-delimited for an HTTP/1.0 client); header names
+ *    canonical, as Go writes them;
  *  - keep-alive: HTTP/1.1 by default, HTTP/1.0 on request; "Connection: close" from either side,
  *    or a request asking to upgrade, closes after the response; a response
  *    given before its request body was read closes the connection unless what is left of the body
@@ -111,6 +114,8 @@ export class H1Connection implements StreamOwner {
   private idleTimer?: NodeJS.Timeout;
   /** When the connection last became idle (Date.now()); 0 while a request is read or served. */
   private idleSince = 0;
+  /** The socket is corked until the end of this turn: a streamed body's parts go out as one write. */
+  private gathering = false;
 
   /** `onError`: a fault of this server's own (not of the client's bytes); the connection is cut and the server goes on. */
   constructor(readonly socket: TLSSocket, private readonly limits: ListenerLimits, private readonly onRequest: RequestListener,
@@ -126,6 +131,7 @@ export class H1Connection implements StreamOwner {
   private readonly dataListener = (chunk: Buffer): void => this.onData(chunk);
   private readonly closeListener = (): void => this.onClose();
   private readonly drainListener = (): void => this.current?.res.drained();
+  private readonly endOfTurn = (): void => this.ungather();
 
   // ---- reading ----
 
@@ -369,6 +375,11 @@ export class H1Connection implements StreamOwner {
       return;
     }
     const done = end ? () => { cb?.(); this.finished(ex); } : cb;
+    if (!end && parts.length && !this.gathering) {
+      this.gathering = true;
+      sock.cork();
+      setImmediate(this.endOfTurn);
+    }
     if (parts.length === 0) {
       if (done) process.nextTick(done);
     } else if (parts.length === 1) {
@@ -386,6 +397,15 @@ export class H1Connection implements StreamOwner {
         sock.uncork();
       }
     }
+    // The response is whole: what the turn gathered goes now, with its end.
+    if (end) this.ungather();
+  }
+
+  /** Writes what the socket gathered this turn (one writev, which Node's TLS side encrypts as one piece). */
+  private ungather(): void {
+    if (!this.gathering) return;
+    this.gathering = false;
+    this.socket.uncork();
   }
 
   /** The response's last bytes are on the socket. */

@@ -19,9 +19,10 @@
  * turn); header blocks across CONTINUATION frames (at most 64 of them and 4 times the header-list
  * limit), decoded on every stream, known or not, so that the HPACK table stays in step, a list
  * over `maxHeaderListSize` resetting its stream (RFC 9113 10.5.1); PING answered; RST_STREAM and GOAWAY (streams the peer
- * never processed are failed as refused: REFUSED_STREAM). What it does not: server push
- * (disabled in SETTINGS), priorities (ignored), sending PINGs (the etcd client probes with a
- * Range instead), or being a server.
+ * never processed are failed as refused: REFUSED_STREAM); with `readIdleTimeoutMs`, Go's health
+ * check by PING (ping-health.ts: the aggregation proxy's connections; the etcd client probes with
+ * a Range instead). What it does not: server push (disabled in SETTINGS), priorities (ignored),
+ * or being a server.
  *
  * A protocol violation by the peer, or a header block that cannot be decoded, is a connection
  * error: GOAWAY with its code, then the session is destroyed with an Error saying what was wrong.
@@ -43,6 +44,7 @@ import { ClientSender } from './client-sender';
 import { H2Stream, type H2StreamHandler, type StreamSession } from './client-stream';
 import { ConnectionError } from './connection-error';
 import { HpackDecoder, HpackError } from './hpack';
+import { PingHealth } from './ping-health';
 
 export { H2Stream };
 export type { H2StreamHandler };
@@ -72,6 +74,14 @@ export interface H2ConnectOptions {
    * it bounds what a stream's owner is handed while it has paused the stream (H2Stream.pause).
    */
   streamWindow?: number;
+  /**
+   * The health check (ping-health.ts): after this long without a read, a PING; without its ACK
+   * within `pingTimeoutMs`, the session is destroyed (`http2: client connection lost`). Absent
+   * or 0: none.
+   */
+  readIdleTimeoutMs?: number;
+  /** How long a health check's PING may go unanswered (default 15 s, Go's). */
+  pingTimeoutMs?: number;
 }
 
 /**
@@ -104,6 +114,7 @@ export class H2Session extends EventEmitter implements StreamSession {
   private longLived = 0;
   private unrefWhenIdle = false;
   private readonly closeCallbacks: Array<() => void> = [];
+  private readonly health: PingHealth | undefined;
 
   constructor(opts: H2ConnectOptions) {
     super();
@@ -122,6 +133,10 @@ export class H2Session extends EventEmitter implements StreamSession {
       socket.once(opts.tls ? 'secureConnect' : 'connect', () => {
         if (!this.destroyed) this.emit('connect');
       });
+    }
+    if (opts.readIdleTimeoutMs) {
+      this.health = new PingHealth({ write: (frame) => this.sender.write(frame), lost: (err) => this.destroy(err) },
+        opts.readIdleTimeoutMs, opts.pingTimeoutMs ?? 15_000);
     }
     socket.on('data', (chunk: Buffer) => this.onRead(chunk));
     socket.on('error', (err: Error) => this.destroy(err));
@@ -193,6 +208,7 @@ export class H2Session extends EventEmitter implements StreamSession {
     if (this.destroyed) return;
     this.error = err;
     this.destroyed = true;
+    this.health?.stop();
     this.sender.stop();
     this.closed = true;
     this.socket.destroy();
@@ -288,6 +304,7 @@ export class H2Session extends EventEmitter implements StreamSession {
 
   private onRead(chunk: Buffer): void {
     if (this.destroyed) return;
+    this.health?.heard();
     try {
       this.reader.push(chunk);
     } catch (err) {
@@ -328,6 +345,8 @@ export class H2Session extends EventEmitter implements StreamSession {
           writeFrameHeader(ack, 0, 8, PING, FLAG_ACK, 0);
           payload.copy(ack, FRAME_HEADER);
           this.sender.write(ack);
+        } else {
+          this.health?.acked(payload);
         }
         break;
       case GOAWAY: this.onGoaway(payload); break;

@@ -36,6 +36,11 @@ export interface AdmissionAttributes {
    * `isReinvoke` is true. Plugins keep their own per-request state in `state`.
    */
   reinvocation?: { reinvoke: boolean; isReinvoke: boolean; state: Map<string, unknown> };
+  /**
+   * Set by the store on a CREATE or UPDATE: a validating plugin adds what is to run once the
+   * write it admitted has happened or failed (the quota plugin's in-flight charges).
+   */
+  afterWrite?: Array<() => void>;
   /** The request's current reads, when its handler shares them with admission (TokenRequest). */
   reads?: RequestReads;
 }

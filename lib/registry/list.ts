@@ -4,7 +4,7 @@
  * form one snapshot. Selectors that filter items out read on until the page is full.
  */
 import { ApiObject } from '../scheme/types';
-import { decodeFromStorage, decodeKv, servedJsonOf, ServedJson } from '../storage/storage-codec';
+import { decodeKv, servedJsonOf, ServedJson } from '../storage/storage-codec';
 import { KeyValue } from '../storage/interfaces';
 import { CacheIndex } from '../storage/cacher/field-index';
 import { matchesLabels } from '../meta/label-selector';
@@ -38,15 +38,15 @@ export function fieldsOf(store: GenericStore, obj: ApiObject): Record<string, st
 
 /**
  * The watch cache's index of a kind with an indexed field (Strategy.indexedField), on its stored
- * objects. A value that does not decode is indexed as '' (the watchers of '' and the unindexed
+ * objects (a change's decoding is the one its watch streams use). A value that does not decode is indexed as '' (the watchers of '' and the unindexed
  * ones meet its decode error, as every watcher did before), never an error in the cache's own watch.
  */
 export function cacheIndexOf(store: GenericStore): CacheIndex | undefined {
   const field = store.def.strategy.indexedField;
   if (field === undefined) return undefined;
-  const valueOf = (value: Buffer, revision: number): string => {
+  const valueOf = (object: () => ApiObject): string => {
     try {
-      return fieldsOf(store, decodeFromStorage(value, revision))[field] ?? '';
+      return fieldsOf(store, object())[field] ?? '';
     } catch {
       return '';
     }

@@ -164,7 +164,7 @@ export class GenericStore {
     const generated = !meta.name && !!meta.generateName;
     if (generated) meta.name = generateNameFrom(String(meta.generateName));
     if (opts.trackFields !== false) meta.managedFields = this.trackUpdate(undefined, obj, opts, input.metadata?.managedFields);
-    const attrs = { operation: 'CREATE' as const, resource: this.def, namespace: ctx.namespace, name: meta.name ?? '', object: obj, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx };
+    const attrs = { operation: 'CREATE' as const, resource: this.def, namespace: ctx.namespace, name: meta.name ?? '', object: obj, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx, afterWrite: [] as Array<() => void> };
     await this.deps.admission.admit(attrs);
     // Mutating admission may have replaced the object (a webhook's patch).
     obj = attrs.object;
@@ -178,6 +178,8 @@ export class GenericStore {
     } catch (err) {
       await finish?.(false);
       throw err;
+    } finally {
+      for (const f of attrs.afterWrite) f();
     }
   }
 
@@ -337,7 +339,7 @@ export class GenericStore {
   async writeUpdate(ctx: StrategyContext, kv: KeyValue, current: ApiObject, input: ApiObject, opts: WriteOptions,
     conflictIsFinal: boolean, cached: boolean, subresource?: string): Promise<ApiObject | undefined> {
     const name = current.metadata?.name as string;
-    const attrs = { operation: 'UPDATE' as const, resource: this.def, subresource, namespace: ctx.namespace, name, object: input, oldObject: current, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx };
+    const attrs = { operation: 'UPDATE' as const, resource: this.def, subresource, namespace: ctx.namespace, name, object: input, oldObject: current, dryRun: opts.dryRun, fieldManager: opts.fieldManager, ctx, afterWrite: [] as Array<() => void> };
     await this.deps.admission.admit(attrs);
     // Mutating admission may have replaced the object (a webhook's patch).
     const obj = attrs.object;
@@ -351,6 +353,8 @@ export class GenericStore {
     } catch (err) {
       await finish?.(false);
       throw err;
+    } finally {
+      for (const f of attrs.afterWrite) f();
     }
     await finish?.(result !== undefined);
     return result;

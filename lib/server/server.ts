@@ -371,12 +371,6 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   await bootstrapNamespaces(namespaces, naming);
   bootstrapped = true;
   phases.mark('namespaces');
-  // The default RBAC policy, reconciled before the policy index starts (and so before serving).
-  await ensureBootstrapPolicy({ stores, naming, log: logger, health });
-  phases.mark('rbac policy');
-  // The two system PriorityClasses (kube's scheduling/bootstrap-system-priority-classes hook), before serving.
-  await bootstrapSystemPriorityClasses({ stores, group: naming.group('scheduling'), log: logger, health });
-  phases.mark('priority classes');
   // The --controllers of this server, started together below (controllers/manager.ts).
   const controllers = new ControllerManager(config.controllers, (m) => logger.warn(m));
   controllers.add('namespace', () => new NamespaceController(namespaces, () => namespacedContents(stores), naming.namespaceFinalizer));
@@ -399,16 +393,25 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     storage: serviceStore.storage, prefix: serviceStore.deps.prefix, network: serviceNetwork,
     listServices: () => storedServices(serviceStore.storage, serviceStore.collectionPrefix(), (kv) => serviceStore.decodeCurrent(kv)),
   }) : undefined;
-  await serviceRepair?.start();
-  phases.mark('service repair');
   // API priority and fairness' bootstrap configuration, kept on every replica (Kubernetes'
   // priority-and-fairness-config-producer post-start hook runs whatever
   // --enable-priority-and-fairness says), and FlowSchema conditions while that flag is on.
   const apfConfiguration = primaryDuties
     ? ApfConfigurationKeeper.forStores(stores, naming, { log: logger, health, writeConditions: config.enablePriorityAndFairness })
     : undefined;
-  await apfConfiguration?.start();
-  phases.mark('apf configuration');
+  // Four bootstraps that need only the namespaces, run together (a restart, which finds their
+  // objects in place, waits for etcd's answers once instead of four times): the default RBAC policy,
+  // reconciled before the policy index starts (and so before serving); the two system
+  // PriorityClasses (kube's scheduling/bootstrap-system-priority-classes hook); the Service
+  // allocators' first repair; APF's configuration. The start fails with the first that fails,
+  // once all have ended.
+  await allSettledOrThrow([
+    ensureBootstrapPolicy({ stores, naming, log: logger, health }),
+    bootstrapSystemPriorityClasses({ stores, group: naming.group('scheduling'), log: logger, health }),
+    serviceRepair?.start(),
+    apfConfiguration?.start(),
+  ]);
+  phases.mark('rbac policy, priority classes, service repair, apf configuration');
 
   const authenticationInfo = AuthenticationInfoController.forFlags(stores.get(storeKey('', 'v1', 'configmaps')) as GenericStore, naming, config, clientCa.pem, requestheaderCa?.pem);
   await pki.serving;
@@ -576,14 +579,16 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   }
   const port = listener?.port ?? 0;
   phases.mark('listen');
-  // After listening: the loopback APIServices (default/kubernetes) reach this server at its URL.
-  await aggregation?.start();
-  phases.mark('aggregation');
-  // The default/kubernetes Service and its endpoints, kept by every replica (--endpoint-reconciler-type).
-  const kubernetesService = primaryDuties
-    ? await startKubernetesService({ config, naming, stores, storage, securePort: port || config.securePort, serviceClusterIp: serviceNetwork.ipRanges[0]?.addressAt(0) })
-    : undefined;
-  phases.mark('kubernetes service');
+  // After listening, together: the aggregation layer (the loopback APIServices reach this server
+  // at its URL), and the default/kubernetes Service and its endpoints, kept by every replica
+  // (--endpoint-reconciler-type).
+  const [, kubernetesService] = await allSettledOrThrow([
+    aggregation?.start(),
+    primaryDuties
+      ? startKubernetesService({ config, naming, stores, storage, securePort: port || config.securePort, serviceClusterIp: serviceNetwork.ipRanges[0]?.addressAt(0) })
+      : undefined,
+  ] as const);
+  phases.mark('aggregation, kubernetes service');
   health.markStarted();
   phases.log();
   logger.info(serves ? 'serving' : 'running the controllers (serves no connections)', { url, flavor: naming.flavor, etcd: endpoints.join(','), worker: opts.worker?.index });
@@ -631,6 +636,17 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 }
 
 /** The namespaced stores, one per key prefix: versions of one resource share their objects. */
+/**
+ * Awaits every promise (an undefined entry is a step this server does not take); throws the first
+ * rejection once all have settled, so that no step still runs when the start gives up.
+ */
+async function allSettledOrThrow<T extends readonly unknown[]>(steps: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(steps);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}
+
 function namespacedContents(stores: StoreIndex): GenericStore[] {
   const byPrefix = new Map<string, GenericStore>();
   for (const s of stores.values()) {

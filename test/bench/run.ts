@@ -35,6 +35,7 @@ import { quotaBench } from './quota.bench';
 import { vapBench } from './vap.bench';
 import { celCrdBench } from './cel-crd.bench';
 import { aggregationBench } from './aggregation.bench';
+import { openApiV2Bench } from './openapi-v2.bench';
 import { startupBench } from './startup.bench';
 import { densityBench } from './density.bench';
 import { steadyStateBench } from './steady-state.bench';
@@ -62,9 +63,9 @@ const BENCHMARKS: Benchmark[] = [
  * Run only when named in --only (ab compares with --base-build or --base-arg; h2-floor is an experiment of its own;
  * density and steady-state need root and the 1.20.2 binaries of test/control-plane/build.sh, and run for many
  * minutes: density compares with kube-apiserver 1.20.2, steady-state idles a hollow-node cluster for 10 minutes;
- * token-requests compares with --base-build when given).
+ * openapi-v2 makes 200 CRDs to measure one rebuild of a large document; token-requests compares with --base-build when given).
  */
-const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench, densityBench, steadyStateBench, tokenRequestsBench];
+const ON_REQUEST: Benchmark[] = [abBench, h2FloorBench, densityBench, steadyStateBench, openApiV2Bench, tokenRequestsBench];
 
 const USAGE = `usage: node dist/test/bench/run.js [--quick] [--out=FILE] [--only=NAME,...] [--focus=TEXT] [--server-cpu-prof=DIR] [--server-node-arg=FLAG ...]
   --quick               smaller data and shorter phases (whole run under ~2 minutes)

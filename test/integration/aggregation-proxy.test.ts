@@ -9,7 +9,9 @@
  * with the extension server offering h2 (the proxy then speaks HTTP/2 to it: sequential requests
  * as streams of one connection, a watch left by its caller reset, GOAWAY followed by a new
  * connection) and with it speaking HTTP/1.1 only; a backend breaking HTTP/2 (malformed frames,
- * oversized header lists) answered 503 without harm to the server; and, from a
+ * oversized header lists) answered 503 without harm to the server; the discovery and OpenAPI
+ * fetches on the proxy's pooled connection; the HTTP/2 health check (client-go's PING after a
+ * quiet read side) dropping a connection that stopped answering; and, from a
  * second backend of the test's own, an upgrade passed through both ways, a redirect refused or
  * passed, and --request-timeout kept for a request that is not a watch.
  *
@@ -22,7 +24,7 @@ import https from 'node:https';
 import type http from 'node:http';
 import http2 from 'node:http2';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -283,6 +285,38 @@ for (const [backendName, backendH2] of BACKENDS) {
       expect(calls).to.have.length(20);
       expect(new Set(calls.map((c) => c.remotePort)).size).to.equal(1);
       expect(new Set(calls.map((c) => c.httpVersion))).to.deep.equal(new Set([backendH2 ? '2.0' : '1.1']));
+    });
+
+    it(`discovery and OpenAPI documents are fetched on the proxy's pooled connection${backendH2 ? ' (streams of its HTTP/2 session)' : ''}, with the front-proxy certificate and If-None-Match`, async () => {
+      const agg = t.server.aggregation!;
+      const DOCUMENTS = ['/apis', '/openapi/v2', '/openapi/v3'];
+      const refetch = async () => {
+        const from = ext.calls.length;
+        agg.discovery.refreshAll();
+        agg.openapi.refreshAll();
+        await eventually(async () => DOCUMENTS.every((p) => ext.calls.slice(from).some((c) => c.path === p)));
+        await Promise.all([agg.discovery.settled(), agg.openapi.settled()]);
+        return ext.calls.slice(from).filter((c) => DOCUMENTS.includes(c.path));
+      };
+      expect((await t.get(widgets())).status).to.equal(200);
+      // The first round may add a kept-alive HTTP/1.1 socket for fetches made at once; the next opens none.
+      await refetch();
+      const connections = ext.connections;
+      const fetched = await refetch();
+      expect(ext.connections).to.equal(connections);
+      expect((await t.get(widgets())).status).to.equal(200);
+      expect(ext.connections).to.equal(connections);
+      for (const c of fetched) {
+        expect(c.clientCn, c.path).to.equal('front-proxy-client');
+        expect(c.httpVersion, c.path).to.equal(backendH2 ? '2.0' : '1.1');
+      }
+      expect(fetched.find((c) => c.path === '/apis')!.user).to.equal('system:kube-aggregator');
+      expect(fetched.find((c) => c.path === '/openapi/v2')!.user).to.equal('system:aggregator');
+      expect(fetched.find((c) => c.path === '/openapi/v2')!.headers['if-none-match']).to.match(/^".+"$/);
+      if (backendH2) {
+        const proxied = ext.callsTo(widgets()).at(-1)!.remotePort;
+        expect(new Set(fetched.map((c) => c.remotePort))).to.deep.equal(new Set([proxied]));
+      }
     });
 
     it('a caller going away mid-watch ends the watch on the backend', async () => {
@@ -760,4 +794,99 @@ describe('aggregation proxy: a backend breaking HTTP/2', function () {
       expect((await t.get(RAW)).status).to.equal(200);
     });
   }
+});
+
+/** A TCP relay in front of a backend whose connections can be frozen one by one: bytes still read, none passed on either way. */
+interface FreezingRelay {
+  port: number;
+  /** Freezes the connection whose side towards the backend has this local port (the backend's `remotePort` of a call). */
+  freeze(backendSidePort: number): void;
+  /** Whether the connection with that backend-side port was closed by the client (this server). */
+  closedByClient(backendSidePort: number): boolean;
+  stop(): Promise<void>;
+}
+
+async function startFreezingRelay(backendPort: number): Promise<FreezingRelay> {
+  const pairs: { client: net.Socket; backend: net.Socket; backendSidePort?: number; frozen: boolean; clientClosed: boolean }[] = [];
+  const server = net.createServer((client) => {
+    const backend = net.connect(backendPort, '127.0.0.1');
+    const pair = { client, backend, backendSidePort: undefined as number | undefined, frozen: false, clientClosed: false };
+    pairs.push(pair);
+    backend.once('connect', () => { pair.backendSidePort = backend.localPort; });
+    client.on('data', (c: Buffer) => { if (!pair.frozen) backend.write(c); });
+    backend.on('data', (c: Buffer) => { if (!pair.frozen) client.write(c); });
+    client.on('close', () => { pair.clientClosed = true; backend.destroy(); });
+    backend.on('close', () => { if (!pair.frozen) client.destroy(); });
+    client.on('error', () => undefined);
+    backend.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const find = (p: number) => pairs.find((x) => x.backendSidePort === p);
+  return {
+    port: (server.address() as AddressInfo).port,
+    freeze: (p) => { find(p)!.frozen = true; },
+    closedByClient: (p) => find(p)?.clientClosed === true,
+    stop: async () => {
+      for (const p of pairs) { p.client.destroy(); p.backend.destroy(); }
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+describe('aggregation proxy: the HTTP/2 health check on a backend connection that stops answering', function () {
+  this.timeout(60_000);
+  const PING_GROUP = 'pings.example.test';
+  const PATH = `/apis/${PING_GROUP}/v1/namespaces/default/widgets`;
+  let t: TestServer;
+  let ext: ExtensionServer;
+  let relay: FreezingRelay;
+  let fp: FrontProxy;
+
+  before(async () => {
+    fp = frontProxyPki();
+    ext = await startExtensionServer({ group: PING_GROUP, version: 'v1', service: 'pings', namespace: 'default', frontProxyCaPem: fp.ca.certPem, allowedNames: ['front-proxy-client'], http2: true });
+    relay = await startFreezingRelay(ext.port);
+    // client-go's variables, read when the server starts: a PING after 1 s without a read, 1 s for its ACK.
+    process.env.HTTP2_READ_IDLE_TIMEOUT_SECONDS = '1';
+    process.env.HTTP2_PING_TIMEOUT_SECONDS = '1';
+    try {
+      t = await startTestServer([...fp.flags, '--request-timeout=30s']);
+    } finally {
+      delete process.env.HTTP2_READ_IDLE_TIMEOUT_SECONDS;
+      delete process.env.HTTP2_PING_TIMEOUT_SECONDS;
+    }
+    await externalService(t, 'default', 'pings');
+    await registerApiService(t, PING_GROUP, 'v1', { service: { namespace: 'default', name: 'pings', port: relay.port }, caBundle: ext.caBundle });
+  });
+
+  after(async () => {
+    await t?.stop();
+    await relay?.stop();
+    await ext?.stop();
+    if (fp) rmSync(fp.dir, { recursive: true, force: true });
+  });
+
+  it('a quiet connection whose PINGs are answered is kept', async () => {
+    expect((await t.get(PATH)).status).to.equal(200);
+    const first = ext.callsTo(PATH).at(-1)!.remotePort;
+    // Quiet past several health checks.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect((await t.get(PATH)).status).to.equal(200);
+    expect(ext.callsTo(PATH).at(-1)!.remotePort).to.equal(first);
+  });
+
+  it('a connection that stops answering is closed and dropped: the request on it gets 503 `http2: client connection lost`, the next one a new connection', async () => {
+    expect((await t.get(PATH)).status).to.equal(200);
+    const port = ext.callsTo(PATH).at(-1)!.remotePort!;
+    relay.freeze(port);
+    // Lost within about 2 s (1 s quiet, 1 s for the ACK); without the check --request-timeout would answer 504.
+    const r = await t.get(PATH);
+    expect(r.status, r.text).to.equal(503);
+    expect(r.text).to.equal('http2: client connection lost\n');
+    expect(r.headers['content-type']).to.equal('text/plain; charset=utf-8');
+    await eventually(async () => relay.closedByClient(port));
+    const again = await t.get(PATH);
+    expect(again.status, again.text).to.equal(200);
+    expect(ext.callsTo(PATH).at(-1)!.remotePort).to.not.equal(port);
+  });
 });

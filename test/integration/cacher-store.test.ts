@@ -137,6 +137,11 @@ describe('cacher structures', () => {
       expect(ring.since(12).map((e) => e.revision)).to.deep.equal([13, 14, 15, 16]);
       ring.reset(40);
       expect([ring.size, ring.startRevision, ring.since(0).length]).to.deep.equal([0, 40, 0]);
+      // Filled again after a reset (the ring grows as events come), it wraps around as before.
+      ring.push([put('/g', 41), put('/h', 42), put('/i', 43), put('/j', 44), put('/k', 45)]);
+      expect([ring.size, ring.startRevision]).to.deep.equal([4, 41]);
+      expect(ring.since(40).map((e) => e.revision)).to.deep.equal([42, 43, 44, 45]);
+      expect(ring.changedSince(44, '/k')).to.equal(true);
     });
   });
 

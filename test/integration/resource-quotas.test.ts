@@ -16,6 +16,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { HttpResponse, eventually, startTestServer, TestServer } from '../helpers/server-harness';
 import { Cause, TABLE, expectInvalidCauses, mergePatch, rejectedLeavingStore } from '../helpers/kind-checks';
+import { quotaTestHooks } from '../../lib/admission/resourcequota/test-hooks';
 
 type Body = Record<string, any>;
 const quotas = (ns: string, name = '') => `/api/v1/namespaces/${ns}/resourcequotas${name ? `/${name}` : ''}`;
@@ -61,7 +62,7 @@ describe('ResourceQuota (core/v1), its admission plugin and controller', functio
     ].join('\n'));
     t = await startTestServer(['--resource-quota-sync-period=1s', '--disable-admission-plugins=Priority,ServiceAccount', `--admission-control-config-file=${file}`,
       '--controllers=*,-serviceaccount,-root-ca-cert-publisher']);
-    for (const ns of ['rq-kind', 'rq-count', 'rq-pods', 'rq-scopes', 'rq-crd', 'rq-limited', 'rq-ctrl']) await namespace(ns);
+    for (const ns of ['rq-kind', 'rq-count', 'rq-pods', 'rq-scopes', 'rq-crd', 'rq-limited', 'rq-ctrl', 'rq-lost', 'rq-svc']) await namespace(ns);
   });
   after(async () => {
     await t?.stop();
@@ -238,6 +239,67 @@ describe('ResourceQuota (core/v1), its admission plugin and controller', functio
   });
 
   describe('the controller', () => {
+    it('never drops a charge: a recalculation that read the charged quota before the object was written counts it', async () => {
+      await makeQuota('rq-lost', 'objects', { hard: { 'count/configmaps': '1' } });
+      const gate = () => { let open!: () => void; const opened = new Promise<void>((r) => { open = r; }); return { opened, open }; };
+      const [charged, write, readCharged, recount, synced] = [gate(), gate(), gate(), gate(), gate()];
+      let held = false;
+      // The create stops after its charge; the controller's next recalculation reads the charged quota and stops too.
+      quotaTestHooks.charged = async (attrs) => {
+        if (attrs.namespace !== 'rq-lost') return;
+        charged.open();
+        await write.opened;
+      };
+      quotaTestHooks.quotaRead = async (q) => {
+        if (held || q.metadata?.namespace !== 'rq-lost' || (q.status as Body | undefined)?.used?.['count/configmaps'] !== '1') return;
+        held = true;
+        readCharged.open();
+        await recount.opened;
+      };
+      // The queue runs one recalculation of a quota at a time: the first to finish after `held` is the one held.
+      quotaTestHooks.synced = (key) => { if (held && key === 'rq-lost/objects') synced.open(); };
+      try {
+        const first = t.post(configMaps('rq-lost'), configMap('first'));
+        await charged.opened;
+        await readCharged.opened;
+        // The recalculation goes on as far as it can without I/O; then the charged object is written.
+        recount.open();
+        await new Promise((r) => setImmediate(r));
+        write.open();
+        expect((await first).status).to.equal(201);
+        await synced.opened;
+        expect(await used('rq-lost', 'objects')).to.deep.equal({ 'count/configmaps': '1' });
+        expectForbidden(await t.post(configMaps('rq-lost'), configMap('second')), 'configmaps', 'second',
+          'exceeded quota: objects, requested: count/configmaps=1, used: count/configmaps=1, limited: count/configmaps=1');
+      } finally {
+        delete quotaTestHooks.charged;
+        delete quotaTestHooks.quotaRead;
+        delete quotaTestHooks.synced;
+      }
+    });
+
+    it('gives back the charge of a create whose write failed (AlreadyExists)', async () => {
+      await makeQuota('rq-lost', 'secrets', { hard: { 'count/secrets': '5' } });
+      const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' } };
+      expect((await t.post('/api/v1/namespaces/rq-lost/secrets', secret)).status).to.equal(201);
+      expect((await t.post('/api/v1/namespaces/rq-lost/secrets', secret)).status).to.equal(409);
+      await eventually(async () => (await used('rq-lost', 'secrets'))['count/secrets'] === '1', 10_000);
+    });
+
+    it('charges nothing for a Service its allocator refuses (cluster IP taken) and gives the count back on delete', async () => {
+      await makeQuota('rq-svc', 'services', { hard: { 'count/services': '5' } });
+      const svc = (name: string, clusterIP?: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name },
+        spec: { ...(clusterIP ? { clusterIP } : {}), ports: [{ port: 80 }] } });
+      const first = await t.post('/api/v1/namespaces/rq-svc/services', svc('first'));
+      expect(first.status, first.text).to.equal(201);
+      const taken = await t.post('/api/v1/namespaces/rq-svc/services', svc('second', first.body.spec.clusterIP));
+      expect(taken.status, taken.text).to.equal(422);
+      // Allocation comes before validating admission, as in Kubernetes: the refused Service was never charged.
+      expect((await used('rq-svc', 'services'))['count/services']).to.equal('1');
+      expect((await t.del('/api/v1/namespaces/rq-svc/services/first')).status).to.equal(200);
+      await eventually(async () => (await used('rq-svc', 'services'))['count/services'] === '0', 10_000);
+    });
+
     it('repairs a wrong status.used and gives usage back when objects are deleted', async () => {
       for (const n of ['a', 'b', 'c']) expect((await t.post(configMaps('rq-ctrl'), configMap(n))).status).to.equal(201);
       const q = await makeQuota('rq-ctrl', 'objects', { hard: { 'count/configmaps': '10' } });

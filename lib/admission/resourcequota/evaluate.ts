@@ -15,8 +15,10 @@ import { admissionForbidden } from '../resources/admission-forbidden';
 import { CheckInput, QuotaState, checkRequest, quotaState } from './check';
 import { Evaluator } from './evaluators/types';
 import { LimitedResource } from './config';
+import { InFlightCharge } from './in-flight';
 import { QuotaStore } from './quota-store';
 import { toJson } from './resource-list';
+import { quotaTestHooks } from './test-hooks';
 
 interface Pending {
   attrs: AdmissionAttributes;
@@ -28,6 +30,10 @@ interface Pending {
   refused?: string;
   /** Its charge kept losing the race for a quota: answered 409 Conflict, to be retried. */
   gaveUp?: boolean;
+  /** Whether its last check added to a quota. */
+  charges?: boolean;
+  /** Open from before its charge is written until its object's write is done (in-flight.ts). */
+  inFlight?: InFlightCharge;
 }
 
 // Kubernetes gives up after 3; two replicas racing for one quota lose more often than that.
@@ -60,7 +66,10 @@ export class QuotaEvaluator {
         try {
           await this.runBatch(namespace, batch);
         } catch (err) {
-          for (const p of batch) p.reject(err);
+          for (const p of batch) {
+            p.inFlight?.close();
+            p.reject(err);
+          }
         }
       }
     } finally {
@@ -76,6 +85,8 @@ export class QuotaEvaluator {
 
   private async runBatch(namespace: string, batch: Pending[]): Promise<void> {
     const limited = this.limited();
+    const inFlight = this.quotas.inFlight;
+    for (const p of batch) if (!p.attrs.dryRun) p.inFlight = inFlight?.open(namespace);
     let states = (await this.quotas.list(namespace)).map(quotaState);
     let pending = batch;
     for (let round = 0; ; round++) {
@@ -85,7 +96,10 @@ export class QuotaEvaluator {
         const against = p.attrs.dryRun ? copyStates(states) : states;
         const result = checkRequest(against, p.input, p.evaluator, limited);
         if (!result.ok) p.refused = result.reason;
-        else if (!p.attrs.dryRun) for (const i of result.changed) dirty.add(i);
+        else if (!p.attrs.dryRun) {
+          p.charges = result.changed.length > 0;
+          for (const i of result.changed) dirty.add(i);
+        }
       }
       const lost: ApiObject[] = [];
       await Promise.all([...dirty].map(async (i) => {
@@ -102,7 +116,12 @@ export class QuotaEvaluator {
       states = (await this.quotas.list(namespace, true)).filter((q) => names.has(q.metadata?.name)).map(quotaState);
       pending = pending.filter((p) => !p.refused);
     }
+    const charged = quotaTestHooks.charged;
+    if (charged) await Promise.all(batch.filter((p) => !p.refused && !p.gaveUp).map((p) => charged(p.attrs)));
     for (const p of batch) {
+      // Admitted with a charge: open until the store has written the object (or failed to).
+      if (p.inFlight && p.charges && !p.refused && !p.gaveUp && p.attrs.afterWrite) p.attrs.afterWrite.push(p.inFlight.close);
+      else p.inFlight?.close();
       if (p.gaveUp) p.reject(errors.conflict({ group: '', resource: 'resourcequotas' }, '', 'the quota is being changed too often; please retry'));
       else if (p.refused) p.reject(admissionForbidden(p.attrs, p.refused));
       else p.resolve();

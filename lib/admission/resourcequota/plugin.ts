@@ -29,7 +29,7 @@ export function resourceQuotaPlugin(naming: Naming, quotas: QuotaStore, config: 
       if (ignored(naming, group, resource)) return;
       const e = evaluators.get(group, resource);
       if (!e.handles(op)) return;
-      if (!limitedGroupResources.has(`${group}/${resource}`) && !(await quotas.list(attrs.namespace)).length) return;
+      if (!limitedGroupResources.has(`${group}/${resource}`) && !(await quotas.any(attrs.namespace))) return;
       await evaluator.evaluate(attrs, { operation: op, object: attrs.object, oldObject: attrs.oldObject, group, resource }, e);
     },
   };

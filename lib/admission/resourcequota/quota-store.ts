@@ -6,14 +6,22 @@
  * the store's `/status` pipeline with a compare on the quota's resourceVersion.
  */
 import { ApiObject } from '../../scheme/types';
+import { KeyValue } from '../../storage/interfaces';
 import { GenericStore } from '../../registry/store';
 import { StoreIndex, storeKey } from '../../registry/store-index';
+import { InFlightCharges, inFlightCharges } from './in-flight';
 
 const rvOf = (q: ApiObject): number => Number(q.metadata?.resourceVersion ?? 0);
 
 export class QuotaStore {
   /** The newest copy of each quota this process wrote, by namespace/name. */
   private readonly written = new Map<string, ApiObject>();
+
+  /**
+   * The watch cache's quotas as decoded, by their key-value (the cache replaces one on each write,
+   * never changes it): a quota is decoded once per version, not once per request and per batch.
+   */
+  private readonly decoded = new WeakMap<KeyValue, ApiObject>();
 
   /** Live lookups of namespaces the cache had no quota for (Kubernetes' liveLookupCache), by namespace. */
   private readonly lookups = new Map<string, { until: number; quotas: ApiObject[] }>();
@@ -24,7 +32,13 @@ export class QuotaStore {
     return this.stores.get(storeKey('', 'v1', 'resourcequotas'));
   }
 
-  /** The quotas of `namespace`; `live`: read etcd rather than the cache. */
+  /** The charges of this server whose objects are not written yet. */
+  get inFlight(): InFlightCharges | undefined {
+    const store = this.store;
+    return store && inFlightCharges(store.storage);
+  }
+
+  /** The quotas of `namespace` (shared: not to be changed); `live`: read etcd rather than the cache. */
   async list(namespace: string, live = false): Promise<ApiObject[]> {
     const store = this.store;
     if (!store) return [];
@@ -40,11 +54,31 @@ export class QuotaStore {
       this.lookups.set(namespace, { until: Date.now() + this.liveTtlMs, quotas });
       return quotas;
     }
-    const quotas = await store.outputKvs(kvs);
+    const quotas = fromCache ? await this.decodeCached(store, kvs) : await store.outputKvs(kvs);
     return quotas.map((q) => {
       const mine = this.written.get(`${namespace}/${q.metadata?.name}`);
       return mine && rvOf(mine) > rvOf(q) ? mine : q;
     });
+  }
+
+  /** Whether `namespace` has a quota: the cache's count when it holds some (nothing decoded), else list's answer. */
+  async any(namespace: string): Promise<boolean> {
+    const store = this.store;
+    if (!store) return false;
+    const cache = store.deps.cache;
+    if (cache?.ready && cache.list(store.collectionPrefix(namespace)).kvs.length) return true;
+    return (await this.list(namespace)).length > 0;
+  }
+
+  /** The quotas of cached key-values, shared between callers (not to be changed). */
+  private async decodeCached(store: GenericStore, kvs: readonly KeyValue[]): Promise<ApiObject[]> {
+    const out: ApiObject[] = [];
+    for (const kv of kvs) {
+      let q = this.decoded.get(kv);
+      if (!q) this.decoded.set(kv, q = (await store.outputKvs([kv]))[0]);
+      out.push(q);
+    }
+    return out;
   }
 
   /**

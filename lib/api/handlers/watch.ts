@@ -15,6 +15,7 @@ import { decodeFromStorage } from '../../storage/storage-codec';
 import { ApiObject } from '../../scheme/types';
 import { KeyValue, StorageEvent, WatchHandle, WatchHandlers } from '../../storage/interfaces';
 import { StorageError } from '../../storage/errors';
+import { previousValueOf } from '../../storage/cacher/event-objects';
 import { toApiError } from '../response-writer';
 import { drainedOrClosed } from '../json-list-body';
 import { decodeEvent, decodeEventConverted, encodedBatchOnce, encodedOnce } from '../shared-events';
@@ -47,26 +48,31 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   const out = new WatchSink(recorder);
   const send = (ev: WatchEvent): boolean => (out.ended ? true : out.writeEvent(encoder.encode(ev)));
   // A change goes to many streams: streams of one representation share its encoding.
-  const memoKeys = { ADDED: `${encoder.contentType}|ADDED`, MODIFIED: `${encoder.contentType}|MODIFIED`, DELETED: `${encoder.contentType}|DELETED` };
+  const shareKey = encoder.shareKey;
+  const memoKeys = { ADDED: `${shareKey}|ADDED`, MODIFIED: `${shareKey}|MODIFIED`, DELETED: `${shareKey}|DELETED` };
   const encodeShared = (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: ApiObject): Buffer | string =>
-    (encoder.shareable ? encodedOnce(object, memoKeys[type], () => encoder.encode({ type, object })) : encoder.encode({ type, object }));
+    (shareKey !== undefined ? encodedOnce(object, memoKeys[type], () => encoder.encode({ type, object })) : encoder.encode({ type, object }));
   const output = (obj: ApiObject) => store.output(obj);
   // A version served over another's cache decodes (and batches) apart from the storage version's watchers.
   const servedAs = store.def.storageVersion ? store.apiVersion : undefined;
-  const batchKey = servedAs ? `${servedAs}|${encoder.contentType}` : encoder.contentType;
+  const batchKey = servedAs ? `${servedAs}|${shareKey}` : `${shareKey}`;
   /** What one change means to this watch (selectors move objects in and out), encoded; undefined: nothing. */
+  const sameForAllSelectors = !opts.labelSelector && !opts.fieldSelector;
   const eventBytes = (ev: StorageEvent): Buffer | string | undefined => {
-    const { next, prev } = decodeEvent(ev, output, servedAs);
+    const d = decodeEvent(ev, output, servedAs);
+    const next = d.next;
+    const hasPrev = previousValueOf(ev) !== undefined;
+    // Without selectors an update is MODIFIED whatever the previous object was: no decoding of it.
+    const prev = hasPrev && (!next || !sameForAllSelectors) ? d.prev() : undefined;
+    const wasIn = hasPrev && (prev ? matches(store, prev, opts) : true);
     const nowIn = next ? matches(store, next, opts) : false;
-    const wasIn = prev ? matches(store, prev, opts) : false;
     if (next && nowIn) return encodeShared(wasIn ? 'MODIFIED' : 'ADDED', next);
     // Out of the selection (a pod moved off the node): DELETED with its previous content at the
     // change's resourceVersion, as Kubernetes' cache watcher sends it.
     if (prev && wasIn) return encodeShared('DELETED', prev);
     return undefined;
   };
-  const sameForAllSelectors = !opts.labelSelector && !opts.fieldSelector;
-  const sameForAll = encoder.shareable && !opts.labelSelector && !opts.fieldSelector;
+  const sameForAll = shareKey !== undefined && !opts.labelSelector && !opts.fieldSelector;
   // A converted def (custom resources) converts each change to this watch's version, once for
   // all its watchers; its deliveries are handled in order, one after the other.
   const versioning = store.def.versioning;
@@ -74,7 +80,7 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
   const convertedBytes = async (ev: StorageEvent): Promise<Buffer | string | undefined> => {
     const c = decodeEventConverted(ev, versioning!, output);
     const next = await c.next();
-    const hasPrev = !!(ev.type === 'delete' ? ev.value : ev.prevValue)?.length;
+    const hasPrev = previousValueOf(ev) !== undefined;
     // Without selectors an update is MODIFIED whatever the previous object was: no conversion of it.
     const prev = hasPrev && (!next || !sameForAllSelectors) ? await c.prev() : undefined;
     const wasIn = hasPrev && (prev ? matches(store, prev, opts) : true);
@@ -249,9 +255,18 @@ export async function handleWatch(s: ResourceScope): Promise<void> {
     handle = await store.storage.watch(prefix, revision, handlers);
   }
 
+  /**
+   * A periodic bookmark. A watch that has taken every change says the cache's revision: first
+   * brought up to etcd's (one check shared by the watches asking together), so that a client
+   * resuming from an idle resource does not start behind every write to the others.
+   */
+  const timedBookmark = async (): Promise<void> => {
+    if (cache && progress?.()) await cache.consistentRevision();
+    bookmark();
+  };
   s.ctx.req.on('close', finish);
-  timers.push(setTimeout(() => { if (bookmarks) bookmark(); finish(); }, timeoutSeconds * 1000));
-  if (bookmarks) timers.push(setInterval(() => bookmark(), BOOKMARK_INTERVAL_MS));
+  timers.push(setTimeout(() => { if (bookmarks) void timedBookmark().finally(finish); else finish(); }, timeoutSeconds * 1000));
+  if (bookmarks) timers.push(setInterval(() => void timedBookmark(), BOOKMARK_INTERVAL_MS));
 
   // The stream is written straight to the response (no pipe per event); the headers go now:
   // clients (kubectl wait, delete) block until the watch request returns.

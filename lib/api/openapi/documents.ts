@@ -6,13 +6,16 @@
  * same (kubectl's cached `?hash=` URLs stay valid). The DeleteOptions and WatchEvent kinds list
  * the built-in group/versions (plus the document's own), so custom resources coming and going do
  * not touch the built-in documents. The documents of extension API servers (a RemoteOpenApiSource)
- * are merged into the v2 document and listed in the v3 index (./remote.ts). The v2 document's
- * protobuf and gzip forms are ./v2-forms.ts's.
+ * are merged into the v2 document and listed in the v3 index (./remote.ts). The v2 document
+ * (several MB with a few hundred custom resources) is built and serialized in slices of the
+ * event loop; its protobuf and gzip forms are ./v2-forms.ts's.
  */
 import { createHash } from 'node:crypto';
 import { Naming } from '../../naming';
 import { GroupVersion, ResourceDef } from '../../scheme/types';
-import { buildOpenApiV2 } from './v2';
+import { openApiV2Steps } from './v2';
+import { servedSteps } from './sliced-json';
+import { runInSlices, TimeSlice } from './time-slice';
 import { mergeV2Documents, RemoteOpenApiSource } from './remote';
 import type { Json } from './schema-writer';
 import { buildOpenApiV3, buildOpenApiV3Index, DocumentInfo, groupVersionKey, resourcesOfGroupVersion, servedGroupVersions } from './v3';
@@ -28,6 +31,12 @@ export function servedBytes(body: Buffer): ServedDocument {
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 
+/** `p`, with `forget` called when it fails (so that the next caller builds again). */
+function forgetOnFailure<T>(p: Promise<T>, forget: () => void): Promise<T> {
+  p.catch(forget);
+  return p;
+}
+
 interface GroupVersionDocument { gv: GroupVersion; defs: ResourceDef[]; doc?: ServedDocument }
 
 const sameDefs = (a: readonly ResourceDef[], b: readonly ResourceDef[]) => a.length === b.length && a.every((d, i) => d === b[i]);
@@ -38,8 +47,9 @@ export class OpenApiDocuments {
   private base: GroupVersion[] = [];
   private v3 = new Map<string, GroupVersionDocument>();
   private v3Index?: ServedDocument;
-  private v2Local?: Json;
-  private v2Document?: ServedDocument;
+  /** Being built, or built: a change of the served resources drops them (a build under way finishes for its callers). */
+  private v2Local?: Promise<Json>;
+  private v2Document?: Promise<ServedDocument>;
   /** What the served v2 document and index were built with (remote parts included). */
   private v2Remote?: readonly Json[];
   private v3Remote?: ReadonlyMap<string, string>;
@@ -106,8 +116,12 @@ export class OpenApiDocuments {
     return this.v3Index;
   }
 
-  /** The `/openapi/v2` document: this server's, then the extension servers' merged in by priority. */
-  v2(): ServedDocument {
+  /**
+   * The `/openapi/v2` document: this server's, then the extension servers' merged in by priority.
+   * Built and serialized in slices of the event loop (./time-slice.ts), never in one piece;
+   * callers while a build runs share it.
+   */
+  v2(): Promise<ServedDocument> {
     const resources = this.current();
     const remote = this.remote?.v2Documents();
     if (remote !== this.v2Remote) {
@@ -115,8 +129,15 @@ export class OpenApiDocuments {
       this.v2Document = undefined;
     }
     if (!this.v2Document) {
-      this.v2Local ??= buildOpenApiV2(resources, this.naming, this.info);
-      this.v2Document = servedDocument(remote?.length ? mergeV2Documents(this.v2Local, remote) : this.v2Local);
+      const slice = new TimeSlice();
+      const local = this.v2Local ??= forgetOnFailure(runInSlices(openApiV2Steps(resources, this.naming, this.info), slice), () => {
+        if (this.v2Local === local) this.v2Local = undefined;
+      });
+      const doc: Promise<ServedDocument> = forgetOnFailure(
+        local.then((base) => runInSlices(servedSteps(remote?.length ? mergeV2Documents(base, remote) : base), slice)),
+        () => { if (this.v2Document === doc) this.v2Document = undefined; },
+      );
+      this.v2Document = doc;
     }
     return this.v2Document;
   }

@@ -12,8 +12,9 @@
  * SHA-512 of its bytes (kube-openapi gives the protobuf form the JSON form's ETag). Either form
  * is gzipped for a client whose Accept-Encoding takes gzip (kube-openapi wraps its v2 handler in
  * GzipHandler: `Vary: Accept-Encoding`, the same ETag, a 304 not compressed); the v3 documents
- * are not (kube-openapi's handler3 has no gzip). The protobuf form is encoded off the event loop
- * (./v2-forms.ts).
+ * are not (kube-openapi's handler3 has no gzip). The JSON form is built in slices of the event
+ * loop (./documents.ts), the protobuf form encoded off it (./v2-forms.ts), gzip made on libuv's
+ * thread pool.
  * Group/versions of extension API servers (a RemoteOpenApiSource) are listed in the v3 index with
  * their servers' URLs, and a request for one of their documents is forwarded to its server with
  * the caller's identity and answered as the server answers it (kube-aggregator's OpenAPI v3
@@ -145,7 +146,7 @@ export function installOpenApi(router: Router, opts: OpenApiOptions): void {
   forms.serve(() => docs.v2());
 
   router.get('/openapi/v2', async (ctx) => {
-    if (!wantsV2Protobuf(ctx)) return sendV2(ctx, forms, docs.v2(), JSON_TYPE);
+    if (!wantsV2Protobuf(ctx)) return sendV2(ctx, forms, await docs.v2(), JSON_TYPE);
     let doc: ServedDocument;
     try {
       doc = await forms.protobuf();

@@ -11,6 +11,7 @@ import { Schema } from '../../scheme/schema';
 import { namedTypeOf } from '../../scheme/type-names';
 import { STORED_PREFIX, vendorExtensions } from './extensions';
 import { metaNames } from './schema-names';
+import { runAtOnce } from './time-slice';
 
 export type Dialect = 'v2' | 'v3';
 
@@ -104,10 +105,18 @@ function typeRef(w: SchemaWriter, field: Schema, name: string, type: Schema): Js
  * definition may refer to more types, which are written too.
  */
 export function typeDefinitions(w: SchemaWriter): Record<string, Json> {
+  return runAtOnce(typeDefinitionSteps(w));
+}
+
+/** typeDefinitions in steps (./time-slice.ts), one per type written. */
+export function* typeDefinitionSteps(w: SchemaWriter): Generator<void, Record<string, Json>> {
   const out: Record<string, Json> = {};
   for (let pending = [...(w.used ?? new Map<string, Schema>())].filter(([n]) => !(n in out)); pending.length;
     pending = [...(w.used ?? new Map<string, Schema>())].filter(([n]) => !(n in out))) {
-    for (const [name, type] of pending) out[name] = writeSchema(w, type, true);
+    for (const [name, type] of pending) {
+      out[name] = writeSchema(w, type, true);
+      yield;
+    }
   }
   return out;
 }

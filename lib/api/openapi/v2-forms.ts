@@ -38,7 +38,7 @@ function encodeInWorker(json: Buffer): Promise<ServedDocument> {
 export class V2Forms {
   /** Protobuf encodes started by a change (ahead of any request) and by a request that found none. */
   readonly encodes = { background: 0, onRequest: 0 };
-  private source?: () => ServedDocument;
+  private source?: () => Promise<ServedDocument>;
   private wanted = false;
   private scheduled = false;
   private protobufOf?: { json: ServedDocument; doc: Promise<ServedDocument> };
@@ -47,7 +47,7 @@ export class V2Forms {
   private readonly gzipped = new WeakMap<ServedDocument, Promise<Buffer>>();
 
   /** The JSON document as served now (OpenApiDocuments.v2). */
-  serve(source: () => ServedDocument): void {
+  serve(source: () => Promise<ServedDocument>): void {
     this.source = source;
   }
 
@@ -63,9 +63,9 @@ export class V2Forms {
   }
 
   /** The protobuf form of the current JSON document. */
-  protobuf(): Promise<ServedDocument> {
+  async protobuf(): Promise<ServedDocument> {
     this.wanted = true;
-    const json = this.current();
+    const json = await this.current();
     return this.protobufOf?.json === json ? this.protobufOf.doc : this.encode(json, 'onRequest');
   }
 
@@ -81,8 +81,8 @@ export class V2Forms {
     return zipped;
   }
 
-  private current(): ServedDocument {
-    if (!this.source) throw new Error('V2Forms: no document served');
+  private current(): Promise<ServedDocument> {
+    if (!this.source) return Promise.reject(new Error('V2Forms: no document served'));
     return this.source();
   }
 
@@ -92,15 +92,24 @@ export class V2Forms {
       this.rerun = true;
       return;
     }
-    let json: ServedDocument;
-    try {
-      json = this.current();
-    } catch (err) {
+    // Counts as running while the JSON document is built, so that changes meanwhile wait for it.
+    const building = this.current().then((json) => {
+      if (this.running === building) this.running = undefined;
+      if (this.protobufOf?.json !== json) void this.encode(json, 'background').catch(() => undefined);
+      else this.rerunIfAsked();
+    }, (err: Error) => {
+      if (this.running === building) this.running = undefined;
       // The request that asks next meets the same error, as a Status.
-      logger.error('OpenAPI v2: the document could not be built', { err: (err as Error).message });
-      return;
-    }
-    if (this.protobufOf?.json !== json) void this.encode(json, 'background').catch(() => undefined);
+      logger.error('OpenAPI v2: the document could not be built', { err: err.message });
+      this.rerunIfAsked();
+    });
+    this.running = building;
+  }
+
+  private rerunIfAsked(): void {
+    if (!this.rerun || this.running) return;
+    this.rerun = false;
+    this.refresh();
   }
 
   private encode(json: ServedDocument, trigger: keyof V2Forms['encodes']): Promise<ServedDocument> {
@@ -118,10 +127,7 @@ export class V2Forms {
     }).finally(() => {
       if (this.running !== running) return;
       this.running = undefined;
-      if (this.rerun) {
-        this.rerun = false;
-        this.refresh();
-      }
+      this.rerunIfAsked();
     });
     this.running = running;
     return doc;

@@ -7,7 +7,8 @@ import { ResourceDef } from '../../scheme/types';
 import { kindDefinitions, nameKindParts } from './kind-definitions';
 import { metaDefinitions, metaNamed } from './meta-definitions';
 import { apiResourcesPath, Operation, Parameter, PathItem, resourcePaths } from './operations';
-import { Json, ref, SchemaWriter, typeDefinitions } from './schema-writer';
+import { Json, ref, SchemaWriter, typeDefinitionSteps } from './schema-writer';
+import { runAtOnce } from './time-slice';
 import { DocumentInfo, operationExtensions, resourcesOfGroupVersion, servedGroupVersions, sortedKeys } from './v3';
 
 function parameter(p: Parameter): Json {
@@ -37,19 +38,35 @@ function pathItem(w: SchemaWriter, item: PathItem): Json {
 
 /** The v2 document of every served group/version. */
 export function buildOpenApiV2(resources: readonly ResourceDef[], naming: Naming, info: DocumentInfo): Json {
+  return runAtOnce(openApiV2Steps(resources, naming, info));
+}
+
+/**
+ * buildOpenApiV2 in steps (./time-slice.ts): one per resource's paths, per group-version's kind
+ * definitions and per shared type's definition, so that the event loop can take turns between
+ * them.
+ */
+export function* openApiV2Steps(resources: readonly ResourceDef[], naming: Naming, info: DocumentInfo): Generator<void, Json> {
   const gvs = servedGroupVersions(resources);
   const w: SchemaWriter = { dialect: 'v2', naming, named: metaNamed() };
   nameKindParts(w, resources);
   let definitions: Record<string, Json> = metaDefinitions(w, gvs);
-  let kinds: Record<string, Json> = {};
+  const kinds: Record<string, Json> = {};
   const paths: Json = {};
   for (const gv of gvs) {
     const defs = resourcesOfGroupVersion(gv, resources);
-    kinds = { ...kinds, ...kindDefinitions(w, defs) };
-    for (const item of [apiResourcesPath(gv), ...defs.flatMap(resourcePaths)]) paths[item.path] = pathItem(w, item);
+    Object.assign(kinds, kindDefinitions(w, defs));
+    yield;
+    const index = apiResourcesPath(gv);
+    paths[index.path] = pathItem(w, index);
+    for (const def of defs) {
+      for (const item of resourcePaths(def)) paths[item.path] = pathItem(w, item);
+      yield;
+    }
   }
   // A kind's own definition wins over a shared type of the same Go name (a StatefulSet's claim
   // templates are PersistentVolumeClaims: they refer to the kind's definition, as in Kubernetes).
-  definitions = { ...definitions, ...typeDefinitions(w), ...kinds };
+  definitions = { ...definitions, ...(yield* typeDefinitionSteps(w)), ...kinds };
+  yield;
   return { swagger: '2.0', info: { ...info }, paths: sortedKeys(paths), definitions: sortedKeys(definitions) };
 }

@@ -9,7 +9,9 @@
  * and the quotas of a namespace when an object they may count there is deleted, or a pod, service
  * or claim of it changes its usage (replenishment; adds are charged by the admission plugin). The objects are followed through the watch caches
  * (ResourceFeed) of pods, services and claims, and of every other resource a quota counts as its
- * quotas name it (custom resources included).
+ * quotas name it (custom resources included). A recalculation never counts a charge away: it
+ * waits for this server's charges whose objects are still being written, lists consistently, and
+ * writes only if the quota is unchanged since it was read (../../admission/resourcequota/in-flight.ts).
  */
 import { ApiObject } from '../../scheme/types';
 import { GenericStore } from '../../registry/store';
@@ -20,6 +22,8 @@ import { Naming } from '../../naming';
 import { logger } from '../../logger';
 import { EvaluatorRegistry } from '../../admission/resourcequota/evaluators/index';
 import { equals, parseResourceList, toJson } from '../../admission/resourcequota/resource-list';
+import { inFlightCharges } from '../../admission/resourcequota/in-flight';
+import { quotaTestHooks } from '../../admission/resourcequota/test-hooks';
 import { WorkQueue } from '../work-queue';
 import { chargedResources, computeStatus } from './usage';
 
@@ -51,7 +55,13 @@ export class ResourceQuotaController {
     private readonly opts: ResourceQuotaControllerOptions = {}) {
     this.evaluators = new EvaluatorRegistry(naming);
     this.storageGroup = naming.group('storage');
-    this.queue = new WorkQueue((key) => this.sync(key), {
+    this.queue = new WorkQueue(async (key) => {
+      try {
+        await this.sync(key);
+      } finally {
+        quotaTestHooks.synced?.(key);
+      }
+    }, {
       onError: (key, err) => logger.warn(`${LABEL}: will retry`, { quota: key, error: err instanceof Error ? err.message : String(err) }),
     });
   }
@@ -194,11 +204,16 @@ export class ResourceQuotaController {
       if ((err as { code?: number }).code === 404) return;
       throw err;
     }
+    await quotaTestHooks.quotaRead?.(quota);
+    // The charges this read includes whose objects are still being written are waited for, and
+    // the objects are then listed consistently (usage.ts): no charge is counted away (in-flight.ts).
+    await inFlightCharges(store.storage).settled(namespace);
     const status = await computeStatus(quota, this.evaluators, { find: (g, r) => this.find(g, r) }, this.storageGroup);
     const current = (quota.status ?? {}) as { hard?: unknown; used?: unknown };
     if (equals(parseResourceList(current.hard), parseResourceList(status.hard)) && equals(parseResourceList(current.used), parseResourceList(status.used))
       && Object.keys(current.hard ?? {}).length === Object.keys(status.hard).length) return;
-    // A lost race (409) throws: the queue retries with a fresh read.
+    // Compared on the resourceVersion read before the count: a charge since then makes it
+    // fail (409, thrown), and the queue retries with a fresh read.
     await store.update({ namespace }, name, { ...quota, status }, { dryRun: false, subresource: 'status', fieldManager: 'kube-controller-manager' });
   }
 }

@@ -39,12 +39,15 @@ export function chargedResources(hardNames: readonly string[], storageGroup: str
   return [...out.values()];
 }
 
-/** The objects of `store` in `namespace`, from its watch cache when it runs. */
+/**
+ * The objects of `store` in `namespace` as etcd holds them at least when this is called (every
+ * write finished before is seen): from its watch cache once the cache has caught up with etcd, else from etcd.
+ */
 export async function namespaceObjects(store: GenericStore, namespace: string): Promise<ApiObject[]> {
   const prefix = store.collectionPrefix(namespace);
   const cache = store.deps.cache;
-  const kvs = cache?.ready ? cache.list(prefix).kvs : (await store.storage.range(prefix)).kvs;
-  return store.outputKvs(kvs);
+  const fromCache = cache?.ready ? await cache.listConsistent(prefix) : undefined;
+  return store.outputKvs((fromCache ?? await store.storage.range(prefix)).kvs);
 }
 
 /** The usage of `objects` that match the quota, masked to what the evaluator charges of `hard`. */

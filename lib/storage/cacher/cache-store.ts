@@ -6,6 +6,8 @@ import { KeyValue, StorageEvent } from '../interfaces';
 import { compareKeys } from './key-order';
 import { SortedKeys } from './sorted-keys';
 import { CacheIndex, FieldIndexKeys, IndexChange } from './field-index';
+import { objectAfter } from './event-objects';
+import { decodeFromStorage } from '../storage-codec';
 
 export interface CacheListResult {
   kvs: KeyValue[];
@@ -43,7 +45,7 @@ export class CacheStore {
     let sorted = true;
     for (let i = 0; i < kvs.length; i++) {
       this.byKey.set(kvs[i].key, kvs[i]);
-      this.indexed?.set(kvs[i].key, this.indexed.index.valueOf(kvs[i].value, kvs[i].modRevision));
+      this.indexed?.set(kvs[i].key, this.indexed.index.valueOf(() => decodeFromStorage(kvs[i].value, kvs[i].modRevision)));
       keys[i] = kvs[i].key;
       if (i > 0 && sorted && compareKeys(keys[i - 1], keys[i]) >= 0) sorted = false;
     }
@@ -63,7 +65,7 @@ export class CacheStore {
     const changes: IndexChange[] | undefined = this.indexed && new Array(events.length);
     for (const [i, ev] of events.entries()) {
       if (changes) {
-        const after = ev.type === 'put' ? this.indexed!.index.valueOf(ev.value, ev.revision) : undefined;
+        const after = ev.type === 'put' ? this.indexed!.index.valueOf(() => objectAfter(ev)!) : undefined;
         changes[i] = { before: this.indexed!.set(ev.key, after), after };
       }
       const old = this.byKey.get(ev.key);

@@ -20,8 +20,10 @@ export interface CacheWatchHandlers extends WatchHandlers {
 export interface CacheWatchHandle extends WatchHandle {
   /**
    * The revision through which every change the watch would be sent has been handed to it,
-   * beyond its own events: a watcher of one indexed value is not sent the other values' changes,
-   * yet its bookmarks may say it has seen them (0: nothing beyond what it received).
+   * beyond its own events: the cache's revision when it has taken everything (a watch of one
+   * namespace, or of one indexed value, is not sent the others' changes, and the cache's revision
+   * may have passed writes to other resources), yet its bookmarks may say it has seen them
+   * (0: nothing beyond what it received).
    */
   progress(): number;
 }
@@ -82,9 +84,9 @@ export class CacheWatcher implements WatchHandle {
     return this.done;
   }
 
-  /** Everything queued has been handed to the consumer. */
+  /** Everything queued has been handed to the consumer, which has settled it. */
   get idle(): boolean {
-    return !this.queue.length;
+    return !this.queue.length && !this.busy;
   }
 
   /**

@@ -267,7 +267,7 @@ export class Cacher {
   }
 
   private handleOf(w: CacheWatcher): CacheWatchHandle {
-    return { close: () => w.close(), progress: () => this.dispatcher.progressOf(w) };
+    return { close: () => w.close(), progress: () => this.dispatcher.progressOf(w, this.revision) };
   }
 
   private assertReady(): void {

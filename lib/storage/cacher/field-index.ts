@@ -5,13 +5,18 @@
  * from node X, not every pod. The field selector is still applied to what the index yields, so
  * the index only narrows, never decides.
  */
+import { ApiObject } from '../../scheme/types';
 import { compareKeys } from './key-order';
 
 export interface CacheIndex {
   /** The field whose `=` selector the index answers, e.g. `spec.nodeName`. */
   field: string;
-  /** The field's value in a stored object (its bytes as the cache holds them); '' when unset. Must not throw. */
-  valueOf(value: Buffer, revision: number): string;
+  /**
+   * The field's value in a stored object, which `object` decodes (a watch event's decoding is
+   * shared with the watch streams, event-objects.ts; it throws when the bytes do not decode);
+   * '' when unset. Must not throw.
+   */
+  valueOf(object: () => ApiObject): string;
 }
 
 /** An event's index values: the object's before (undefined: it did not exist) and after (undefined: deleted). */

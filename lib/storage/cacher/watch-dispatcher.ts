@@ -30,8 +30,6 @@ interface Group {
   /** Watchers of one value of the indexed field, by value. */
   byValue: Map<string, Set<CacheWatcher>>;
   size: number;
-  /** The revision of the last change under the prefix handed to the watchers' queues. */
-  through: number;
 }
 
 /** Changes published together, with their index values when the cache has an index. */
@@ -49,6 +47,8 @@ export class WatchDispatcher {
   private flushing = false;
   private lastFlush = -Infinity;
   private count = 0;
+  /** The revision of the last change handed to the watchers' queues. */
+  private delivered = 0;
   /** whenDelivered() callers waiting for the current deliveries to go out. */
   private idleWaiters: Array<() => void> = [];
 
@@ -61,7 +61,7 @@ export class WatchDispatcher {
 
   add(w: CacheWatcher): void {
     let group = this.groups.get(w.prefix);
-    if (!group) this.groups.set(w.prefix, (group = { all: new Set(), byValue: new Map(), size: 0, through: 0 }));
+    if (!group) this.groups.set(w.prefix, (group = { all: new Set(), byValue: new Map(), size: 0 }));
     const set = w.indexValue === undefined ? group.all : getOrAdd(group.byValue, w.indexValue);
     if (set.has(w)) return;
     set.add(w);
@@ -92,12 +92,16 @@ export class WatchDispatcher {
   }
 
   /**
-   * For an indexed watcher with nothing queued: the revision through which every change under its
-   * prefix has been handed out, the ones it was not sent included (what its bookmarks may say, as
-   * if it had been sent and had filtered them all). Otherwise 0: its own events tell.
+   * For a watcher that has taken everything queued for it: the revision through which every
+   * change has been handed out, the ones it was not sent included (what its bookmarks may say, as
+   * if it had been sent them and had filtered them all): `current`, the cache's revision, when no
+   * change waits for delivery, else the last one delivered. Otherwise 0: its own events tell.
+   * Kubernetes' cache likewise bookmarks an idle watcher at the cache's revision, so that a
+   * client resuming from it does not start behind the writes to other resources.
    */
-  progressOf(w: CacheWatcher): number {
-    return w.indexValue !== undefined && w.idle ? this.groups.get(w.prefix)?.through ?? 0 : 0;
+  progressOf(w: CacheWatcher, current: number): number {
+    if (!w.idle) return 0;
+    return this.pending.length ? this.delivered : current;
   }
 
   /** Asks for `w.drain()` in a later turn; many requests share one turn. */
@@ -140,10 +144,10 @@ export class WatchDispatcher {
       if (batches.length) {
         const events = batches.length === 1 ? batches[0].events : batches.flatMap((b) => b.events);
         const changes = batches.every((b) => b.changes) ? batches.flatMap((b) => b.changes!) : undefined;
+        this.delivered = events[events.length - 1].revision;
         for (const [prefix, group] of this.groups) {
           const matching = events.filter((e) => e.key.startsWith(prefix));
           if (!matching.length) continue;
-          group.through = matching[matching.length - 1].revision;
           const shared = matching.length === events.length ? events : matching;
           for (const w of group.all) w.push(shared, true);
           if (group.byValue.size) deliverByValue(group.byValue, prefix, events, changes);

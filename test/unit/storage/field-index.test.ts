@@ -10,7 +10,7 @@ import { CacheIndex } from '../../../lib/storage/cacher/field-index';
 import { WatchDispatcher } from '../../../lib/storage/cacher/watch-dispatcher';
 import { KeyValue, StorageEvent } from '../../../lib/storage/interfaces';
 
-const index: CacheIndex = { field: 'spec.nodeName', valueOf: (v) => (JSON.parse(v.toString()) as { node?: string }).node ?? '' };
+const index: CacheIndex = { field: 'spec.nodeName', valueOf: (object) => (object() as { node?: string }).node ?? '' };
 const pod = (node?: string) => Buffer.from(JSON.stringify(node === undefined ? {} : { node }));
 const kv = (key: string, node: string | undefined, rev: number): KeyValue => ({ key, value: pod(node), createRevision: rev, modRevision: rev });
 const put = (key: string, node: string | undefined, revision: number, created = false): StorageEvent =>
@@ -121,16 +121,37 @@ describe('watch cache field index', () => {
       await t.close();
     });
 
-    it('tells an idle indexed watcher how far the changes under its prefix have gone', async () => {
+    it('tells an idle watcher, indexed or not, the cache\'s revision, and the last delivered change while others wait', async () => {
       const t = setup();
       const n1 = t.watcher('n1');
       const all = t.watcher();
+      const otherNamespace = t.watcher(undefined, '/p/other/');
       await t.apply([put('/p/ns/a', 'n1', 1, true)]);
       await t.apply([put('/p/ns/b', 'n2', 2, true), put('/p/ns/c', 'n3', 3, true)]);
       expect(n1.seen).to.deep.equal(['/p/ns/a@1']);
-      expect(t.dispatcher.progressOf(n1.w)).to.equal(3);
-      // An unindexed watcher's own events tell.
-      expect(t.dispatcher.progressOf(all.w)).to.equal(0);
+      expect(otherNamespace.seen).to.deep.equal([]);
+      // Nothing waits: the cache's revision (7: writes to other resources since), whatever each was sent.
+      for (const w of [n1, all, otherNamespace]) expect(t.dispatcher.progressOf(w.w, 7)).to.equal(7);
+      // A change not yet delivered: only as far as the last delivered one.
+      t.dispatcher.publish([put('/p/ns/d', 'n1', 8, true)], [{ after: 'n1' }]);
+      for (const w of [n1, all, otherNamespace]) expect(t.dispatcher.progressOf(w.w, 8)).to.equal(3);
+      await t.dispatcher.whenDelivered();
+      expect(t.dispatcher.progressOf(otherNamespace.w, 8)).to.equal(8);
+      await t.close();
+    });
+
+    it('tells a watcher with events queued, or a consumer still busy with them, nothing beyond its own events', async () => {
+      const t = setup();
+      let release: () => void = () => undefined;
+      const busy = new CacheWatcher('/p/', 0, { onEvents: () => new Promise<void>((r) => { release = r; }), onError: () => undefined },
+        1000, t.dispatcher.schedule, (x) => t.dispatcher.remove(x));
+      t.dispatcher.add(busy);
+      await t.apply([put('/p/ns/a', 'n1', 1, true)]);
+      expect(t.dispatcher.progressOf(busy, 5)).to.equal(0);
+      release();
+      await new Promise((r) => setImmediate(r));
+      expect(t.dispatcher.progressOf(busy, 5)).to.equal(5);
+      await busy.close();
       await t.close();
     });
 
