@@ -68,9 +68,12 @@ export function tokenRequestHandler(deps: TokenRequestDeps) {
     // NodeRestriction and the binding below.
     const reads = new RequestReads();
     const ref = spec.boundObjectRef;
-    if (ref && ref.kind === 'Pod' && !String(ref.apiVersion ?? '').includes('/') && typeof ref.name === 'string' && ref.name) {
-      void store('pods').getStored(namespace, ref.name, undefined, reads).catch(() => undefined);
-    }
+    const apiVersion = typeof ref?.apiVersion === 'string' ? ref.apiVersion : '';
+    const kind = typeof ref?.kind === 'string' ? ref.kind : '';
+    const refName = typeof ref?.name === 'string' ? ref.name : '';
+    const core = !apiVersion.includes('/');
+    // Started now, joined by the reads below (which see its answer or its error again).
+    if (ref && core && kind === 'Pod' && refName) void store('pods').getStored(namespace, refName, undefined, reads).catch(() => undefined);
     const accounts = store('serviceaccounts');
     const account = await accounts.get(namespace, name, undefined, reads);
     // Admission (NodeRestriction, webhooks) sees a CREATE of serviceaccounts/token carrying the TokenRequest, as TokenREST runs it.
@@ -83,10 +86,6 @@ export function tokenRequestHandler(deps: TokenRequestDeps) {
     let pod: ObjectRef | undefined;
     let secret: ObjectRef | undefined;
     if (ref) {
-      const apiVersion = typeof ref.apiVersion === 'string' ? ref.apiVersion : '';
-      const kind = typeof ref.kind === 'string' ? ref.kind : '';
-      const refName = typeof ref.name === 'string' ? ref.name : '';
-      const core = !apiVersion.includes('/');
       let bound: ApiObject;
       if (core && kind === 'Pod') {
         bound = await store('pods').get(namespace, refName, undefined, reads);
