@@ -16,16 +16,16 @@ const MEMO_MS = 1_000;
 /** Every EventMemo, so that an event leaves them all together. */
 const memos: Array<EventMemo<unknown>> = [];
 /** The events memoized in the current period and in the one before; older ones are forgotten. */
-let memoPeriod = { startedAt: 0, events: [] as StorageEvent[], previous: [] as StorageEvent[] };
+let memoPeriod = { startedAt: 0, events: new Set<StorageEvent>(), previous: new Set<StorageEvent>() };
 
 /** Notes that `ev` has memo entries; forgets those of events memoized two periods ago. */
 function memoized(ev: StorageEvent): void {
   const now = performance.now();
   if (now - memoPeriod.startedAt >= MEMO_MS) {
     for (const old of memoPeriod.previous) for (const m of memos) m.forget(old);
-    memoPeriod = { startedAt: now, events: [], previous: memoPeriod.events };
+    memoPeriod = { startedAt: now, events: new Set(), previous: memoPeriod.events };
   }
-  memoPeriod.events.push(ev);
+  memoPeriod.events.add(ev);
 }
 
 /**
